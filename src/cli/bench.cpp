@@ -1,0 +1,124 @@
+// springlab bench: microseconds per step of every mass-spring integrator on the cloth scenes, and
+// spring evaluations per second of the explicit force pass. Figures, not tests.
+#include <chrono>
+#include <cstdio>
+#include <sstream>
+
+#include "cli/commands.hpp"
+#include "scene/build.hpp"
+#include "scene/load.hpp"
+#include "sim/forces.hpp"
+#include "sim/stepper.hpp"
+
+namespace cli {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+
+double seconds(Clock::time_point a) { return std::chrono::duration<double>(Clock::now() - a).count(); }
+
+std::vector<std::string> split(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream ss(s);
+  for (std::string item; std::getline(ss, item, ',');)
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+}  // namespace
+
+int benchCommand(const Args& args) {
+  std::vector<std::string> scenes = {"cloth_16", "cloth_32", "cloth_64", "cloth_128", "cloth_256"};
+  std::vector<std::string> methods;
+  double budget = 1.0;  // s of stepping per cell
+  long long maxSteps = 500;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto value = [&]() -> std::string { return i + 1 < args.size() ? args[++i] : std::string(); };
+    if (a == "--scenes") {
+      scenes = split(value());
+    } else if (a == "--integrators") {
+      methods = split(value());
+    } else if (a == "--seconds") {
+      const std::string v = value();
+      if (!parseDouble(v, budget) || budget <= 0) {
+        std::fprintf(stderr, "springlab bench: --seconds: must be a number > 0, not \"%s\"\n", v.c_str());
+        return 2;
+      }
+    } else if (a == "--max-steps") {
+      const std::string v = value();
+      if (!parseWhole(v, maxSteps) || maxSteps < 1) {
+        std::fprintf(stderr, "springlab bench: --max-steps: must be a whole number >= 1, not \"%s\"\n",
+                     v.c_str());
+        return 2;
+      }
+    } else {
+      std::fprintf(stderr,
+                   "springlab bench: unknown option \"%s\" (options: --scenes A,B --integrators "
+                   "A,B --seconds S --max-steps N)\n",
+                   a.c_str());
+      return 2;
+    }
+  }
+  std::vector<sim::Method> ms;
+  if (methods.empty()) {
+    for (const auto& i : sim::integrators())
+      if (i.mass_spring) ms.push_back(i.method);
+  } else {
+    for (const auto& name : methods) {
+      const auto m = sim::findIntegrator(name);
+      if (!m || !sim::appliesTo(*m, sim::SystemKind::MassSpring)) {
+        std::fprintf(stderr, "springlab bench: --integrators: \"%s\" is not one of %s\n", name.c_str(),
+                     sim::applicableList(sim::SystemKind::MassSpring).c_str());
+        return 2;
+      }
+      ms.push_back(*m);
+    }
+  }
+
+  std::printf("# microseconds per step (first step, which factorises, excluded when more ran)\n");
+  std::printf("%-12s %9s %9s", "scene", "particles", "springs");
+  for (auto m : ms) std::printf(" %17s", std::string(sim::info(m).name).c_str());
+  std::printf(" %14s\n", "spring-evals/s");
+  for (const auto& name : scenes) {
+    scene::SceneDef def;
+    try {
+      def = scene::loadSceneArg(name);
+    } catch (const scene::Error& e) {
+      std::fprintf(stderr, "%s\n", e.what());
+      return 2;
+    }
+    const scene::Built b = scene::build(def);
+    std::printf("%-12s %9d %9d", name.c_str(), b.model.particles(), b.model.springs());
+    std::fflush(stdout);
+    for (auto m : ms) {
+      sim::Stepper st(b.model, b.state, m, def.dt);
+      // the first step builds caches (factorisations, patterns): timed apart
+      auto t0 = Clock::now();
+      auto d = st.advance();
+      const double first = seconds(t0);
+      long long n = 0;
+      t0 = Clock::now();
+      while (!d && n < maxSteps && seconds(t0) < budget) {
+        d = st.advance();
+        ++n;
+      }
+      const double per = n > 0 ? seconds(t0) / double(n) : first;
+      char cell[32];
+      std::snprintf(cell, sizeof cell, "%.1f%s", 1e6 * per, d ? " (div)" : "");
+      std::printf(" %17s", cell);
+      std::fflush(stdout);
+    }
+    // explicit force pass alone
+    Eigen::VectorXd f;
+    long long passes = 0;
+    const auto t0 = Clock::now();
+    while (seconds(t0) < budget * 0.5 || passes < 3) {
+      sim::totalForce(b.model, b.state.x, b.state.v, f);
+      ++passes;
+    }
+    std::printf(" %14.3g\n", double(passes) * b.model.springs() / seconds(t0));
+  }
+  return 0;
+}
+
+}  // namespace cli

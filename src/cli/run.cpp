@@ -1,0 +1,193 @@
+// springlab run (INTERFACE.md §4): headless simulation with CSV output.
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <optional>
+
+#include "cli/commands.hpp"
+#include "cli/csv.hpp"
+#include "scene/build.hpp"
+#include "scene/load.hpp"
+#include "sim/energy.hpp"
+#include "sim/stepper.hpp"
+
+namespace cli {
+
+namespace {
+
+struct RunOptions {
+  std::string scene;
+  std::optional<std::string> integrator;
+  std::optional<double> dt, duration;
+  long long every = 1;
+  std::optional<std::string> out, energy;
+};
+
+int badOption(const std::string& what) {
+  std::fprintf(stderr, "springlab run: %s\n", what.c_str());
+  return 2;
+}
+
+// Returns 0 or the exit status of a bad option.
+int parseRunOptions(const Args& args, RunOptions& o) {
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a.rfind("--", 0) == 0) {
+      std::string name = a, value;
+      bool inlineValue = false;
+      if (const auto eq = a.find('='); eq != std::string::npos) {
+        name = a.substr(0, eq);
+        value = a.substr(eq + 1);
+        inlineValue = true;
+      }
+      const bool known = name == "--integrator" || name == "--dt" || name == "--duration" ||
+                         name == "--every" || name == "--out" || name == "--energy";
+      if (!known) return badOption("unknown option " + name);
+      if (!inlineValue) {
+        if (i + 1 >= args.size()) return badOption(name + ": missing value");
+        value = args[++i];
+      }
+      if (name == "--integrator") {
+        o.integrator = value;
+      } else if (name == "--dt") {
+        double v;
+        if (!parseDouble(value, v) || !(v > 0))
+          return badOption("--dt: must be a finite number > 0, not \"" + value + "\"");
+        o.dt = v;
+      } else if (name == "--duration") {
+        double v;
+        if (!parseDouble(value, v) || !(v >= 0))
+          return badOption("--duration: must be a finite number >= 0, not \"" + value + "\"");
+        o.duration = v;
+      } else if (name == "--every") {
+        long long v;
+        if (!parseWhole(value, v) || v < 1)
+          return badOption("--every: must be a whole number >= 1, not \"" + value + "\"");
+        o.every = v;
+      } else if (name == "--out" || name == "--energy") {
+        if (value.empty()) return badOption(name + ": missing file name");
+        (name == "--out" ? o.out : o.energy) = value;
+      }
+    } else if (o.scene.empty()) {
+      o.scene = a;
+    } else {
+      return badOption("unexpected argument \"" + a + "\" (one SCENE only)");
+    }
+  }
+  if (o.scene.empty())
+    return badOption("missing SCENE (a .json file or a built-in name from springlab list)");
+  if (o.out && o.energy && *o.out == "-" && *o.energy == "-")
+    return badOption("--out and --energy cannot both be - (standard output)");
+  return 0;
+}
+
+}  // namespace
+
+int runCommand(const Args& args) {
+  RunOptions o;
+  if (int st = parseRunOptions(args, o)) return st;
+
+  scene::SceneDef def;
+  try {
+    def = scene::loadSceneArg(o.scene);
+  } catch (const scene::Error& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    return 2;
+  }
+  if (o.integrator) {
+    const auto m = sim::findIntegrator(*o.integrator);
+    const std::string kind(sim::systemName(def.kind));
+    if (!m)
+      return badOption("--integrator: unknown integrator \"" + *o.integrator + "\"; these apply to " +
+                       kind + ": " + sim::applicableList(def.kind));
+    if (!sim::appliesTo(*m, def.kind))
+      return badOption("--integrator: " + *o.integrator + " does not apply to " + kind +
+                       " systems; these apply: " + sim::applicableList(def.kind));
+    def.integrator = *m;
+  }
+  if (o.dt) def.dt = *o.dt;
+  if (o.duration) def.duration = *o.duration;
+  const double ratio = def.duration / def.dt;
+  if (!(ratio < 1e15))
+    return badOption("--duration / --dt: " + std::to_string(ratio) + " steps is too many");
+  const long long steps = std::llround(ratio);
+
+  scene::Built built = scene::build(def);
+  const int n = built.model.particles();
+
+  CsvFile traj, energy;
+  if (o.out && !traj.open(*o.out)) return badOption(traj.error());
+  if (o.energy && !energy.open(*o.energy)) return badOption(energy.error());
+  if (traj.isOpen()) {
+    std::string h = "t";
+    for (int i = 0; i < n; ++i) {
+      const auto s = std::to_string(i);
+      h += ",x" + s + ",y" + s + ",z" + s;
+    }
+    h += "\n";
+    traj.text(h.c_str());
+  }
+  if (energy.isOpen()) energy.text("t,kinetic,potential,total\n");
+
+  sim::Stepper stepper(built.model, built.state, def.integrator, def.dt);
+  long long lastWritten = -1;
+  auto writeRow = [&](long long k) {
+    const double t = static_cast<double>(k) * def.dt;  // k*dt, not an accumulated sum
+    const sim::State& s = stepper.state();
+    if (traj.isOpen()) {
+      traj.number(t);
+      for (int j = 0; j < 3 * n; ++j) traj.number(s.x[j]);
+      traj.endRow();
+    }
+    if (energy.isOpen()) {
+      const sim::Energy e = sim::energy(built.model, s);
+      energy.number(t);
+      energy.number(e.kinetic);
+      energy.number(e.potential);
+      energy.number(e.total());
+      energy.endRow();
+    }
+    lastWritten = k;
+  };
+
+  const auto t0 = std::chrono::steady_clock::now();
+  const sim::Energy e0 = sim::energy(built.model, stepper.state());
+  writeRow(0);
+  std::optional<sim::Divergence> diverged;
+  long long k = 1;
+  for (; k <= steps; ++k) {
+    if ((diverged = stepper.advance())) break;
+    if (k % o.every == 0 || k == steps) writeRow(k);
+  }
+  if (diverged && lastWritten != k - 1) writeRow(k - 1);  // the last finite step
+  const bool committed = traj.commit() && energy.commit();
+  if (!committed) {
+    std::fprintf(stderr, "springlab run: %s\n",
+                 (traj.error().empty() ? energy.error() : traj.error()).c_str());
+    return 2;
+  }
+  if (diverged) {
+    diverged->t = static_cast<double>(k) * def.dt;
+    std::fprintf(stderr, "springlab run: %s\n", diverged->message().c_str());
+    return 3;
+  }
+  const bool stdoutUsed = (o.out && *o.out == "-") || (o.energy && *o.energy == "-");
+  if (!stdoutUsed) {
+    const double wall =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const sim::Energy e1 = sim::energy(built.model, stepper.state());
+    std::printf("scene       %s\n", def.name.empty() ? o.scene.c_str() : def.name.c_str());
+    std::printf("system      mass_spring, %d particles, %d springs, %dD\n", n,
+                built.model.springs(), built.model.dim);
+    std::printf("integrator  %s, dt = %g s, %lld steps, t = %g s\n",
+                std::string(sim::info(def.integrator).name).c_str(), def.dt, steps,
+                static_cast<double>(steps) * def.dt);
+    std::printf("energy      E0 = %.9g J, E = %.9g J, (E - E0)/|E0| = %.3e\n", e0.total(),
+                e1.total(), (e1.total() - e0.total()) / std::abs(e0.total()));
+    std::printf("wall time   %.3f s (%.2f us per step)\n", wall,
+                steps ? 1e6 * wall / static_cast<double>(steps) : 0.0);
+  }
+  return 0;
+}
+
+}  // namespace cli

@@ -1,0 +1,44 @@
+#include "scene/build.hpp"
+
+namespace scene {
+
+Built build(const SceneDef& def) {
+  Built out;
+  const auto& ms = def.mass_spring;
+  const int n = static_cast<int>(ms.particles.size());
+  const int ns = static_cast<int>(ms.springs.size());
+  auto& m = out.model;
+  m.gravity = def.gravity;
+  m.drag = ms.drag;
+  m.mass.resize(n);
+  m.inv_mass.resize(n);
+  out.state.x.resize(3 * n);
+  out.state.v.resize(3 * n);
+  bool planar = def.gravity.z() == 0.0;
+  for (int i = 0; i < n; ++i) {
+    const auto& p = ms.particles[i];
+    m.mass[i] = p.fixed ? 0.0 : p.mass;
+    m.inv_mass[i] = p.fixed ? 0.0 : 1.0 / p.mass;
+    out.state.x.segment<3>(3 * i) = p.position;
+    out.state.v.segment<3>(3 * i) = p.fixed ? Vec3::Zero() : p.velocity;
+    planar = planar && p.position.z() == 0.0 && p.velocity.z() == 0.0;
+  }
+  m.dim = planar ? 2 : 3;
+  m.spring_a.resize(ns);
+  m.spring_b.resize(ns);
+  m.stiffness.resize(ns);
+  m.rest_length.resize(ns);
+  m.damping.resize(ns);
+  for (int s = 0; s < ns; ++s) {
+    const auto& d = ms.springs[s];
+    m.spring_a[s] = d.a;
+    m.spring_b[s] = d.b;
+    m.stiffness[s] = d.stiffness;
+    m.damping[s] = d.damping;
+    m.rest_length[s] =
+        d.rest_length ? *d.rest_length : (ms.particles[d.b].position - ms.particles[d.a].position).norm();
+  }
+  return out;
+}
+
+}  // namespace scene

@@ -1,0 +1,109 @@
+#include "scene/generators.hpp"
+
+#include <cmath>
+
+namespace scene {
+
+namespace {
+
+int addParticle(MassSpringDef& out, const Vec3& x, double mass, bool fixed,
+                const Vec3& v = Vec3::Zero()) {
+  ParticleDef p;
+  p.position = x;
+  p.fixed = fixed;
+  p.mass = fixed ? 0.0 : mass;
+  p.velocity = fixed ? Vec3::Zero() : v;
+  out.particles.push_back(p);
+  return static_cast<int>(out.particles.size()) - 1;
+}
+
+void addSpring(MassSpringDef& out, int a, int b, double k, std::optional<double> rest, double c) {
+  out.springs.push_back(SpringDef{a, b, k, rest, c});
+}
+
+}  // namespace
+
+void addChain(MassSpringDef& out, const ChainParams& p) {
+  int prev = -1;
+  for (int i = 0; i <= p.segments; ++i) {
+    const double s = static_cast<double>(i) / p.segments;
+    const bool fixed = (i == 0 && p.fix_start) || (i == p.segments && p.fix_end);
+    Vec3 v = p.velocity;
+    if (i == p.segments && p.end_velocity) v = *p.end_velocity;
+    const int id = addParticle(out, p.start + s * (p.end - p.start), p.mass, fixed, v);
+    if (prev >= 0) addSpring(out, prev, id, p.stiffness, p.rest_length, p.damping);
+    prev = id;
+  }
+}
+
+void addHangingChain(MassSpringDef& out, const HangingChainParams& p) {
+  int prev = addParticle(out, p.pivot, 0.0, true);
+  Vec3 x = p.pivot;
+  for (int i = 0; i < p.segments; ++i) {
+    const double th = p.angles.empty() ? 0.0 : p.angles[i];
+    x += p.segment_length * Vec3(std::sin(th), -std::cos(th), 0.0);
+    const int id = addParticle(out, x, p.mass, false);
+    addSpring(out, prev, id, p.stiffness, p.rest_length.value_or(p.segment_length), p.damping);
+    prev = id;
+  }
+}
+
+void addLoop(MassSpringDef& out, const LoopParams& p) {
+  const int first = static_cast<int>(out.particles.size());
+  for (int i = 0; i < p.count; ++i) {
+    const double th = p.phase + 2.0 * M_PI * i / p.count;
+    addParticle(out, p.center + p.radius * Vec3(std::cos(th), std::sin(th), 0.0), p.mass, false,
+                p.velocity);
+  }
+  for (int i = 0; i < p.count; ++i)
+    addSpring(out, first + i, first + (i + 1) % p.count, p.stiffness, p.rest_length, p.damping);
+}
+
+void addSpringPendulum(MassSpringDef& out, const SpringPendulumParams& p) {
+  const int a = addParticle(out, p.pivot, 0.0, true);
+  const int b = addParticle(out, p.bob, p.mass, false, p.velocity);
+  addSpring(out, a, b, p.stiffness, p.rest_length, p.damping);
+}
+
+void addCloth(MassSpringDef& out, const ClothParams& p) {
+  const int first = static_cast<int>(out.particles.size());
+  const double dx = p.width / (p.nx - 1), dy = p.height / (p.ny - 1);
+  const double pm = p.mass / (double(p.nx) * p.ny);
+  auto id = [&](int i, int j) { return first + j * p.nx + i; };
+  auto pinned = [&](int i, int j) {
+    const bool left = i == 0, right = i == p.nx - 1, top = j == 0, bottom = j == p.ny - 1;
+    switch (p.pins) {
+      case ClothPins::TopCorners: return top && (left || right);
+      case ClothPins::TopEdge: return top;
+      case ClothPins::AllCorners: return (top || bottom) && (left || right);
+      case ClothPins::None: return false;
+    }
+    return false;
+  };
+  for (int j = 0; j < p.ny; ++j)
+    for (int i = 0; i < p.nx; ++i) {
+      const double u = -0.5 * p.width + i * dx;
+      const double w = 0.5 * p.height - j * dy;  // row 0 is the top (hanging) / far edge
+      const Vec3 x = p.horizontal ? Vec3(p.center.x() + u, p.center.y(), p.center.z() - w)
+                                  : Vec3(p.center.x() + u, p.center.y() + w, p.center.z());
+      addParticle(out, x, pm, pinned(i, j));
+    }
+  const double ks = p.stiffness;
+  const double kshear = p.shear_stiffness.value_or(ks);
+  const double kbend = p.bending_stiffness.value_or(ks / 10.0);
+  const double c = p.damping;
+  // rest lengths are the initial distances (std::nullopt)
+  for (int j = 0; j < p.ny; ++j)
+    for (int i = 0; i < p.nx; ++i) {
+      if (i + 1 < p.nx) addSpring(out, id(i, j), id(i + 1, j), ks, std::nullopt, c);
+      if (j + 1 < p.ny) addSpring(out, id(i, j), id(i, j + 1), ks, std::nullopt, c);
+      if (i + 1 < p.nx && j + 1 < p.ny) {
+        addSpring(out, id(i, j), id(i + 1, j + 1), kshear, std::nullopt, c);
+        addSpring(out, id(i + 1, j), id(i, j + 1), kshear, std::nullopt, c);
+      }
+      if (i + 2 < p.nx) addSpring(out, id(i, j), id(i + 2, j), kbend, std::nullopt, c);
+      if (j + 2 < p.ny) addSpring(out, id(i, j), id(i, j + 2), kbend, std::nullopt, c);
+    }
+}
+
+}  // namespace scene

@@ -1,0 +1,429 @@
+#include "scene/load.hpp"
+
+#include <charconv>
+#include <fstream>
+#include <limits>
+#include <sstream>
+
+#include "scene/catalog.hpp"
+#include "scene/generators.hpp"
+#include "scene/json_reader.hpp"
+
+namespace scene {
+namespace detail {
+
+std::string formatNumber(double v) {
+  char buf[32];
+  auto r = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, r.ptr);
+}
+
+namespace {
+const char* typeName(const json& j) {
+  switch (j.type()) {
+    case json::value_t::null: return "null";
+    case json::value_t::object: return "an object";
+    case json::value_t::array: return "an array";
+    case json::value_t::string: return "a string";
+    case json::value_t::boolean: return "a boolean";
+    case json::value_t::number_integer:
+    case json::value_t::number_unsigned:
+    case json::value_t::number_float: return "a number";
+    default: return "an unsupported value";
+  }
+}
+
+std::string join(const std::string& path, const std::string& key) {
+  return path.empty() ? key : path + "." + key;
+}
+}  // namespace
+
+double finiteNumber(const json& j, const std::string& path, const std::string& file) {
+  if (!j.is_number()) throw Error(file + ": " + path + ": must be a number, not " + typeName(j));
+  const double v = j.get<double>();
+  if (!std::isfinite(v)) throw Error(file + ": " + path + ": must be finite");
+  return v;
+}
+
+Obj::Obj(const json& j, std::string path, const std::string& file,
+         std::initializer_list<const char*> allowed)
+    : j_(j), path_(std::move(path)), file_(file) {
+  const std::string where = path_.empty() ? "(top level)" : path_;
+  if (!j.is_object()) throw Error(file_ + ": " + where + ": must be an object, not " + typeName(j));
+  for (const auto& [key, value] : j.items()) {
+    bool ok = false;
+    for (const char* a : allowed) ok = ok || key == a;
+    if (ok) continue;
+    std::string list;
+    for (const char* a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
+    throw Error(file_ + ": " + join(path_, key) + ": unknown key (allowed here: " + list + ")");
+  }
+}
+
+std::string Obj::at(const std::string& key) const { return join(path_, key); }
+
+void Obj::fail(const std::string& key, const std::string& what) const {
+  throw Error(file_ + ": " + at(key) + ": " + what);
+}
+
+void Obj::failHere(const std::string& what) const {
+  throw Error(file_ + ": " + (path_.empty() ? "(top level)" : path_) + ": " + what);
+}
+
+std::string Obj::string(const std::string& key) const {
+  if (!has(key)) fail(key, "required key is missing");
+  const json& v = j_.at(key);
+  if (!v.is_string()) fail(key, std::string("must be a string, not ") + typeName(v));
+  return v.get<std::string>();
+}
+
+std::optional<std::string> Obj::optString(const std::string& key) const {
+  if (!has(key)) return std::nullopt;
+  return string(key);
+}
+
+double Obj::number(const std::string& key) const {
+  if (!has(key)) fail(key, "required key is missing");
+  return finiteNumber(j_.at(key), at(key), file_);
+}
+
+std::optional<double> Obj::optNumber(const std::string& key) const {
+  if (!has(key)) return std::nullopt;
+  return number(key);
+}
+
+double Obj::positive(const std::string& key) const {
+  const double v = number(key);
+  if (!(v > 0)) fail(key, "must be > 0 (got " + formatNumber(v) + ")");
+  return v;
+}
+
+double Obj::nonNegative(const std::string& key) const {
+  const double v = number(key);
+  if (!(v >= 0)) fail(key, "must be >= 0 (got " + formatNumber(v) + ")");
+  return v;
+}
+
+double Obj::optNonNegative(const std::string& key, double dflt) const {
+  return has(key) ? nonNegative(key) : dflt;
+}
+
+double Obj::optPositive(const std::string& key, double dflt) const {
+  return has(key) ? positive(key) : dflt;
+}
+
+long long Obj::integer(const std::string& key, long long lo, long long hi) const {
+  if (!has(key)) fail(key, "required key is missing");
+  const json& v = j_.at(key);
+  if (!v.is_number_integer())  // 1.0 is not an integer (INTERFACE.md §1a)
+    fail(key, std::string("must be an integer, not ") +
+                  (v.is_number() ? "a number with a fraction or exponent" : typeName(v)));
+  const std::string range =
+      "must be between " + std::to_string(lo) + " and " + std::to_string(hi);
+  if (v.is_number_unsigned()) {
+    const auto u = v.get<unsigned long long>();
+    if (u > static_cast<unsigned long long>(hi)) fail(key, range + " (got " + std::to_string(u) + ")");
+    return static_cast<long long>(u);
+  }
+  const long long x = v.get<long long>();
+  if (x < lo || x > hi) fail(key, range + " (got " + std::to_string(x) + ")");
+  return x;
+}
+
+bool Obj::boolean(const std::string& key, bool dflt) const {
+  if (!has(key)) return dflt;
+  const json& v = j_.at(key);
+  if (!v.is_boolean()) fail(key, std::string("must be true or false, not ") + typeName(v));
+  return v.get<bool>();
+}
+
+Vec3 Obj::vec(const std::string& key) const {
+  if (!has(key)) fail(key, "required key is missing");
+  const json& v = j_.at(key);
+  if (!v.is_array() || (v.size() != 2 && v.size() != 3))
+    fail(key, "must be an array of 2 or 3 numbers");
+  Vec3 out = Vec3::Zero();
+  for (size_t i = 0; i < v.size(); ++i)
+    out[i] = finiteNumber(v[i], at(key) + "[" + std::to_string(i) + "]", file_);
+  return out;
+}
+
+Vec3 Obj::optVec(const std::string& key, const Vec3& dflt) const {
+  return has(key) ? vec(key) : dflt;
+}
+
+std::vector<double> Obj::numbers(const std::string& key) const {
+  if (!has(key)) fail(key, "required key is missing");
+  const json& v = j_.at(key);
+  if (!v.is_array()) fail(key, std::string("must be an array of numbers, not ") + typeName(v));
+  std::vector<double> out;
+  for (size_t i = 0; i < v.size(); ++i)
+    out.push_back(finiteNumber(v[i], at(key) + "[" + std::to_string(i) + "]", file_));
+  return out;
+}
+
+}  // namespace detail
+
+namespace {
+
+using detail::json;
+using detail::Obj;
+
+// Limits that keep a typo from asking for terabytes: generous for any real scene.
+constexpr long long kMaxParticles = 4'000'000;
+constexpr long long kMaxGridSide = 2048;
+
+std::optional<double> optRest(const Obj& o) {
+  if (!o.has("rest_length")) return std::nullopt;
+  return o.nonNegative("rest_length");
+}
+
+int count(const Obj& o, const char* key, long long lo, long long hi) {
+  return static_cast<int>(o.integer(key, lo, hi));
+}
+
+void expandGenerator(const json& j, const std::string& path, const std::string& file,
+                     MassSpringDef& out) {
+  if (!j.is_object() || !j.contains("kind"))
+    throw Error(file + ": " + path + ": must be an object with a \"kind\"");
+  const json& kind = j.at("kind");
+  if (!kind.is_string())
+    throw Error(file + ": " + path + ".kind: must be a string");
+  const std::string k = kind.get<std::string>();
+  if (k == "chain") {
+    Obj o(j, path, file,
+          {"kind", "start", "end", "segments", "mass", "stiffness", "rest_length", "damping",
+           "fix_start", "fix_end", "velocity", "end_velocity"});
+    ChainParams p;
+    p.start = o.vec("start");
+    p.end = o.vec("end");
+    p.segments = count(o, "segments", 1, kMaxParticles);
+    p.mass = o.positive("mass");
+    p.stiffness = o.positive("stiffness");
+    p.rest_length = optRest(o);
+    p.damping = o.optNonNegative("damping", 0);
+    p.fix_start = o.boolean("fix_start", true);
+    p.fix_end = o.boolean("fix_end", false);
+    p.velocity = o.optVec("velocity", Vec3::Zero());
+    if (o.has("end_velocity")) p.end_velocity = o.vec("end_velocity");
+    if ((p.end - p.start).norm() == 0 && !p.rest_length) o.fail("end", "must differ from start");
+    addChain(out, p);
+  } else if (k == "hanging_chain") {
+    Obj o(j, path, file,
+          {"kind", "pivot", "segments", "segment_length", "mass", "stiffness", "rest_length",
+           "damping", "angles"});
+    HangingChainParams p;
+    p.pivot = o.vec("pivot");
+    p.segments = count(o, "segments", 1, kMaxParticles);
+    p.segment_length = o.positive("segment_length");
+    p.mass = o.positive("mass");
+    p.stiffness = o.positive("stiffness");
+    p.rest_length = optRest(o);
+    p.damping = o.optNonNegative("damping", 0);
+    if (o.has("angles")) {
+      p.angles = o.numbers("angles");
+      if (p.angles.size() != size_t(p.segments))
+        o.fail("angles", "must have one angle per segment (" + std::to_string(p.segments) +
+                             "), got " + std::to_string(p.angles.size()));
+    }
+    addHangingChain(out, p);
+  } else if (k == "loop") {
+    Obj o(j, path, file,
+          {"kind", "center", "radius", "count", "mass", "stiffness", "rest_length", "damping",
+           "phase", "velocity"});
+    LoopParams p;
+    p.center = o.vec("center");
+    p.radius = o.positive("radius");
+    p.count = count(o, "count", 3, kMaxParticles);
+    p.mass = o.positive("mass");
+    p.stiffness = o.positive("stiffness");
+    p.rest_length = optRest(o);
+    p.damping = o.optNonNegative("damping", 0);
+    p.phase = o.optNumber("phase").value_or(0.0);
+    p.velocity = o.optVec("velocity", Vec3::Zero());
+    addLoop(out, p);
+  } else if (k == "spring_pendulum") {
+    Obj o(j, path, file,
+          {"kind", "pivot", "bob", "mass", "stiffness", "rest_length", "damping", "velocity"});
+    SpringPendulumParams p;
+    p.pivot = o.vec("pivot");
+    p.bob = o.vec("bob");
+    p.mass = o.positive("mass");
+    p.stiffness = o.positive("stiffness");
+    p.rest_length = optRest(o);
+    p.damping = o.optNonNegative("damping", 0);
+    p.velocity = o.optVec("velocity", Vec3::Zero());
+    addSpringPendulum(out, p);
+  } else if (k == "cloth") {
+    Obj o(j, path, file,
+          {"kind", "nx", "ny", "width", "height", "mass", "stiffness", "shear_stiffness",
+           "bending_stiffness", "damping", "center", "orientation", "pins"});
+    ClothParams p;
+    p.nx = count(o, "nx", 2, kMaxGridSide);
+    p.ny = count(o, "ny", 2, kMaxGridSide);
+    p.width = o.positive("width");
+    p.height = o.positive("height");
+    p.mass = o.positive("mass");
+    p.stiffness = o.positive("stiffness");
+    if (o.has("shear_stiffness")) p.shear_stiffness = o.positive("shear_stiffness");
+    if (o.has("bending_stiffness")) p.bending_stiffness = o.positive("bending_stiffness");
+    p.damping = o.optNonNegative("damping", 0);
+    p.center = o.optVec("center", Vec3::Zero());
+    const std::string orient = o.optString("orientation").value_or("hanging");
+    if (orient == "hanging")
+      p.horizontal = false;
+    else if (orient == "horizontal")
+      p.horizontal = true;
+    else
+      o.fail("orientation", "must be \"hanging\" or \"horizontal\", not \"" + orient + "\"");
+    const std::string pins = o.optString("pins").value_or("top_corners");
+    if (pins == "top_corners") p.pins = ClothPins::TopCorners;
+    else if (pins == "top_edge") p.pins = ClothPins::TopEdge;
+    else if (pins == "all_corners") p.pins = ClothPins::AllCorners;
+    else if (pins == "none") p.pins = ClothPins::None;
+    else o.fail("pins", "must be one of top_corners, top_edge, all_corners, none, not \"" + pins + "\"");
+    addCloth(out, p);
+  } else {
+    throw Error(file + ": " + path + ".kind: unknown generator \"" + k +
+                "\" (known: chain, hanging_chain, loop, spring_pendulum, cloth)");
+  }
+  if (out.particles.size() > size_t(kMaxParticles))
+    throw Error(file + ": " + path + ": the scene would have more than " +
+                std::to_string(kMaxParticles) + " particles");
+}
+
+MassSpringDef parseMassSpring(const Obj& sys) {
+  MassSpringDef def;
+  def.drag = sys.optNonNegative("drag", 0.0);
+  const std::string& file = sys.file();
+  const bool hasGen = sys.has("generators");
+  if (!hasGen && !sys.has("particles")) sys.fail("particles", "required key is missing");
+  if (sys.has("particles")) {
+    const json& ps = sys.raw("particles");
+    if (!ps.is_array()) sys.fail("particles", "must be an array");
+    if (ps.size() > size_t(kMaxParticles)) sys.fail("particles", "too many particles");
+    for (size_t i = 0; i < ps.size(); ++i) {
+      Obj p(ps[i], sys.at("particles") + "[" + std::to_string(i) + "]", file,
+            {"position", "velocity", "mass", "fixed"});
+      ParticleDef d;
+      d.position = p.vec("position");
+      d.fixed = p.boolean("fixed", false);
+      d.velocity = p.optVec("velocity", Vec3::Zero());
+      if (d.fixed) {
+        if (p.has("mass")) p.positive("mass");  // ignored, but still must be sane
+        if (d.velocity != Vec3::Zero()) p.fail("velocity", "must be zero for a fixed particle");
+      } else {
+        d.mass = p.positive("mass");
+      }
+      def.particles.push_back(d);
+    }
+  }
+  if (hasGen) {
+    const json& gs = sys.raw("generators");
+    if (!gs.is_array()) sys.fail("generators", "must be an array");
+    for (size_t i = 0; i < gs.size(); ++i)
+      expandGenerator(gs[i], sys.at("generators") + "[" + std::to_string(i) + "]", file, def);
+  }
+  if (def.particles.empty()) sys.failHere("the system has no particles");
+  const long long n = static_cast<long long>(def.particles.size());
+  if (sys.has("springs")) {
+    const json& ss = sys.raw("springs");
+    if (!ss.is_array()) sys.fail("springs", "must be an array");
+    std::vector<SpringDef> explicitSprings;
+    for (size_t i = 0; i < ss.size(); ++i) {
+      Obj s(ss[i], sys.at("springs") + "[" + std::to_string(i) + "]", file,
+            {"a", "b", "stiffness", "rest_length", "damping"});
+      SpringDef d;
+      d.a = static_cast<int>(s.integer("a", 0, n - 1));
+      d.b = static_cast<int>(s.integer("b", 0, n - 1));
+      if (d.a == d.b) s.fail("b", "a spring cannot join particle " + std::to_string(d.a) + " to itself");
+      d.stiffness = s.positive("stiffness");
+      d.rest_length = optRest(s);
+      d.damping = s.optNonNegative("damping", 0.0);
+      explicitSprings.push_back(d);
+    }
+    // explicit springs first, so that "springs[i]" in a message is spring i of the system
+    def.springs.insert(def.springs.begin(), explicitSprings.begin(), explicitSprings.end());
+  }
+  return def;
+}
+
+}  // namespace
+
+SceneDef parse(std::string_view text, const std::string& origin) {
+  json root;
+  try {
+    root = json::parse(text.begin(), text.end());
+  } catch (const json::parse_error& e) {
+    // report line and column of the byte where parsing stopped
+    size_t line = 1, col = 1;
+    const size_t upto = std::min(static_cast<size_t>(e.byte > 0 ? e.byte - 1 : 0), text.size());
+    for (size_t i = 0; i < upto; ++i) {
+      if (text[i] == '\n') ++line, col = 1;
+      else ++col;
+    }
+    std::string what = e.what();
+    // nlohmann's message: "[json.exception.parse_error.101] parse error at line 1, column 2: ..."
+    const auto colon = what.find(": ", what.find("parse error"));
+    if (colon != std::string::npos) what = what.substr(colon + 2);
+    throw Error(origin + ": line " + std::to_string(line) + ", column " + std::to_string(col) +
+                ": invalid JSON: " + what);
+  }
+  Obj top(root, "", origin,
+          {"name", "description", "gravity", "integrator", "dt", "duration", "system", "ui",
+           "render"});
+  SceneDef def;
+  def.name = top.optString("name").value_or("");
+  def.description = top.optString("description").value_or("");
+  def.gravity = top.optVec("gravity", def.gravity);
+  def.dt = top.optPositive("dt", def.dt);
+  def.duration = top.optNonNegative("duration", def.duration);
+
+  if (!top.has("system")) top.fail("system", "required key is missing");
+  const json& sysj = root.at("system");
+  if (!sysj.is_object()) top.fail("system", "must be an object");
+  if (!sysj.contains("type")) throw Error(origin + ": system.type: required key is missing");
+  if (!sysj.at("type").is_string()) throw Error(origin + ": system.type: must be a string");
+  const std::string type = sysj.at("type").get<std::string>();
+  if (type == "mass_spring") {
+    Obj sys(sysj, "system", origin, {"type", "drag", "particles", "springs", "generators"});
+    def.kind = sim::SystemKind::MassSpring;
+    def.mass_spring = parseMassSpring(sys);
+  } else if (type == "pendulum") {
+    throw Error(origin + ": system.type: \"pendulum\" systems are not supported by this build yet");
+  } else {
+    throw Error(origin + ": system.type: must be \"mass_spring\" or \"pendulum\", not \"" + type + "\"");
+  }
+
+  const std::string integ = top.optString("integrator").value_or("rk4");
+  const auto m = sim::findIntegrator(integ);
+  if (!m)
+    top.fail("integrator", "unknown integrator \"" + integ + "\"; these apply to " +
+                               std::string(sim::systemName(def.kind)) + ": " +
+                               sim::applicableList(def.kind));
+  if (!sim::appliesTo(*m, def.kind))
+    top.fail("integrator", integ + " does not apply to " + std::string(sim::systemName(def.kind)) +
+                               " systems; these apply: " + sim::applicableList(def.kind));
+  def.integrator = *m;
+  return def;
+}
+
+SceneDef loadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(path + ": cannot open the file");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  if (in.bad()) throw Error(path + ": cannot read the file");
+  return parse(ss.str(), path);
+}
+
+SceneDef loadSceneArg(const std::string& arg) {
+  if (const auto* text = findBuiltin(arg)) return parse(*text, "builtin:" + arg);
+  std::ifstream probe(arg);
+  const bool looksLikePath = arg.find('/') != std::string::npos || arg.ends_with(".json");
+  if (!probe && !looksLikePath)
+    throw Error(arg + ": no such file and no built-in scene of that name (see springlab list)");
+  return loadFile(arg);
+}
+
+}  // namespace scene

@@ -1,0 +1,18 @@
+// Strict scene loading (INTERFACE.md §1): unknown keys, wrong types, non-finite or out-of-range
+// numbers and bad indices are errors naming the file and the JSON path.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "scene/scene_def.hpp"
+
+namespace scene {
+
+// `origin` names the source in messages (a path, or "builtin:NAME").
+SceneDef parse(std::string_view text, const std::string& origin);
+SceneDef loadFile(const std::string& path);
+// A .json path, or the name of a built-in scene.
+SceneDef loadSceneArg(const std::string& arg);
+
+}  // namespace scene

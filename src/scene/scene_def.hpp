@@ -1,0 +1,54 @@
+// Validated, plain definition of a scene (DESIGN.md §2): what scene::load produces from JSON and
+// scene::build turns into a sim model and state. Generators are already expanded here.
+#pragma once
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "sim/model.hpp"
+#include "sim/registry.hpp"
+
+namespace scene {
+
+using sim::Vec3;
+
+struct ParticleDef {
+  Vec3 position = Vec3::Zero();  // m
+  Vec3 velocity = Vec3::Zero();  // m/s
+  double mass = 0.0;             // kg (ignored when fixed)
+  bool fixed = false;
+};
+
+struct SpringDef {
+  int a = 0, b = 0;
+  double stiffness = 0.0;             // N/m
+  std::optional<double> rest_length;  // m; default: initial distance
+  double damping = 0.0;               // N s/m
+};
+
+struct MassSpringDef {
+  double drag = 0.0;  // N s/m
+  std::vector<ParticleDef> particles;
+  std::vector<SpringDef> springs;
+};
+
+struct SceneDef {
+  std::string name;
+  std::string description;
+  Vec3 gravity{0.0, -9.81, 0.0};  // m/s^2
+  sim::Method integrator = sim::Method::Rk4;
+  double dt = 0.001;      // s
+  double duration = 10;   // s
+  sim::SystemKind kind = sim::SystemKind::MassSpring;
+  MassSpringDef mass_spring;
+};
+
+// Bad input: the message is one line, "FILE: json.path: what is wrong".
+class Error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+}  // namespace scene

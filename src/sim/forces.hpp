@@ -1,0 +1,26 @@
+// Force assembly for mass-spring systems, spring by spring: each spring acts on its end b with
+// K = -k (l - r) u and on a with -K (the "spring action" of seed 000, eqs. 3-4), plus the
+// dashpot along u, linear drag (seed 000 eq. A2) and gravity. INTERFACE.md §1a.
+#pragma once
+
+#include "sim/model.hpp"
+
+namespace sim {
+
+// f = total force on every particle (N); rows of fixed particles hold the spring forces on them.
+void totalForce(const MassSpringModel& m, const Eigen::VectorXd& x, const Eigen::VectorXd& v,
+                Eigen::VectorXd& f);
+
+// Only the velocity-dependent part: dashpots and drag.
+void dissipativeForce(const MassSpringModel& m, const Eigen::VectorXd& x, const Eigen::VectorXd& v,
+                      Eigen::VectorXd& f);
+
+// a = f / m for free particles, 0 for fixed ones (m/s^2).
+void acceleration(const MassSpringModel& m, const Eigen::VectorXd& x, const Eigen::VectorXd& v,
+                  Eigen::VectorXd& a);
+
+// Stiffness-weighted graph Laplacian applied to q (3 values per particle): (L q)_b += k (q_b - q_a),
+// (L q)_a += k (q_a - q_b). Used by time_fe.
+void laplacianApply(const MassSpringModel& m, const Eigen::VectorXd& q, Eigen::VectorXd& out);
+
+}  // namespace sim

@@ -1,0 +1,41 @@
+// The constant part of a mass-spring simulation (DESIGN.md §3.1): parameters and topology as flat
+// arrays. The mutable part is sim::State. A fixed particle is data: inv_mass == 0.
+#pragma once
+
+#include <Eigen/Core>
+#include <cstdint>
+#include <vector>
+
+namespace sim {
+
+using Vec3 = Eigen::Vector3d;
+
+struct MassSpringModel {
+  int dim = 3;                  // 2 when the scene is planar (x-y): every z then stays exactly 0
+  Eigen::VectorXd mass;         // kg per particle; 0 for fixed particles
+  Eigen::VectorXd inv_mass;     // 1/kg; 0 marks a fixed particle
+  std::vector<int> spring_a;    // particle index of each spring's first end
+  std::vector<int> spring_b;    // particle index of each spring's second end
+  Eigen::VectorXd stiffness;    // N/m, > 0
+  Eigen::VectorXd rest_length;  // m, >= 0
+  Eigen::VectorXd damping;      // N s/m, dashpot along the spring axis, >= 0
+  double drag = 0.0;            // N s/m, linear drag -c v on every free particle
+  Vec3 gravity{0.0, -9.81, 0.0};  // m/s^2
+
+  // Bumped by whoever changes k, masses or topology, so that cached factorisations are rebuilt.
+  std::uint64_t revision = 0;
+
+  int particles() const { return static_cast<int>(mass.size()); }
+  int springs() const { return static_cast<int>(spring_a.size()); }
+  bool fixed(int i) const { return inv_mass[i] == 0.0; }
+  bool anyDashpot() const { return damping.size() > 0 && damping.maxCoeff() > 0.0; }
+};
+
+// Positions and velocities, 3 doubles per particle (x0 y0 z0 x1 ...), and the time.
+struct State {
+  Eigen::VectorXd x;  // m
+  Eigen::VectorXd v;  // m/s
+  double t = 0.0;     // s
+};
+
+}  // namespace sim

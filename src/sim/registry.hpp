@@ -1,0 +1,34 @@
+// The one integrator registry (DESIGN.md §3.3): read by the CLI, the scene loader, the UI, the
+// docs and the tests. Names and meanings are INTERFACE.md §3.
+#pragma once
+
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace sim {
+
+enum class SystemKind { MassSpring, Pendulum };
+
+enum class Method { Euler, SymplecticEuler, Verlet, Rk4, ImplicitEuler, TimeFe, ImplicitMidpoint };
+
+struct IntegratorInfo {
+  Method method;
+  std::string_view name;
+  bool mass_spring;  // applies to "mass_spring" systems
+  bool pendulum;     // applies to "pendulum" systems
+  int order;         // global order of accuracy on smooth, conservative problems
+  bool symplectic;
+  std::string_view description;
+};
+
+std::span<const IntegratorInfo> integrators();
+const IntegratorInfo& info(Method m);
+std::optional<Method> findIntegrator(std::string_view name);
+bool appliesTo(Method m, SystemKind kind);
+std::string_view systemName(SystemKind kind);
+// "euler, symplectic_euler, ..." in registry order
+std::string applicableList(SystemKind kind);
+
+}  // namespace sim

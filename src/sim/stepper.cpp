@@ -1,0 +1,101 @@
+#include "sim/stepper.hpp"
+
+#include <cmath>
+#include <cstdio>
+
+#include "sim/forces.hpp"
+
+namespace sim {
+
+std::string Divergence::message() const {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.17g", t);
+  return "diverged at t = " + std::string(buf) + " s with " + std::string(info(method).name) +
+         ": " + what;
+}
+
+Stepper::Stepper(const MassSpringModel& model, State initial, Method method, double h)
+    : model_(model), cur_(std::move(initial)), method_(method), h_(h) {
+  next_ = cur_;
+}
+
+bool Stepper::integrate() {
+  const MassSpringModel& m = model_;
+  const State& in = cur_;
+  State& out = next_;
+  const double h = h_;
+  out.t = in.t + h;
+  switch (method_) {
+    case Method::Euler:  // x' = x + h v; v' = v + h a(x, v)
+      acceleration(m, in.x, in.v, a_);
+      out.x = in.x + h * in.v;
+      out.v = in.v + h * a_;
+      return true;
+    case Method::SymplecticEuler:  // v' = v + h a(x, v); x' = x + h v'
+      acceleration(m, in.x, in.v, a_);
+      out.v = in.v + h * a_;
+      out.x = in.x + h * out.v;
+      return true;
+    case Method::Verlet:  // kick-drift-kick
+      acceleration(m, in.x, in.v, a_);
+      tmpv_ = in.v + (0.5 * h) * a_;
+      out.x = in.x + h * tmpv_;
+      acceleration(m, out.x, tmpv_, a_);
+      out.v = tmpv_ + (0.5 * h) * a_;
+      return true;
+    case Method::Rk4: {  // classical RK4 on (x, v)' = (v, a(x, v))
+      acceleration(m, in.x, in.v, k1v_);
+      k1x_ = in.v;
+      tmpx_ = in.x + (0.5 * h) * k1x_;
+      tmpv_ = in.v + (0.5 * h) * k1v_;
+      acceleration(m, tmpx_, tmpv_, k2v_);
+      k2x_ = tmpv_;
+      tmpx_ = in.x + (0.5 * h) * k2x_;
+      tmpv_ = in.v + (0.5 * h) * k2v_;
+      acceleration(m, tmpx_, tmpv_, k3v_);
+      k3x_ = tmpv_;
+      tmpx_ = in.x + h * k3x_;
+      tmpv_ = in.v + h * k3v_;
+      acceleration(m, tmpx_, tmpv_, a_);  // k4v; k4x = tmpv_
+      out.x = in.x + (h / 6.0) * (k1x_ + 2.0 * k2x_ + 2.0 * k3x_ + tmpv_);
+      out.v = in.v + (h / 6.0) * (k1v_ + 2.0 * k2v_ + 2.0 * k3v_ + a_);
+      return true;
+    }
+    case Method::ImplicitEuler:
+      if (implicit_.step(m, in, h, out)) return true;
+      solver_error_ = implicit_.error();
+      return false;
+    case Method::TimeFe:
+      if (time_fe_.step(m, in, h, out)) return true;
+      solver_error_ = time_fe_.error();
+      return false;
+    case Method::ImplicitMidpoint:
+      solver_error_ = "implicit_midpoint does not apply to mass_spring systems";
+      return false;
+  }
+  return false;
+}
+
+std::optional<Divergence> Stepper::advance() {
+  if (!integrate()) return Divergence{cur_.t + h_, method_, solver_error_, -1};
+  const Eigen::Index n = next_.x.size();
+  for (Eigen::Index j = 0; j < n; ++j) {
+    const bool xf = std::isfinite(next_.x[j]), vf = std::isfinite(next_.v[j]);
+    if (xf && vf) continue;
+    const int p = static_cast<int>(j / 3);
+    return Divergence{next_.t, method_,
+                      std::string(xf ? "velocity" : "position") + " of particle " +
+                          std::to_string(p) + " is not finite",
+                      p};
+  }
+  std::swap(cur_, next_);
+  return std::nullopt;
+}
+
+std::optional<Divergence> Stepper::advance(long n) {
+  for (long i = 0; i < n; ++i)
+    if (auto d = advance()) return d;
+  return std::nullopt;
+}
+
+}  // namespace sim
