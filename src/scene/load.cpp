@@ -122,7 +122,8 @@ long long Obj::integer(const std::string& key, long long lo, long long hi) const
       "must be between " + std::to_string(lo) + " and " + std::to_string(hi);
   if (v.is_number_unsigned()) {
     const auto u = v.get<unsigned long long>();
-    if (u > static_cast<unsigned long long>(hi)) fail(key, range + " (got " + std::to_string(u) + ")");
+    if (u > static_cast<unsigned long long>(hi) || static_cast<long long>(u) < lo)
+      fail(key, range + " (got " + std::to_string(u) + ")");
     return static_cast<long long>(u);
   }
   const long long x = v.get<long long>();
@@ -368,6 +369,27 @@ SceneDef parse(std::string_view text, const std::string& origin) {
     if (colon != std::string::npos) what = what.substr(colon + 2);
     throw Error(origin + ": line " + std::to_string(line) + ", column " + std::to_string(col) +
                 ": invalid JSON: " + what);
+  } catch (const json::out_of_range& e) {
+    // a number too large for a double ("1e999"): name where it stands
+    std::string what = e.what();
+    const auto q1 = what.find('\''), q2 = what.rfind('\'');
+    std::string where;
+    if (q1 != std::string::npos && q2 > q1) {
+      const std::string token = what.substr(q1 + 1, q2 - q1 - 1);
+      const auto pos = text.find(token);
+      if (pos != std::string_view::npos) {
+        size_t line = 1, col = 1;
+        for (size_t i = 0; i < pos; ++i) {
+          if (text[i] == '\n') ++line, col = 1;
+          else ++col;
+        }
+        where = "line " + std::to_string(line) + ", column " + std::to_string(col) + ": ";
+      }
+      throw Error(origin + ": " + where + "number " + token + " is out of range (must be finite)");
+    }
+    throw Error(origin + ": invalid JSON: " + what);
+  } catch (const json::exception& e) {
+    throw Error(origin + ": invalid JSON: " + std::string(e.what()));
   }
   Obj top(root, "", origin,
           {"name", "description", "gravity", "integrator", "dt", "duration", "system", "ui",

@@ -1,8 +1,10 @@
 #include "sim/stepper.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
+#include "sim/energy.hpp"
 #include "sim/forces.hpp"
 
 namespace sim {
@@ -78,6 +80,14 @@ bool Stepper::integrate() {
 
 std::optional<Divergence> Stepper::advance() {
   if (!integrate()) return Divergence{cur_.t + h_, method_, solver_error_, -1};
+  if (next_.x.allFinite() && next_.v.allFinite()) {
+    // finite values can still overflow the energy (|x| ~ 1e154 squared); only then compute it
+    const double big = std::max(next_.x.lpNorm<Eigen::Infinity>(), next_.v.lpNorm<Eigen::Infinity>());
+    if (big > 1e100 && !std::isfinite(energy(model_, next_).total()))
+      return Divergence{next_.t, method_, "the energy is not finite", -1};
+    std::swap(cur_, next_);
+    return std::nullopt;
+  }
   const Eigen::Index n = next_.x.size();
   for (Eigen::Index j = 0; j < n; ++j) {
     const bool xf = std::isfinite(next_.x[j]), vf = std::isfinite(next_.v[j]);

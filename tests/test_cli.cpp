@@ -1,0 +1,283 @@
+// springlab run / list through the binary: the INTERFACE.md §4 contract (exit statuses, one-line
+// errors naming file and JSON path, rows, headers, exact numbers).
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <string>
+
+#include "scene/build.hpp"
+#include "scene/catalog.hpp"
+#include "scene/load.hpp"
+#include "sim/energy.hpp"
+#include "sim/stepper.hpp"
+#include "util.hpp"
+
+using namespace testutil;
+
+namespace {
+
+// A valid 2-particle spring pendulum; `patch` replaces the marked fragments to make bad variants.
+const std::string kGood = R"({
+  "name": "t",
+  "gravity": [0, -9.8, 0],
+  "integrator": "rk4",
+  "dt": 0.01,
+  "duration": 0.1,
+  "system": {
+    "type": "mass_spring",
+    "drag": 0.0,
+    "particles": [
+      {"position": [0, 0, 0], "fixed": true},
+      {"position": [0.3, -1, 0], "mass": 0.5}
+    ],
+    "springs": [
+      {"a": 0, "b": 1, "stiffness": 20, "rest_length": 0.8, "damping": 0.0}
+    ]
+  }
+})";
+
+std::string replaced(std::string text, const std::string& from, const std::string& to) {
+  const auto pos = text.find(from);
+  REQUIRE_MESSAGE(pos != std::string::npos, from);
+  return text.replace(pos, from.size(), to);
+}
+
+struct BadCase {
+  const char* what;
+  const char* from;
+  const char* to;
+  const char* expect;  // must appear in the error line
+};
+
+const BadCase kBad[] = {
+    {"unknown top-level key", R"("name": "t")", R"("nmae": "t")", "nmae: unknown key"},
+    {"unknown particle key", R"("mass": 0.5})", R"("mass": 0.5, "colour": 1})",
+     "system.particles[1].colour: unknown key"},
+    {"unknown spring key", R"("damping": 0.0})", R"("damping": 0.0, "k": 1})",
+     "system.springs[0].k: unknown key"},
+    {"wrong type", R"("stiffness": 20)", R"("stiffness": "20")",
+     "system.springs[0].stiffness: must be a number"},
+    {"zero stiffness", R"("stiffness": 20)", R"("stiffness": 0)",
+     "system.springs[0].stiffness: must be > 0"},
+    {"negative mass", R"("mass": 0.5)", R"("mass": -0.5)", "system.particles[1].mass: must be > 0"},
+    {"missing mass", R"(, "mass": 0.5})", R"(})", "system.particles[1].mass: required key is missing"},
+    {"negative rest length", R"("rest_length": 0.8)", R"("rest_length": -0.8)",
+     "system.springs[0].rest_length: must be >= 0"},
+    {"negative damping", R"("damping": 0.0})", R"("damping": -1})",
+     "system.springs[0].damping: must be >= 0"},
+    {"negative drag", R"("drag": 0.0)", R"("drag": -0.1)", "system.drag: must be >= 0"},
+    {"zero dt", R"("dt": 0.01)", R"("dt": 0)", "dt: must be > 0"},
+    {"negative duration", R"("duration": 0.1)", R"("duration": -1)", "duration: must be >= 0"},
+    {"overflowing number", R"("dt": 0.01)", R"("dt": 1e999)", "out of range"},
+    {"non-integer index", R"("a": 0,)", R"("a": 0.0,)", "system.springs[0].a: must be an integer"},
+    {"index out of range", R"("b": 1,)", R"("b": 2,)", "system.springs[0].b: must be between 0 and 1"},
+    {"negative index", R"("a": 0,)", R"("a": -1,)", "system.springs[0].a: must be between 0 and 1"},
+    {"spring to itself", R"("b": 1,)", R"("b": 0,)", "system.springs[0].b: a spring cannot join"},
+    {"short vector", R"("position": [0.3, -1, 0])", R"("position": [0.3])",
+     "system.particles[1].position: must be an array of 2 or 3 numbers"},
+    {"bad vector element", R"("gravity": [0, -9.8, 0])", R"("gravity": [0, null, 0])",
+     "gravity[1]: must be a number"},
+    {"fixed with velocity", R"("fixed": true})", R"("fixed": true, "velocity": [1, 0]})",
+     "system.particles[0].velocity: must be zero for a fixed particle"},
+    {"missing system", R"("system": {)", R"("sistem": {)", "sistem: unknown key"},
+    {"unknown system type", R"("type": "mass_spring")", R"("type": "rope")",
+     "system.type: must be \"mass_spring\" or \"pendulum\""},
+    {"unknown integrator", R"("integrator": "rk4")", R"("integrator": "rk5")",
+     "integrator: unknown integrator \"rk5\"; these apply to mass_spring: euler, symplectic_euler, "
+     "verlet, rk4, implicit_euler, time_fe"},
+    {"inapplicable integrator", R"("integrator": "rk4")", R"("integrator": "implicit_midpoint")",
+     "integrator: implicit_midpoint does not apply to mass_spring systems; these apply: euler"},
+    {"syntax error", R"("dt": 0.01,)", R"("dt": 0.01,,)", ": line 5, column 14: invalid JSON"},
+    {"bad generator", R"("drag": 0.0,)",
+     R"("drag": 0.0, "generators": [{"kind": "cloth", "nx": 1, "ny": 4, "width": 1, "height": 1, "mass": 1, "stiffness": 1}],)",
+     "system.generators[0].nx: must be between 2 and 2048"},
+    {"unknown generator", R"("drag": 0.0,)", R"("drag": 0.0, "generators": [{"kind": "blob"}],)",
+     "system.generators[0].kind: unknown generator \"blob\""},
+};
+
+}  // namespace
+
+TEST_CASE("bad scene files exit 2 with one line naming the file and the JSON path, writing nothing") {
+  for (const auto& c : kBad) {
+    const std::string what = c.what;
+    CAPTURE(what);
+    const auto scene = writeFile("bad.json", replaced(kGood, c.from, c.to));
+    const auto out = tempDir() / "bad_out.csv";
+    std::filesystem::remove(out);
+    const auto r = springlab({"run", scene.string(), "--out", out.string()});
+    CHECK(r.status == 2);
+    CHECK(r.out.empty());
+    const auto ls = lines(r.err);
+    REQUIRE(ls.size() == 1);
+    CHECK(ls[0].rfind(scene.string() + ": ", 0) == 0);  // starts with the file name
+    CHECK_MESSAGE(ls[0].find(c.expect) != std::string::npos, ls[0]);
+    CHECK(!std::filesystem::exists(out));
+  }
+}
+
+TEST_CASE("the good scene runs, so the bad variants fail for their own reason") {
+  const auto scene = writeFile("good.json", kGood);
+  const auto r = springlab({"run", scene.string()});
+  CHECK(r.status == 0);
+  CHECK(r.err.empty());
+}
+
+TEST_CASE("bad options and missing files exit 2 with one line") {
+  const auto scene = writeFile("good.json", kGood).string();
+  const struct {
+    std::vector<std::string> args;
+    const char* expect;
+  } cases[] = {
+      {{"run"}, "missing SCENE"},
+      {{"run", scene, "--dt", "-1"}, "--dt: must be a finite number > 0"},
+      {{"run", scene, "--dt", "abc"}, "--dt: must be a finite number > 0, not \"abc\""},
+      {{"run", scene, "--dt", "nan"}, "--dt: must be a finite number > 0"},
+      {{"run", scene, "--duration", "-2"}, "--duration: must be a finite number >= 0"},
+      {{"run", scene, "--every", "0"}, "--every: must be a whole number >= 1"},
+      {{"run", scene, "--every", "1.5"}, "--every: must be a whole number >= 1"},
+      {{"run", scene, "--frobnicate"}, "unknown option --frobnicate"},
+      {{"run", scene, "--dt"}, "--dt: missing value"},
+      {{"run", scene, "--out", "-", "--energy", "-"}, "cannot both be -"},
+      {{"run", scene, "--integrator", "leapfrog"}, "--integrator: unknown integrator \"leapfrog\""},
+      {{"run", scene, "--integrator", "implicit_midpoint"}, "does not apply to mass_spring"},
+      {{"run", scene, "--dt", "1e-300", "--duration", "1e300"}, "too many"},
+      {{"run", "/nonexistent/x.json"}, "/nonexistent/x.json: cannot open the file"},
+      {{"run", "no_such_builtin"}, "no such file and no built-in scene"},
+      {{"run", scene, "--out", "/nonexistent/dir/out.csv"}, "cannot open for writing"},
+      {{"list", "extra"}, "unexpected argument"},
+      {{"frobnicate"}, "unknown command"},
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c.args.back());
+    const auto r = springlab(c.args);
+    CHECK(r.status == 2);
+    const auto ls = lines(r.err);
+    REQUIRE(ls.size() == 1);
+    CHECK_MESSAGE(ls[0].find(c.expect) != std::string::npos, ls[0]);
+  }
+}
+
+TEST_CASE("malformed inputs never crash") {
+  const std::string nasty[] = {
+      "",
+      "null",
+      "[]",
+      "{",
+      "{\"system\": 5}",
+      "{\"system\": {\"type\": 5}}",
+      "{\"system\": {\"type\": \"mass_spring\", \"particles\": 3}}",
+      "{\"system\": {\"type\": \"mass_spring\", \"particles\": []}}",
+      "{\"system\": {\"type\": \"mass_spring\", \"particles\": [{\"position\": [0,0], \"mass\": "
+      "1}], \"springs\": [{\"a\": 18446744073709551615, \"b\": 0, \"stiffness\": 1}]}}",
+      "{\"system\": {\"type\": \"mass_spring\", \"generators\": [{\"kind\": \"cloth\", \"nx\": "
+      "2048, \"ny\": 2048, \"width\": 1, \"height\": 1, \"mass\": 1, \"stiffness\": 1}]}, "
+      "\"duration\": 0}",
+      std::string(100000, '[') + std::string(100000, ']'),
+      "\xff\xfe{}",
+  };
+  for (const auto& text : nasty) {
+    const auto scene = writeFile("nasty.json", text);
+    const auto r = springlab({"run", scene.string()});
+    CAPTURE(text.substr(0, 80));
+    CHECK(r.status < 128);  // no signal
+    CHECK(r.err.find("internal error") == std::string::npos);
+    if (r.status != 0) {
+      CHECK(r.status == 2);
+      CHECK(lines(r.err).size() == 1);
+    }
+  }
+}
+
+TEST_CASE("run writes the contract's rows: step 0, every N-th, the last; k*dt times; exact digits") {
+  // dt = 0.5, duration = 1.25 -> 2.5 steps, rounded away from zero to 3
+  const auto scene = writeFile(
+      "rows.json", replaced(replaced(kGood, R"("dt": 0.01)", R"("dt": 0.001)"),
+                            R"("duration": 0.1)", R"("duration": 0.0105)"));
+  const auto traj = tempDir() / "traj.csv", en = tempDir() / "energy.csv";
+  const auto r = springlab({"run", scene.string(), "--every", "4", "--out", traj.string(),
+                            "--energy", en.string(), "--integrator", "verlet"});
+  REQUIRE(r.status == 0);
+  const auto tl = lines(readFile(traj));
+  CHECK(tl[0] == "t,x0,y0,z0,x1,y1,z1");
+  CHECK(lines(readFile(en))[0] == "t,kinetic,potential,total");
+  const auto rows = csvRows(readFile(traj));
+  const auto erows = csvRows(readFile(en));
+  // round(0.0105 / 0.001) = 11 (10.5 rounds away from zero) -> steps 0, 4, 8, 11
+  REQUIRE(rows.size() == 4);
+  REQUIRE(erows.size() == 4);
+  const long steps[] = {0, 4, 8, 11};
+  // the same simulation in-process must match the CSV bit for bit (17 significant digits)
+  auto def = scene::loadFile(scene.string());
+  auto built = scene::build(def);
+  sim::Stepper st(built.model, built.state, sim::Method::Verlet, 0.001);
+  long done = 0;
+  for (int i = 0; i < 4; ++i) {
+    st.advance(steps[i] - done);
+    done = steps[i];
+    CHECK(rows[i][0] == static_cast<double>(steps[i]) * 0.001);
+    CHECK(erows[i][0] == rows[i][0]);
+    for (int j = 0; j < 6; ++j) CHECK(rows[i][1 + j] == st.state().x[j]);
+    const auto e = sim::energy(built.model, st.state());
+    CHECK(erows[i][1] == e.kinetic);
+    CHECK(erows[i][2] == e.potential);
+    CHECK(erows[i][3] == e.total());
+  }
+}
+
+TEST_CASE("halves of duration/dt round away from zero") {
+  const auto scene = writeFile("half.json", kGood);
+  const auto r = springlab({"run", scene.string(), "--dt", "0.5", "--duration", "1.25", "--out", "-"});
+  REQUIRE(r.status == 0);
+  const auto rows = csvRows(r.out);
+  REQUIRE(rows.size() == 4);  // steps 0..3
+  CHECK(rows.back()[0] == 1.5);
+}
+
+TEST_CASE("a scene that makes euler explode exits 3 and keeps the finite rows") {
+  // a stiff spring and a step far past euler's stability limit
+  const auto scene = writeFile(
+      "explode.json",
+      replaced(replaced(kGood, R"("stiffness": 20)", R"("stiffness": 1e6)"), R"("duration": 0.1)",
+               R"("duration": 100)"));
+  const auto traj = tempDir() / "explode.csv", en = tempDir() / "explode_e.csv";
+  const auto r = springlab({"run", scene.string(), "--integrator", "euler", "--every", "7", "--out",
+                            traj.string(), "--energy", en.string()});
+  CHECK(r.status == 3);
+  const auto ls = lines(r.err);
+  REQUIRE(ls.size() == 1);
+  CHECK(ls[0].find("diverged at t = ") != std::string::npos);
+  CHECK(ls[0].find("with euler") != std::string::npos);
+  const auto rows = csvRows(readFile(traj));
+  const auto erows = csvRows(readFile(en));
+  REQUIRE(rows.size() >= 2);
+  CHECK(erows.size() == rows.size());
+  for (const auto& row : rows)
+    for (double v : row) CHECK(std::isfinite(v));
+  for (const auto& row : erows)
+    for (double v : row) CHECK(std::isfinite(v));
+  // the last row is the last finite step: one step before the reported time
+  const double tDiv = std::strtod(ls[0].substr(ls[0].find("t = ") + 4).c_str(), nullptr);
+  CHECK(rows.back()[0] == doctest::Approx(tDiv - 0.01).epsilon(1e-12));
+  // rows before it follow --every
+  for (size_t i = 0; i + 1 < rows.size(); ++i)
+    CHECK(std::fmod(std::round(rows[i][0] / 0.01), 7.0) == 0.0);
+}
+
+TEST_CASE("springlab list prints every built-in scene, one per line") {
+  const auto r = springlab({"list"});
+  CHECK(r.status == 0);
+  const auto names = lines(r.out);
+  CHECK(names == scene::builtinNames());
+  for (const char* required :
+       {"seed000_spring_pendulum_10", "seed000_planar_chain_drag", "seed000_closed_loop",
+        "seed002_harmonic_oscillator", "seed002_elastic_pendulum", "seed002_elastic_double_pendulum",
+        "seed003_table1_case1", "seed003_table1_case2", "seed003_table4_wide_angle", "cloth_16",
+        "cloth_32", "cloth_64", "cloth_128", "cloth_256"})
+    CHECK_MESSAGE(std::find(names.begin(), names.end(), required) != names.end(), required);
+}
+
+TEST_CASE("run works on a built-in scene from any directory") {
+  const auto r = springlab({"run", "seed003_table1_case1", "--duration", "0.02", "--out", "-"});
+  CHECK(r.status == 0);
+  CHECK(csvRows(r.out).size() == 11);
+}

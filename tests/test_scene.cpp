@@ -1,0 +1,105 @@
+// Scene layer: the catalog, the generators, the builder.
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "scene/build.hpp"
+#include "scene/catalog.hpp"
+#include "scene/generators.hpp"
+#include "scene/load.hpp"
+#include "sim/energy.hpp"
+#include "sim/stepper.hpp"
+
+TEST_CASE("every built-in scene loads, builds and runs 1000 steps finite with its integrator") {
+  const auto names = scene::builtinNames();
+  REQUIRE(names.size() >= 14);
+  for (const auto& name : names) {
+    CAPTURE(name);
+    const auto def = scene::loadSceneArg(name);
+    CHECK(!def.name.empty());
+    CHECK(!def.description.empty());
+    const auto b = scene::build(def);
+    sim::Stepper st(b.model, b.state, def.integrator, def.dt);
+    const auto d = st.advance(1000);
+    CHECK_MESSAGE(!d, (d ? d->message() : ""));
+    CHECK(st.state().x.allFinite());
+    CHECK(std::isfinite(sim::energy(b.model, st.state()).total()));
+  }
+}
+
+TEST_CASE("cloth generator: counts, pins, springs") {
+  scene::MassSpringDef def;
+  scene::ClothParams p;
+  p.nx = p.ny = 128;
+  p.mass = 2.0;
+  scene::addCloth(def, p);
+  CHECK(def.particles.size() == 16384);
+  // structural 2*127*128, shear 2*127^2, bending 2*126*128
+  CHECK(def.springs.size() == size_t(2 * 127 * 128 + 2 * 127 * 127 + 2 * 126 * 128));
+  int pinned = 0;
+  double mass = 0;
+  for (const auto& q : def.particles) {
+    pinned += q.fixed;
+    mass += q.mass;
+  }
+  CHECK(pinned == 2);
+  CHECK(def.particles[0].fixed);
+  CHECK(def.particles[127].fixed);
+  // the moving particles carry the cloth's mass share each
+  CHECK(mass == doctest::Approx(2.0 * (16384 - 2) / 16384).epsilon(1e-12));
+  // top row at y = height/2, hanging in the x-y plane
+  CHECK(def.particles[0].position.y() == doctest::Approx(0.5));
+  CHECK(def.particles[16383].position.y() == doctest::Approx(-0.5));
+  CHECK(def.particles[5000].position.z() == 0.0);
+
+  scene::MassSpringDef h;
+  p.nx = p.ny = 4;
+  p.horizontal = true;
+  p.pins = scene::ClothPins::AllCorners;
+  scene::addCloth(h, p);
+  int corners = 0;
+  for (const auto& q : h.particles) {
+    corners += q.fixed;
+    CHECK(q.position.y() == 0.0);  // horizontal: in the x-z plane
+  }
+  CHECK(corners == 4);
+}
+
+TEST_CASE("hanging chain follows its angles; loop closes; explicit springs reach generated particles") {
+  const std::string text = R"({
+    "system": {"type": "mass_spring",
+      "particles": [{"position": [5, 5, 0], "fixed": true}],
+      "generators": [
+        {"kind": "hanging_chain", "pivot": [0, 0, 0], "segments": 3, "segment_length": 0.5,
+         "mass": 1, "stiffness": 10, "angles": [0.5, 0, -0.25]},
+        {"kind": "loop", "center": [2, 0], "radius": 1, "count": 5, "mass": 1, "stiffness": 3}
+      ],
+      "springs": [{"a": 0, "b": 9, "stiffness": 7}]}})";
+  const auto def = scene::parse(text, "inline");
+  const auto& ms = def.mass_spring;
+  REQUIRE(ms.particles.size() == 1 + 4 + 5);
+  CHECK(ms.particles[1].fixed);  // the chain's pivot
+  CHECK(ms.particles[2].position.x() == doctest::Approx(0.5 * std::sin(0.5)));
+  CHECK(ms.particles[2].position.y() == doctest::Approx(-0.5 * std::cos(0.5)));
+  CHECK(ms.particles[4].position.x() == doctest::Approx(0.5 * std::sin(0.5) - 0.5 * std::sin(0.25)));
+  // explicit spring first, then 3 chain springs, then 5 loop springs (the last closes the loop)
+  REQUIRE(ms.springs.size() == 1 + 3 + 5);
+  CHECK(ms.springs[0].a == 0);
+  CHECK(ms.springs[0].b == 9);
+  CHECK(ms.springs.back().a == 9);
+  CHECK(ms.springs.back().b == 5);
+  const auto b = scene::build(def);
+  CHECK(b.model.rest_length[0] == doctest::Approx((ms.particles[9].position - Eigen::Vector3d(5, 5, 0)).norm()));
+  CHECK(b.model.rest_length[1] == 0.5);
+  CHECK(b.model.dim == 2);
+}
+
+TEST_CASE("3-D scenes are detected as such; defaults follow INTERFACE.md") {
+  const auto def = scene::parse(
+      R"({"system": {"type": "mass_spring", "particles": [{"position": [0, 0, 1], "mass": 2}]}})", "x");
+  CHECK(def.gravity == Eigen::Vector3d(0, -9.81, 0));
+  CHECK(def.integrator == sim::Method::Rk4);
+  CHECK(def.dt == 0.001);
+  CHECK(def.duration == 10);
+  CHECK(scene::build(def).model.dim == 3);
+}

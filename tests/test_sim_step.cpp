@@ -1,0 +1,184 @@
+// One step of every mass-spring integrator against its recurrence written out by hand
+// (INTERFACE.md §3) on a 1-D spring, and the zero-length spring (§1a).
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <string>
+
+#include "sim/energy.hpp"
+#include "sim/forces.hpp"
+#include "test_sim_helpers.hpp"
+
+using simtest::close;
+using simtest::Vec3;
+
+namespace {
+
+// A particle fixed at the origin, a free one on the +x axis: along the axis the spring force is
+// -k (x - r) (u = +x), the dashpot -c v, the drag -cd v, gravity m gx.
+struct Spring1D {
+  double k = 7.0, r = 1.0, m = 0.5;
+  double c = 0.0, cd = 0.0, gx = 0.0;
+  double f(double x, double v) const { return -k * (x - r) - (c + cd) * v + m * gx; }
+  double a(double x, double v) const { return f(x, v) / m; }
+};
+
+struct Variant {
+  const char* name;
+  double x0, v0, c, cd, gx;
+};
+
+// x', v' of one step of `method`, written from INTERFACE.md §3 in one dimension.
+void byHand(sim::Method method, const Spring1D& s, double x, double v, double h, double& x1,
+            double& v1) {
+  switch (method) {
+    case sim::Method::Euler:
+      x1 = x + h * v;
+      v1 = v + h * s.a(x, v);
+      return;
+    case sim::Method::SymplecticEuler:
+      v1 = v + h * s.a(x, v);
+      x1 = x + h * v1;
+      return;
+    case sim::Method::Verlet: {
+      const double vh = v + (h / 2) * s.a(x, v);
+      x1 = x + h * vh;
+      v1 = vh + (h / 2) * s.a(x1, vh);
+      return;
+    }
+    case sim::Method::Rk4: {
+      const double k1x = v, k1v = s.a(x, v);
+      const double k2x = v + (h / 2) * k1v, k2v = s.a(x + (h / 2) * k1x, v + (h / 2) * k1v);
+      const double k3x = v + (h / 2) * k2v, k3v = s.a(x + (h / 2) * k2x, v + (h / 2) * k2v);
+      const double k4x = v + h * k3v, k4v = s.a(x + h * k3x, v + h * k3v);
+      x1 = x + (h / 6) * (k1x + 2 * k2x + 2 * k3x + k4x);
+      v1 = v + (h / 6) * (k1v + 2 * k2v + 2 * k3v + k4v);
+      return;
+    }
+    case sim::Method::ImplicitEuler: {
+      // (m - h D - h^2 K) v' = m v + h (f - D v), K = df/dx = -k, D = df/dv = -(c + cd)
+      const double K = -s.k, D = -(s.c + s.cd);
+      v1 = (s.m * v + h * (s.f(x, v) - D * v)) / (s.m - h * D - h * h * K);
+      x1 = x + h * v1;
+      return;
+    }
+    case sim::Method::TimeFe: {
+      // action of one step, q linear in t, q > 0 so l = q:
+      //   A = m (qb - qa)^2 / 2h - (h k / 6)(qa^2 + qa qb + qb^2) - h k r^2 / 2 + h k r qa
+      //       + (h / 2) m gx (qa + qb)
+      // p_a = -dA/dqa = m (qb - qa)/h + (h k / 6)(2 qa + qb) - h k r - (h / 2) m gx, solved for qb;
+      // p_b = dA/dqb = m (qb - qa)/h - (h k / 6)(qa + 2 qb) + (h / 2) m gx.
+      // p_a = m v plus the dissipative impulse h F_diss(qa, v).
+      const double pa = s.m * v - h * (s.c + s.cd) * v;
+      const double qa = x;
+      const double qb = (pa + s.m * qa / h - (h * s.k / 3) * qa + h * s.k * s.r +
+                         (h / 2) * s.m * s.gx) /
+                        (s.m / h + h * s.k / 6);
+      const double pb = s.m * (qb - qa) / h - (h * s.k / 6) * (qa + 2 * qb) + (h / 2) * s.m * s.gx;
+      x1 = qb;
+      v1 = pb / s.m;
+      return;
+    }
+    case sim::Method::ImplicitMidpoint:
+      break;
+  }
+  FAIL("not a mass-spring integrator");
+}
+
+}  // namespace
+
+TEST_CASE("sim: one step of each integrator on a 1-D spring matches the hand-written recurrence") {
+  const Variant variants[] = {
+      {"stretched", 1.3, 0.4, 0.0, 0.0, 0.0},
+      {"compressed", 0.7, -0.4, 0.0, 0.0, 0.0},
+      {"dashpot", 1.3, 0.4, 0.8, 0.0, 0.0},
+      {"drag", 0.7, 0.4, 0.0, 0.6, 0.0},
+      {"dashpot+drag+gravity along x", 1.3, -0.4, 0.8, 0.6, -3.0},
+  };
+  const double h = 0.01;
+  for (const auto& var : variants) {
+    for (const auto& integ : simtest::massSpringIntegrators()) {
+      SUBCASE((std::string(var.name) + " / " + std::string(integ.name)).c_str()) {
+        Spring1D s;
+        s.c = var.c, s.cd = var.cd, s.gx = var.gx;
+        simtest::Builder b;
+        b.fixed(Vec3::Zero());
+        b.particle(Vec3(var.x0, 0, 0), Vec3(var.v0, 0, 0), s.m);
+        b.spring(0, 1, s.k, s.r, s.c);
+        const auto sys = b.build(Vec3(s.gx, 0, 0), s.cd);
+
+        double x1 = 0, v1 = 0;
+        byHand(integ.method, s, var.x0, var.v0, h, x1, v1);
+        const sim::State out = simtest::run(sys.model, sys.state, integ.method, h, 1);
+
+        CAPTURE(x1);
+        CAPTURE(v1);
+        CHECK(out.t == h);
+        CHECK(close(out.x[3], x1, 1e-14));
+        // time_fe recovers v from m (qb - qa)/h: the rounding of q is amplified by |q|/(h |v|),
+        // so its velocity is compared at the scale |x|/h (still far below any modelling error)
+        const double vscale = integ.method == sim::Method::TimeFe ? std::abs(var.x0) / h : 0.0;
+        CHECK(close(out.v[3], v1, 1e-14, vscale));
+        // the motion stays on the axis and the fixed end does not move
+        CHECK(out.x[4] == 0.0);
+        CHECK(out.x[5] == 0.0);
+        CHECK(out.v[4] == 0.0);
+        CHECK(out.v[5] == 0.0);
+        CHECK(out.x.head<3>() == Vec3::Zero());
+        CHECK(out.v.head<3>() == Vec3::Zero());
+      }
+    }
+  }
+}
+
+TEST_CASE("sim: a zero-length spring exerts no force and never produces a NaN") {
+  // both ends at the same point: u is undefined, the contract's force -k (x_b - x_a) is zero
+  const Vec3 p(0.2, 0.3, 0.1);
+  simtest::Builder b;
+  b.fixed(p);
+  b.particle(p, Vec3(0.5, -0.2, 0.1), 0.3);
+  b.particle(p, Vec3::Zero(), 0.4);  // coincides with its partner and does not move
+  b.spring(0, 1, 50.0, 0.5, 0.3);    // rest length > 0: the rest term's gradient is undefined at 0
+  b.spring(1, 2, 80.0, 0.2, 0.7);
+  b.spring(0, 2, 30.0, 0.0);  // zero rest length too
+  const auto sys = b.build(Vec3::Zero());
+
+  Eigen::VectorXd f;
+  sim::totalForce(sys.model, sys.state.x, sys.state.v, f);
+  CHECK(f == Eigen::VectorXd::Zero(9));
+  const auto e = sim::energy(sys.model, sys.state);
+  CHECK(std::isfinite(e.total()));
+  // kinetic of particle 1 plus 1/2 k r^2 of the two springs with r > 0
+  CHECK(e.total() == doctest::Approx(0.5 * 0.3 * 0.3 + 0.5 * 50 * 0.25 + 0.5 * 80 * 0.04));
+
+  const double h = 0.01;
+  for (const auto& integ : simtest::massSpringIntegrators()) {
+    SUBCASE(std::string(integ.name).c_str()) {
+      sim::Stepper st(sys.model, sys.state, integ.method, h);
+      const auto d = st.advance();
+      REQUIRE_FALSE(d);
+      const auto& s = st.state();
+      CHECK(s.x.allFinite());
+      CHECK(s.v.allFinite());
+      if (integ.method == sim::Method::Euler) {
+        // no force at all in the first step: pure drift, velocities unchanged
+        CHECK(s.x == sys.state.x + h * sys.state.v);
+        CHECK(s.v == sys.state.v);
+      }
+    }
+  }
+
+  SUBCASE("every integrator keeps a coincident pair at rest exactly") {
+    simtest::Builder b2;
+    b2.particle(p, Vec3::Zero(), 0.3);
+    b2.particle(p, Vec3::Zero(), 0.4);
+    b2.spring(0, 1, 50.0, 0.5, 0.3);
+    const auto rest = b2.build(Vec3::Zero(), 0.1);
+    for (const auto& integ : simtest::massSpringIntegrators()) {
+      CAPTURE(integ.name);
+      const auto s = simtest::run(rest.model, rest.state, integ.method, h, 3);
+      CHECK(s.x == rest.state.x);
+      CHECK(s.v == Eigen::VectorXd::Zero(6));
+    }
+  }
+}
