@@ -60,7 +60,8 @@ const BadCase kBad[] = {
     {"zero stiffness", R"("stiffness": 20)", R"("stiffness": 0)",
      "system.springs[0].stiffness: must be > 0"},
     {"negative mass", R"("mass": 0.5)", R"("mass": -0.5)", "system.particles[1].mass: must be > 0"},
-    {"missing mass", R"(, "mass": 0.5})", R"(})", "system.particles[1].mass: required key is missing"},
+    {"missing mass", R"(, "mass": 0.5})", R"(})",
+     "system.particles[1].mass: required key is missing"},
     {"negative rest length", R"("rest_length": 0.8)", R"("rest_length": -0.8)",
      "system.springs[0].rest_length: must be >= 0"},
     {"negative damping", R"("damping": 0.0})", R"("damping": -1})",
@@ -70,7 +71,8 @@ const BadCase kBad[] = {
     {"negative duration", R"("duration": 0.1)", R"("duration": -1)", "duration: must be >= 0"},
     {"overflowing number", R"("dt": 0.01)", R"("dt": 1e999)", "out of range"},
     {"non-integer index", R"("a": 0,)", R"("a": 0.0,)", "system.springs[0].a: must be an integer"},
-    {"index out of range", R"("b": 1,)", R"("b": 2,)", "system.springs[0].b: must be between 0 and 1"},
+    {"index out of range", R"("b": 1,)", R"("b": 2,)",
+     "system.springs[0].b: must be between 0 and 1"},
     {"negative index", R"("a": 0,)", R"("a": -1,)", "system.springs[0].a: must be between 0 and 1"},
     {"spring to itself", R"("b": 1,)", R"("b": 0,)", "system.springs[0].b: a spring cannot join"},
     {"short vector", R"("position": [0.3, -1, 0])", R"("position": [0.3])",
@@ -97,7 +99,8 @@ const BadCase kBad[] = {
 
 }  // namespace
 
-TEST_CASE("bad scene files exit 2 with one line naming the file and the JSON path, writing nothing") {
+TEST_CASE(
+    "bad scene files exit 2 with one line naming the file and the JSON path, writing nothing") {
   for (const auto& c : kBad) {
     const std::string what = c.what;
     CAPTURE(what);
@@ -188,11 +191,12 @@ TEST_CASE("malformed inputs never crash") {
   }
 }
 
-TEST_CASE("run writes the contract's rows: step 0, every N-th, the last; k*dt times; exact digits") {
+TEST_CASE(
+    "run writes the contract's rows: step 0, every N-th, the last; k*dt times; exact digits") {
   // dt = 0.5, duration = 1.25 -> 2.5 steps, rounded away from zero to 3
-  const auto scene = writeFile(
-      "rows.json", replaced(replaced(kGood, R"("dt": 0.01)", R"("dt": 0.001)"),
-                            R"("duration": 0.1)", R"("duration": 0.0105)"));
+  const auto scene =
+      writeFile("rows.json", replaced(replaced(kGood, R"("dt": 0.01)", R"("dt": 0.001)"),
+                                      R"("duration": 0.1)", R"("duration": 0.0105)"));
   const auto traj = tempDir() / "traj.csv", en = tempDir() / "energy.csv";
   const auto r = springlab({"run", scene.string(), "--every", "4", "--out", traj.string(),
                             "--energy", en.string(), "--integrator", "verlet"});
@@ -226,7 +230,8 @@ TEST_CASE("run writes the contract's rows: step 0, every N-th, the last; k*dt ti
 
 TEST_CASE("halves of duration/dt round away from zero") {
   const auto scene = writeFile("half.json", kGood);
-  const auto r = springlab({"run", scene.string(), "--dt", "0.5", "--duration", "1.25", "--out", "-"});
+  const auto r =
+      springlab({"run", scene.string(), "--dt", "0.5", "--duration", "1.25", "--out", "-"});
   REQUIRE(r.status == 0);
   const auto rows = csvRows(r.out);
   REQUIRE(rows.size() == 4);  // steps 0..3
@@ -236,9 +241,8 @@ TEST_CASE("halves of duration/dt round away from zero") {
 TEST_CASE("a scene that makes euler explode exits 3 and keeps the finite rows") {
   // a stiff spring and a step far past euler's stability limit
   const auto scene = writeFile(
-      "explode.json",
-      replaced(replaced(kGood, R"("stiffness": 20)", R"("stiffness": 1e6)"), R"("duration": 0.1)",
-               R"("duration": 100)"));
+      "explode.json", replaced(replaced(kGood, R"("stiffness": 20)", R"("stiffness": 1e6)"),
+                               R"("duration": 0.1)", R"("duration": 100)"));
   const auto traj = tempDir() / "explode.csv", en = tempDir() / "explode_e.csv";
   const auto r = springlab({"run", scene.string(), "--integrator", "euler", "--every", "7", "--out",
                             traj.string(), "--energy", en.string()});
@@ -270,9 +274,9 @@ TEST_CASE("springlab list prints every built-in scene, one per line") {
   CHECK(names == scene::builtinNames());
   for (const char* required :
        {"seed000_spring_pendulum_10", "seed000_planar_chain_drag", "seed000_closed_loop",
-        "seed002_harmonic_oscillator", "seed002_elastic_pendulum", "seed002_elastic_double_pendulum",
-        "seed003_table1_case1", "seed003_table1_case2", "seed003_table4_wide_angle", "cloth_16",
-        "cloth_32", "cloth_64", "cloth_128", "cloth_256"})
+        "seed002_harmonic_oscillator", "seed002_elastic_pendulum",
+        "seed002_elastic_double_pendulum", "seed003_table1_case1", "seed003_table1_case2",
+        "seed003_table4_wide_angle", "cloth_16", "cloth_32", "cloth_64", "cloth_128", "cloth_256"})
     CHECK_MESSAGE(std::find(names.begin(), names.end(), required) != names.end(), required);
 }
 

@@ -65,7 +65,8 @@ TEST_CASE("cloth generator: counts, pins, springs") {
   CHECK(corners == 4);
 }
 
-TEST_CASE("hanging chain follows its angles; loop closes; explicit springs reach generated particles") {
+TEST_CASE(
+    "hanging chain follows its angles; loop closes; explicit springs reach generated particles") {
   const std::string text = R"({
     "system": {"type": "mass_spring",
       "particles": [{"position": [5, 5, 0], "fixed": true}],
@@ -81,7 +82,8 @@ TEST_CASE("hanging chain follows its angles; loop closes; explicit springs reach
   CHECK(ms.particles[1].fixed);  // the chain's pivot
   CHECK(ms.particles[2].position.x() == doctest::Approx(0.5 * std::sin(0.5)));
   CHECK(ms.particles[2].position.y() == doctest::Approx(-0.5 * std::cos(0.5)));
-  CHECK(ms.particles[4].position.x() == doctest::Approx(0.5 * std::sin(0.5) - 0.5 * std::sin(0.25)));
+  CHECK(ms.particles[4].position.x() ==
+        doctest::Approx(0.5 * std::sin(0.5) - 0.5 * std::sin(0.25)));
   // explicit spring first, then 3 chain springs, then 5 loop springs (the last closes the loop)
   REQUIRE(ms.springs.size() == 1 + 3 + 5);
   CHECK(ms.springs[0].a == 0);
@@ -89,14 +91,16 @@ TEST_CASE("hanging chain follows its angles; loop closes; explicit springs reach
   CHECK(ms.springs.back().a == 9);
   CHECK(ms.springs.back().b == 5);
   const auto b = scene::build(def);
-  CHECK(b.model.rest_length[0] == doctest::Approx((ms.particles[9].position - Eigen::Vector3d(5, 5, 0)).norm()));
+  CHECK(b.model.rest_length[0] ==
+        doctest::Approx((ms.particles[9].position - Eigen::Vector3d(5, 5, 0)).norm()));
   CHECK(b.model.rest_length[1] == 0.5);
   CHECK(b.model.dim == 2);
 }
 
 TEST_CASE("3-D scenes are detected as such; defaults follow INTERFACE.md") {
   const auto def = scene::parse(
-      R"({"system": {"type": "mass_spring", "particles": [{"position": [0, 0, 1], "mass": 2}]}})", "x");
+      R"({"system": {"type": "mass_spring", "particles": [{"position": [0, 0, 1], "mass": 2}]}})",
+      "x");
   CHECK(def.gravity == Eigen::Vector3d(0, -9.81, 0));
   CHECK(def.integrator == sim::Method::Rk4);
   CHECK(def.dt == 0.001);

@@ -55,13 +55,15 @@ inline RunResult springlab(const std::vector<std::string>& args) {
     cmd += a;
     cmd += "'";
   }
-  for (const std::string& piece : {std::string(" >'"), out.string(), std::string("' 2>'"), err.string(),
-                                   std::string("' </dev/null")})
+  for (const std::string& piece : {std::string(" >'"), out.string(), std::string("' 2>'"),
+                                   err.string(), std::string("' </dev/null")})
     cmd += piece;
   const int raw = std::system(cmd.c_str());
   RunResult r;
-  if (WIFEXITED(raw)) r.status = WEXITSTATUS(raw);
-  else if (WIFSIGNALED(raw)) r.status = 128 + WTERMSIG(raw);
+  if (WIFEXITED(raw))
+    r.status = WEXITSTATUS(raw);
+  else if (WIFSIGNALED(raw))
+    r.status = 128 + WTERMSIG(raw);
   r.out = readFile(out);
   r.err = readFile(err);
   fs::remove(out);
@@ -82,7 +84,8 @@ inline std::vector<std::vector<double>> csvRows(const std::string& text) {
   for (size_t i = 1; i < ls.size(); ++i) {
     std::vector<double> row;
     std::istringstream in(ls[i]);
-    for (std::string cell; std::getline(in, cell, ',');) row.push_back(std::strtod(cell.c_str(), nullptr));
+    for (std::string cell; std::getline(in, cell, ',');)
+      row.push_back(std::strtod(cell.c_str(), nullptr));
     rows.push_back(row);
   }
   return rows;

@@ -15,7 +15,9 @@ namespace cli {
 namespace {
 using Clock = std::chrono::steady_clock;
 
-double seconds(Clock::time_point a) { return std::chrono::duration<double>(Clock::now() - a).count(); }
+double seconds(Clock::time_point a) {
+  return std::chrono::duration<double>(Clock::now() - a).count();
+}
 
 std::vector<std::string> split(const std::string& s) {
   std::vector<std::string> out;
@@ -41,13 +43,15 @@ int benchCommand(const Args& args) {
     } else if (a == "--seconds") {
       const std::string v = value();
       if (!parseDouble(v, budget) || budget <= 0) {
-        std::fprintf(stderr, "springlab bench: --seconds: must be a number > 0, not \"%s\"\n", v.c_str());
+        std::fprintf(stderr, "springlab bench: --seconds: must be a number > 0, not \"%s\"\n",
+                     v.c_str());
         return 2;
       }
     } else if (a == "--max-steps") {
       const std::string v = value();
       if (!parseWhole(v, maxSteps) || maxSteps < 1) {
-        std::fprintf(stderr, "springlab bench: --max-steps: must be a whole number >= 1, not \"%s\"\n",
+        std::fprintf(stderr,
+                     "springlab bench: --max-steps: must be a whole number >= 1, not \"%s\"\n",
                      v.c_str());
         return 2;
       }
@@ -67,8 +71,8 @@ int benchCommand(const Args& args) {
     for (const auto& name : methods) {
       const auto m = sim::findIntegrator(name);
       if (!m || !sim::appliesTo(*m, sim::SystemKind::MassSpring)) {
-        std::fprintf(stderr, "springlab bench: --integrators: \"%s\" is not one of %s\n", name.c_str(),
-                     sim::applicableList(sim::SystemKind::MassSpring).c_str());
+        std::fprintf(stderr, "springlab bench: --integrators: \"%s\" is not one of %s\n",
+                     name.c_str(), sim::applicableList(sim::SystemKind::MassSpring).c_str());
         return 2;
       }
       ms.push_back(*m);

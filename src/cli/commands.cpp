@@ -60,8 +60,9 @@ int dispatch(int argc, char** argv) {
   if (argc < 2 || std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0) {
     std::fputs(kUsage, argc < 2 ? stderr : stdout);
     if (argc < 2)
-      std::fputs("springlab: the interactive window is not available in this build; use springlab run\n",
-                 stderr);
+      std::fputs(
+          "springlab: the interactive window is not available in this build; use springlab run\n",
+          stderr);
     return argc < 2 ? 2 : 0;
   }
   const std::string cmd = argv[1];

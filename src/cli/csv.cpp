@@ -1,9 +1,9 @@
 #include "cli/csv.hpp"
 
+#include <unistd.h>
 #include <cerrno>
 #include <charconv>
 #include <cstring>
-#include <unistd.h>
 
 namespace cli {
 

@@ -98,8 +98,8 @@ int runCommand(const Args& args) {
     const auto m = sim::findIntegrator(*o.integrator);
     const std::string kind(sim::systemName(def.kind));
     if (!m)
-      return badOption("--integrator: unknown integrator \"" + *o.integrator + "\"; these apply to " +
-                       kind + ": " + sim::applicableList(def.kind));
+      return badOption("--integrator: unknown integrator \"" + *o.integrator +
+                       "\"; these apply to " + kind + ": " + sim::applicableList(def.kind));
     if (!sim::appliesTo(*m, def.kind))
       return badOption("--integrator: " + *o.integrator + " does not apply to " + kind +
                        " systems; these apply: " + sim::applicableList(def.kind));

@@ -35,8 +35,9 @@ Built build(const SceneDef& def) {
     m.spring_b[s] = d.b;
     m.stiffness[s] = d.stiffness;
     m.damping[s] = d.damping;
-    m.rest_length[s] =
-        d.rest_length ? *d.rest_length : (ms.particles[d.b].position - ms.particles[d.a].position).norm();
+    m.rest_length[s] = d.rest_length
+                           ? *d.rest_length
+                           : (ms.particles[d.b].position - ms.particles[d.a].position).norm();
   }
   return out;
 }

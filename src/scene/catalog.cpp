@@ -7,7 +7,8 @@ namespace {
 const std::vector<std::string_view>& texts() {
   static const std::vector<std::string_view> t = [] {
     std::vector<std::string_view> v;
-    for (int i = 0; i < detail::kEmbeddedSceneCount; ++i) v.emplace_back(detail::kEmbeddedScenes[i].text);
+    for (int i = 0; i < detail::kEmbeddedSceneCount; ++i)
+      v.emplace_back(detail::kEmbeddedScenes[i].text);
     return v;
   }();
   return t;
@@ -16,7 +17,8 @@ const std::vector<std::string_view>& texts() {
 
 std::vector<std::string> builtinNames() {
   std::vector<std::string> names;
-  for (int i = 0; i < detail::kEmbeddedSceneCount; ++i) names.emplace_back(detail::kEmbeddedScenes[i].name);
+  for (int i = 0; i < detail::kEmbeddedSceneCount; ++i)
+    names.emplace_back(detail::kEmbeddedScenes[i].name);
   std::sort(names.begin(), names.end());
   return names;
 }

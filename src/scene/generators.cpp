@@ -73,10 +73,14 @@ void addCloth(MassSpringDef& out, const ClothParams& p) {
   auto pinned = [&](int i, int j) {
     const bool left = i == 0, right = i == p.nx - 1, top = j == 0, bottom = j == p.ny - 1;
     switch (p.pins) {
-      case ClothPins::TopCorners: return top && (left || right);
-      case ClothPins::TopEdge: return top;
-      case ClothPins::AllCorners: return (top || bottom) && (left || right);
-      case ClothPins::None: return false;
+      case ClothPins::TopCorners:
+        return top && (left || right);
+      case ClothPins::TopEdge:
+        return top;
+      case ClothPins::AllCorners:
+        return (top || bottom) && (left || right);
+      case ClothPins::None:
+        return false;
     }
     return false;
   };

@@ -21,15 +21,22 @@ std::string formatNumber(double v) {
 namespace {
 const char* typeName(const json& j) {
   switch (j.type()) {
-    case json::value_t::null: return "null";
-    case json::value_t::object: return "an object";
-    case json::value_t::array: return "an array";
-    case json::value_t::string: return "a string";
-    case json::value_t::boolean: return "a boolean";
+    case json::value_t::null:
+      return "null";
+    case json::value_t::object:
+      return "an object";
+    case json::value_t::array:
+      return "an array";
+    case json::value_t::string:
+      return "a string";
+    case json::value_t::boolean:
+      return "a boolean";
     case json::value_t::number_integer:
     case json::value_t::number_unsigned:
-    case json::value_t::number_float: return "a number";
-    default: return "an unsupported value";
+    case json::value_t::number_float:
+      return "a number";
+    default:
+      return "an unsupported value";
   }
 }
 
@@ -60,7 +67,9 @@ Obj::Obj(const json& j, std::string path, const std::string& file,
   }
 }
 
-std::string Obj::at(const std::string& key) const { return join(path_, key); }
+std::string Obj::at(const std::string& key) const {
+  return join(path_, key);
+}
 
 void Obj::fail(const std::string& key, const std::string& what) const {
   throw Error(file_ + ": " + at(key) + ": " + what);
@@ -118,8 +127,7 @@ long long Obj::integer(const std::string& key, long long lo, long long hi) const
   if (!v.is_number_integer())  // 1.0 is not an integer (INTERFACE.md §1a)
     fail(key, std::string("must be an integer, not ") +
                   (v.is_number() ? "a number with a fraction or exponent" : typeName(v)));
-  const std::string range =
-      "must be between " + std::to_string(lo) + " and " + std::to_string(hi);
+  const std::string range = "must be between " + std::to_string(lo) + " and " + std::to_string(hi);
   if (v.is_number_unsigned()) {
     const auto u = v.get<unsigned long long>();
     if (u > static_cast<unsigned long long>(hi) || static_cast<long long>(u) < lo)
@@ -188,8 +196,7 @@ void expandGenerator(const json& j, const std::string& path, const std::string& 
   if (!j.is_object() || !j.contains("kind"))
     throw Error(file + ": " + path + ": must be an object with a \"kind\"");
   const json& kind = j.at("kind");
-  if (!kind.is_string())
-    throw Error(file + ": " + path + ".kind: must be a string");
+  if (!kind.is_string()) throw Error(file + ": " + path + ".kind: must be a string");
   const std::string k = kind.get<std::string>();
   if (k == "chain") {
     Obj o(j, path, file,
@@ -278,11 +285,17 @@ void expandGenerator(const json& j, const std::string& path, const std::string& 
     else
       o.fail("orientation", "must be \"hanging\" or \"horizontal\", not \"" + orient + "\"");
     const std::string pins = o.optString("pins").value_or("top_corners");
-    if (pins == "top_corners") p.pins = ClothPins::TopCorners;
-    else if (pins == "top_edge") p.pins = ClothPins::TopEdge;
-    else if (pins == "all_corners") p.pins = ClothPins::AllCorners;
-    else if (pins == "none") p.pins = ClothPins::None;
-    else o.fail("pins", "must be one of top_corners, top_edge, all_corners, none, not \"" + pins + "\"");
+    if (pins == "top_corners")
+      p.pins = ClothPins::TopCorners;
+    else if (pins == "top_edge")
+      p.pins = ClothPins::TopEdge;
+    else if (pins == "all_corners")
+      p.pins = ClothPins::AllCorners;
+    else if (pins == "none")
+      p.pins = ClothPins::None;
+    else
+      o.fail("pins",
+             "must be one of top_corners, top_edge, all_corners, none, not \"" + pins + "\"");
     addCloth(out, p);
   } else {
     throw Error(file + ": " + path + ".kind: unknown generator \"" + k +
@@ -337,7 +350,8 @@ MassSpringDef parseMassSpring(const Obj& sys) {
       SpringDef d;
       d.a = static_cast<int>(s.integer("a", 0, n - 1));
       d.b = static_cast<int>(s.integer("b", 0, n - 1));
-      if (d.a == d.b) s.fail("b", "a spring cannot join particle " + std::to_string(d.a) + " to itself");
+      if (d.a == d.b)
+        s.fail("b", "a spring cannot join particle " + std::to_string(d.a) + " to itself");
       d.stiffness = s.positive("stiffness");
       d.rest_length = optRest(s);
       d.damping = s.optNonNegative("damping", 0.0);
@@ -360,8 +374,10 @@ SceneDef parse(std::string_view text, const std::string& origin) {
     size_t line = 1, col = 1;
     const size_t upto = std::min(static_cast<size_t>(e.byte > 0 ? e.byte - 1 : 0), text.size());
     for (size_t i = 0; i < upto; ++i) {
-      if (text[i] == '\n') ++line, col = 1;
-      else ++col;
+      if (text[i] == '\n')
+        ++line, col = 1;
+      else
+        ++col;
     }
     std::string what = e.what();
     // nlohmann's message: "[json.exception.parse_error.101] parse error at line 1, column 2: ..."
@@ -380,8 +396,10 @@ SceneDef parse(std::string_view text, const std::string& origin) {
       if (pos != std::string_view::npos) {
         size_t line = 1, col = 1;
         for (size_t i = 0; i < pos; ++i) {
-          if (text[i] == '\n') ++line, col = 1;
-          else ++col;
+          if (text[i] == '\n')
+            ++line, col = 1;
+          else
+            ++col;
         }
         where = "line " + std::to_string(line) + ", column " + std::to_string(col) + ": ";
       }
@@ -391,9 +409,9 @@ SceneDef parse(std::string_view text, const std::string& origin) {
   } catch (const json::exception& e) {
     throw Error(origin + ": invalid JSON: " + std::string(e.what()));
   }
-  Obj top(root, "", origin,
-          {"name", "description", "gravity", "integrator", "dt", "duration", "system", "ui",
-           "render"});
+  Obj top(
+      root, "", origin,
+      {"name", "description", "gravity", "integrator", "dt", "duration", "system", "ui", "render"});
   SceneDef def;
   def.name = top.optString("name").value_or("");
   def.description = top.optString("description").value_or("");
@@ -414,7 +432,8 @@ SceneDef parse(std::string_view text, const std::string& origin) {
   } else if (type == "pendulum") {
     throw Error(origin + ": system.type: \"pendulum\" systems are not supported by this build yet");
   } else {
-    throw Error(origin + ": system.type: must be \"mass_spring\" or \"pendulum\", not \"" + type + "\"");
+    throw Error(origin + ": system.type: must be \"mass_spring\" or \"pendulum\", not \"" + type +
+                "\"");
   }
 
   const std::string integ = top.optString("integrator").value_or("rk4");

@@ -39,8 +39,8 @@ struct SceneDef {
   std::string description;
   Vec3 gravity{0.0, -9.81, 0.0};  // m/s^2
   sim::Method integrator = sim::Method::Rk4;
-  double dt = 0.001;      // s
-  double duration = 10;   // s
+  double dt = 0.001;     // s
+  double duration = 10;  // s
   sim::SystemKind kind = sim::SystemKind::MassSpring;
   MassSpringDef mass_spring;
 };

@@ -27,8 +27,8 @@ void springPass(const MassSpringModel& m, const Eigen::VectorXd& x, const Eigen:
       if constexpr (kDashpot) {
         const double c = m.damping[s];
         if (c != 0.0) {
-          const double dv = (V[b] - V[a]) * dx + (V[b + 1] - V[a + 1]) * dy +
-                            (V[b + 2] - V[a + 2]) * dz;
+          const double dv =
+              (V[b] - V[a]) * dx + (V[b + 1] - V[a + 1]) * dy + (V[b + 2] - V[a + 2]) * dz;
           coef += c * dv / l;
         }
       }
@@ -56,7 +56,8 @@ void totalForce(const MassSpringModel& m, const Eigen::VectorXd& x, const Eigen:
                 Eigen::VectorXd& f) {
   const int n = m.particles();
   f.resize(3 * n);
-  for (int i = 0; i < n; ++i) f.segment<3>(3 * i) = m.fixed(i) ? Vec3::Zero() : Vec3(m.mass[i] * m.gravity);
+  for (int i = 0; i < n; ++i)
+    f.segment<3>(3 * i) = m.fixed(i) ? Vec3::Zero() : Vec3(m.mass[i] * m.gravity);
   if (m.anyDashpot())
     springPass<true, true>(m, x, v, f);
   else

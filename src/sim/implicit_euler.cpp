@@ -29,7 +29,8 @@ void addBlock(std::vector<Eigen::Triplet<double>>& t, int pi, int pj, int dim, c
 }  // namespace
 
 bool ImplicitEulerSolver::step(const MassSpringModel& m, const State& in, double h, State& out) {
-  if (revision_ != m.revision || dim_ != m.dim || free_.of_particle.size() != size_t(m.particles())) {
+  if (revision_ != m.revision || dim_ != m.dim ||
+      free_.of_particle.size() != size_t(m.particles())) {
     free_.build(m);
     revision_ = m.revision;
     dim_ = m.dim;
@@ -53,9 +54,11 @@ bool ImplicitEulerSolver::step(const MassSpringModel& m, const State& in, double
   for (int k = 0; k < nf; ++k) {
     const int i = free_.particle[k];
     for (int c = 0; c < dim; ++c) {
-      triplets_.emplace_back(k * dim + c, k * dim + c, m.mass[i] + h * m.drag);  // -h D_drag = h c I
+      triplets_.emplace_back(k * dim + c, k * dim + c,
+                             m.mass[i] + h * m.drag);  // -h D_drag = h c I
       // M v + h (f - D v): the drag part of D v is -c v
-      rhs_[k * dim + c] = m.mass[i] * in.v[3 * i + c] + h * (f_[3 * i + c] + m.drag * in.v[3 * i + c]);
+      rhs_[k * dim + c] =
+          m.mass[i] * in.v[3 * i + c] + h * (f_[3 * i + c] + m.drag * in.v[3 * i + c]);
     }
   }
   const double h2 = h * h;

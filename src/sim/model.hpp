@@ -11,15 +11,15 @@ namespace sim {
 using Vec3 = Eigen::Vector3d;
 
 struct MassSpringModel {
-  int dim = 3;                  // 2 when the scene is planar (x-y): every z then stays exactly 0
-  Eigen::VectorXd mass;         // kg per particle; 0 for fixed particles
-  Eigen::VectorXd inv_mass;     // 1/kg; 0 marks a fixed particle
-  std::vector<int> spring_a;    // particle index of each spring's first end
-  std::vector<int> spring_b;    // particle index of each spring's second end
-  Eigen::VectorXd stiffness;    // N/m, > 0
-  Eigen::VectorXd rest_length;  // m, >= 0
-  Eigen::VectorXd damping;      // N s/m, dashpot along the spring axis, >= 0
-  double drag = 0.0;            // N s/m, linear drag -c v on every free particle
+  int dim = 3;                    // 2 when the scene is planar (x-y): every z then stays exactly 0
+  Eigen::VectorXd mass;           // kg per particle; 0 for fixed particles
+  Eigen::VectorXd inv_mass;       // 1/kg; 0 marks a fixed particle
+  std::vector<int> spring_a;      // particle index of each spring's first end
+  std::vector<int> spring_b;      // particle index of each spring's second end
+  Eigen::VectorXd stiffness;      // N/m, > 0
+  Eigen::VectorXd rest_length;    // m, >= 0
+  Eigen::VectorXd damping;        // N s/m, dashpot along the spring axis, >= 0
+  double drag = 0.0;              // N s/m, linear drag -c v on every free particle
   Vec3 gravity{0.0, -9.81, 0.0};  // m/s^2
 
   // Bumped by whoever changes k, masses or topology, so that cached factorisations are rebuilt.

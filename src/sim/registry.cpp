@@ -21,7 +21,9 @@ constexpr IntegratorInfo kTable[] = {
 };
 }  // namespace
 
-std::span<const IntegratorInfo> integrators() { return kTable; }
+std::span<const IntegratorInfo> integrators() {
+  return kTable;
+}
 
 const IntegratorInfo& info(Method m) {
   for (const auto& i : kTable)

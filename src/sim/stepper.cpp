@@ -82,7 +82,8 @@ std::optional<Divergence> Stepper::advance() {
   if (!integrate()) return Divergence{cur_.t + h_, method_, solver_error_, -1};
   if (next_.x.allFinite() && next_.v.allFinite()) {
     // finite values can still overflow the energy (|x| ~ 1e154 squared); only then compute it
-    const double big = std::max(next_.x.lpNorm<Eigen::Infinity>(), next_.v.lpNorm<Eigen::Infinity>());
+    const double big =
+        std::max(next_.x.lpNorm<Eigen::Infinity>(), next_.v.lpNorm<Eigen::Infinity>());
     if (big > 1e100 && !std::isfinite(energy(model_, next_).total()))
       return Divergence{next_.t, method_, "the energy is not finite", -1};
     std::swap(cur_, next_);

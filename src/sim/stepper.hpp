@@ -13,10 +13,10 @@
 namespace sim {
 
 struct Divergence {
-  double t = 0.0;          // s, time of the first step that was not finite
+  double t = 0.0;  // s, time of the first step that was not finite
   Method method = Method::Euler;
-  std::string what;        // e.g. "position of particle 3 is not finite"
-  int particle = -1;       // culprit particle, or -1
+  std::string what;             // e.g. "position of particle 3 is not finite"
+  int particle = -1;            // culprit particle, or -1
   std::string message() const;  // "diverged at t = ... s with euler: ..."
 };
 

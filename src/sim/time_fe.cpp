@@ -81,8 +81,8 @@ bool TimeFeSolver::step(const MassSpringModel& m, const State& in, double h, Sta
     const double mi = m.mass[i];
     for (int c = 0; c < dim; ++c) {
       const int j = 3 * i + c;
-      rhs_(k, c) = p_[j] + mi * in.x[j] / h - (h / 3.0) * Lqa_[j] - (h / 6.0) * Lc_[j] +
-                   h * G_[j] + 0.5 * h * mi * m.gravity[c];
+      rhs_(k, c) = p_[j] + mi * in.x[j] / h - (h / 3.0) * Lqa_[j] - (h / 6.0) * Lc_[j] + h * G_[j] +
+                   0.5 * h * mi * m.gravity[c];
     }
   }
   qb_ = llt_.solve(rhs_);
