@@ -76,7 +76,9 @@ void acceleration(const MassSpringModel& m, const Eigen::VectorXd& x, const Eige
                   Eigen::VectorXd& a) {
   totalForce(m, x, v, a);
   const int n = m.particles();
-  for (int i = 0; i < n; ++i) a.segment<3>(3 * i) *= m.inv_mass[i];
+  // a fixed particle's (ignored) force may overflow; inf * 0 would make its acceleration NaN
+  for (int i = 0; i < n; ++i)
+    a.segment<3>(3 * i) = m.fixed(i) ? Vec3::Zero() : Vec3(m.inv_mass[i] * a.segment<3>(3 * i));
 }
 
 void laplacianApply(const MassSpringModel& m, const Eigen::VectorXd& q, Eigen::VectorXd& out) {

@@ -56,6 +56,7 @@ class ImplicitEulerSolver {
 // and p_a = -dA/dq_a, p_b = dA/dq_b give
 //   (M/h + (h/6) L_ff) q_b = p_a + M q_a / h - (h/3)(L q_a)_f - (h/6) L_fc c + h G(q_a) + (h/2) M g
 //   p_b = M (q_b - q_a)/h - (h/6)(L q_a + 2 L q_b)_f + (h/2) M g
+//       = p_a - (h/2)(L q_a + L q_b)_f + h G(q_a) + h M g   (the form used: no cancellation)
 // (c: the fixed particles' positions). The matrix is the same for x, y and z, so it is
 // factorised once (per k, masses, topology, h) and solved with dim right-hand sides.
 // Drag and dashpots enter as the impulse p_a += h F_diss(q_a, M^-1 p_a). First order, symplectic.

@@ -84,8 +84,15 @@ std::optional<Divergence> Stepper::advance() {
     // finite values can still overflow the energy (|x| ~ 1e154 squared); only then compute it
     const double big =
         std::max(next_.x.lpNorm<Eigen::Infinity>(), next_.v.lpNorm<Eigen::Infinity>());
-    if (big > 1e100 && !std::isfinite(energy(model_, next_).total()))
-      return Divergence{next_.t, method_, "the energy is not finite", -1};
+    if (big > 1e100 && !std::isfinite(energy(model_, next_).total())) {
+      // the culprit is the particle with the largest coordinate or velocity
+      Eigen::Index ix, iv;
+      const double mx = next_.x.cwiseAbs().maxCoeff(&ix), mv = next_.v.cwiseAbs().maxCoeff(&iv);
+      const int p = static_cast<int>((mx >= mv ? ix : iv) / 3);
+      return Divergence{
+          next_.t, method_,
+          "the energy is not finite (largest value at particle " + std::to_string(p) + ")", p};
+    }
     std::swap(cur_, next_);
     return std::nullopt;
   }

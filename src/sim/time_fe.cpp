@@ -96,8 +96,9 @@ bool TimeFeSolver::step(const MassSpringModel& m, const State& in, double h, Sta
     const double mi = m.mass[i];
     for (int c = 0; c < dim; ++c) {
       const int j = 3 * i + c;
-      const double pb = mi * (out.x[j] - in.x[j]) / h - (h / 6.0) * (Lqa_[j] + 2.0 * Lqb_[j]) +
-                        0.5 * h * mi * m.gravity[c];
+      // eq. for p_b minus eq. for p_a: the same value without the cancellation in
+      // M (q_b - q_a) / h, so momentum is conserved to round-off
+      const double pb = p_[j] - (h / 2.0) * (Lqa_[j] + Lqb_[j]) + h * G_[j] + h * mi * m.gravity[c];
       out.v[j] = pb / mi;
     }
   }

@@ -1,0 +1,138 @@
+// time_fe against seed 003 (Chen et al. 2022): the recursion eqs. (9)-(10) written out
+// independently, and Table 1 case 1's energy deviation and frequencies.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <vector>
+
+#include "scene/build.hpp"
+#include "scene/generators.hpp"
+#include "sim/energy.hpp"
+#include "test_sim_helpers.hpp"
+
+using simtest::Vec3;
+
+namespace {
+
+// Table 1 (both cases share r0, m, k); g = 9.8 (README errata: not printed, 9.8 gives ratio 2)
+constexpr double kM = 0.0484, kK = 2.3, kR0 = 0.6162, kG = 9.8, kDt = 0.002;
+
+scene::Built pendulum(double x0, double y0) {
+  scene::SceneDef def;
+  def.gravity = Vec3(0, -kG, 0);
+  scene::SpringPendulumParams p;
+  p.pivot = Vec3::Zero();
+  p.bob = Vec3(x0, y0, 0);
+  p.mass = kM, p.stiffness = kK, p.rest_length = kR0;
+  scene::addSpringPendulum(def.mass_spring, p);
+  return scene::build(def);
+}
+
+// Angular frequency of a sampled signal from its mean-crossings: crossing times by linear
+// interpolation, w = pi (number of half periods) / (time between first and last crossing).
+double crossingFrequency(const std::vector<double>& s, double dt) {
+  double mean = 0;
+  for (double v : s) mean += v;
+  mean /= double(s.size());
+  std::vector<double> t;
+  for (size_t i = 1; i < s.size(); ++i) {
+    const double a = s[i - 1] - mean, b = s[i] - mean;
+    if ((a < 0) != (b < 0)) t.push_back((double(i - 1) + a / (a - b)) * dt);
+  }
+  if (t.size() < 2) return 0.0;
+  return std::numbers::pi * double(t.size() - 1) / (t.back() - t.front());
+}
+
+}  // namespace
+
+TEST_CASE("sim: time_fe on one spring with a fixed end is seed 003's recursion eqs. (9)-(10)") {
+  // Seed 003, per coordinate, with V = k (l - r0)^2 / 2 + m g y (gravity along -y; the printed
+  // gravity sign of eqs. (7), (9), (10) is a typo, README errata):
+  //   (9)  p_a = (k dt/3 - m/dt - k r0 dt / l_a) q_a + (m/dt + k dt/6) q_b + (0, m g dt/2)
+  //   (10) p_b = -(m/dt + k dt/6) q_a - (k dt/3 - m/dt) q_b - (0, m g dt/2)
+  // Solve (9) for q_b, then (10) gives p_b; p_0 = m v_0.
+  const struct {
+    double x0, y0, px0, py0;
+  } cases[] = {
+      {0.1414, -0.9290, 0.0, 0.0}, {0.1960, -0.8774, 0.0, 0.0}, {-0.3, -0.5, 0.02, -0.015}};
+  for (const auto& c : cases) {
+    CAPTURE(c.x0);
+    CAPTURE(c.y0);
+    auto built = pendulum(c.x0, c.y0);
+    built.state.v.segment<3>(3) = Vec3(c.px0 / kM, c.py0 / kM, 0);
+    sim::Stepper st(built.model, built.state, sim::Method::TimeFe, kDt);
+
+    const double grav[2] = {0.0, 0.5 * kM * kG * kDt};
+    const double cb = kM / kDt + kK * kDt / 6;
+    auto recursion = [&](double q[2], double p[2]) {
+      const double la = std::hypot(q[0], q[1]);
+      const double ca = kK * kDt / 3 - kM / kDt - kK * kR0 * kDt / la;
+      for (int j = 0; j < 2; ++j) {
+        const double qb = (p[j] - ca * q[j] - grav[j]) / cb;
+        const double pb = -cb * q[j] - (kK * kDt / 3 - kM / kDt) * qb - grav[j];
+        q[j] = qb, p[j] = pb;
+      }
+    };
+
+    // local: one recursion step from the simulator's own state, every step (round-off only);
+    // global: the independent recursion from the initial state, where round-off differences
+    // accumulate along the orbit (linearly in the step count, as for any nonlinear oscillator)
+    double q[2] = {c.x0, c.y0}, p[2] = {c.px0, c.py0};
+    double local_q = 0, local_p = 0, global_q = 0, global_p = 0, qmax = 0, pmax = 0;
+    for (int step = 0; step < 1000; ++step) {
+      double ql[2] = {st.state().x[3], st.state().x[4]};
+      double pl[2] = {kM * st.state().v[3], kM * st.state().v[4]};
+      recursion(ql, pl);
+      recursion(q, p);
+      if (const auto d = st.advance()) FAIL(d->message());
+      const auto& s = st.state();
+      for (int j = 0; j < 2; ++j) {
+        local_q = std::max(local_q, std::abs(s.x[3 + j] - ql[j]));
+        local_p = std::max(local_p, std::abs(kM * s.v[3 + j] - pl[j]));
+        global_q = std::max(global_q, std::abs(s.x[3 + j] - q[j]));
+        global_p = std::max(global_p, std::abs(kM * s.v[3 + j] - p[j]));
+        qmax = std::max(qmax, std::abs(q[j]));
+        pmax = std::max(pmax, std::abs(p[j]));
+      }
+      REQUIRE(s.x[5] == 0.0);
+    }
+    MESSAGE("seed 003 recursion vs time_fe, 1000 steps: max |q| "
+            << qmax << ", max |p| " << pmax << "; per step |dq| " << local_q << ", |dp| " << local_p
+            << "; whole run |dq| " << global_q << ", |dp| " << global_p);
+    CHECK(local_q <= 1e-14 * qmax);
+    CHECK(local_p <= 1e-12 * pmax);
+    CHECK(global_q <= 1e-10 * qmax);
+    CHECK(global_p <= 1e-10 * pmax);
+  }
+}
+
+TEST_CASE("sim: seed 003 Table 1 case 1 with time_fe: energy deviation and frequencies") {
+  const auto built = pendulum(0.1414, -0.9290);
+  const long n = std::lround(40.0 / kDt);
+  sim::Stepper st(built.model, built.state, sim::Method::TimeFe, kDt);
+  const double e0 = sim::energy(built.model, built.state).total();
+  std::vector<double> x, y, r;
+  x.reserve(n), y.reserve(n), r.reserve(n);
+  double maxdev = 0;
+  for (long i = 0; i < n; ++i) {
+    if (const auto d = st.advance()) FAIL(d->message());
+    const auto& s = st.state();
+    maxdev = std::max(maxdev, std::abs(sim::energy(built.model, s).total() - e0) / std::abs(e0));
+    x.push_back(s.x[3]), y.push_back(s.x[4]), r.push_back(std::hypot(s.x[3], s.x[4]));
+  }
+  // the paper: "energy deviation below 5 per mille of the initial energy" at dt = 0.002
+  MESSAGE("max |E - E0| / |E0| over 40 s = " << maxdev << " (E0 = " << e0 << " J)");
+  CHECK(maxdev < 5e-3);
+
+  // swing: horizontal x; spring: radial length r (the vertical y is printed for comparison)
+  const double wp = crossingFrequency(x, kDt), ws = crossingFrequency(r, kDt),
+               wy = crossingFrequency(y, kDt);
+  MESSAGE("measured over 40 s: swing " << wp << " rad/s (paper 3.65), spring (radial) " << ws
+                                       << " rad/s (paper 7.41), vertical y " << wy
+                                       << " rad/s; ratio " << ws / wp << " (paper 2.03)");
+  CHECK(std::abs(ws / wp - 2.0) <= 0.1);
+  CHECK(std::abs(wp / 3.65 - 1) <= 0.05);
+  CHECK(std::abs(ws / 7.41 - 1) <= 0.05);
+}
