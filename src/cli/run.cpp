@@ -1,6 +1,7 @@
 // springlab run (INTERFACE.md §4): headless simulation with CSV output.
 #include <chrono>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <optional>
 
@@ -14,6 +15,12 @@
 namespace cli {
 
 namespace {
+
+// Ctrl+C / SIGTERM: stop between steps and keep complete files with the rows so far
+volatile std::sig_atomic_t g_stop = 0;
+extern "C" void onStopSignal(int) {
+  g_stop = 1;
+}
 
 struct RunOptions {
   std::string scene;
@@ -155,11 +162,17 @@ int runCommand(const Args& args) {
   writeRow(0);
   std::optional<sim::Divergence> diverged;
   long long k = 1;
-  for (; k <= steps; ++k) {
+  g_stop = 0;
+  std::signal(SIGINT, onStopSignal);
+  std::signal(SIGTERM, onStopSignal);
+  for (; k <= steps && !g_stop; ++k) {
     if ((diverged = stepper.advance())) break;
     if (k % o.every == 0 || k == steps) writeRow(k);
   }
-  if (diverged && lastWritten != k - 1) writeRow(k - 1);  // the last finite step
+  const bool interrupted = g_stop && !diverged && k <= steps;
+  if ((diverged || interrupted) && lastWritten != k - 1) writeRow(k - 1);  // the last step made
+  std::signal(SIGINT, SIG_DFL);
+  std::signal(SIGTERM, SIG_DFL);
   const bool committed = traj.commit() && energy.commit();
   if (!committed) {
     std::fprintf(stderr, "springlab run: %s\n",
@@ -170,6 +183,12 @@ int runCommand(const Args& args) {
     diverged->t = static_cast<double>(k) * def.dt;
     std::fprintf(stderr, "springlab run: %s\n", diverged->message().c_str());
     return 3;
+  }
+  if (interrupted) {
+    std::fprintf(stderr,
+                 "springlab run: interrupted at t = %.17g s; the files hold the rows so far\n",
+                 static_cast<double>(k - 1) * def.dt);
+    return 130;
   }
   const bool stdoutUsed = (o.out && *o.out == "-") || (o.energy && *o.energy == "-");
   if (!stdoutUsed) {
