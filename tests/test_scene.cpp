@@ -12,18 +12,21 @@
 
 TEST_CASE("every built-in scene loads, builds and runs 1000 steps finite with its integrator") {
   const auto names = scene::builtinNames();
-  REQUIRE(names.size() >= 14);
+  REQUIRE(names.size() >= 26);
   for (const auto& name : names) {
     CAPTURE(name);
     const auto def = scene::loadSceneArg(name);
     CHECK(!def.name.empty());
     CHECK(!def.description.empty());
     const auto b = scene::build(def);
-    sim::Stepper st(b.model, b.state, def.integrator, def.dt);
-    const auto d = st.advance(1000);
+    CHECK(b.kind == def.kind);
+    const auto st = b.stepper(def.integrator, def.dt);
+    const auto d = st->advance(1000);
     CHECK_MESSAGE(!d, (d ? d->message() : ""));
-    CHECK(st.state().x.allFinite());
-    CHECK(std::isfinite(sim::energy(b.model, st.state()).total()));
+    CHECK(st->state().x.allFinite());
+    CHECK(st->state().v.allFinite());
+    CHECK(st->state().t == doctest::Approx(1000 * def.dt));
+    CHECK(std::isfinite(b.energy(st->state()).total()));
   }
 }
 

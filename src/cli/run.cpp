@@ -119,8 +119,8 @@ int runCommand(const Args& args) {
     return badOption("--duration / --dt: " + std::to_string(ratio) + " steps is too many");
   const long long steps = std::llround(ratio);
 
-  scene::Built built = scene::build(def);
-  const int n = built.model.particles();
+  const scene::Built built = scene::build(def);
+  const int n = built.bodies();
 
   CsvFile traj, energy;
   if (o.out && !traj.open(*o.out)) return badOption(traj.error());
@@ -136,18 +136,21 @@ int runCommand(const Args& args) {
   }
   if (energy.isOpen()) energy.text("t,kinetic,potential,total\n");
 
-  sim::Stepper stepper(built.model, built.state, def.integrator, def.dt);
+  const auto stepperPtr = built.stepper(def.integrator, def.dt);
+  sim::Stepper& stepper = *stepperPtr;
+  Eigen::VectorXd pos;
   long long lastWritten = -1;
   auto writeRow = [&](long long k) {
     const double t = static_cast<double>(k) * def.dt;  // k*dt, not an accumulated sum
     const sim::State& s = stepper.state();
     if (traj.isOpen()) {
       traj.number(t);
-      for (int j = 0; j < 3 * n; ++j) traj.number(s.x[j]);
+      built.positions(s, pos);
+      for (int j = 0; j < 3 * n; ++j) traj.number(pos[j]);
       traj.endRow();
     }
     if (energy.isOpen()) {
-      const sim::Energy e = sim::energy(built.model, s);
+      const sim::Energy e = built.energy(s);
       energy.number(t);
       energy.number(e.kinetic);
       energy.number(e.potential);
@@ -158,7 +161,7 @@ int runCommand(const Args& args) {
   };
 
   const auto t0 = std::chrono::steady_clock::now();
-  const sim::Energy e0 = sim::energy(built.model, stepper.state());
+  const sim::Energy e0 = built.energy(stepper.state());
   writeRow(0);
   std::optional<sim::Divergence> diverged;
   long long k = 1;
@@ -194,10 +197,13 @@ int runCommand(const Args& args) {
   if (!stdoutUsed) {
     const double wall =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    const sim::Energy e1 = sim::energy(built.model, stepper.state());
+    const sim::Energy e1 = built.energy(stepper.state());
     std::printf("scene       %s\n", def.name.empty() ? o.scene.c_str() : def.name.c_str());
-    std::printf("system      mass_spring, %d particles, %d springs, %dD\n", n,
-                built.model.springs(), built.model.dim);
+    if (built.kind == sim::SystemKind::Pendulum)
+      std::printf("system      pendulum, %d links\n", n);
+    else
+      std::printf("system      mass_spring, %d particles, %d springs, %dD\n", n,
+                  built.model.springs(), built.model.dim);
     std::printf("integrator  %s, dt = %g s, %lld steps, t = %g s\n",
                 std::string(sim::info(def.integrator).name).c_str(), def.dt, steps,
                 static_cast<double>(steps) * def.dt);

@@ -1,8 +1,46 @@
 #include "scene/build.hpp"
 
+#include "sim/energy.hpp"
+
 namespace scene {
 
+namespace {
+Built buildPendulum(const SceneDef& def) {
+  Built out;
+  out.kind = sim::SystemKind::Pendulum;
+  const auto& pd = def.pendulum;
+  auto& m = out.pendulum;
+  const int n = static_cast<int>(pd.lengths.size());
+  m.pivot = pd.pivot;
+  m.gravity = def.gravity;
+  m.joint_damping = pd.joint_damping;
+  m.length = Eigen::Map<const Eigen::VectorXd>(pd.lengths.data(), n);
+  m.mass = Eigen::Map<const Eigen::VectorXd>(pd.masses.data(), n);
+  out.state.x = Eigen::Map<const Eigen::VectorXd>(pd.angles.data(), n);
+  out.state.v = Eigen::Map<const Eigen::VectorXd>(pd.angular_velocities.data(), n);
+  return out;
+}
+}  // namespace
+
+void Built::positions(const sim::State& s, Eigen::VectorXd& out) const {
+  if (kind == sim::SystemKind::Pendulum)
+    sim::pendulumPositions(pendulum, s.x, out);
+  else
+    out = s.x;
+}
+
+sim::Energy Built::energy(const sim::State& s) const {
+  return kind == sim::SystemKind::Pendulum ? sim::energy(pendulum, s) : sim::energy(model, s);
+}
+
+std::unique_ptr<sim::Stepper> Built::stepper(sim::Method m, double h) const {
+  if (kind == sim::SystemKind::Pendulum)
+    return std::make_unique<sim::Stepper>(pendulum, state, m, h);
+  return std::make_unique<sim::Stepper>(model, state, m, h);
+}
+
 Built build(const SceneDef& def) {
+  if (def.kind == sim::SystemKind::Pendulum) return buildPendulum(def);
   Built out;
   const auto& ms = def.mass_spring;
   const int n = static_cast<int>(ms.particles.size());

@@ -1,14 +1,30 @@
 // SceneDef -> sim model + initial state (DESIGN.md §2).
 #pragma once
 
+#include <memory>
+
 #include "scene/scene_def.hpp"
 #include "sim/model.hpp"
+#include "sim/pendulum.hpp"
+#include "sim/stepper.hpp"
 
 namespace scene {
 
 struct Built {
-  sim::MassSpringModel model;
+  sim::SystemKind kind = sim::SystemKind::MassSpring;
+  sim::MassSpringModel model;   // when kind == MassSpring
+  sim::PendulumModel pendulum;  // when kind == Pendulum
   sim::State state;
+
+  // particles (fixed ones included) or bobs
+  int bodies() const {
+    return kind == sim::SystemKind::Pendulum ? pendulum.links() : model.particles();
+  }
+  // 3 coordinates per body (m)
+  void positions(const sim::State& s, Eigen::VectorXd& out) const;
+  sim::Energy energy(const sim::State& s) const;
+  // A stepper on this system (it references this object: keep it alive and in place).
+  std::unique_ptr<sim::Stepper> stepper(sim::Method m, double h) const;
 };
 
 Built build(const SceneDef& def);

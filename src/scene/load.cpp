@@ -363,6 +363,52 @@ MassSpringDef parseMassSpring(const Obj& sys) {
   return def;
 }
 
+PendulumDef parsePendulum(const Obj& sys) {
+  PendulumDef def;
+  def.pivot = sys.optVec("pivot", Vec3::Zero());
+  def.joint_damping = sys.optNonNegative("joint_damping", 0.0);
+  if (sys.has("uniform")) {
+    // springlab's generator: n equal links (docs/scenes.md)
+    for (const char* k : {"lengths", "masses", "angles", "angular_velocities"})
+      if (sys.has(k)) sys.fail(k, "cannot be combined with \"uniform\"");
+    Obj u(sys.raw("uniform"), sys.at("uniform"), sys.file(),
+          {"links", "length", "mass", "angle", "angular_velocity"});
+    const int n = static_cast<int>(u.integer("links", 1, kMaxParticles));
+    def.lengths.assign(n, u.positive("length"));
+    def.masses.assign(n, u.positive("mass"));
+    def.angles.assign(n, u.optNumber("angle").value_or(0.0));
+    def.angular_velocities.assign(n, u.optNumber("angular_velocity").value_or(0.0));
+    return def;
+  }
+  def.lengths = sys.numbers("lengths");
+  const size_t n = def.lengths.size();
+  if (n == 0) sys.fail("lengths", "must have at least one link");
+  auto positiveEach = [&](const char* key, const std::vector<double>& v) {
+    for (size_t i = 0; i < v.size(); ++i)
+      if (!(v[i] > 0))
+        throw Error(sys.file() + ": " + sys.at(key) + "[" + std::to_string(i) +
+                    "]: must be > 0 (got " + detail::formatNumber(v[i]) + ")");
+  };
+  positiveEach("lengths", def.lengths);
+  auto sameLength = [&](const char* key, std::vector<double>& v) {
+    if (v.size() != n)
+      sys.fail(key, "has " + std::to_string(v.size()) + " values but lengths has " +
+                        std::to_string(n) + " (one per link)");
+  };
+  def.masses = sys.numbers("masses");
+  sameLength("masses", def.masses);
+  positiveEach("masses", def.masses);
+  def.angles = sys.numbers("angles");
+  sameLength("angles", def.angles);
+  if (sys.has("angular_velocities")) {
+    def.angular_velocities = sys.numbers("angular_velocities");
+    sameLength("angular_velocities", def.angular_velocities);
+  } else {
+    def.angular_velocities.assign(n, 0.0);
+  }
+  return def;
+}
+
 }  // namespace
 
 SceneDef parse(std::string_view text, const std::string& origin) {
@@ -430,7 +476,11 @@ SceneDef parse(std::string_view text, const std::string& origin) {
     def.kind = sim::SystemKind::MassSpring;
     def.mass_spring = parseMassSpring(sys);
   } else if (type == "pendulum") {
-    throw Error(origin + ": system.type: \"pendulum\" systems are not supported by this build yet");
+    Obj sys(sysj, "system", origin,
+            {"type", "pivot", "lengths", "masses", "angles", "angular_velocities", "joint_damping",
+             "uniform"});
+    def.kind = sim::SystemKind::Pendulum;
+    def.pendulum = parsePendulum(sys);
   } else {
     throw Error(origin + ": system.type: must be \"mass_spring\" or \"pendulum\", not \"" + type +
                 "\"");

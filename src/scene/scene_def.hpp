@@ -34,6 +34,15 @@ struct MassSpringDef {
   std::vector<SpringDef> springs;
 };
 
+struct PendulumDef {
+  Vec3 pivot = Vec3::Zero();               // m
+  std::vector<double> lengths;             // m, > 0
+  std::vector<double> masses;              // kg, > 0
+  std::vector<double> angles;              // rad from the downward vertical, counter-clockwise
+  std::vector<double> angular_velocities;  // rad/s
+  double joint_damping = 0.0;              // N m s/rad
+};
+
 struct SceneDef {
   std::string name;
   std::string description;
@@ -42,7 +51,8 @@ struct SceneDef {
   double dt = 0.001;     // s
   double duration = 10;  // s
   sim::SystemKind kind = sim::SystemKind::MassSpring;
-  MassSpringDef mass_spring;
+  MassSpringDef mass_spring;  // when kind == MassSpring
+  PendulumDef pendulum;       // when kind == Pendulum
 };
 
 // Bad input: the message is one line, "FILE: json.path: what is wrong".

@@ -17,64 +17,83 @@ std::string Divergence::message() const {
 }
 
 Stepper::Stepper(const MassSpringModel& model, State initial, Method method, double h)
-    : model_(model), cur_(std::move(initial)), method_(method), h_(h) {
+    : mass_spring_(&model), cur_(std::move(initial)), method_(method), h_(h) {
   next_ = cur_;
 }
 
+Stepper::Stepper(const PendulumModel& model, State initial, Method method, double h)
+    : pendulum_(&model), cur_(std::move(initial)), method_(method), h_(h) {
+  next_ = cur_;
+}
+
+Energy Stepper::energy() const {
+  return pendulum_ ? sim::energy(*pendulum_, cur_) : sim::energy(*mass_spring_, cur_);
+}
+
+void Stepper::accel(const Eigen::VectorXd& x, const Eigen::VectorXd& v, Eigen::VectorXd& a) {
+  if (pendulum_)
+    pendulumAcceleration(*pendulum_, x, v, a, pwork_);
+  else
+    acceleration(*mass_spring_, x, v, a);
+}
+
 bool Stepper::integrate() {
-  const MassSpringModel& m = model_;
   const State& in = cur_;
   State& out = next_;
   const double h = h_;
   out.t = in.t + h;
   switch (method_) {
     case Method::Euler:  // x' = x + h v; v' = v + h a(x, v)
-      acceleration(m, in.x, in.v, a_);
+      accel(in.x, in.v, a_);
       out.x = in.x + h * in.v;
       out.v = in.v + h * a_;
       return true;
     case Method::SymplecticEuler:  // v' = v + h a(x, v); x' = x + h v'
-      acceleration(m, in.x, in.v, a_);
+      accel(in.x, in.v, a_);
       out.v = in.v + h * a_;
       out.x = in.x + h * out.v;
       return true;
     case Method::Verlet:  // kick-drift-kick
-      acceleration(m, in.x, in.v, a_);
+      accel(in.x, in.v, a_);
       tmpv_ = in.v + (0.5 * h) * a_;
       out.x = in.x + h * tmpv_;
-      acceleration(m, out.x, tmpv_, a_);
+      accel(out.x, tmpv_, a_);
       out.v = tmpv_ + (0.5 * h) * a_;
       return true;
     case Method::Rk4: {  // classical RK4 on (x, v)' = (v, a(x, v))
-      acceleration(m, in.x, in.v, k1v_);
+      accel(in.x, in.v, k1v_);
       k1x_ = in.v;
       tmpx_ = in.x + (0.5 * h) * k1x_;
       tmpv_ = in.v + (0.5 * h) * k1v_;
-      acceleration(m, tmpx_, tmpv_, k2v_);
+      accel(tmpx_, tmpv_, k2v_);
       k2x_ = tmpv_;
       tmpx_ = in.x + (0.5 * h) * k2x_;
       tmpv_ = in.v + (0.5 * h) * k2v_;
-      acceleration(m, tmpx_, tmpv_, k3v_);
+      accel(tmpx_, tmpv_, k3v_);
       k3x_ = tmpv_;
       tmpx_ = in.x + h * k3x_;
       tmpv_ = in.v + h * k3v_;
-      acceleration(m, tmpx_, tmpv_, a_);  // k4v; k4x = tmpv_
+      accel(tmpx_, tmpv_, a_);  // k4v; k4x = tmpv_
       out.x = in.x + (h / 6.0) * (k1x_ + 2.0 * k2x_ + 2.0 * k3x_ + tmpv_);
       out.v = in.v + (h / 6.0) * (k1v_ + 2.0 * k2v_ + 2.0 * k3v_ + a_);
       return true;
     }
     case Method::ImplicitEuler:
-      if (implicit_.step(m, in, h, out)) return true;
-      solver_error_ = implicit_.error();
-      return false;
     case Method::TimeFe:
-      if (time_fe_.step(m, in, h, out)) return true;
-      solver_error_ = time_fe_.error();
+      if (!mass_spring_) break;
+      if (method_ == Method::ImplicitEuler ? implicit_.step(*mass_spring_, in, h, out)
+                                           : time_fe_.step(*mass_spring_, in, h, out))
+        return true;
+      solver_error_ = method_ == Method::ImplicitEuler ? implicit_.error() : time_fe_.error();
       return false;
     case Method::ImplicitMidpoint:
-      solver_error_ = "implicit_midpoint does not apply to mass_spring systems";
+      if (!pendulum_) break;
+      if (midpoint_.step(*pendulum_, in, h, out)) return true;
+      solver_error_ = midpoint_.error();
       return false;
   }
+  solver_error_ = std::string(info(method_).name) + " does not apply to " +
+                  std::string(systemName(kind())) + " systems";
   return false;
 }
 
@@ -84,7 +103,9 @@ std::optional<Divergence> Stepper::advance() {
     // finite values can still overflow the energy (|x| ~ 1e154 squared); only then compute it
     const double big =
         std::max(next_.x.lpNorm<Eigen::Infinity>(), next_.v.lpNorm<Eigen::Infinity>());
-    if (big > 1e100 && !std::isfinite(energy(model_, next_).total())) {
+    if (big > 1e100 && !std::isfinite((pendulum_ ? sim::energy(*pendulum_, next_)
+                                                 : sim::energy(*mass_spring_, next_))
+                                          .total())) {
       // the culprit is the particle with the largest coordinate or velocity
       Eigen::Index ix, iv;
       const double mx = next_.x.cwiseAbs().maxCoeff(&ix), mv = next_.v.cwiseAbs().maxCoeff(&iv);
@@ -100,6 +121,13 @@ std::optional<Divergence> Stepper::advance() {
   for (Eigen::Index j = 0; j < n; ++j) {
     const bool xf = std::isfinite(next_.x[j]), vf = std::isfinite(next_.v[j]);
     if (xf && vf) continue;
+    if (pendulum_) {
+      const int link = static_cast<int>(j);
+      return Divergence{next_.t, method_,
+                        std::string(xf ? "angular velocity" : "angle") + " of link " +
+                            std::to_string(link) + " is not finite",
+                        link};
+    }
     const int p = static_cast<int>(j / 3);
     return Divergence{next_.t, method_,
                       std::string(xf ? "velocity" : "position") + " of particle " +

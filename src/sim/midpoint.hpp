@@ -1,0 +1,36 @@
+// implicit_midpoint for pendulums (INTERFACE.md §3): on H(phi, p) = (1/2) p^T M(phi)^-1 p + V(phi),
+//   phi' = phi + h dH/dp(m),   p' = p + h (-dH/dphi(m) + Q(phi_m, phi'_m)),
+// m the midpoint ((phi + phi')/2, (p + p')/2). Second order, symplectic (without damping).
+//
+// Solved for the midpoint z = (phi_m, p_m): G(z) = z - z0 - (h/2) X(z) = 0, X the Hamiltonian
+// vector field plus damping, by Newton's method whose linear systems (I - (h/2) X'(z)) d = -G are
+// solved matrix-free by GMRES, with X'(z) d from a finite difference of X. Every X evaluation is
+// O(N) (the tension recursion of pendulum.cpp), so a step costs O(N) per Krylov iteration and never
+// forms the 2N x 2N Jacobian: that keeps N in the hundreds or thousands usable. Converged when
+// the residual of each half (angles, momenta) is below 1e-13 of its scale.
+#pragma once
+
+#include <string>
+
+#include "sim/pendulum.hpp"
+
+namespace sim {
+
+class MidpointSolver {
+ public:
+  bool step(const PendulumModel& m, const State& in, double h, State& out);
+  const std::string& error() const { return error_; }
+  int lastNewtonIterations() const { return newton_its_; }
+  int lastKrylovIterations() const { return krylov_its_; }
+  double lastResidual() const { return residual_; }
+
+ private:
+  void field(const PendulumModel& m, const Eigen::VectorXd& z, Eigen::VectorXd& out);
+  PendulumWork w_;
+  Eigen::VectorXd omega_, grad_, q_;
+  std::string error_;
+  int newton_its_ = 0, krylov_its_ = 0;
+  double residual_ = 0.0;
+};
+
+}  // namespace sim

@@ -1,0 +1,54 @@
+// N rigid links in generalised coordinates (INTERFACE.md §1b): massless rods of length R_i, point
+// bobs m_i, angles phi_i from the downward vertical, counter-clockwise, bob i at
+// pivot + sum_{j<=i} R_j e_j with e_j = (sin phi_j, -cos phi_j). State: x = phi (rad),
+// v = phi' (rad/s), N values each.
+#pragma once
+
+#include <Eigen/Core>
+
+#include "sim/energy.hpp"
+#include "sim/model.hpp"
+
+namespace sim {
+
+struct PendulumModel {
+  Vec3 pivot = Vec3::Zero();      // m
+  Eigen::VectorXd length;         // m, > 0
+  Eigen::VectorXd mass;           // kg, > 0
+  double joint_damping = 0.0;     // N m s/rad, Rayleigh (1/2) c sum (phi'_i - phi'_{i-1})^2
+  Vec3 gravity{0.0, -9.81, 0.0};  // m/s^2; only x and y act on a planar pendulum
+  int links() const { return static_cast<int>(length.size()); }
+};
+
+// Workspace for the O(N) recursions (no allocation per call once sized).
+struct PendulumWork {
+  Eigen::VectorXd diag, off, rhs, T, fx, fy, q, invm;
+  Eigen::VectorXd sn, cs;  // sin and cos of each angle
+};
+
+// Angular accelerations phi'' = M(phi)^-1 (Q_gravity + Q_damping + Q_extra - C(phi, phi')), O(N).
+// `extra` (optional, N values) adds generalised forces (N m), e.g. a mouse spring.
+void pendulumAcceleration(const PendulumModel& m, const Eigen::VectorXd& phi,
+                          const Eigen::VectorXd& omega, Eigen::VectorXd& acc, PendulumWork& w,
+                          const Eigen::VectorXd* extra = nullptr);
+
+// Joint-damping generalised forces Q_i = -c (w_i - w_{i-1}) + c (w_{i+1} - w_i).
+void jointDampingForce(const PendulumModel& m, const Eigen::VectorXd& omega, Eigen::VectorXd& q);
+
+// p = M(phi) phi' (generalised momenta), O(N).
+void pendulumMomentum(const PendulumModel& m, const Eigen::VectorXd& phi,
+                      const Eigen::VectorXd& omega, Eigen::VectorXd& p);
+// phi' = M(phi)^-1 p, O(N) (the forward recursion with no velocity and no gravity).
+void pendulumVelocity(const PendulumModel& m, const Eigen::VectorXd& phi, const Eigen::VectorXd& p,
+                      Eigen::VectorXd& omega, PendulumWork& w);
+// dH/dphi at fixed p, for H = (1/2) p^T M^-1 p + V, given phi' = M^-1 p; O(N).
+void pendulumHamiltonianGradient(const PendulumModel& m, const Eigen::VectorXd& phi,
+                                 const Eigen::VectorXd& omega, Eigen::VectorXd& grad);
+
+// Bob positions, 3 per bob (m).
+void pendulumPositions(const PendulumModel& m, const Eigen::VectorXd& phi, Eigen::VectorXd& out);
+Energy energy(const PendulumModel& m, const State& s);
+// Rayleigh dissipation function (W): (1/2) c sum (phi'_i - phi'_{i-1})^2.
+double rayleigh(const PendulumModel& m, const Eigen::VectorXd& omega);
+
+}  // namespace sim
