@@ -97,7 +97,95 @@ const BadCase kBad[] = {
      "system.generators[0].kind: unknown generator \"blob\""},
 };
 
+const std::string kGoodPendulum = R"({
+  "gravity": [0, -9.8],
+  "integrator": "rk4",
+  "dt": 0.01,
+  "duration": 0.1,
+  "system": {
+    "type": "pendulum",
+    "pivot": [0, 1, 0],
+    "lengths": [2, 1],
+    "masses": [2, 1],
+    "angles": [1.5, 0.5],
+    "angular_velocities": [0, 0],
+    "joint_damping": 0.0
+  }
+})";
+
+const BadCase kBadPendulum[] = {
+    {"length mismatch", R"("masses": [2, 1])", R"("masses": [2])",
+     "system.masses: has 1 values but lengths has 2 (one per link)"},
+    {"angles mismatch", R"("angles": [1.5, 0.5])", R"("angles": [1.5, 0.5, 0.1])",
+     "system.angles: has 3 values but lengths has 2"},
+    {"velocities mismatch", R"("angular_velocities": [0, 0])", R"("angular_velocities": [0])",
+     "system.angular_velocities: has 1 values but lengths has 2"},
+    {"zero length", R"("lengths": [2, 1])", R"("lengths": [2, 0])",
+     "system.lengths[1]: must be > 0"},
+    {"negative mass", R"("masses": [2, 1])", R"("masses": [-2, 1])",
+     "system.masses[0]: must be > 0"},
+    {"no links", R"("lengths": [2, 1])", R"("lengths": [])",
+     "system.lengths: must have at least one link"},
+    {"missing angles", R"("angles": [1.5, 0.5],)", "", "system.angles: required key is missing"},
+    {"negative joint damping", R"("joint_damping": 0.0)", R"("joint_damping": -1)",
+     "system.joint_damping: must be >= 0"},
+    {"unknown key", R"("pivot": [0, 1, 0],)", R"("pivot": [0, 1, 0], "stiffness": 3,)",
+     "system.stiffness: unknown key"},
+    {"mass-spring integrator", R"("integrator": "rk4")", R"("integrator": "time_fe")",
+     "integrator: time_fe does not apply to pendulum systems; these apply: euler, "
+     "symplectic_euler, verlet, rk4, implicit_midpoint"},
+    {"implicit_euler", R"("integrator": "rk4")", R"("integrator": "implicit_euler")",
+     "integrator: implicit_euler does not apply to pendulum systems"},
+    {"uniform with arrays", R"("joint_damping": 0.0)",
+     R"("joint_damping": 0.0, "uniform": {"links": 3, "length": 1, "mass": 1})",
+     "system.lengths: cannot be combined with \"uniform\""},
+};
+
 }  // namespace
+
+TEST_CASE("bad pendulum scenes exit 2 with the JSON path") {
+  for (const auto& c : kBadPendulum) {
+    const std::string what = c.what;
+    CAPTURE(what);
+    const auto scene = writeFile("badp.json", replaced(kGoodPendulum, c.from, c.to));
+    const auto r = springlab({"run", scene.string(), "--out", "-"});
+    CHECK(r.status == 2);
+    CHECK(r.out.empty());
+    const auto ls = lines(r.err);
+    REQUIRE(ls.size() == 1);
+    CHECK(ls[0].rfind(scene.string() + ": ", 0) == 0);
+    CHECK_MESSAGE(ls[0].find(c.expect) != std::string::npos, ls[0]);
+  }
+  // and on the command line
+  const auto scene = writeFile("goodp.json", kGoodPendulum).string();
+  const auto r = springlab({"run", scene, "--integrator", "implicit_euler"});
+  CHECK(r.status == 2);
+  CHECK(r.err.find("--integrator: implicit_euler does not apply to pendulum systems; these apply: "
+                   "euler, symplectic_euler, verlet, rk4, implicit_midpoint") != std::string::npos);
+}
+
+TEST_CASE("a pendulum run writes the bobs' positions and the energies") {
+  const auto scene = writeFile("goodp.json", kGoodPendulum).string();
+  const auto r = springlab({"run", scene, "--out", "-", "--duration", "0"});
+  REQUIRE(r.status == 0);
+  const auto ls = lines(r.out);
+  CHECK(ls[0] == "t,x0,y0,z0,x1,y1,z1");
+  const auto rows = csvRows(r.out);
+  REQUIRE(rows.size() == 1);
+  // bob 0 at pivot + 2 (sin 1.5, -cos 1.5), bob 1 one metre further at angle 0.5
+  const double x0 = 2 * std::sin(1.5), y0 = 1 - 2 * std::cos(1.5);
+  CHECK(rows[0][1] == doctest::Approx(x0).epsilon(1e-15));
+  CHECK(rows[0][2] == doctest::Approx(y0).epsilon(1e-15));
+  CHECK(rows[0][4] == doctest::Approx(x0 + std::sin(0.5)).epsilon(1e-15));
+  CHECK(rows[0][5] == doctest::Approx(y0 - std::cos(0.5)).epsilon(1e-15));
+  CHECK(rows[0][3] == 0.0);
+  const auto e = springlab({"run", scene, "--energy", "-", "--duration", "0"});
+  const auto erows = csvRows(e.out);
+  REQUIRE(erows.size() == 1);
+  // at rest: kinetic 0, potential -sum m g.x = 9.8 (2 y0 + 1 y1)
+  CHECK(erows[0][1] == 0.0);
+  CHECK(erows[0][2] == doctest::Approx(9.8 * (2 * y0 + (y0 - std::cos(0.5)))).epsilon(1e-14));
+}
 
 TEST_CASE(
     "bad scene files exit 2 with one line naming the file and the JSON path, writing nothing") {

@@ -1,6 +1,8 @@
 // springlab bench: microseconds per step of every mass-spring integrator on the cloth scenes, and
 // spring evaluations per second of the explicit force pass. Figures, not tests.
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <sstream>
 
@@ -8,6 +10,7 @@
 #include "scene/build.hpp"
 #include "scene/load.hpp"
 #include "sim/forces.hpp"
+#include "sim/pendulum.hpp"
 #include "sim/stepper.hpp"
 
 namespace cli {
@@ -28,11 +31,55 @@ std::vector<std::string> split(const std::string& s) {
 }
 }  // namespace
 
+namespace {
+int benchCloth(const std::vector<std::string>& scenes, const std::vector<sim::Method>& ms,
+               double budget, long long maxSteps);
+
+// Time per step of `m` on a uniform chain of n links (1 m long, 1 kg), released at 45 degrees.
+double pendulumStepTime(int n, sim::Method m, double h, double budget, long long maxSteps) {
+  sim::PendulumModel pm;
+  pm.length = Eigen::VectorXd::Constant(n, 1.0 / n);
+  pm.mass = Eigen::VectorXd::Constant(n, 1.0 / n);
+  sim::State s;
+  s.x = Eigen::VectorXd::Constant(n, M_PI / 4);
+  s.v = Eigen::VectorXd::Zero(n);
+  sim::Stepper st(pm, s, m, h);
+  long long steps = 0;
+  const auto t0 = Clock::now();
+  do {
+    if (st.advance()) break;
+    ++steps;
+  } while (steps < maxSteps * 20 && seconds(t0) < budget);
+  return seconds(t0) / double(std::max(steps, 1LL));
+}
+
+void benchPendulum(double budget, long long maxSteps) {
+  std::printf("\n# pendulum: uniform chain of N links (1 m, 1 kg) at 45 degrees, dt = 1e-4 s\n");
+  std::printf("%8s %14s %22s\n", "N", "rk4 us/step", "implicit_midpoint us/step");
+  double t1000 = 0, t10000 = 0;
+  for (int n : {2, 10, 100, 1000, 10000}) {
+    const double rk = pendulumStepTime(n, sim::Method::Rk4, 1e-4, budget, maxSteps);
+    if (n == 1000) t1000 = rk;
+    if (n == 10000) t10000 = rk;
+    std::printf("%8d %14.2f", n, 1e6 * rk);
+    std::fflush(stdout);
+    if (n <= 1000)
+      std::printf(" %22.2f\n",
+                  1e6 * pendulumStepTime(n, sim::Method::ImplicitMidpoint, 1e-4, budget, maxSteps));
+    else
+      std::printf(" %22s\n", "-");
+  }
+  std::printf("rk4 scaling exponent between N = 1000 and 10000: %.3f\n",
+              std::log(t10000 / t1000) / std::log(10.0));
+}
+}  // namespace
+
 int benchCommand(const Args& args) {
   std::vector<std::string> scenes = {"cloth_16", "cloth_32", "cloth_64", "cloth_128", "cloth_256"};
   std::vector<std::string> methods;
   double budget = 1.0;  // s of stepping per cell
   long long maxSteps = 500;
+  std::string suite = "all";
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     auto value = [&]() -> std::string { return i + 1 < args.size() ? args[++i] : std::string(); };
@@ -47,6 +94,14 @@ int benchCommand(const Args& args) {
                      v.c_str());
         return 2;
       }
+    } else if (a == "--suite") {
+      suite = value();
+      if (suite != "all" && suite != "cloth" && suite != "pendulum") {
+        std::fprintf(stderr,
+                     "springlab bench: --suite: must be all, cloth or pendulum, not \"%s\"\n",
+                     suite.c_str());
+        return 2;
+      }
     } else if (a == "--max-steps") {
       const std::string v = value();
       if (!parseWhole(v, maxSteps) || maxSteps < 1) {
@@ -58,7 +113,7 @@ int benchCommand(const Args& args) {
     } else {
       std::fprintf(stderr,
                    "springlab bench: unknown option \"%s\" (options: --scenes A,B --integrators "
-                   "A,B --seconds S --max-steps N)\n",
+                   "A,B --seconds S --max-steps N --suite all|cloth|pendulum)\n",
                    a.c_str());
       return 2;
     }
@@ -79,6 +134,14 @@ int benchCommand(const Args& args) {
     }
   }
 
+  if (suite != "pendulum" && benchCloth(scenes, ms, budget, maxSteps) != 0) return 2;
+  if (suite != "cloth") benchPendulum(budget, maxSteps);
+  return 0;
+}
+
+namespace {
+int benchCloth(const std::vector<std::string>& scenes, const std::vector<sim::Method>& ms,
+               double budget, long long maxSteps) {
   std::printf("# microseconds per step (first step, which factorises, excluded when more ran)\n");
   std::printf("%-12s %9s %9s", "scene", "particles", "springs");
   for (auto m : ms) std::printf(" %17s", std::string(sim::info(m).name).c_str());
@@ -124,5 +187,7 @@ int benchCommand(const Args& args) {
   }
   return 0;
 }
+
+}  // namespace
 
 }  // namespace cli
