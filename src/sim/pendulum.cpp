@@ -20,83 +20,83 @@ namespace sim {
 // N x N system, which the tests keep as the oracle.
 namespace {
 
-void sinCos(const Eigen::VectorXd& phi, PendulumWork& w) {
-  const Eigen::Index n = phi.size();
-  w.sn.resize(n), w.cs.resize(n);
-  for (Eigen::Index i = 0; i < n; ++i) w.sn[i] = std::sin(phi[i]), w.cs[i] = std::cos(phi[i]);
-}
-
-// Expects w.sn, w.cs of phi and the applied forces w.fx, w.fy.
-void solveTensionsAndAccelerate(const PendulumModel& m, const Eigen::VectorXd& omega,
-                                bool withVelocity, Eigen::VectorXd& acc, PendulumWork& w) {
+// The whole recursion in three sweeps over the chain (forward: build and eliminate the tension
+// system; backward: tensions; forward: accelerations), with sin and cos evaluated once per link.
+// `q` (may be null) holds generalised forces; `gravity` and `withVelocity` select the terms (both
+// off gives M^-1 q). Work arrays: sn, cs, fx, fy (applied force / mass), off, diag (inverse
+// pivots), T (right-hand side, then tensions).
+void forwardDynamics(const PendulumModel& m, const Eigen::VectorXd& phi,
+                     const Eigen::VectorXd& omega, const Eigen::VectorXd* q, bool gravity,
+                     bool withVelocity, Eigen::VectorXd& acc, PendulumWork& w) {
   const int n = m.links();
-  w.diag.resize(n), w.off.resize(n), w.rhs.resize(n), w.T.resize(n);
-  w.invm = m.mass.cwiseInverse();
-  const double* sn = w.sn.data();
-  const double* cs = w.cs.data();
-  const double* inv = w.invm.data();
-  // the tension system: diag A_i, off-diagonal -B_i, right-hand side
+  w.sn.resize(n), w.cs.resize(n), w.fx.resize(n), w.fy.resize(n);
+  w.off.resize(n), w.diag.resize(n), w.T.resize(n);
+  double* sn = w.sn.data();
+  double* cs = w.cs.data();
+  double* fx = w.fx.data();  // F_i / m_i
+  double* fy = w.fy.data();
+  double* off = w.off.data();
+  double* dinv = w.diag.data();
+  double* rhs = w.T.data();
+  const double gx = gravity ? m.gravity.x() : 0.0, gy = gravity ? m.gravity.y() : 0.0;
+  // generalised force Q_k as the pair +Q_k/R_k n_k on bob k, -Q_k/R_k n_k on bob k-1
+  auto pair = [&](int k) { return q ? (*q)[k] / m.length[k] : 0.0; };
+
+  sn[0] = std::sin(phi[0]), cs[0] = std::cos(phi[0]);
+  double prevMinor = 1.0, minor = 0.0;  // leading minors p_{i-1}, p_i (rescaled alike)
+  double fPrevX = 0.0, fPrevY = 0.0, invPrev = 0.0;
+  double pairI = pair(0);
   for (int i = 0; i < n; ++i) {
+    const double inv = 1.0 / m.mass[i];
+    double pairNext = 0.0;
+    if (i + 1 < n) {
+      sn[i + 1] = std::sin(phi[i + 1]), cs[i + 1] = std::cos(phi[i + 1]);
+      pairNext = pair(i + 1);
+    }
+    // applied force on bob i: gravity, its own pair, and the reaction of link i+1's pair
+    double Fx = m.mass[i] * gx + pairI * cs[i], Fy = m.mass[i] * gy + pairI * sn[i];
+    if (i + 1 < n) Fx -= pairNext * cs[i + 1], Fy -= pairNext * sn[i + 1];
+    Fx *= inv, Fy *= inv;
+    fx[i] = Fx, fy[i] = Fy;
+    // row i of the tension system: A_i T_i - B_i T_{i+1} - B_{i-1} T_{i-1} = r_i
     const double ex = sn[i], ey = -cs[i];
-    double r = (ex * w.fx[i] + ey * w.fy[i]) * inv[i];
-    double a = inv[i];
-    if (i > 0) {
-      a += inv[i - 1];
-      r -= (ex * w.fx[i - 1] + ey * w.fy[i - 1]) * inv[i - 1];
-    }
+    double r = ex * Fx + ey * Fy, a = inv;
+    if (i > 0) a += invPrev, r -= ex * fPrevX + ey * fPrevY;
     if (withVelocity) r += m.length[i] * omega[i] * omega[i];
-    w.diag[i] = a;
-    w.rhs[i] = r;
-    // e_i . e_{i+1} = cos(phi_{i+1} - phi_i)
-    w.off[i] = i + 1 < n ? -(cs[i] * cs[i + 1] + sn[i] * sn[i + 1]) * inv[i] : 0.0;
-  }
-  // Elimination. The pivots d_i = p_i / p_{i-1} come from the leading minors
-  // p_i = A_i p_{i-1} - B_{i-1}^2 p_{i-2}: a recurrence with no division on its critical path (the
-  // plain Thomas algorithm waits for one division per row), the inverse pivots p_{i-1}/p_i being
-  // independent divisions. The minors are rescaled together by a power of two, which leaves their
-  // ratio exact. w.diag becomes 1/d_i.
-  double prev = 1.0, cur = w.diag[0];
-  w.diag[0] = 1.0 / cur;
-  for (int i = 1; i < n; ++i) {
-    const double next = w.diag[i] * cur - (w.off[i - 1] * w.off[i - 1]) * prev;
-    prev = cur, cur = next;
-    w.diag[i] = prev / cur;
-    if (std::abs(cur) > 0x1p500 || std::abs(cur) < 0x1p-500) {
-      const int e = std::ilogb(cur);
-      cur = std::ldexp(cur, -e), prev = std::ldexp(prev, -e);
+    off[i] = i + 1 < n ? -(cs[i] * cs[i + 1] + sn[i] * sn[i + 1]) * inv : 0.0;  // -B_i
+    // elimination with pivots d_i = p_i / p_{i-1}, p_i = A_i p_{i-1} - B_{i-1}^2 p_{i-2}: no
+    // division on the recurrence's critical path (the plain Thomas algorithm waits for one per row)
+    if (i == 0) {
+      minor = a;
+      dinv[0] = 1.0 / a;
+      rhs[0] = r;
+    } else {
+      const double next = a * minor - (off[i - 1] * off[i - 1]) * prevMinor;
+      prevMinor = minor, minor = next;
+      dinv[i] = prevMinor / minor;
+      rhs[i] = r - (off[i - 1] * dinv[i - 1]) * rhs[i - 1];
+      if (std::abs(minor) > 0x1p500 || std::abs(minor) < 0x1p-500) {
+        const int e = std::ilogb(minor);  // a power of two keeps the ratio exact
+        minor = std::ldexp(minor, -e), prevMinor = std::ldexp(prevMinor, -e);
+      }
     }
+    fPrevX = Fx, fPrevY = Fy, invPrev = inv, pairI = pairNext;
   }
-  for (int i = 1; i < n; ++i) w.rhs[i] -= (w.off[i - 1] * w.diag[i - 1]) * w.rhs[i - 1];
-  double* T = w.T.data();
-  T[n - 1] = w.rhs[n - 1] * w.diag[n - 1];
-  for (int i = n - 2; i >= 0; --i) T[i] = (w.rhs[i] - w.off[i] * T[i + 1]) * w.diag[i];
-  // bob accelerations a_i = (F_i - T_i e_i + T_{i+1} e_{i+1}) / m_i, then
+  // back substitution: tensions
+  double* T = rhs;
+  T[n - 1] *= dinv[n - 1];
+  for (int i = n - 2; i >= 0; --i) T[i] = (T[i] - off[i] * T[i + 1]) * dinv[i];
+  // bob accelerations a_i = F_i/m_i + (-T_i e_i + T_{i+1} e_{i+1}) / m_i, then
   // phi''_i = n_i . (a_i - a_{i-1}) / R_i
   acc.resize(n);
   double pax = 0.0, pay = 0.0;
   for (int i = 0; i < n; ++i) {
-    double fx = w.fx[i] - T[i] * sn[i], fy = w.fy[i] + T[i] * cs[i];
-    if (i + 1 < n) fx += T[i + 1] * sn[i + 1], fy -= T[i + 1] * cs[i + 1];
-    const double ax = fx * inv[i], ay = fy * inv[i];
+    double tx = -T[i] * sn[i], ty = T[i] * cs[i];
+    if (i + 1 < n) tx += T[i + 1] * sn[i + 1], ty -= T[i + 1] * cs[i + 1];
+    const double inv = 1.0 / m.mass[i];
+    const double ax = fx[i] + tx * inv, ay = fy[i] + ty * inv;
     acc[i] = (cs[i] * (ax - pax) + sn[i] * (ay - pay)) / m.length[i];
     pax = ax, pay = ay;
-  }
-}
-
-// Applied Cartesian forces from gravity and generalised forces q (may be null); needs w.sn, w.cs.
-void applyForces(const PendulumModel& m, const Eigen::VectorXd* q, bool gravity, PendulumWork& w) {
-  const int n = m.links();
-  w.fx.resize(n), w.fy.resize(n);
-  for (int i = 0; i < n; ++i) {
-    w.fx[i] = gravity ? m.mass[i] * m.gravity.x() : 0.0;
-    w.fy[i] = gravity ? m.mass[i] * m.gravity.y() : 0.0;
-  }
-  if (!q) return;
-  for (int k = 0; k < n; ++k) {
-    const double f = (*q)[k] / m.length[k];
-    const double nx = w.cs[k], ny = w.sn[k];
-    w.fx[k] += f * nx, w.fy[k] += f * ny;
-    if (k > 0) w.fx[k - 1] -= f * nx, w.fy[k - 1] -= f * ny;
   }
 }
 
@@ -122,16 +122,12 @@ void pendulumAcceleration(const PendulumModel& m, const Eigen::VectorXd& phi,
     if (extra) w.q += *extra;
     q = &w.q;
   }
-  sinCos(phi, w);
-  applyForces(m, q, true, w);
-  solveTensionsAndAccelerate(m, omega, true, acc, w);
+  forwardDynamics(m, phi, omega, q, true, true, acc, w);
 }
 
 void pendulumVelocity(const PendulumModel& m, const Eigen::VectorXd& phi, const Eigen::VectorXd& p,
                       Eigen::VectorXd& omega, PendulumWork& w) {
-  sinCos(phi, w);
-  applyForces(m, &p, false, w);
-  solveTensionsAndAccelerate(m, p /*unused*/, false, omega, w);
+  forwardDynamics(m, phi, p /*unused*/, &p, false, false, omega, w);
 }
 
 namespace {

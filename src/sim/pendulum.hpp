@@ -22,8 +22,7 @@ struct PendulumModel {
 
 // Workspace for the O(N) recursions (no allocation per call once sized).
 struct PendulumWork {
-  Eigen::VectorXd diag, off, rhs, T, fx, fy, q, invm;
-  Eigen::VectorXd sn, cs;  // sin and cos of each angle
+  Eigen::VectorXd sn, cs, fx, fy, off, diag, T, q;
 };
 
 // Angular accelerations phi'' = M(phi)^-1 (Q_gravity + Q_damping + Q_extra - C(phi, phi')), O(N).
