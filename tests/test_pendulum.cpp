@@ -561,7 +561,9 @@ TEST_CASE("pendulum: implicit_midpoint is time-reversible and symplectic") {
       REQUIRE(solver.step(p, s, 0.02, fwd));
       REQUIRE(solver.step(p, fwd, -0.02, back));
       const double rev = (stacked(back) - stacked(s)).norm() / stacked(s).norm();
-      CHECK(rev <= 1e-12);
+      // exact reversibility up to the Newton tolerance (1e-13 of each half's scale) times the
+      // map's conditioning; a non-symmetric one-step method misses by O(h^2) ~ 1e-3 here
+      CHECK(rev <= 1e-10);
       CHECK(back.t == doctest::Approx(s.t));
       worstRev = std::max(worstRev, rev);
     }
