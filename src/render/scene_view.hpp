@@ -1,0 +1,35 @@
+// The plain data the renderer draws (DESIGN.md §1-2): spans of floats and indices built by the app
+// from the simulation state. The renderer never sees sim/ or scene/.
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+namespace render {
+
+enum PointFlag : std::uint8_t {
+  kPointFixed = 1,      // a fixed particle or the pendulum pivot: drawn distinctly
+  kPointHighlight = 2,  // the culprit of a divergence
+  kPointGrabbed = 4,    // held by the mouse spring
+};
+
+enum LineFlag : std::uint8_t {
+  kLineHighlight = 1,  // the culprit of a divergence
+  kLineRigid = 2,      // a pendulum rod: neutral colour, no strain
+};
+
+struct SceneView {
+  std::span<const float> positions;        // x y z per point (m)
+  std::span<const float> radii;            // per point (m)
+  std::span<const std::uint8_t> flags;     // PointFlag bits per point
+  std::span<const std::uint32_t> lines;    // point index pairs (springs, rods)
+  std::span<const float> line_strain;      // per line: (l - rest) / rest (0 for rods)
+  std::span<const std::uint8_t> line_flags;  // LineFlag bits per line
+  std::span<const std::uint32_t> triangles;  // point index triples (cloth surface)
+  std::span<const float> trails;           // x y z per trail vertex, trails one after another
+  std::span<const std::uint32_t> trail_lengths;  // vertices of each trail, oldest first
+  std::uint64_t topology = 0;  // changes whenever a count or an index array changes
+  bool planar = false;         // an x-y scene: the app uses the 2-D camera
+};
+
+}  // namespace render

@@ -1,0 +1,114 @@
+// The Dear ImGui panel (DESIGN.md §3.12): a function of a read-only PanelModel that returns
+// Commands; the app's Session validates and applies them between steps. No GL calls, no physics.
+#pragma once
+
+#include <span>
+#include <string>
+#include <vector>
+
+namespace ui {
+
+struct Command {
+  enum class Kind {
+    SetIntegrator,      // text: integrator name
+    SetDt,              // value: s
+    SetTimeScale,       // value: simulated seconds per real second
+    SetPaused,          // value: 1 pause, 0 run
+    Step,               // count: steps
+    Reset,              // back to the initial state (camera kept)
+    RestoreLastFinite,  // after a divergence: the last finite state
+    LoadBuiltin,        // text: built-in scene name
+    LoadFile,           // text: path
+    Reload,             // the scene file again
+    SetStiffnessScale,  // value: multiplies every spring's k
+    SetSpringDamping,   // value: N s/m, every spring's dashpot
+    SetDrag,            // value: N s/m
+    SetGravity,         // vec: m/s^2
+    SetJointDamping,    // value: N m s/rad
+    SetGrabStiffness,   // value: N/m, the mouse spring
+    SetStrainScale,     // value: strain at full colour
+    SetWireframe,       // value: 1 / 0
+    SetShowTrails,      // value: 1 / 0
+    SetPhaseCoordinate, // count: index of the coordinate in the phase plot
+    Screenshot,         // text: path (empty: a default name)
+    Quit,
+  };
+  Kind kind;
+  double value = 0.0;
+  int count = 0;
+  std::string text;
+  double vec[3] = {0.0, 0.0, 0.0};
+};
+
+struct IntegratorChoice {
+  std::string name;
+  std::string tooltip;  // order, symplectic or not, cost
+};
+
+// Allowed ranges: the panel clamps to them before emitting a command.
+struct Limits {
+  static constexpr double kDtMin = 1e-7, kDtMax = 0.1;              // s
+  static constexpr double kTimeScaleMin = 1.0 / 64, kTimeScaleMax = 8.0;
+  static constexpr double kStiffnessScaleMin = 1e-3, kStiffnessScaleMax = 1e3;
+  static constexpr double kDampingMax = 1e3;                         // N s/m
+  static constexpr double kDragMax = 1e3;                            // N s/m
+  static constexpr double kGravityMax = 100.0;                       // m/s^2
+  static constexpr double kJointDampingMax = 1e2;                    // N m s/rad
+  static constexpr double kGrabStiffnessMin = 1e-2, kGrabStiffnessMax = 1e5;  // N/m
+  static constexpr double kStrainScaleMin = 1e-4, kStrainScaleMax = 10.0;
+};
+
+struct PanelModel {
+  // scene
+  std::vector<std::string> builtin_scenes;
+  std::string scene_name, scene_path;  // path empty for a built-in
+  bool pendulum = false;
+  int particles = 0, springs = 0, links = 0, dofs = 0;
+  // simulation
+  std::vector<IntegratorChoice> integrators;  // only those that apply
+  std::string integrator;
+  double dt = 1e-3, time_scale = 1.0;
+  bool paused = false;
+  // physics
+  double stiffness_scale = 1.0, spring_damping = 0.0, drag = 0.0;
+  double gravity[3] = {0.0, -9.81, 0.0};
+  double joint_damping = 0.0, grab_stiffness = 100.0;
+  // display
+  double strain_scale = 0.05;
+  bool wireframe = false, show_trails = true;
+  // diagnostics
+  double sim_time = 0.0, steps_per_second = 0.0, realtime_percent = 100.0;
+  double frame_ms_sim = 0.0, frame_ms_render = 0.0;
+  std::span<const float> energy_time, kinetic, potential, total;  // recent history
+  std::span<const float> drift;  // |E - E0| / |E0| history (plotted on a log axis)
+  std::span<const float> phase_q, phase_v;  // the chosen coordinate and its rate
+  std::vector<std::string> phase_coordinates;  // names, e.g. "x3", "phi1"
+  int phase_coordinate = 0;
+  // divergence
+  bool diverged = false;
+  std::string divergence;  // the report, one line
+};
+
+// Per-window widget state kept between frames (text fields).
+struct PanelState {
+  char file_path[512] = "";
+  bool show_help = false;
+};
+
+// Draws the panel window; returns the commands the user issued this frame.
+std::vector<Command> drawPanel(const PanelModel& model, PanelState& state);
+// The divergence banner (top centre), with "reset" and "back to the last finite state".
+std::vector<Command> drawDivergenceBanner(const PanelModel& model);
+// The strain legend (bottom left).
+void drawStrainLegend(double strain_scale);
+// The help overlay listing every binding (F1).
+void drawHelpOverlay(bool* open);
+
+// The key bindings shown by the help overlay (also used by the app to document them).
+struct Binding {
+  const char* keys;
+  const char* action;
+};
+std::span<const Binding> bindings();
+
+}  // namespace ui
