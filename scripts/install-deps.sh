@@ -6,6 +6,11 @@ set -euo pipefail
 packages=(
   build-essential cmake pkg-config
   libeigen3-dev nlohmann-json3-dev doctest-dev
+  # viewer: GLFW, Dear ImGui 1.86 (with its GLFW + OpenGL3 backends), GLM, stb (PNG), EGL + Mesa
+  # (headless rendering, software llvmpipe), Xvfb + xauth (the window test), ffmpeg (video)
+  libglfw3-dev libimgui-dev libglm-dev libstb-dev
+  libegl-dev libgl-dev libegl-mesa0 libgl1-mesa-dri libglx-mesa0
+  xvfb xauth
 )
 
 missing=()

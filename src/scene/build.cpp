@@ -62,6 +62,8 @@ Built build(const SceneDef& def) {
     planar = planar && p.position.z() == 0.0 && p.velocity.z() == 0.0;
   }
   m.dim = planar ? 2 : 3;
+  for (const auto& t : ms.triangles)
+    for (int v : t) out.triangles.push_back(static_cast<std::uint32_t>(v));
   m.spring_a.resize(ns);
   m.spring_b.resize(ns);
   m.stiffness.resize(ns);

@@ -15,6 +15,7 @@ struct Built {
   sim::MassSpringModel model;   // when kind == MassSpring
   sim::PendulumModel pendulum;  // when kind == Pendulum
   sim::State state;
+  std::vector<std::uint32_t> triangles;  // display surface (cloth), 3 particle indices each
 
   // particles (fixed ones included) or bobs
   int bodies() const {

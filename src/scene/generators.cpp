@@ -92,6 +92,11 @@ void addCloth(MassSpringDef& out, const ClothParams& p) {
                                   : Vec3(p.center.x() + u, p.center.y() + w, p.center.z());
       addParticle(out, x, pm, pinned(i, j));
     }
+  for (int j = 0; j + 1 < p.ny; ++j)
+    for (int i = 0; i + 1 < p.nx; ++i) {
+      out.triangles.push_back({id(i, j), id(i + 1, j), id(i + 1, j + 1)});
+      out.triangles.push_back({id(i, j), id(i + 1, j + 1), id(i, j + 1)});
+    }
   const double ks = p.stiffness;
   const double kshear = p.shear_stiffness.value_or(ks);
   const double kbend = p.bending_stiffness.value_or(ks / 10.0);

@@ -360,6 +360,32 @@ MassSpringDef parseMassSpring(const Obj& sys) {
     // explicit springs first, so that "springs[i]" in a message is spring i of the system
     def.springs.insert(def.springs.begin(), explicitSprings.begin(), explicitSprings.end());
   }
+  if (sys.has("triangles")) {
+    // springlab's extension: a display surface, three distinct particle indices each
+    const json& ts = sys.raw("triangles");
+    if (!ts.is_array()) sys.fail("triangles", "must be an array of [a, b, c] index triples");
+    for (size_t i = 0; i < ts.size(); ++i) {
+      const std::string path = sys.at("triangles") + "[" + std::to_string(i) + "]";
+      if (!ts[i].is_array() || ts[i].size() != 3)
+        throw Error(file + ": " + path + ": must be an array of 3 particle indices");
+      std::array<int, 3> t{};
+      for (int c = 0; c < 3; ++c) {
+        const json& v = ts[i][c];
+        const std::string at = path + "[" + std::to_string(c) + "]";
+        if (!v.is_number_integer()) throw Error(file + ": " + at + ": must be an integer");
+        const long long k = v.is_number_unsigned()
+                                ? static_cast<long long>(
+                                      std::min<unsigned long long>(v.get<unsigned long long>(), n))
+                                : v.get<long long>();
+        if (k < 0 || k >= n)
+          throw Error(file + ": " + at + ": must be between 0 and " + std::to_string(n - 1));
+        t[c] = static_cast<int>(k);
+      }
+      if (t[0] == t[1] || t[1] == t[2] || t[0] == t[2])
+        throw Error(file + ": " + path + ": the three indices must differ");
+      def.triangles.push_back(t);
+    }
+  }
   return def;
 }
 
@@ -472,7 +498,8 @@ SceneDef parse(std::string_view text, const std::string& origin) {
   if (!sysj.at("type").is_string()) throw Error(origin + ": system.type: must be a string");
   const std::string type = sysj.at("type").get<std::string>();
   if (type == "mass_spring") {
-    Obj sys(sysj, "system", origin, {"type", "drag", "particles", "springs", "generators"});
+    Obj sys(sysj, "system", origin,
+            {"type", "drag", "particles", "springs", "generators", "triangles"});
     def.kind = sim::SystemKind::MassSpring;
     def.mass_spring = parseMassSpring(sys);
   } else if (type == "pendulum") {

@@ -2,6 +2,7 @@
 // scene::build turns into a sim model and state. Generators are already expanded here.
 #pragma once
 
+#include <array>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -32,6 +33,7 @@ struct MassSpringDef {
   double drag = 0.0;  // N s/m
   std::vector<ParticleDef> particles;
   std::vector<SpringDef> springs;
+  std::vector<std::array<int, 3>> triangles;  // surface for display (cloth); no physics
 };
 
 struct PendulumDef {

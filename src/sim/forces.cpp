@@ -63,6 +63,8 @@ void totalForce(const MassSpringModel& m, const Eigen::VectorXd& x, const Eigen:
   else
     springPass<true, false>(m, x, v, f);
   addDrag(m, v, f);
+  if (m.grab >= 0 && !m.fixed(m.grab))
+    f.segment<3>(3 * m.grab) += m.grab_stiffness * (m.grab_target - x.segment<3>(3 * m.grab));
 }
 
 void dissipativeForce(const MassSpringModel& m, const Eigen::VectorXd& x, const Eigen::VectorXd& v,

@@ -99,6 +99,9 @@ bool ImplicitEulerSolver::step(const MassSpringModel& m, const State& in, double
       }
     }
   }
+  if (m.grab >= 0 && free_.of_particle[m.grab] >= 0)  // the mouse spring: K = -k I
+    addBlock(triplets_, free_.of_particle[m.grab], free_.of_particle[m.grab], dim,
+             h2 * m.grab_stiffness * Mat3::Identity());
   A_.resize(n, n);
   A_.setFromTriplets(triplets_.begin(), triplets_.end());
 

@@ -13,6 +13,11 @@ void MidpointSolver::field(const PendulumModel& m, const Eigen::VectorXd& z, Eig
   pendulumVelocity(m, phi, p, omega_, w_);
   pendulumHamiltonianGradient(m, phi, omega_, grad_);
   jointDampingForce(m, omega_, q_);
+  if (m.grab >= 0) {
+    Eigen::VectorXd g;
+    grabForce(m, phi, g);
+    q_ += g;
+  }
   out.resize(2 * n);
   out.head(n) = omega_;
   out.tail(n) = -grad_ + q_;

@@ -22,6 +22,12 @@ struct MassSpringModel {
   double drag = 0.0;              // N s/m, linear drag -c v on every free particle
   Vec3 gravity{0.0, -9.81, 0.0};  // m/s^2
 
+  // The viewer's mouse spring: a zero-length spring of grab_stiffness (N/m) pulling particle
+  // `grab` (-1: none) towards grab_target (m). An external force: not part of the energies.
+  int grab = -1;
+  Vec3 grab_target = Vec3::Zero();
+  double grab_stiffness = 0.0;
+
   // Bumped by whoever changes k, masses or topology, so that cached factorisations are rebuilt.
   std::uint64_t revision = 0;
 

@@ -102,6 +102,17 @@ void forwardDynamics(const PendulumModel& m, const Eigen::VectorXd& phi,
 
 }  // namespace
 
+void grabForce(const PendulumModel& m, const Eigen::VectorXd& phi, Eigen::VectorXd& q) {
+  const int n = m.links();
+  q.setZero(n);
+  if (m.grab < 0 || m.grab >= n) return;
+  Eigen::VectorXd x;
+  pendulumPositions(m, phi, x);
+  const Vec3 F = m.grab_stiffness * (m.grab_target - x.segment<3>(3 * m.grab));
+  for (int k = 0; k <= m.grab; ++k)
+    q[k] = m.length[k] * (std::cos(phi[k]) * F.x() + std::sin(phi[k]) * F.y());
+}
+
 void jointDampingForce(const PendulumModel& m, const Eigen::VectorXd& omega, Eigen::VectorXd& q) {
   const int n = m.links();
   q.setZero(n);
@@ -117,9 +128,14 @@ void pendulumAcceleration(const PendulumModel& m, const Eigen::VectorXd& phi,
                           const Eigen::VectorXd& omega, Eigen::VectorXd& acc, PendulumWork& w,
                           const Eigen::VectorXd* extra) {
   const Eigen::VectorXd* q = nullptr;
-  if (m.joint_damping != 0.0 || extra) {
+  if (m.joint_damping != 0.0 || extra || m.grab >= 0) {
     jointDampingForce(m, omega, w.q);
     if (extra) w.q += *extra;
+    if (m.grab >= 0) {
+      Eigen::VectorXd g;
+      grabForce(m, phi, g);
+      w.q += g;
+    }
     q = &w.q;
   }
   forwardDynamics(m, phi, omega, q, true, true, acc, w);

@@ -17,6 +17,11 @@ struct PendulumModel {
   Eigen::VectorXd mass;           // kg, > 0
   double joint_damping = 0.0;     // N m s/rad, Rayleigh (1/2) c sum (phi'_i - phi'_{i-1})^2
   Vec3 gravity{0.0, -9.81, 0.0};  // m/s^2; only x and y act on a planar pendulum
+  // The viewer's mouse spring on bob `grab` (-1: none), towards grab_target; enters through its
+  // generalised forces. Not part of the energies.
+  int grab = -1;
+  Vec3 grab_target = Vec3::Zero();
+  double grab_stiffness = 0.0;  // N/m
   int links() const { return static_cast<int>(length.size()); }
 };
 
@@ -30,6 +35,9 @@ struct PendulumWork {
 void pendulumAcceleration(const PendulumModel& m, const Eigen::VectorXd& phi,
                           const Eigen::VectorXd& omega, Eigen::VectorXd& acc, PendulumWork& w,
                           const Eigen::VectorXd* extra = nullptr);
+
+// Generalised forces of the mouse spring: Q_k = R_k n_k . F for k <= grab (zero if none).
+void grabForce(const PendulumModel& m, const Eigen::VectorXd& phi, Eigen::VectorXd& q);
 
 // Joint-damping generalised forces Q_i = -c (w_i - w_{i-1}) + c (w_{i+1} - w_i).
 void jointDampingForce(const PendulumModel& m, const Eigen::VectorXd& omega, Eigen::VectorXd& q);

@@ -74,6 +74,9 @@ bool TimeFeSolver::step(const MassSpringModel& m, const State& in, double h, Sta
     dissipativeForce(m, in.x, in.v, fd_);
     p_ += h * fd_;
   }
+  if (m.grab >= 0 && !m.fixed(m.grab))  // the mouse spring: an impulse, like the dissipation
+    p_.segment<3>(3 * m.grab) +=
+        h * m.grab_stiffness * (m.grab_target - in.x.segment<3>(3 * m.grab));
 
   rhs_.resize(nf, dim);
   for (int k = 0; k < nf; ++k) {
