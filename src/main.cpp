@@ -4,10 +4,30 @@
 #include <exception>
 #include <new>
 
+#include <cstring>
+#include <string>
+#include <vector>
+
 #include "cli/commands.hpp"
+#ifdef SPRINGLAB_VIEWER
+#include "app/viewer.hpp"
+#endif
+
+namespace {
+// the headless subcommands; anything else is the window's [SCENE] [options]
+bool isSubcommand(const char* a) {
+  for (const char* c : {"run", "list", "bench", "record", "--help", "-h"})
+    if (std::strcmp(a, c) == 0) return true;
+  return false;
+}
+}  // namespace
 
 int main(int argc, char** argv) {
   try {
+#ifdef SPRINGLAB_VIEWER
+    if (argc < 2 || !isSubcommand(argv[1]))
+      return app::viewerMain(std::vector<std::string>(argv + 1, argv + argc));
+#endif
     return cli::dispatch(argc, argv);
   } catch (const std::bad_alloc&) {
     std::fputs("springlab: out of memory\n", stderr);

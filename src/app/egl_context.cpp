@@ -53,8 +53,16 @@ bool HeadlessContext::create() {
     error_ = "EGL cannot bind the desktop OpenGL API";
     return false;
   }
-  const EGLint configAttribs[] = {EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_RED_SIZE, 8,
-                                  EGL_GREEN_SIZE, 8, EGL_BLUE_SIZE, 8, EGL_DEPTH_SIZE, 24,
+  const EGLint configAttribs[] = {EGL_RENDERABLE_TYPE,
+                                  EGL_OPENGL_BIT,
+                                  EGL_RED_SIZE,
+                                  8,
+                                  EGL_GREEN_SIZE,
+                                  8,
+                                  EGL_BLUE_SIZE,
+                                  8,
+                                  EGL_DEPTH_SIZE,
+                                  24,
                                   EGL_NONE};
   EGLConfig config = nullptr;
   EGLint n = 0;
@@ -63,9 +71,13 @@ bool HeadlessContext::create() {
     const EGLint any[] = {EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_NONE};
     if (!eglChooseConfig(dpy, any, &config, 1, &n) || n < 1) config = nullptr;
   }
-  const EGLint ctxAttribs[] = {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 3,
+  const EGLint ctxAttribs[] = {EGL_CONTEXT_MAJOR_VERSION,
+                               3,
+                               EGL_CONTEXT_MINOR_VERSION,
+                               3,
                                EGL_CONTEXT_OPENGL_PROFILE_MASK,
-                               EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
+                               EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
+                               EGL_NONE};
   EGLContext ctx = eglCreateContext(dpy, config, EGL_NO_CONTEXT, ctxAttribs);
   if (ctx == EGL_NO_CONTEXT) {
     error_ = "EGL cannot create an OpenGL 3.3 core context";

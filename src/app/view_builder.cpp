@@ -1,0 +1,168 @@
+#include "app/view_builder.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "sim/pendulum.hpp"
+
+namespace app {
+
+namespace {
+constexpr size_t kTrailSamples = 240;  // 4 s at 60 frames/s
+}
+
+int ViewBuilder::pointOfBody(const Session& s, int body) {
+  return s.built().kind == sim::SystemKind::Pendulum ? body + 1 : body;
+}
+
+int ViewBuilder::bodyOfPoint(const Session& s, int point) {
+  return s.built().kind == sim::SystemKind::Pendulum ? point - 1 : point;
+}
+
+void ViewBuilder::rebuildTopology(const Session& s) {
+  const scene::Built& b = s.built();
+  built_ = &b;
+  ++topology_;
+  lines_.clear(), tris_.clear(), radii_.clear(), base_flags_.clear(), line_flags_.clear();
+  trail_.clear(), trail_head_ = 0;
+  if (b.kind == sim::SystemKind::Pendulum) {
+    const auto& p = b.pendulum;
+    const int n = p.links();
+    // bob radius: a fraction of the shortest rod, scaled by the cube root of the mass
+    const double shortest = p.length.minCoeff(), heaviest = p.mass.maxCoeff();
+    const double total = p.length.sum();
+    const double base = std::min(0.3 * shortest, 0.06 * total);
+    radii_.push_back(static_cast<float>(0.4 * base));  // the pivot
+    base_flags_.push_back(render::kPointFixed);
+    for (int i = 0; i < n; ++i) {
+      radii_.push_back(static_cast<float>(base * std::cbrt(p.mass[i] / heaviest)));
+      base_flags_.push_back(0);
+      lines_.push_back(i), lines_.push_back(i + 1);
+      line_flags_.push_back(render::kLineRigid);
+    }
+    trail_body_ = n - 1;
+  } else {
+    const auto& m = b.model;
+    const int n = m.particles();
+    std::vector<double> rest(m.rest_length.data(), m.rest_length.data() + m.springs());
+    double typical = 0.0;
+    if (!rest.empty()) {
+      std::nth_element(rest.begin(), rest.begin() + rest.size() / 2, rest.end());
+      typical = rest[rest.size() / 2];
+    }
+    double extent = 0.0;
+    for (int i = 0; i < n; ++i)
+      extent = std::max(extent, (b.state.x.segment<3>(3 * i) - b.state.x.segment<3>(0)).norm());
+    double r = typical > 0.0 ? 0.2 * typical : 0.03 * std::max(extent, 1.0);
+    if (!b.triangles.empty() && m.springs() > 0)  // a mesh: small beads, the surface shows
+      r = 0.12 * m.rest_length.minCoeff();
+    if (extent > 0.0) r = std::min(r, 0.04 * extent);
+    if (!(r > 0.0)) r = 0.05;
+    for (int i = 0; i < n; ++i) {
+      radii_.push_back(static_cast<float>(r));
+      base_flags_.push_back(m.fixed(i) ? render::kPointFixed : 0);
+    }
+    for (int k = 0; k < m.springs(); ++k) {
+      lines_.push_back(m.spring_a[k]), lines_.push_back(m.spring_b[k]);
+      line_flags_.push_back(0);
+    }
+    tris_ = b.triangles;
+    // a trail on the last moving particle, unless the scene is a large mesh
+    trail_body_ = -1;
+    if (b.triangles.empty())
+      for (int i = n - 1; i >= 0; --i)
+        if (!m.fixed(i)) {
+          trail_body_ = i;
+          break;
+        }
+  }
+}
+
+const render::SceneView& ViewBuilder::build(const Session& s, bool trails) {
+  const scene::Built& b = s.built();
+  if (built_ != &b) rebuildTopology(s);
+  const bool pendulum = b.kind == sim::SystemKind::Pendulum;
+  // positions (points: the pivot first for a pendulum)
+  if (pendulum) {
+    sim::pendulumPositions(b.pendulum, s.state().x, tmp_);
+    pos_.resize(3 + tmp_.size());
+    for (int c = 0; c < 3; ++c) pos_[c] = static_cast<float>(b.pendulum.pivot[c]);
+    for (Eigen::Index j = 0; j < tmp_.size(); ++j) pos_[3 + j] = static_cast<float>(tmp_[j]);
+  } else {
+    const auto& x = s.state().x;
+    pos_.resize(x.size());
+    for (Eigen::Index j = 0; j < x.size(); ++j) pos_[j] = static_cast<float>(x[j]);
+  }
+  // flags: fixed, grabbed, the divergence culprit
+  flags_ = base_flags_;
+  const int grabbed = s.grabbed();
+  if (grabbed >= 0) flags_[pointOfBody(s, grabbed)] |= render::kPointGrabbed;
+  int culprit = -1;
+  if (s.divergence() && s.divergence()->particle >= 0)
+    culprit = pointOfBody(s, s.divergence()->particle);
+  if (culprit >= 0 && culprit < static_cast<int>(flags_.size()))
+    flags_[culprit] |= render::kPointHighlight;
+  // line strains (l - r) / r
+  const size_t nl = lines_.size() / 2;
+  strain_.assign(nl, 0.0f);
+  std::vector<std::uint8_t>& lf = line_flags_;
+  for (size_t k = 0; k < nl; ++k) {
+    const std::uint32_t a = lines_[2 * k], c = lines_[2 * k + 1];
+    if (!pendulum) {
+      const float dx = pos_[3 * c] - pos_[3 * a], dy = pos_[3 * c + 1] - pos_[3 * a + 1],
+                  dz = pos_[3 * c + 2] - pos_[3 * a + 2];
+      const double l = std::sqrt(double(dx) * dx + double(dy) * dy + double(dz) * dz);
+      const double r = b.model.rest_length[k];
+      strain_[k] = r > 0.0 ? static_cast<float>((l - r) / r) : 0.0f;
+    }
+    const bool hot = culprit >= 0 && (int(a) == culprit || int(c) == culprit);
+    lf[k] = (lf[k] & ~render::kLineHighlight) | (hot ? render::kLineHighlight : 0);
+  }
+  // trail ring buffer of the chosen body
+  trails_.clear(), trail_len_.clear();
+  if (trail_body_ >= 0) {
+    const int p = pointOfBody(s, trail_body_);
+    if (trails) {
+      if (trail_.size() < 3 * kTrailSamples) {
+        trail_.insert(trail_.end(), {pos_[3 * p], pos_[3 * p + 1], pos_[3 * p + 2]});
+      } else {
+        for (int c = 0; c < 3; ++c) trail_[3 * trail_head_ + c] = pos_[3 * p + c];
+        trail_head_ = (trail_head_ + 1) % kTrailSamples;
+      }
+    }
+    const size_t count = trail_.size() / 3;
+    const size_t head = count < kTrailSamples ? 0 : trail_head_;
+    for (size_t i = 0; i < count; ++i)
+      for (int c = 0; c < 3; ++c) trails_.push_back(trail_[3 * ((head + i) % count) + c]);
+    if (count > 1)
+      trail_len_.push_back(static_cast<std::uint32_t>(count));
+    else
+      trails_.clear();
+  }
+  view_.positions = pos_;
+  view_.radii = radii_;
+  view_.flags = flags_;
+  view_.lines = lines_;
+  view_.line_strain = strain_;
+  view_.line_flags = line_flags_;
+  view_.triangles = tris_;
+  view_.trails = trails_;
+  view_.trail_lengths = trail_len_;
+  view_.topology = topology_;
+  view_.planar = pendulum || b.model.dim == 2;
+  return view_;
+}
+
+void ViewBuilder::bounds(float lo[3], float hi[3]) const {
+  for (int c = 0; c < 3; ++c) lo[c] = 1e30f, hi[c] = -1e30f;
+  for (size_t i = 0; i + 2 < pos_.size(); i += 3)
+    for (int c = 0; c < 3; ++c) {
+      if (!std::isfinite(pos_[i + c])) continue;
+      lo[c] = std::min(lo[c], pos_[i + c]);
+      hi[c] = std::max(hi[c], pos_[i + c]);
+    }
+  if (lo[0] > hi[0])
+    for (int c = 0; c < 3; ++c) lo[c] = -1, hi[c] = 1;
+}
+
+}  // namespace app

@@ -1,0 +1,610 @@
+#include "app/viewer.hpp"
+
+#include <glad/gl.h>
+// glad first: GLFW must not pull in another GL header
+#include <GLFW/glfw3.h>
+#include <backends/imgui_impl_glfw.h>
+#include <backends/imgui_impl_opengl3.h>
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <filesystem>
+#include <glm/gtc/matrix_transform.hpp>
+
+#include "app/egl_context.hpp"
+#include "app/frame_loop.hpp"
+#include "app/session.hpp"
+#include "app/view_builder.hpp"
+#include "cli/commands.hpp"
+#include "render/renderer.hpp"
+#include "scene/scene_def.hpp"
+
+namespace app {
+
+namespace {
+
+bool parseSize(const std::string& s, int& w, int& h) {
+  const auto x = s.find('x');
+  if (x == std::string::npos) return false;
+  long long a, b;
+  if (!cli::parseWhole(s.substr(0, x), a) || !cli::parseWhole(s.substr(x + 1), b)) return false;
+  if (a < 16 || b < 16 || a > 16384 || b > 16384) return false;
+  w = static_cast<int>(a), h = static_cast<int>(b);
+  return true;
+}
+
+// Fake clock for headless frames: each frame is exactly 1/60 s of wall time.
+struct FrameClock : Clock {
+  double t = 0.0;
+  double now() override { return t; }
+};
+
+std::string configDir() {
+  const char* xdg = std::getenv("XDG_CONFIG_HOME");
+  const char* home = std::getenv("HOME");
+  std::filesystem::path p;
+  if (xdg && *xdg)
+    p = std::filesystem::path(xdg) / "springlab";
+  else if (home && *home)
+    p = std::filesystem::path(home) / ".config" / "springlab";
+  else
+    return {};
+  return p.string();
+}
+
+std::string timestampName() {
+  char buf[64];
+  const std::time_t t = std::time(nullptr);
+  std::strftime(buf, sizeof buf, "springlab-%Y%m%d-%H%M%S.png", std::localtime(&t));
+  return buf;
+}
+
+// Everything one viewer run needs, front-end independent.
+struct Viewer {
+  ViewerOptions opt;
+  Session session;
+  ViewBuilder views;
+  render::Renderer renderer;
+  render::Framebuffer fbo;
+  render::Camera camera;
+  render::DrawOptions draw;
+  ui::PanelState panelState;
+  bool showUi = true, showHelp = false, quit = false;
+  std::string status;  // last rejected command or error, shown in the panel title bar area
+  double statusUntil = 0.0;
+  GLFWwindow* window = nullptr;
+  bool imgui = false;
+  double lastSimMs = 0.0, lastRenderMs = 0.0;
+  // mouse state
+  double mx = 0, my = 0;
+  bool dragOrbit = false, dragPan = false, dragGrab = false;
+  glm::vec3 grabPlanePoint{0.0f};
+
+  void frameScene() {
+    float lo[3], hi[3];
+    camera.planar = views.build(session, false).planar;
+    views.bounds(lo, hi);
+    const scene::Built& b = session.built();
+    if (b.kind == sim::SystemKind::Pendulum) {
+      // everything the chain can reach: a disc of its total length around the pivot
+      const float r = static_cast<float>(b.pendulum.length.sum());
+      for (int c = 0; c < 2; ++c)
+        lo[c] = static_cast<float>(b.pendulum.pivot[c]) - r,
+        hi[c] = static_cast<float>(b.pendulum.pivot[c]) + r;
+    }
+    camera.frame(glm::vec3(lo[0], lo[1], lo[2]), glm::vec3(hi[0], hi[1], hi[2]));
+  }
+
+  void applyCommand(const ui::Command& c) {
+    std::string msg;
+    bool handled = true;
+    using K = ui::Command::Kind;
+    const bool loads = c.kind == K::LoadBuiltin || c.kind == K::LoadFile || c.kind == K::Reload;
+    if (!session.apply(c, &msg, &handled)) {
+      status = msg;
+      statusUntil = ImGui::GetCurrentContext() ? ImGui::GetTime() + 6.0 : 0.0;
+      return;
+    }
+    if (loads) {
+      views.clearTrails();
+      frameScene();
+    }
+    if (c.kind == K::Reset) views.clearTrails();
+    if (handled) return;
+    switch (c.kind) {
+      case K::SetStrainScale:
+        if (std::isfinite(c.value))
+          draw.strain_scale = static_cast<float>(
+              std::clamp(c.value, ui::Limits::kStrainScaleMin, ui::Limits::kStrainScaleMax));
+        break;
+      case K::SetWireframe:
+        draw.wireframe = c.value != 0.0;
+        break;
+      case K::SetShowTrails:
+        draw.show_trails = c.value != 0.0;
+        break;
+      case K::Screenshot:
+        saveScreenshot(c.text.empty() ? timestampName() : c.text);
+        break;
+      case K::Quit:
+        quit = true;
+        break;
+      default:
+        break;
+    }
+  }
+
+  bool saveScreenshot(const std::string& path) {
+    std::vector<unsigned char> rgba;
+    fbo.read(rgba);
+    std::string err;
+    if (!render::writePng(path, fbo.width(), fbo.height(), rgba, &err)) {
+      status = err;
+      std::fprintf(stderr, "springlab: %s\n", err.c_str());
+      return false;
+    }
+    status = "saved " + path;
+    return true;
+  }
+
+  ui::PanelModel panelModel(const FixedStepLoop& loop) const {
+    ui::PanelModel pm;
+    session.fillPanel(pm);
+    pm.steps_per_second = loop.stepsPerSecond();
+    pm.realtime_percent = loop.realtimePercent();
+    pm.frame_ms_sim = lastSimMs;
+    pm.frame_ms_render = lastRenderMs;
+    pm.strain_scale = draw.strain_scale;
+    pm.wireframe = draw.wireframe;
+    pm.show_trails = draw.show_trails;
+    return pm;
+  }
+
+  // One frame: simulate, build the view, draw the scene and the UI into the framebuffer object.
+  void renderFrame(FixedStepLoop& loop, int width, int height, bool sample) {
+    SteadyClock timer;  // frame timings (glfwGetTime needs glfwInit, absent headless)
+    const double t0 = timer.now();
+    loop.frame(session.dt(), session.timeScale(), session.paused(),
+               [&] { return session.stepOnce(); });
+    if (sample) session.sample();
+    const double t1 = timer.now();
+    std::string err;
+    if (fbo.width() != width || fbo.height() != height) fbo.resize(width, height, 4, &err);
+    fbo.bind();
+    const render::SceneView& view = views.build(session, !session.paused());
+    camera.planar = view.planar;
+    renderer.draw(view, camera, draw, width, height);
+    if (imgui) drawUi(loop, width, height);
+    glFinish();
+    lastSimMs = 1000.0 * (t1 - t0);
+    lastRenderMs = 1000.0 * (timer.now() - t1);
+  }
+
+  void drawUi(const FixedStepLoop& loop, int width, int height) {
+    ImGuiIO& io = ImGui::GetIO();
+    ImGui_ImplOpenGL3_NewFrame();
+    if (window) {
+      ImGui_ImplGlfw_NewFrame();
+    } else {
+      io.DisplaySize = ImVec2(static_cast<float>(width), static_cast<float>(height));
+      io.DeltaTime = 1.0f / 60.0f;
+    }
+    ImGui::NewFrame();
+    std::vector<ui::Command> cmds;
+    if (showUi) {
+      const ui::PanelModel pm = panelModel(loop);
+      auto a = ui::drawPanel(pm, panelState);
+      cmds.insert(cmds.end(), a.begin(), a.end());
+      auto b = ui::drawDivergenceBanner(pm);
+      cmds.insert(cmds.end(), b.begin(), b.end());
+      ui::drawStrainLegend(draw.strain_scale);
+      if (!status.empty() && ImGui::GetTime() < statusUntil) {
+        ImGui::SetNextWindowPos(ImVec2(10, static_cast<float>(height) - 40));
+        ImGui::Begin("##status", nullptr,
+                     ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
+                         ImGuiWindowFlags_NoInputs);
+        ImGui::TextUnformatted(status.c_str());
+        ImGui::End();
+      }
+    }
+    if (showHelp || panelState.show_help) {
+      bool open = true;
+      ui::drawHelpOverlay(&open);
+      if (!open) showHelp = panelState.show_help = false;
+    }
+    ImGui::Render();
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    for (const auto& c : cmds) applyCommand(c);
+  }
+
+  // ---- input (window only) ----
+  void cursorToFb(double& x, double& y) const {
+    int ww, wh, fw, fh;
+    glfwGetWindowSize(window, &ww, &wh);
+    glfwGetFramebufferSize(window, &fw, &fh);
+    if (ww > 0 && wh > 0) x *= double(fw) / ww, y *= double(fh) / wh;
+  }
+
+  // The nearest body to the cursor ray (within 40 px), or -1.
+  int pick(double px, double py, glm::vec3& hit) {
+    const render::SceneView& v = views.build(session, false);
+    glm::vec3 o, d;
+    camera.ray(float(px), float(py), float(fbo.width()), float(fbo.height()), o, d);
+    const glm::mat4 vp =
+        camera.projection(float(fbo.width()) / float(fbo.height())) * camera.view();
+    int best = -1;
+    double bestPx = 40.0;
+    for (size_t i = 0; i * 3 < v.positions.size(); ++i) {
+      const glm::vec3 p(v.positions[3 * i], v.positions[3 * i + 1], v.positions[3 * i + 2]);
+      const glm::vec4 c = vp * glm::vec4(p, 1.0f);
+      if (c.w <= 0.0f) continue;
+      const double sx = (c.x / c.w * 0.5 + 0.5) * fbo.width();
+      const double sy = (0.5 - c.y / c.w * 0.5) * fbo.height();
+      const double dpx = std::hypot(sx - px, sy - py);
+      const int body = ViewBuilder::bodyOfPoint(session, static_cast<int>(i));
+      if (dpx < bestPx && body >= 0) bestPx = dpx, best = body, hit = p;
+    }
+    return best;
+  }
+
+  glm::vec3 cursorOnPlane(double px, double py, const glm::vec3& through) const {
+    glm::vec3 o, d;
+    camera.ray(float(px), float(py), float(fbo.width()), float(fbo.height()), o, d);
+    const glm::vec3 n = glm::normalize(camera.target - camera.eye());
+    const float den = glm::dot(d, n);
+    if (std::abs(den) < 1e-6f) return through;
+    return o + d * (glm::dot(through - o, n) / den);
+  }
+
+  void onMouseButton(int button, int action, int mods) {
+    if (ImGui::GetIO().WantCaptureMouse && action == GLFW_PRESS) return;
+    double x, y;
+    glfwGetCursorPos(window, &x, &y);
+    cursorToFb(x, y);
+    mx = x, my = y;
+    if (action == GLFW_RELEASE) {
+      if (dragGrab) session.setGrab(-1, sim::Vec3::Zero());
+      dragOrbit = dragPan = dragGrab = false;
+      return;
+    }
+    const bool ctrl = mods & GLFW_MOD_CONTROL, shift = mods & GLFW_MOD_SHIFT;
+    if (button == GLFW_MOUSE_BUTTON_LEFT && ctrl) {
+      glm::vec3 hit;
+      const int body = pick(x, y, hit);
+      if (body >= 0) {
+        dragGrab = true;
+        grabPlanePoint = hit;
+        session.setGrab(body, sim::Vec3(hit.x, hit.y, hit.z));
+      }
+    } else if (button == GLFW_MOUSE_BUTTON_RIGHT || (button == GLFW_MOUSE_BUTTON_LEFT && shift)) {
+      dragPan = true;
+    } else if (button == GLFW_MOUSE_BUTTON_LEFT) {
+      static double lastClick = -1.0;
+      const double now = glfwGetTime();
+      if (now - lastClick < 0.3) {  // double-click: the orbit centre
+        glm::vec3 hit;
+        camera.target = pick(x, y, hit) >= 0 ? hit : cursorOnPlane(x, y, camera.target);
+      }
+      lastClick = now;
+      dragOrbit = true;
+    }
+  }
+
+  void onCursor(double x, double y) {
+    cursorToFb(x, y);
+    const double dx = x - mx, dy = y - my;
+    mx = x, my = y;
+    if (dragGrab) {
+      const glm::vec3 t = cursorOnPlane(x, y, grabPlanePoint);
+      session.setGrab(session.grabbed(), sim::Vec3(t.x, t.y, t.z));
+    } else if (dragPan || (dragOrbit && camera.planar)) {
+      camera.pan(float(dx), float(dy), float(fbo.height()));
+    } else if (dragOrbit) {
+      camera.orbit(float(-dx) * 0.005f, float(dy) * 0.005f);
+    }
+  }
+
+  void onScroll(double dy) {
+    if (ImGui::GetIO().WantCaptureMouse) return;
+    const glm::vec3 toward = cursorOnPlane(mx, my, camera.target);
+    camera.zoom(static_cast<float>(std::pow(0.85, dy)), toward);
+  }
+
+  void onKey(int key, int action, int mods) {
+    if (action == GLFW_RELEASE) return;
+    if (ImGui::GetIO().WantCaptureKeyboard) return;
+    using K = ui::Command::Kind;
+    const bool ctrl = mods & GLFW_MOD_CONTROL, shift = mods & GLFW_MOD_SHIFT;
+    ui::Command c{K::Quit};
+    switch (key) {
+      case GLFW_KEY_SPACE:
+        c = {K::SetPaused, session.paused() ? 0.0 : 1.0};
+        break;
+      case GLFW_KEY_RIGHT:
+        c = {K::Step, 0.0, shift ? 10 : 1};
+        break;
+      case GLFW_KEY_R:
+        if (ctrl) return;
+        c = {K::Reset};
+        break;
+      case GLFW_KEY_BACKSPACE:
+        c = {K::Reset};
+        break;
+      case GLFW_KEY_L:
+        if (!ctrl) return;
+        c = {K::Reload};
+        break;
+      case GLFW_KEY_EQUAL:
+      case GLFW_KEY_KP_ADD:
+        c = {K::SetTimeScale, std::min(session.timeScale() * 2.0, ui::Limits::kTimeScaleMax)};
+        break;
+      case GLFW_KEY_MINUS:
+      case GLFW_KEY_KP_SUBTRACT:
+        c = {K::SetTimeScale, std::max(session.timeScale() / 2.0, ui::Limits::kTimeScaleMin)};
+        break;
+      case GLFW_KEY_P:
+        if (!ctrl) return;
+        c = {K::Screenshot};
+        break;
+      case GLFW_KEY_Q:
+        if (!ctrl) return;
+        c = {K::Quit};
+        break;
+      case GLFW_KEY_TAB:
+        showUi = !showUi;
+        return;
+      case GLFW_KEY_F1:
+        showHelp = !showHelp;
+        return;
+      case GLFW_KEY_F:
+        frameScene();
+        return;
+      default:
+        return;
+    }
+    applyCommand(c);
+  }
+};
+
+Viewer* g_viewer = nullptr;  // for the GLFW callbacks (one window)
+
+void initImGui(float scale, bool persist) {
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  static std::string ini;
+  io.IniFilename = nullptr;  // never the working directory; never under --frames or in tests
+  if (persist) {
+    const std::string dir = configDir();
+    std::error_code ec;
+    if (!dir.empty() && std::filesystem::create_directories(dir, ec), !ec) {
+      ini = dir + "/imgui.ini";
+      io.IniFilename = ini.c_str();
+    }
+  }
+  ImGui::StyleColorsDark();
+  ImFontConfig cfg;
+  cfg.SizePixels = 13.0f * scale;  // 1.86 has no dynamic DPI fonts: load at size x scale once
+  io.Fonts->AddFontDefault(&cfg);
+  ImGui::GetStyle().ScaleAllSizes(scale);
+}
+
+}  // namespace
+
+int parseViewerOptions(const std::vector<std::string>& args, ViewerOptions& o, std::string& error) {
+  bool sceneSet = false;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto value = [&](std::string& out) {
+      if (i + 1 >= args.size()) {
+        error = a + ": missing value";
+        return false;
+      }
+      out = args[++i];
+      return true;
+    };
+    std::string v;
+    if (a == "--integrator") {
+      if (!value(o.integrator)) return 2;
+    } else if (a == "--dt") {
+      if (!value(v)) return 2;
+      if (!cli::parseDouble(v, o.dt) || !(o.dt > 0)) {
+        error = "--dt: must be a finite number > 0, not \"" + v + "\"";
+        return 2;
+      }
+    } else if (a == "--size") {
+      if (!value(v)) return 2;
+      if (!parseSize(v, o.width, o.height)) {
+        error = "--size: must be WxH with 16 <= W, H <= 16384, not \"" + v + "\"";
+        return 2;
+      }
+    } else if (a == "--frames") {
+      if (!value(v)) return 2;
+      if (!cli::parseWhole(v, o.frames) || o.frames < 1) {
+        error = "--frames: must be a whole number >= 1, not \"" + v + "\"";
+        return 2;
+      }
+    } else if (a == "--screenshot") {
+      if (!value(o.screenshot)) return 2;
+      if (o.screenshot.empty()) {
+        error = "--screenshot: missing file name";
+        return 2;
+      }
+    } else if (a == "--headless") {
+      o.headless = true;
+    } else if (a == "--no-ui") {
+      o.no_ui = true;
+    } else if (a.rfind("--", 0) == 0) {
+      error = "unknown option " + a;
+      return 2;
+    } else if (!sceneSet) {
+      o.scene = a;
+      sceneSet = true;
+    } else {
+      error = "unexpected argument \"" + a + "\" (one SCENE only)";
+      return 2;
+    }
+  }
+  return 0;
+}
+
+int viewerMain(const std::vector<std::string>& args) {
+  Viewer v;
+  std::string error;
+  if (parseViewerOptions(args, v.opt, error) != 0) {
+    std::fprintf(stderr, "springlab: %s\n", error.c_str());
+    return 2;
+  }
+  ViewerOptions& o = v.opt;
+  try {
+    v.session.load(o.scene);
+  } catch (const scene::Error& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    return 2;
+  }
+  if (!o.integrator.empty() &&
+      !v.session.apply({ui::Command::Kind::SetIntegrator, 0.0, 0, o.integrator}, &error)) {
+    std::fprintf(stderr, "springlab: --integrator: %s\n", error.c_str());
+    return 2;
+  }
+  if (o.dt > 0.0) {
+    ui::Command c{ui::Command::Kind::SetDt, o.dt};
+    if (!v.session.apply(c, &error)) {
+      std::fprintf(stderr, "springlab: --dt: %s (allowed %g to %g s)\n", error.c_str(),
+                   ui::Limits::kDtMin, ui::Limits::kDtMax);
+      return 2;
+    }
+  }
+  const bool scripted = o.frames > 0 || !o.screenshot.empty();
+  if (!scripted) o.frames = -1;
+  if (!o.screenshot.empty() && o.frames < 0) o.frames = 1;
+
+  // front end: a GLFW window when there is a display, headless EGL for scripted runs without one
+  const char* display = std::getenv("DISPLAY");
+  const char* wayland = std::getenv("WAYLAND_DISPLAY");
+  const bool haveDisplay = (display && *display) || (wayland && *wayland);
+  HeadlessContext egl;
+  bool windowed = false;
+  if (haveDisplay && !o.headless) {
+    glfwSetErrorCallback([](int, const char*) {});
+    if (glfwInit()) {
+      glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+      glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+      glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+      glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+      glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);
+      v.window = glfwCreateWindow(
+          o.width, o.height, ("springlab: " + v.session.sceneName()).c_str(), nullptr, nullptr);
+      if (v.window) {
+        glfwMakeContextCurrent(v.window);
+        windowed = gladLoadGL(reinterpret_cast<GLADloadfunc>(glfwGetProcAddress)) != 0;
+      }
+    }
+    if (!windowed && !scripted) {
+      std::fprintf(stderr,
+                   "springlab: cannot open an OpenGL 3.3 window on this display; for a picture "
+                   "use springlab %s --screenshot out.png, for numbers springlab run %s\n",
+                   o.scene.c_str(), o.scene.c_str());
+      return 2;
+    }
+  }
+  if (!windowed) {
+    if (!scripted) {
+      std::fprintf(stderr,
+                   "springlab: no display (DISPLAY and WAYLAND_DISPLAY are unset), so no window; "
+                   "without one use springlab %s --screenshot out.png (rendered headless), "
+                   "springlab record, or springlab run %s\n",
+                   o.scene.c_str(), o.scene.c_str());
+      return 2;
+    }
+    if (!egl.create()) {
+      std::fprintf(stderr, "springlab: headless rendering unavailable: %s\n", egl.error().c_str());
+      return 2;
+    }
+  }
+  if (!v.renderer.init(&error)) {
+    std::fprintf(stderr, "springlab: renderer: %s\n", error.c_str());
+    return 2;
+  }
+  float scale = 1.0f;
+  if (v.window) {
+    float sx = 1.0f, sy = 1.0f;
+    glfwGetWindowContentScale(v.window, &sx, &sy);
+    scale = std::max(1.0f, sx);
+  }
+  v.imgui = !o.no_ui;
+  if (v.imgui) {
+    initImGui(scale, windowed && !scripted);
+    if (v.window) {
+      g_viewer = &v;
+      // our callbacks first: ImGui's GLFW backend chains to them
+      glfwSetMouseButtonCallback(
+          v.window, [](GLFWwindow*, int b, int a, int m) { g_viewer->onMouseButton(b, a, m); });
+      glfwSetCursorPosCallback(v.window, [](GLFWwindow*, double x, double y) {
+        if (!ImGui::GetIO().WantCaptureMouse || g_viewer->dragGrab || g_viewer->dragOrbit ||
+            g_viewer->dragPan)
+          g_viewer->onCursor(x, y);
+      });
+      glfwSetScrollCallback(v.window,
+                            [](GLFWwindow*, double, double dy) { g_viewer->onScroll(dy); });
+      glfwSetKeyCallback(v.window,
+                         [](GLFWwindow*, int k, int, int a, int m) { g_viewer->onKey(k, a, m); });
+      ImGui_ImplGlfw_InitForOpenGL(v.window, true);
+    }
+    if (!ImGui_ImplOpenGL3_Init("#version 330 core")) {
+      std::fprintf(stderr, "springlab: the ImGui OpenGL backend failed; continuing without UI\n");
+      v.imgui = false;
+    }
+  }
+  if (v.window) glfwSwapInterval(1);  // vsync: the frame rate paces the loop, no busy wait
+  v.frameScene();
+
+  SteadyClock wall;
+  FrameClock fake;
+  Clock& clock = windowed && !scripted ? static_cast<Clock&>(wall) : static_cast<Clock&>(fake);
+  FixedStepLoop loop(clock);
+  if (scripted) loop.setBudget(1e9);  // scripted frames are deterministic: every due step runs
+  long long frame = 0;
+  int exitStatus = 0;
+  while (!v.quit) {
+    int w = o.width, h = o.height;
+    if (v.window) {
+      glfwPollEvents();
+      if (glfwWindowShouldClose(v.window)) break;
+      glfwGetFramebufferSize(v.window, &w, &h);
+      if (w <= 0 || h <= 0) {  // minimised: sleep until something happens
+        glfwWaitEventsTimeout(0.1);
+        continue;
+      }
+    }
+    fake.t += 1.0 / 60.0;
+    v.renderFrame(loop, w, h, true);
+    if (v.window) {
+      glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
+      glBindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);
+      v.fbo.bind();
+      glBindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);
+      glBlitFramebuffer(0, 0, w, h, 0, 0, w, h, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+      glfwSwapBuffers(v.window);
+    }
+    ++frame;
+    if (o.frames > 0 && frame >= o.frames) break;
+  }
+  if (!o.screenshot.empty() && !v.saveScreenshot(o.screenshot)) exitStatus = 2;
+  if (v.imgui) {
+    ImGui_ImplOpenGL3_Shutdown();
+    if (v.window) ImGui_ImplGlfw_Shutdown();
+    ImGui::DestroyContext();
+  }
+  if (v.window) {
+    glfwDestroyWindow(v.window);
+    glfwTerminate();
+  }
+  return exitStatus;
+}
+
+}  // namespace app

@@ -1,0 +1,25 @@
+// `springlab [SCENE] [options]`: the interactive window (GLFW), or, with --screenshot / --frames
+// and no display, the same frames rendered headless through EGL.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace app {
+
+struct ViewerOptions {
+  std::string scene = "cloth_32";
+  std::string integrator;  // empty: the scene's
+  double dt = 0.0;         // 0: the scene's
+  int width = 1280, height = 720;
+  long long frames = -1;   // quit after N frames (-1: run until closed)
+  std::string screenshot;  // PNG of the last frame
+  bool headless = false;   // force EGL even with a display
+  bool no_ui = false;
+};
+
+// Parses the window options (INTERFACE.md §4); returns 0 or exit status 2 with a message.
+int parseViewerOptions(const std::vector<std::string>& args, ViewerOptions& o, std::string& error);
+int viewerMain(const std::vector<std::string>& args);
+
+}  // namespace app
