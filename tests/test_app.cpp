@@ -1,0 +1,292 @@
+// The viewer's logic without a display: the fixed-step loop with a fake clock, the Session's
+// command validation, the view builder; and the binary's headless and windowed front ends.
+#include <doctest/doctest.h>
+
+#ifdef SPRINGLAB_VIEWER
+
+#include <cmath>
+#include <cstdlib>
+
+#include "app/frame_loop.hpp"
+#include "app/session.hpp"
+#include "app/view_builder.hpp"
+#include "scene/load.hpp"
+#include "util.hpp"
+
+using app::FixedStepLoop;
+using K = ui::Command::Kind;
+
+namespace {
+
+struct FakeClock : app::Clock {
+  double t = 0.0;
+  double now() override { return t; }
+};
+
+}  // namespace
+
+TEST_CASE("app: the loop takes the steps that fit the elapsed time, whatever the frame rate") {
+  FakeClock clock;
+  FixedStepLoop loop(clock, 1.0);
+  int steps = 0;
+  auto step = [&] { return ++steps, true; };
+  loop.frame(0.01, 1.0, false, step);  // the first frame only starts the clock
+  CHECK(steps == 0);
+  clock.t += 0.1;
+  auto r = loop.frame(0.01, 1.0, false, step);
+  CHECK(r.steps == 10);
+  CHECK(r.sim_seconds == doctest::Approx(0.1));
+  // a fraction of a step is carried to the next frame: 0.015 + 0.015 = 3 steps of 0.01
+  steps = 0;
+  clock.t += 0.015;
+  loop.frame(0.01, 1.0, false, step);
+  clock.t += 0.015;
+  loop.frame(0.01, 1.0, false, step);
+  CHECK(steps == 3);
+}
+
+TEST_CASE("app: time scale, pause and the gap cap") {
+  FakeClock clock;
+  FixedStepLoop loop(clock, 1.0);
+  int steps = 0;
+  auto step = [&] { return ++steps, true; };
+  loop.frame(0.001, 1.0, false, step);
+  clock.t += 0.1;
+  loop.frame(0.001, 0.25, false, step);  // slow motion: a quarter of the steps
+  CHECK(steps == doctest::Approx(25).epsilon(0.05));
+  steps = 0;
+  clock.t += 0.1;
+  loop.frame(0.001, 8.0, false, step);  // fast: eight times
+  CHECK(steps == doctest::Approx(800).epsilon(0.01));
+  steps = 0;
+  clock.t += 0.1;
+  CHECK(loop.frame(0.001, 1.0, true, step).steps == 0);  // paused: nothing, nothing stored
+  clock.t += 0.05;
+  loop.frame(0.001, 1.0, false, step);
+  CHECK(steps == doctest::Approx(50).epsilon(0.05));  // only the 0.05 s since the paused frame
+  // a stall of 10 s is not replayed: at most kMaxFrameGap of wall time counts
+  steps = 0;
+  clock.t += 10.0;
+  loop.frame(0.001, 1.0, false, step);
+  CHECK(steps == doctest::Approx(FixedStepLoop::kMaxFrameGap / 0.001).epsilon(0.01));
+}
+
+TEST_CASE("app: the step budget drops the backlog instead of carrying it") {
+  FakeClock clock;
+  FixedStepLoop loop(clock, 0.010);  // 10 ms of stepping per frame
+  // every step costs 1 ms of wall time: at most 10 steps fit in a frame
+  auto slowStep = [&] {
+    clock.t += 0.001;
+    return true;
+  };
+  loop.frame(0.0001, 1.0, false, slowStep);
+  clock.t += 1.0 / 60.0;  // 166 steps of 0.1 ms are due
+  const auto r = loop.frame(0.0001, 1.0, false, slowStep);
+  CHECK(r.steps == 10);
+  CHECK(r.dropped);
+  // the next frame starts with an empty accumulator: only the wall time since the last frame
+  // began is due (the 10 ms spent stepping + 0.5 ms), not the 156 dropped steps
+  clock.t += 0.0005;
+  int quick = 0;
+  loop.frame(0.0001, 1.0, false, [&] { return ++quick, true; });
+  CHECK(quick == 105);
+  CHECK(loop.realtimePercent() < 100.0);  // the simulation fell behind and says so
+}
+
+TEST_CASE("app: a diverging step stops the frame") {
+  FakeClock clock;
+  FixedStepLoop loop(clock, 1.0);
+  loop.frame(0.01, 1.0, false, [] { return true; });
+  clock.t += 0.1;
+  int n = 0;
+  const auto r = loop.frame(0.01, 1.0, false, [&] { return ++n < 4; });
+  CHECK(r.diverged);
+  CHECK(r.steps == 3);
+}
+
+TEST_CASE("app: the session validates commands and applies them between steps") {
+  app::Session s;
+  s.load("seed003_table1_case1");
+  std::string msg;
+  CHECK(s.apply({K::SetIntegrator, 0, 0, "rk4"}, &msg));
+  CHECK(s.method() == sim::Method::Rk4);
+  CHECK_FALSE(s.apply({K::SetIntegrator, 0, 0, "implicit_midpoint"}, &msg));
+  CHECK(msg.find("does not apply to mass_spring") != std::string::npos);
+  CHECK_FALSE(s.apply({K::SetDt, NAN}, &msg));
+  CHECK_FALSE(s.apply({K::SetDt, 10.0}, &msg));
+  CHECK(s.dt() == 0.002);  // unchanged by rejected commands
+  CHECK(s.apply({K::SetDt, 0.001}, &msg));
+  CHECK(s.dt() == 0.001);
+  CHECK_FALSE(s.apply({K::SetJointDamping, 0.1}, &msg));  // no joints on a spring pendulum
+  // stiffness scale: k changes and so does the motion
+  const double k0 = s.built().model.stiffness[0];
+  CHECK(s.apply({K::SetStiffnessScale, 4.0}, &msg));
+  CHECK(s.built().model.stiffness[0] == 4.0 * k0);
+  CHECK_FALSE(s.apply({K::SetStiffnessScale, -1.0}, &msg));
+  // Step pauses and advances exactly n steps; Reset returns to t = 0
+  CHECK(s.apply({K::Step, 0, 10}, &msg));
+  CHECK(s.paused());
+  CHECK(s.steps() == 10);
+  CHECK(s.state().t == doctest::Approx(0.01));
+  CHECK(s.apply({K::Reset}, &msg));
+  CHECK(s.state().t == 0.0);
+  CHECK(s.state().x == s.built().state.x);
+  // a bad file keeps the current scene
+  CHECK_FALSE(s.apply({K::LoadFile, 0, 0, "/nonexistent.json"}, &msg));
+  CHECK(msg.find("/nonexistent.json") != std::string::npos);
+  CHECK(s.built().model.particles() == 2);
+  CHECK(s.apply({K::LoadBuiltin, 0, 0, "seed004_double_pendulum"}, &msg));
+  CHECK(s.built().kind == sim::SystemKind::Pendulum);
+  CHECK(s.apply({K::SetJointDamping, 0.1}, &msg));
+  CHECK(s.built().pendulum.joint_damping == 0.1);
+  CHECK_FALSE(s.apply({K::SetGravity, 0, 0, "", {0, -1e9, 0}}, &msg));
+  CHECK(s.apply({K::SetGravity, 0, 0, "", {0, -1.62, 0}}, &msg));
+  CHECK(s.built().pendulum.gravity.y() == -1.62);
+}
+
+TEST_CASE("app: changing k with time_fe refactorises once, and the result matches a fresh run") {
+  app::Session s;
+  s.load("seed003_table1_case1");  // time_fe
+  std::string msg;
+  REQUIRE(s.apply({K::SetStiffnessScale, 2.0}, &msg));
+  for (int i = 0; i < 50; ++i) REQUIRE(s.stepOnce());
+  // reference: the scene with k doubled from the start
+  auto def = scene::loadSceneArg("seed003_table1_case1");
+  def.mass_spring.springs[0].stiffness *= 2.0;
+  auto b = scene::build(def);
+  auto st = b.stepper(sim::Method::TimeFe, def.dt);
+  REQUIRE(!st->advance(50));
+  CHECK(s.state().x == st->state().x);
+}
+
+TEST_CASE("app: divergence pauses with a report; the last finite state is kept") {
+  app::Session s;
+  s.load("seed003_table1_case1");
+  std::string msg;
+  REQUIRE(s.apply({K::SetIntegrator, 0, 0, "euler"}, &msg));
+  REQUIRE(s.apply({K::SetDt, 0.1}, &msg));
+  REQUIRE(s.apply({K::SetStiffnessScale, 1000.0}, &msg));
+  bool diverged = false;
+  for (int i = 0; i < 10000 && !diverged; ++i) diverged = !s.stepOnce();
+  REQUIRE(diverged);
+  CHECK(s.paused());
+  REQUIRE(s.divergence());
+  CHECK(s.divergence()->particle == 1);
+  CHECK(s.state().x.allFinite());
+  CHECK_FALSE(s.stepOnce());  // no stepping past a divergence until reset or restore
+  app::ViewBuilder vb;
+  const auto& view = vb.build(s, false);
+  CHECK((view.flags[1] & render::kPointHighlight) != 0);
+  CHECK((view.line_flags[0] & render::kLineHighlight) != 0);
+  CHECK(s.apply({K::RestoreLastFinite}, &msg));
+  CHECK_FALSE(s.divergence());
+  CHECK(s.apply({K::Reset}, &msg));
+  CHECK(s.state().t == 0.0);
+}
+
+TEST_CASE("app: the mouse spring pulls a particle and a pendulum bob") {
+  app::Session s;
+  s.load("seed003_table1_case1");
+  std::string msg;
+  REQUIRE(s.apply({K::SetIntegrator, 0, 0, "rk4"}, &msg));
+  const double x0 = s.state().x[3];
+  s.setGrab(1, sim::Vec3(x0 + 1.0, s.state().x[4], 0.0));  // pull along +x
+  for (int i = 0; i < 20; ++i) REQUIRE(s.stepOnce());
+  CHECK(s.state().x[3] > x0 + 1e-4);
+  s.setGrab(0, sim::Vec3(5, 5, 0));  // a fixed particle cannot be grabbed
+  CHECK(s.grabbed() == -1);
+
+  s.load("pendulum_small_angle");
+  s.setGrab(0, sim::Vec3(1.0, 0.0, 0.0));  // pull the bob sideways and up
+  const double phi0 = s.state().x[0];
+  for (int i = 0; i < 50; ++i) REQUIRE(s.stepOnce());
+  CHECK(s.state().x[0] > phi0 + 1e-3);
+}
+
+TEST_CASE("app: the view of a pendulum has the pivot, the bobs and rigid rods") {
+  app::Session s;
+  s.load("seed004_triple_pendulum");
+  app::ViewBuilder vb;
+  const auto& v = vb.build(s, true);
+  REQUIRE(v.positions.size() == 3 * 4);
+  CHECK((v.flags[0] & render::kPointFixed) != 0);
+  CHECK(v.lines.size() == 6);
+  for (auto f : v.line_flags) CHECK((f & render::kLineRigid) != 0);
+  CHECK(v.planar);
+  // bob 0 at pivot + 2 (sin pi/2, -cos pi/2) = (2, 0)
+  CHECK(v.positions[3] == doctest::Approx(2.0));
+  CHECK(v.positions[4] == doctest::Approx(0.0).epsilon(1e-6));
+  // the heaviest bob is the largest
+  CHECK(v.radii[1] > v.radii[3]);
+}
+
+TEST_CASE("app: --screenshot without a display renders headless to a PNG of the requested size") {
+  using namespace testutil;
+  const auto png = tempDir() / "shot.png";
+  std::filesystem::remove(png);
+  // the binary decides on the display from DISPLAY/WAYLAND_DISPLAY: run it without them
+  const std::string cmd = "env -u DISPLAY -u WAYLAND_DISPLAY '" + std::string(SPRINGLAB_BIN) +
+                          "' seed004_double_pendulum --size 320x240 --frames 3 --screenshot '" +
+                          png.string() + "' 2>&1";
+  REQUIRE(std::system(cmd.c_str()) == 0);
+  const std::string data = readFile(png);
+  REQUIRE(data.size() > 24);
+  CHECK(data.substr(1, 3) == "PNG");
+  // IHDR: width and height, big-endian, at bytes 16..23
+  auto be32 = [&](size_t i) {
+    return (unsigned(static_cast<unsigned char>(data[i])) << 24) |
+           (unsigned(static_cast<unsigned char>(data[i + 1])) << 16) |
+           (unsigned(static_cast<unsigned char>(data[i + 2])) << 8) |
+           unsigned(static_cast<unsigned char>(data[i + 3]));
+  };
+  CHECK(be32(16) == 320);
+  CHECK(be32(20) == 240);
+}
+
+TEST_CASE("app: the interactive window without a display fails with a message saying what to do") {
+  using namespace testutil;
+  const std::string cmd = "env -u DISPLAY -u WAYLAND_DISPLAY '" + std::string(SPRINGLAB_BIN) +
+                          "' cloth_16 > '" + (tempDir() / "nodisp.txt").string() + "' 2>&1";
+  const int raw = std::system(cmd.c_str());
+  CHECK(WEXITSTATUS(raw) == 2);
+  const std::string out = readFile(tempDir() / "nodisp.txt");
+  CHECK(out.find("no display") != std::string::npos);
+  CHECK(out.find("--screenshot") != std::string::npos);
+}
+
+TEST_CASE("app: window options are validated") {
+  using namespace testutil;
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {"cloth_16", "--size", "12x7"},
+           {"cloth_16", "--size", "abc"},
+           {"cloth_16", "--frames", "0"},
+           {"cloth_16", "--dt", "-1"},
+           {"cloth_16", "--integrator", "implicit_midpoint"},
+           {"cloth_16", "--bogus"},
+           {"no_such_scene_anywhere"}}) {
+    CAPTURE(args.back());
+    const auto r = springlab(args);
+    CHECK(r.status == 2);
+    CHECK(lines(r.err).size() == 1);
+  }
+}
+
+TEST_CASE("app: smoke test of the real GLFW window under xvfb-run") {
+  // Decided here, not compiled out (DESIGN.md §4): the test command installs xvfb and xauth.
+  using namespace testutil;
+  REQUIRE_MESSAGE(std::system("command -v xvfb-run >/dev/null 2>&1") == 0,
+                  "xvfb-run is missing: install xvfb and xauth (bash scripts/install-deps.sh)");
+  const auto png = tempDir() / "window.png";
+  std::filesystem::remove(png);
+  const std::string cmd = "xvfb-run -a -s '-screen 0 1024x768x24' '" + std::string(SPRINGLAB_BIN) +
+                          "' cloth_16 --size 400x300 --frames 5 --screenshot '" + png.string() +
+                          "' > '" + (tempDir() / "xvfb.txt").string() + "' 2>&1";
+  const int raw = std::system(cmd.c_str());
+  INFO(readFile(tempDir() / "xvfb.txt"));
+  REQUIRE(WEXITSTATUS(raw) == 0);
+  const std::string data = readFile(png);
+  REQUIRE(data.size() > 1000);
+  CHECK(data.substr(1, 3) == "PNG");
+}
+
+#endif  // SPRINGLAB_VIEWER
