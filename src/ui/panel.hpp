@@ -2,35 +2,37 @@
 // Commands; the app's Session validates and applies them between steps. No GL calls, no physics.
 #pragma once
 
+#include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ui {
 
 struct Command {
   enum class Kind {
-    SetIntegrator,      // text: integrator name
-    SetDt,              // value: s
-    SetTimeScale,       // value: simulated seconds per real second
-    SetPaused,          // value: 1 pause, 0 run
-    Step,               // count: steps
-    Reset,              // back to the initial state (camera kept)
-    RestoreLastFinite,  // after a divergence: the last finite state
-    LoadBuiltin,        // text: built-in scene name
-    LoadFile,           // text: path
-    Reload,             // the scene file again
-    SetStiffnessScale,  // value: multiplies every spring's k
-    SetSpringDamping,   // value: N s/m, every spring's dashpot
-    SetDrag,            // value: N s/m
-    SetGravity,         // vec: m/s^2
-    SetJointDamping,    // value: N m s/rad
-    SetGrabStiffness,   // value: N/m, the mouse spring
-    SetStrainScale,     // value: strain at full colour
-    SetWireframe,       // value: 1 / 0
-    SetShowTrails,      // value: 1 / 0
-    SetPhaseCoordinate, // count: index of the coordinate in the phase plot
-    Screenshot,         // text: path (empty: a default name)
+    SetIntegrator,       // text: integrator name
+    SetDt,               // value: s
+    SetTimeScale,        // value: simulated seconds per real second
+    SetPaused,           // value: 1 pause, 0 run
+    Step,                // count: steps
+    Reset,               // back to the initial state (camera kept)
+    RestoreLastFinite,   // after a divergence: the last finite state
+    LoadBuiltin,         // text: built-in scene name
+    LoadFile,            // text: path
+    Reload,              // the scene file again
+    SetStiffnessScale,   // value: multiplies every spring's k
+    SetSpringDamping,    // value: N s/m, every spring's dashpot
+    SetDrag,             // value: N s/m
+    SetGravity,          // vec: m/s^2
+    SetJointDamping,     // value: N m s/rad
+    SetGrabStiffness,    // value: N/m, the mouse spring
+    SetStrainScale,      // value: strain at full colour
+    SetWireframe,        // value: 1 / 0
+    SetShowTrails,       // value: 1 / 0
+    SetPhaseCoordinate,  // count: index of the coordinate in the phase plot
+    Screenshot,          // text: path (empty: a default name)
     Quit,
   };
   Kind kind;
@@ -47,16 +49,22 @@ struct IntegratorChoice {
 
 // Allowed ranges: the panel clamps to them before emitting a command.
 struct Limits {
-  static constexpr double kDtMin = 1e-7, kDtMax = 0.1;              // s
+  static constexpr double kDtMin = 1e-7, kDtMax = 0.1;  // s
   static constexpr double kTimeScaleMin = 1.0 / 64, kTimeScaleMax = 8.0;
   static constexpr double kStiffnessScaleMin = 1e-3, kStiffnessScaleMax = 1e3;
-  static constexpr double kDampingMax = 1e3;                         // N s/m
-  static constexpr double kDragMax = 1e3;                            // N s/m
-  static constexpr double kGravityMax = 100.0;                       // m/s^2
-  static constexpr double kJointDampingMax = 1e2;                    // N m s/rad
+  static constexpr double kDampingMax = 1e3;                                  // N s/m
+  static constexpr double kDragMax = 1e3;                                     // N s/m
+  static constexpr double kGravityMax = 100.0;                                // m/s^2
+  static constexpr double kJointDampingMax = 1e2;                             // N m s/rad
   static constexpr double kGrabStiffnessMin = 1e-2, kGrabStiffnessMax = 1e5;  // N/m
   static constexpr double kStrainScaleMin = 1e-4, kStrainScaleMax = 10.0;
+  static constexpr int kStepCountMax = 100000;  // steps per Step command
 };
+
+// Clamps a command's value to Limits (dt, scales, dampings, gravity magnitude, step count; flags to
+// 0/1); nullopt when a value is not finite, so such a command is never emitted. Every command the
+// panel returns has been through it.
+std::optional<Command> clampCommand(Command command);
 
 struct PanelModel {
   // scene
@@ -80,8 +88,8 @@ struct PanelModel {
   double sim_time = 0.0, steps_per_second = 0.0, realtime_percent = 100.0;
   double frame_ms_sim = 0.0, frame_ms_render = 0.0;
   std::span<const float> energy_time, kinetic, potential, total;  // recent history
-  std::span<const float> drift;  // |E - E0| / |E0| history (plotted on a log axis)
-  std::span<const float> phase_q, phase_v;  // the chosen coordinate and its rate
+  std::span<const float> drift;                // |E - E0| / |E0| history (plotted on a log axis)
+  std::span<const float> phase_q, phase_v;     // the chosen coordinate and its rate
   std::vector<std::string> phase_coordinates;  // names, e.g. "x3", "phi1"
   int phase_coordinate = 0;
   // divergence
@@ -89,20 +97,48 @@ struct PanelModel {
   std::string divergence;  // the report, one line
 };
 
-// Per-window widget state kept between frames (text fields).
+// Testing aid (tests/test_ui.cpp): when a probe is given, every widget drawn reports its name (its
+// visible label; combo entries as "integrator/<name>", "scene/<name>", "phase/<name>"; help rows as
+// "binding/<keys>") and its screen rectangle, so that a test can move a simulated mouse onto it.
+// The app passes none.
+struct ItemRect {
+  std::string name;
+  float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+};
+struct ItemProbe {
+  std::vector<ItemRect> items;
+  const ItemRect* find(std::string_view name) const {
+    for (const ItemRect& r : items)
+      if (r.name == name) return &r;
+    return nullptr;
+  }
+};
+
+// Per-window widget state kept between frames (text fields, a slider being dragged).
 struct PanelState {
   char file_path[512] = "";
-  bool show_help = false;
+  bool show_help = false;  // toggled by the panel's "Help" button; the app also toggles it on F1
+  // the slider whose change is committed on release, and its value while it is being dragged
+  unsigned int edit_id = 0;
+  double edit_value = 0.0;
+  ItemProbe* probe = nullptr;  // testing aid, see ItemProbe
 };
 
 // Draws the panel window; returns the commands the user issued this frame.
 std::vector<Command> drawPanel(const PanelModel& model, PanelState& state);
 // The divergence banner (top centre), with "reset" and "back to the last finite state".
-std::vector<Command> drawDivergenceBanner(const PanelModel& model);
+std::vector<Command> drawDivergenceBanner(const PanelModel& model, ItemProbe* probe = nullptr);
 // The strain legend (bottom left).
 void drawStrainLegend(double strain_scale);
 // The help overlay listing every binding (F1).
-void drawHelpOverlay(bool* open);
+void drawHelpOverlay(bool* open, ItemProbe* probe = nullptr);
+
+// The renderer's strain colour map: blue (0.23, 0.45, 0.95) at -1, light grey (0.85, 0.85, 0.85) at
+// 0, red (0.95, 0.25, 0.2) at +1, linear in between, clamped outside; x = strain / strain scale.
+struct Rgb {
+  float r, g, b;
+};
+Rgb strainColour(double x);
 
 // The key bindings shown by the help overlay (also used by the app to document them).
 struct Binding {

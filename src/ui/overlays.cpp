@@ -1,0 +1,113 @@
+// Overlays: the divergence banner, the strain legend and the help window.
+#include <cstdio>
+
+#include "ui/widgets.hpp"
+
+namespace ui {
+
+using detail::note;
+using detail::tip;
+
+namespace {
+constexpr ImGuiWindowFlags kOverlay = ImGuiWindowFlags_NoDecoration |
+                                      ImGuiWindowFlags_AlwaysAutoResize |
+                                      ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoMove |
+                                      ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav;
+}
+
+std::vector<Command> drawDivergenceBanner(const PanelModel& model, ItemProbe* probe) {
+  std::vector<Command> out;
+  if (!model.diverged) return out;
+  const ImGuiIO& io = ImGui::GetIO();
+  ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, 10.0f), ImGuiCond_Always,
+                          ImVec2(0.5f, 0.0f));
+  ImGui::PushStyleColor(ImGuiCol_WindowBg, ImVec4(0.55f, 0.08f, 0.08f, 0.92f));
+  ImGui::PushStyleColor(ImGuiCol_Border, ImVec4(1.0f, 0.35f, 0.3f, 1.0f));
+  ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.75f, 0.2f, 0.18f, 1.0f));
+  ImGui::PushStyleColor(ImGuiCol_ButtonHovered, ImVec4(0.9f, 0.3f, 0.25f, 1.0f));
+  if (ImGui::Begin("##divergence", nullptr, kOverlay)) {
+    ImGui::TextUnformatted("The simulation diverged and is paused.");
+    note(probe, "title");
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 40.0f);
+    ImGui::TextUnformatted(model.divergence.c_str());
+    ImGui::PopTextWrapPos();
+    note(probe, "report");
+    tip("What went non-finite or ran away, when, and where (the culprit is highlighted).");
+    if (ImGui::Button("Reset")) {
+      detail::emit(out, detail::makeCommand(Command::Kind::Reset));
+    }
+    note(probe, "Reset");
+    tip("Back to the initial state (the camera is kept).");
+    ImGui::SameLine();
+    if (ImGui::Button("Back to last finite state")) {
+      detail::emit(out, detail::makeCommand(Command::Kind::RestoreLastFinite));
+    }
+    note(probe, "Back to last finite state");
+    tip("Restore the last state in which every value was finite (paused); try a smaller dt or "
+        "another integrator.");
+  }
+  ImGui::End();
+  ImGui::PopStyleColor(4);
+  return out;
+}
+
+void drawStrainLegend(double strain_scale) {
+  const ImGuiIO& io = ImGui::GetIO();
+  ImGui::SetNextWindowPos(ImVec2(10.0f, io.DisplaySize.y - 10.0f), ImGuiCond_Always,
+                          ImVec2(0.0f, 1.0f));
+  ImGui::SetNextWindowBgAlpha(0.6f);
+  if (ImGui::Begin("##strain legend", nullptr, kOverlay | ImGuiWindowFlags_NoInputs)) {
+    ImGui::TextUnformatted("strain");
+    const float w = ImGui::GetFontSize() * 14.0f, h = ImGui::GetFontSize();
+    const ImVec2 p0 = ImGui::GetCursorScreenPos();
+    const ImVec2 pm(p0.x + w * 0.5f, p0.y + h), p1(p0.x + w, p0.y + h);
+    auto col = [](double x) {
+      const Rgb c = strainColour(x);
+      return ImGui::ColorConvertFloat4ToU32(ImVec4(c.r, c.g, c.b, 1.0f));
+    };
+    // the map is linear on each half: two gradients reproduce it exactly
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    dl->AddRectFilledMultiColor(p0, pm, col(-1), col(0), col(0), col(-1));
+    dl->AddRectFilledMultiColor(ImVec2(pm.x, p0.y), p1, col(0), col(1), col(1), col(0));
+    ImGui::Dummy(ImVec2(w, h));
+    char lo[32], hi[32];
+    std::snprintf(lo, sizeof lo, "-%.3g", strain_scale);
+    std::snprintf(hi, sizeof hi, "+%.3g", strain_scale);
+    const float x0 = ImGui::GetCursorPosX();
+    ImGui::TextUnformatted(lo);
+    ImGui::SameLine(x0 + w * 0.5f - ImGui::CalcTextSize("0").x * 0.5f);
+    ImGui::TextUnformatted("0");
+    ImGui::SameLine(x0 + w - ImGui::CalcTextSize(hi).x);
+    ImGui::TextUnformatted(hi);
+  }
+  ImGui::End();
+}
+
+void drawHelpOverlay(bool* open, ItemProbe* probe) {
+  if (open && !*open) return;
+  const ImGuiIO& io = ImGui::GetIO();
+  ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, io.DisplaySize.y * 0.5f),
+                          ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
+  ImGui::SetNextWindowBgAlpha(0.9f);
+  if (ImGui::Begin("Help", open,
+                   ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings |
+                       ImGuiWindowFlags_NoCollapse)) {
+    if (ImGui::BeginTable("##bindings", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV)) {
+      ImGui::TableSetupColumn("keys");
+      ImGui::TableSetupColumn("action");
+      for (const Binding& b : bindings()) {
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(b.keys);
+        note(probe, std::string("binding/") + b.keys);
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(b.action);
+        note(probe, std::string("action/") + b.action);
+      }
+      ImGui::EndTable();
+    }
+  }
+  ImGui::End();
+}
+
+}  // namespace ui

@@ -1,0 +1,311 @@
+// The "springlab" panel window (DESIGN.md §3.12): reads a PanelModel, returns Commands.
+#include <imgui.h>
+
+#include <cmath>
+#include <string>
+
+#include "ui/panel.hpp"
+#include "ui/widgets.hpp"
+
+namespace ui {
+
+using detail::Commit;
+using detail::emit;
+using detail::note;
+using detail::tip;
+
+namespace {
+
+using K = Command::Kind;
+
+Command make(K kind, double value = 0.0) {
+  return detail::makeCommand(kind, value);
+}
+
+// A button with a probe entry and a tooltip; true when clicked.
+bool button(const char* label, const char* tooltip, ItemProbe* probe) {
+  const bool pressed = ImGui::Button(label);
+  note(probe, detail::visibleLabel(label));
+  tip(tooltip);
+  return pressed;
+}
+
+bool checkbox(const char* label, bool value, const char* tooltip, ItemProbe* probe, bool* out) {
+  bool v = value;
+  const bool changed = ImGui::Checkbox(label, &v);
+  note(probe, detail::visibleLabel(label));
+  tip(tooltip);
+  *out = v;
+  return changed;
+}
+
+// gravity direction (unit), -y when the model's gravity is zero
+void gravityDirection(const PanelModel& m, double dir[3]) {
+  const double g = std::sqrt(m.gravity[0] * m.gravity[0] + m.gravity[1] * m.gravity[1] +
+                             m.gravity[2] * m.gravity[2]);
+  if (g > 0.0 && std::isfinite(g)) {
+    for (int i = 0; i < 3; ++i) dir[i] = m.gravity[i] / g;
+  } else {
+    dir[0] = 0.0, dir[1] = -1.0, dir[2] = 0.0;
+  }
+}
+
+Command gravityCommand(const PanelModel& m, double magnitude) {
+  double dir[3];
+  gravityDirection(m, dir);
+  Command c = make(K::SetGravity);
+  for (int i = 0; i < 3; ++i) c.vec[i] = dir[i] * magnitude;
+  if (!std::isfinite(magnitude)) c.vec[0] = magnitude;  // dropped by clampCommand
+  return c;
+}
+
+void sceneSection(const PanelModel& m, PanelState& st, std::vector<Command>& out) {
+  ItemProbe* probe = st.probe;
+  if (ImGui::BeginCombo("Built-in", m.scene_name.c_str())) {
+    for (int i = 0; i < static_cast<int>(m.builtin_scenes.size()); ++i) {
+      const std::string& name = m.builtin_scenes[i];
+      ImGui::PushID(i);
+      const bool picked = ImGui::Selectable(name.c_str(), name == m.scene_name);
+      note(probe, "scene/" + name);
+      tip("Load this built-in scene (replaces the current one).");
+      if (picked) {
+        emit(out, detail::makeCommand(K::LoadBuiltin, 0.0, 0, name));
+      }
+      ImGui::PopID();
+    }
+    ImGui::EndCombo();
+  }
+  note(probe, "Built-in");
+  tip("Built-in scenes (the catalog compiled into the program).");
+
+  const bool entered = ImGui::InputText("##path", st.file_path, sizeof st.file_path,
+                                        ImGuiInputTextFlags_EnterReturnsTrue);
+  note(probe, "path");
+  tip("Path of a scene file (*.json); Enter or Open loads it.");
+  ImGui::SameLine();
+  const bool open = button("Open", "Load the scene file named on the left.", probe);
+  if ((entered || open) && st.file_path[0] != '\0') {
+    emit(out, detail::makeCommand(K::LoadFile, 0.0, 0, st.file_path));
+  }
+  ImGui::SameLine();
+  if (button("Reload", "Load the current scene again from its file (Ctrl+L).", probe))
+    emit(out, make(K::Reload));
+
+  if (!m.scene_path.empty()) {
+    ImGui::TextDisabled("%s", m.scene_path.c_str());
+    note(probe, "scene path");
+    tip("The file the current scene came from.");
+  }
+  ImGui::Text("particles %d  springs %d  links %d  DOFs %d", m.particles, m.springs, m.links,
+              m.dofs);
+  note(probe, "counts");
+  tip("Particles (or bobs), springs, rigid links, and degrees of freedom of the current system.");
+}
+
+void simulationSection(const PanelModel& m, PanelState& st, std::vector<Command>& out) {
+  ItemProbe* probe = st.probe;
+  // only the integrators that apply to this system are offered
+  if (ImGui::BeginCombo("Integrator", m.integrator.c_str())) {
+    for (int i = 0; i < static_cast<int>(m.integrators.size()); ++i) {
+      const IntegratorChoice& choice = m.integrators[i];
+      ImGui::PushID(i);
+      const bool picked = ImGui::Selectable(choice.name.c_str(), choice.name == m.integrator);
+      note(probe, "integrator/" + choice.name);
+      if (!choice.tooltip.empty()) tip(choice.tooltip.c_str());
+      if (picked && choice.name != m.integrator) {
+        emit(out, detail::makeCommand(K::SetIntegrator, 0.0, 0, choice.name));
+      }
+      ImGui::PopID();
+    }
+    ImGui::EndCombo();
+  }
+  note(probe, "Integrator");
+  tip("Time integrator (only those that apply to this system are listed); hover an entry for its "
+      "order, symplecticity and cost.");
+
+  double v = 0.0;
+  if (detail::slider({"dt", Limits::kDtMin, Limits::kDtMax, "%.3g s", true, Commit::OnRelease,
+                      "Time step h, in seconds (logarithmic). Applied on release: implicit "
+                      "integrators refactorise. Ctrl+click to type a value."},
+                     m.dt, st, &v))
+    emit(out, make(K::SetDt, v));
+  if (detail::slider(
+          {"Time scale", Limits::kTimeScaleMin, Limits::kTimeScaleMax, "x%.3g", true, Commit::Live,
+           "Simulated seconds per real second (logarithmic, 1/64 to 8). + / - halve "
+           "or double it."},
+          m.time_scale, st, &v))
+    emit(out, make(K::SetTimeScale, v));
+
+  if (button(m.paused ? "Run###pause" : "Pause###pause",
+             m.paused ? "Resume the simulation (Space)." : "Pause the simulation (Space).", probe))
+    emit(out, make(K::SetPaused, m.paused ? 0.0 : 1.0));
+  ImGui::SameLine();
+  if (button("Step", "Advance one step of dt (Right arrow).", probe))
+    emit(out, detail::makeCommand(K::Step, 0.0, 1));
+  ImGui::SameLine();
+  if (button("Step 10", "Advance ten steps of dt (Shift+Right arrow).", probe))
+    emit(out, detail::makeCommand(K::Step, 0.0, 10));
+  ImGui::SameLine();
+  if (button("Reset", "Back to the initial state; the camera is kept (R).", probe))
+    emit(out, make(K::Reset));
+}
+
+void physicsSection(const PanelModel& m, PanelState& st, std::vector<Command>& out) {
+  ItemProbe* probe = st.probe;
+  double v = 0.0;
+  if (!m.pendulum) {
+    if (detail::slider({"Stiffness scale", Limits::kStiffnessScaleMin, Limits::kStiffnessScaleMax,
+                        "x%.3g", true, Commit::OnRelease,
+                        "Multiplies every spring's stiffness k (dimensionless, logarithmic). "
+                        "Applied on release: implicit integrators refactorise."},
+                       m.stiffness_scale, st, &v))
+      emit(out, make(K::SetStiffnessScale, v));
+    if (detail::slider(
+            {"Spring damping", 0.0, Limits::kDampingMax, "%.3g N s/m", true, Commit::Live,
+             "Dashpot coefficient of every spring, in N s/m: damps stretching only."},
+            m.spring_damping, st, &v))
+      emit(out, make(K::SetSpringDamping, v));
+  }
+  if (detail::slider({"Drag", 0.0, Limits::kDragMax, "%.3g N s/m", true, Commit::Live,
+                      "Linear air drag on every particle, in N s/m: force = -c v."},
+                     m.drag, st, &v))
+    emit(out, make(K::SetDrag, v));
+
+  double dir[3];
+  gravityDirection(m, dir);
+  const double g = std::sqrt(m.gravity[0] * m.gravity[0] + m.gravity[1] * m.gravity[1] +
+                             m.gravity[2] * m.gravity[2]);
+  if (detail::slider({"Gravity", 0.0, Limits::kGravityMax, "%.3g m/s^2", false, Commit::Live,
+                      "Magnitude of gravity, in m/s^2; its direction is kept."},
+                     g, st, &v))
+    emit(out, gravityCommand(m, v));
+  struct Preset {
+    const char* label;
+    double g;
+    const char* tooltip;
+  };
+  static constexpr Preset kPresets[] = {
+      {"Earth", 9.81, "Gravity 9.81 m/s^2 (Earth), same direction."},
+      {"Moon", 1.62, "Gravity 1.62 m/s^2 (Moon), same direction."},
+      {"Zero", 0.0, "No gravity."},
+  };
+  for (int i = 0; i < 3; ++i) {
+    if (i > 0) ImGui::SameLine();
+    ImGui::PushID(i);
+    if (button(kPresets[i].label, kPresets[i].tooltip, probe))
+      emit(out, gravityCommand(m, kPresets[i].g));
+    ImGui::PopID();
+  }
+
+  if (m.pendulum) {
+    if (detail::slider(
+            {"Joint damping", 0.0, Limits::kJointDampingMax, "%.3g N m s/rad", true, Commit::Live,
+             "Viscous damping at every joint, in N m s/rad: torque = -c (relative "
+             "angular rate)."},
+            m.joint_damping, st, &v))
+      emit(out, make(K::SetJointDamping, v));
+  }
+  if (detail::slider({"Grab stiffness", Limits::kGrabStiffnessMin, Limits::kGrabStiffnessMax,
+                      "%.3g N/m", true, Commit::Live,
+                      "Stiffness of the mouse spring used by Ctrl+left-drag, in N/m "
+                      "(logarithmic)."},
+                     m.grab_stiffness, st, &v))
+    emit(out, make(K::SetGrabStiffness, v));
+}
+
+void displaySection(const PanelModel& m, PanelState& st, std::vector<Command>& out) {
+  ItemProbe* probe = st.probe;
+  double v = 0.0;
+  if (detail::slider({"Strain scale", Limits::kStrainScaleMin, Limits::kStrainScaleMax, "%.3g",
+                      true, Commit::Live,
+                      "Strain (dimensionless, (L - L0) / L0) drawn at full colour: blue "
+                      "compressed, red stretched (logarithmic)."},
+                     m.strain_scale, st, &v))
+    emit(out, make(K::SetStrainScale, v));
+  bool b = false;
+  if (checkbox("Wireframe", m.wireframe, "Draw the cloth as lines instead of shaded triangles.",
+               probe, &b))
+    emit(out, make(K::SetWireframe, b ? 1.0 : 0.0));
+  ImGui::SameLine();
+  if (checkbox("Trails", m.show_trails, "Draw the recent path of the bobs / marked particles.",
+               probe, &b))
+    emit(out, make(K::SetShowTrails, b ? 1.0 : 0.0));
+  ImGui::SameLine();
+  if (button("Screenshot", "Save the viewport to a PNG file (Ctrl+P).", probe))
+    emit(out, make(K::Screenshot));
+  ImGui::SameLine();
+  if (button("Help", "Show the key and mouse bindings (F1).", probe)) st.show_help = !st.show_help;
+}
+
+void diagnosticsSection(const PanelModel& m, PanelState& st, std::vector<Command>& out) {
+  ItemProbe* probe = st.probe;
+  ImGui::Text("t = %.4g s   %.4g steps/s", m.sim_time, m.steps_per_second);
+  note(probe, "time");
+  tip("Simulated time in seconds, and integrator steps per real second.");
+  ImGui::Text("real time %.3g %%   frame %.2f ms sim + %.2f ms render", m.realtime_percent,
+              m.frame_ms_sim, m.frame_ms_render);
+  note(probe, "timing");
+  tip("Simulated time over wall-clock time (below 100 %: the step budget is exceeded); last "
+      "frame's milliseconds spent stepping and rendering.");
+
+  detail::energyPlot(m, probe);
+  detail::driftPlot(m, probe);
+
+  // phase plot coordinate
+  const bool valid =
+      m.phase_coordinate >= 0 && m.phase_coordinate < static_cast<int>(m.phase_coordinates.size());
+  if (ImGui::BeginCombo("Phase coordinate",
+                        valid ? m.phase_coordinates[m.phase_coordinate].c_str() : "")) {
+    for (int i = 0; i < static_cast<int>(m.phase_coordinates.size()); ++i) {
+      ImGui::PushID(i);
+      const bool picked =
+          ImGui::Selectable(m.phase_coordinates[i].c_str(), i == m.phase_coordinate);
+      note(probe, "phase/" + m.phase_coordinates[i]);
+      if (picked && i != m.phase_coordinate) {
+        emit(out, detail::makeCommand(K::SetPhaseCoordinate, 0.0, i));
+      }
+      ImGui::PopID();
+    }
+    ImGui::EndCombo();
+  }
+  note(probe, "Phase coordinate");
+  tip("Coordinate shown in the phase plot (x, y, z of a particle in m, or a joint angle phi in "
+      "rad) against its rate.");
+  detail::phasePlot(m, probe);
+}
+
+bool header(const char* label, ItemProbe* probe, const char* tooltip) {
+  const bool open = ImGui::CollapsingHeader(label, ImGuiTreeNodeFlags_DefaultOpen);
+  note(probe, label);
+  tip(tooltip);
+  return open;
+}
+
+}  // namespace
+
+std::vector<Command> drawPanel(const PanelModel& model, PanelState& state) {
+  std::vector<Command> out;
+  const ImGuiIO& io = ImGui::GetIO();
+  ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(420, io.DisplaySize.y > 40 ? io.DisplaySize.y - 20 : 600),
+                           ImGuiCond_FirstUseEver);
+  if (!ImGui::Begin("springlab")) {
+    ImGui::End();  // collapsed
+    return out;
+  }
+  ImGui::PushItemWidth(-ImGui::GetFontSize() * 8.5f);  // room for the labels
+  ItemProbe* probe = state.probe;
+  if (header("Scene", probe, "Choose, open or reload a scene.")) sceneSection(model, state, out);
+  if (header("Simulation", probe, "Integrator, time step, pause and step."))
+    simulationSection(model, state, out);
+  if (header("Physics", probe, "Parameters applied live to the running system."))
+    physicsSection(model, state, out);
+  if (header("Display", probe, "How the system is drawn.")) displaySection(model, state, out);
+  if (header("Diagnostics", probe, "Timing, energy, drift and the phase plot."))
+    diagnosticsSection(model, state, out);
+  ImGui::PopItemWidth();
+  ImGui::End();
+  return out;
+}
+
+}  // namespace ui

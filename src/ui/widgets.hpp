@@ -1,0 +1,61 @@
+// Internal helpers shared by the panel's files: tooltips, the testing probe, clamped sliders and
+// the plots. Not part of the public interface.
+#pragma once
+
+#include <imgui.h>
+
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ui/panel.hpp"
+
+namespace ui::detail {
+
+// A tooltip on the last item: its unit and meaning. Call it after every other query on the item.
+void tip(const char* text);
+// Reports the last item's rectangle to the probe (testing aid), if any.
+void note(ItemProbe* probe, std::string name);
+// "Label##id" -> "Label".
+std::string visibleLabel(const char* label);
+
+// A command of this kind with these fields.
+inline Command makeCommand(Command::Kind kind, double value = 0.0, int count = 0,
+                           std::string text = {}) {
+  Command c;
+  c.kind = kind;
+  c.value = value;
+  c.count = count;
+  c.text = std::move(text);
+  return c;
+}
+
+// Appends the command, clamped (clampCommand); a non-finite one is dropped.
+void emit(std::vector<Command>& out, Command c);
+
+enum class Commit { Live, OnRelease };
+struct SliderSpec {
+  const char* label;
+  double lo, hi;
+  const char* format;
+  bool logarithmic;
+  Commit commit;
+  const char* tooltip;
+};
+// A slider over a double. Live: returns true with *out whenever the value changes. OnRelease:
+// the value being dragged or typed lives in PanelState; returns true once, when the item is
+// deactivated after an edit (IsItemDeactivatedAfterEdit). *out is not yet clamped.
+bool slider(const SliderSpec& spec, double value, PanelState& state, double* out);
+
+// Plots drawn with the window's ImDrawList (plots.cpp).
+struct Series {
+  std::span<const float> y;
+  ImU32 colour;
+  const char* name;
+};
+void energyPlot(const PanelModel& model, ItemProbe* probe);
+void driftPlot(const PanelModel& model, ItemProbe* probe);
+void phasePlot(const PanelModel& model, ItemProbe* probe);
+
+}  // namespace ui::detail

@@ -1,0 +1,551 @@
+// The ImGui panel without a renderer: an ImGui context, frames driven by a simulated mouse and
+// keyboard, widgets found through ui::ItemProbe, and the commands checked.
+#include <doctest/doctest.h>
+#include <imgui.h>
+#include <imgui_internal.h>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "ui/panel.hpp"
+
+namespace {
+
+using K = ui::Command::Kind;
+constexpr int kEnterKey = 257;
+
+// An ImGui context with a built font atlas and no backend; every frame's commands are collected.
+struct Harness {
+  ImGuiContext* ctx;
+  ui::ItemProbe probe;
+  std::vector<ui::Command> commands;  // everything emitted since the last clear
+
+  explicit Harness(float width = 1280, float height = 720) {
+    ctx = ImGui::CreateContext();
+    ImGuiIO& io = ImGui::GetIO();
+    io.IniFilename = nullptr;
+    io.LogFilename = nullptr;
+    io.DisplaySize = ImVec2(width, height);
+    io.DeltaTime = 1.0f / 60.0f;
+    io.KeyMap[ImGuiKey_Enter] = kEnterKey;
+    unsigned char* pixels;
+    int w, h;
+    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+    io.MousePos = ImVec2(width - 1, height - 1);  // away from every window
+  }
+  ~Harness() { ImGui::DestroyContext(ctx); }
+
+  // one frame; draw returns that frame's commands
+  void frame(const std::function<std::vector<ui::Command>()>& draw) {
+    ImGui::NewFrame();
+    probe.items.clear();
+    const std::vector<ui::Command> c = draw();
+    commands.insert(commands.end(), c.begin(), c.end());
+    ImGui::Render();
+  }
+
+  const ui::ItemRect& item(const std::string& name) const {
+    const ui::ItemRect* r = probe.find(name);
+    INFO("widget: " << name);
+    REQUIRE(r != nullptr);
+    return *r;
+  }
+  void moveTo(const std::string& name, float fx = 0.5f) {
+    const ui::ItemRect& r = item(name);
+    ImGui::GetIO().MousePos = ImVec2(r.x0 + (r.x1 - r.x0) * fx, 0.5f * (r.y0 + r.y1));
+  }
+  // hover, press, release, then an idle frame
+  void click(const std::string& name, const std::function<std::vector<ui::Command>()>& draw,
+             bool ctrl = false) {
+    ImGuiIO& io = ImGui::GetIO();
+    moveTo(name);
+    frame(draw);
+    io.KeyCtrl = ctrl;
+    io.MouseDown[0] = true;
+    frame(draw);
+    io.MouseDown[0] = false;
+    io.KeyCtrl = false;
+    frame(draw);
+    frame(draw);
+  }
+  // Ctrl+click a slider, type the text, press Enter
+  void typeInto(const std::string& name, const std::string& text,
+                const std::function<std::vector<ui::Command>()>& draw) {
+    ImGuiIO& io = ImGui::GetIO();
+    click(name, draw, /*ctrl=*/true);
+    for (char ch : text) io.AddInputCharacter(static_cast<unsigned>(ch));
+    frame(draw);
+    io.KeysDown[kEnterKey] = true;
+    frame(draw);
+    io.KeysDown[kEnterKey] = false;
+    frame(draw);
+    frame(draw);
+  }
+  // drag a slider's grab from one end to the other (fractions of its width)
+  void drag(const std::string& name, float from, float to,
+            const std::function<std::vector<ui::Command>()>& draw) {
+    ImGuiIO& io = ImGui::GetIO();
+    moveTo(name, from);
+    frame(draw);
+    io.MouseDown[0] = true;
+    frame(draw);
+    const ui::ItemRect r = item(name);
+    for (int i = 1; i <= 4; ++i) {
+      const float f = from + (to - from) * float(i) / 4.0f;
+      io.MousePos.x = r.x0 + (r.x1 - r.x0) * f;
+      frame(draw);
+    }
+    io.MouseDown[0] = false;
+    frame(draw);
+    frame(draw);
+  }
+  bool tooltipShown() const {
+    ImGuiWindow* w = ImGui::FindWindowByName("##Tooltip_00");
+    return w != nullptr && w->Active;
+  }
+  std::vector<ui::Command> of(K kind) const {
+    std::vector<ui::Command> r;
+    for (const ui::Command& c : commands)
+      if (c.kind == kind) r.push_back(c);
+    return r;
+  }
+};
+
+std::vector<float> series(int n, double (*f)(double)) {
+  std::vector<float> v(n);
+  for (int i = 0; i < n; ++i) v[i] = static_cast<float>(f(i * 0.05));
+  return v;
+}
+
+// A mass-spring model with histories.
+struct Fixture {
+  std::vector<float> t = series(200, [](double x) { return x; });
+  std::vector<float> ke = series(200, [](double x) { return 1.0 + std::sin(x); });
+  std::vector<float> pe = series(200, [](double x) { return 1.0 - std::sin(x); });
+  std::vector<float> te = series(200, [](double) { return 2.0; });
+  std::vector<float> drift = series(200, [](double x) { return 1e-9 * std::exp(x); });
+  std::vector<float> q = series(200, [](double x) { return std::cos(x); });
+  std::vector<float> v = series(200, [](double x) { return -std::sin(x); });
+  ui::PanelModel model;
+  ui::PanelState state;
+
+  Fixture() {
+    model.builtin_scenes = {"chain", "cloth", "double-pendulum"};
+    model.scene_name = "cloth";
+    model.particles = 400, model.springs = 1482, model.dofs = 1200;
+    model.integrators = {{"explicit-euler", "order 1, not symplectic, cheap"},
+                         {"symplectic-euler", "order 1, symplectic, cheap"},
+                         {"implicit-euler", "order 1, unconditionally stable, a sparse solve"}};
+    model.integrator = "symplectic-euler";
+    model.energy_time = t, model.kinetic = ke, model.potential = pe, model.total = te;
+    model.drift = drift, model.phase_q = q, model.phase_v = v;
+    model.phase_coordinates = {"x0", "y0", "z0"};
+  }
+  std::function<std::vector<ui::Command>()> panel(Harness& h) {
+    state.probe = &h.probe;
+    return [this] { return ui::drawPanel(model, state); };
+  }
+};
+
+}  // namespace
+
+TEST_CASE("ui: clampCommand clamps to Limits and drops non-finite values") {
+  using L = ui::Limits;
+  auto clamp = [](K kind, double v) {
+    ui::Command c;
+    c.kind = kind;
+    c.value = v;
+    return ui::clampCommand(c);
+  };
+  CHECK(clamp(K::SetDt, 10.0)->value == L::kDtMax);
+  CHECK(clamp(K::SetDt, 1e-12)->value == L::kDtMin);
+  CHECK(clamp(K::SetDt, -1.0)->value == L::kDtMin);
+  CHECK(clamp(K::SetDt, 2e-3)->value == 2e-3);
+  CHECK_FALSE(clamp(K::SetDt, std::nan("")).has_value());
+  CHECK_FALSE(clamp(K::SetDt, std::numeric_limits<double>::infinity()).has_value());
+  CHECK(clamp(K::SetTimeScale, 100.0)->value == L::kTimeScaleMax);
+  CHECK(clamp(K::SetTimeScale, 0.0)->value == L::kTimeScaleMin);
+  CHECK(clamp(K::SetStiffnessScale, 1e9)->value == L::kStiffnessScaleMax);
+  CHECK(clamp(K::SetStiffnessScale, 0.0)->value == L::kStiffnessScaleMin);
+  CHECK(clamp(K::SetSpringDamping, -3.0)->value == 0.0);
+  CHECK(clamp(K::SetSpringDamping, 1e7)->value == L::kDampingMax);
+  CHECK(clamp(K::SetDrag, 1e7)->value == L::kDragMax);
+  CHECK(clamp(K::SetJointDamping, 1e7)->value == L::kJointDampingMax);
+  CHECK(clamp(K::SetGrabStiffness, 0.0)->value == L::kGrabStiffnessMin);
+  CHECK(clamp(K::SetStrainScale, 1e3)->value == L::kStrainScaleMax);
+  CHECK(clamp(K::SetPaused, 7.0)->value == 1.0);
+  CHECK_FALSE(clamp(K::SetWireframe, std::nan("")).has_value());
+
+  ui::Command g;
+  g.kind = K::SetGravity;
+  g.vec[0] = 0, g.vec[1] = -300, g.vec[2] = 400;  // |g| = 500
+  const auto gc = ui::clampCommand(g);
+  REQUIRE(gc.has_value());
+  CHECK(gc->vec[1] == doctest::Approx(-60.0));
+  CHECK(gc->vec[2] == doctest::Approx(80.0));
+  g.vec[0] = std::nan("");
+  CHECK_FALSE(ui::clampCommand(g).has_value());
+
+  ui::Command s;
+  s.kind = K::Step;
+  s.count = 0;
+  CHECK(ui::clampCommand(s)->count == 1);
+  s.count = 1 << 30;
+  CHECK(ui::clampCommand(s)->count == L::kStepCountMax);
+}
+
+TEST_CASE("ui: buttons emit Pause, Step, Step 10, Reset, gravity presets, checkboxes") {
+  Harness h;
+  Fixture f;
+  auto draw = f.panel(h);
+  h.frame(draw);
+  h.frame(draw);
+  CHECK(h.commands.empty());  // nothing without input
+
+  h.click("Pause", draw);
+  auto paused = h.of(K::SetPaused);
+  REQUIRE(paused.size() == 1);
+  CHECK(paused[0].value == 1.0);
+  CHECK(h.commands.size() == 1);
+
+  // once paused, the same button reads "Run" and emits SetPaused 0
+  f.model.paused = true;
+  h.commands.clear();
+  h.frame(draw);
+  CHECK(h.probe.find("Pause") == nullptr);
+  h.click("Run", draw);
+  REQUIRE(h.of(K::SetPaused).size() == 1);
+  CHECK(h.of(K::SetPaused)[0].value == 0.0);
+
+  h.commands.clear();
+  h.click("Step", draw);
+  REQUIRE(h.of(K::Step).size() == 1);
+  CHECK(h.of(K::Step)[0].count == 1);
+
+  h.commands.clear();
+  h.click("Step 10", draw);
+  REQUIRE(h.of(K::Step).size() == 1);
+  CHECK(h.of(K::Step)[0].count == 10);
+
+  h.commands.clear();
+  h.click("Reset", draw);
+  CHECK(h.of(K::Reset).size() == 1);
+  CHECK(h.commands.size() == 1);
+
+  h.commands.clear();
+  h.click("Moon", draw);
+  REQUIRE(h.of(K::SetGravity).size() == 1);
+  CHECK(h.of(K::SetGravity)[0].vec[0] == 0.0);
+  CHECK(h.of(K::SetGravity)[0].vec[1] == doctest::Approx(-1.62));  // direction kept
+  CHECK(h.of(K::SetGravity)[0].vec[2] == 0.0);
+
+  h.commands.clear();
+  h.click("Wireframe", draw);
+  REQUIRE(h.of(K::SetWireframe).size() == 1);
+  CHECK(h.of(K::SetWireframe)[0].value == 1.0);
+
+  h.commands.clear();
+  h.click("Reload", draw);
+  CHECK(h.of(K::Reload).size() == 1);
+
+  h.commands.clear();
+  h.click("Help", draw);
+  CHECK(f.state.show_help);
+  CHECK(h.commands.empty());
+}
+
+TEST_CASE("ui: the integrator combo offers exactly model.integrators and emits the pick") {
+  Harness h;
+  Fixture f;
+  auto draw = f.panel(h);
+  h.frame(draw);
+  // closed: no entries drawn
+  auto entries = [&] {
+    std::vector<std::string> names;
+    for (const ui::ItemRect& r : h.probe.items)
+      if (r.name.rfind("integrator/", 0) == 0) names.push_back(r.name.substr(11));
+    return names;
+  };
+  CHECK(entries().empty());
+
+  h.click("Integrator", draw);
+  const std::vector<std::string> shown = entries();
+  CHECK(shown == std::vector<std::string>{"explicit-euler", "symplectic-euler", "implicit-euler"});
+  CHECK(h.commands.empty());  // opening the combo changes nothing
+
+  // each entry's tooltip shows on hover
+  h.moveTo("integrator/implicit-euler");
+  h.frame(draw);
+  h.frame(draw);
+  CHECK(h.tooltipShown());
+
+  h.click("integrator/implicit-euler", draw);
+  REQUIRE(h.of(K::SetIntegrator).size() == 1);
+  CHECK(h.of(K::SetIntegrator)[0].text == "implicit-euler");
+  CHECK(entries().empty());  // closed again
+
+  // a pendulum model offers a different list: only that one
+  f.model.pendulum = true;
+  f.model.integrators = {{"rk4", "order 4"}, {"implicit-midpoint", "order 2, symplectic"}};
+  f.model.integrator = "rk4";
+  h.commands.clear();
+  h.frame(draw);
+  h.click("Integrator", draw);
+  CHECK(entries() == std::vector<std::string>{"rk4", "implicit-midpoint"});
+  h.click("integrator/implicit-midpoint", draw);
+  REQUIRE(h.commands.size() == 1);
+  CHECK(h.commands[0].kind == K::SetIntegrator);
+  CHECK(h.commands[0].text == "implicit-midpoint");
+}
+
+TEST_CASE("ui: the scene combo and the file field emit LoadBuiltin and LoadFile") {
+  Harness h;
+  Fixture f;
+  auto draw = f.panel(h);
+  h.frame(draw);
+  h.click("Built-in", draw);
+  h.click("scene/double-pendulum", draw);
+  REQUIRE(h.of(K::LoadBuiltin).size() == 1);
+  CHECK(h.of(K::LoadBuiltin)[0].text == "double-pendulum");
+
+  h.commands.clear();
+  h.click("Open", draw);  // empty path: nothing
+  CHECK(h.commands.empty());
+  std::snprintf(f.state.file_path, sizeof f.state.file_path, "%s", "/tmp/my scene.json");
+  h.click("Open", draw);
+  REQUIRE(h.of(K::LoadFile).size() == 1);
+  CHECK(h.of(K::LoadFile)[0].text == "/tmp/my scene.json");
+}
+
+TEST_CASE("ui: dt typed through the slider is clamped, committed on release, never non-finite") {
+  Harness h;
+  Fixture f;
+  auto draw = f.panel(h);
+  h.frame(draw);
+
+  h.typeInto("dt", "10", draw);
+  auto dts = h.of(K::SetDt);
+  REQUIRE(dts.size() == 1);  // one commit, not one per keystroke
+  CHECK(dts[0].value == ui::Limits::kDtMax);
+
+  h.commands.clear();
+  h.typeInto("dt", "1e-12", draw);
+  dts = h.of(K::SetDt);
+  REQUIRE(dts.size() == 1);
+  CHECK(dts[0].value == ui::Limits::kDtMin);
+
+  h.commands.clear();
+  h.typeInto("dt", "0.004", draw);
+  dts = h.of(K::SetDt);
+  REQUIRE(dts.size() == 1);
+  CHECK(dts[0].value == doctest::Approx(0.004));
+
+  // "1e999" parses to infinity: ignored
+  h.commands.clear();
+  h.typeInto("dt", "1e999", draw);
+  CHECK(h.of(K::SetDt).empty());
+  CHECK(h.commands.empty());
+  CHECK(f.state.edit_id == 0u);
+
+  // a live slider typed out of range: every emitted value within Limits
+  h.commands.clear();
+  h.typeInto("Time scale", "1000", draw);
+  auto ts = h.of(K::SetTimeScale);
+  REQUIRE_FALSE(ts.empty());
+  CHECK(ts.back().value == ui::Limits::kTimeScaleMax);
+  for (const ui::Command& c : ts) CHECK(c.value <= ui::Limits::kTimeScaleMax);
+}
+
+TEST_CASE("ui: dragging dt emits nothing until the release; stiffness scale likewise") {
+  Harness h;
+  Fixture f;
+  auto draw = f.panel(h);
+  h.frame(draw);
+  ImGuiIO& io = ImGui::GetIO();
+
+  h.moveTo("dt", 0.3f);
+  h.frame(draw);
+  io.MouseDown[0] = true;
+  h.frame(draw);
+  io.MousePos.x += 60;
+  h.frame(draw);
+  io.MousePos.x += 60;
+  h.frame(draw);
+  CHECK(h.of(K::SetDt).empty());  // still dragging
+  CHECK(f.state.edit_id != 0u);
+  io.MouseDown[0] = false;
+  h.frame(draw);
+  h.frame(draw);
+  auto dts = h.of(K::SetDt);
+  REQUIRE(dts.size() == 1);
+  CHECK(dts[0].value > ui::Limits::kDtMin);
+  CHECK(dts[0].value < ui::Limits::kDtMax);
+  CHECK(dts[0].value != f.model.dt);
+
+  h.commands.clear();
+  h.drag("Stiffness scale", 0.5f, 0.9f, draw);
+  auto ks = h.of(K::SetStiffnessScale);
+  REQUIRE(ks.size() == 1);
+  CHECK(ks[0].value > 1.0);  // right of the middle of a log slider 1e-3..1e3
+  CHECK(ks[0].value <= ui::Limits::kStiffnessScaleMax);
+
+  // a live slider emits while dragging
+  h.commands.clear();
+  h.drag("Drag", 0.1f, 0.9f, draw);
+  auto drag = h.of(K::SetDrag);
+  CHECK(drag.size() >= 2);
+  for (const ui::Command& c : drag) {
+    CHECK(c.value >= 0.0);
+    CHECK(c.value <= ui::Limits::kDragMax);
+  }
+}
+
+TEST_CASE("ui: pendulums hide the spring controls and show joint damping") {
+  Harness h;
+  Fixture f;
+  auto draw = f.panel(h);
+  h.frame(draw);
+  CHECK(h.probe.find("Stiffness scale") != nullptr);
+  CHECK(h.probe.find("Spring damping") != nullptr);
+  CHECK(h.probe.find("Joint damping") == nullptr);
+  CHECK(h.probe.find("Drag") != nullptr);
+
+  f.model.pendulum = true;
+  f.model.links = 2, f.model.springs = 0;
+  h.frame(draw);
+  CHECK(h.probe.find("Stiffness scale") == nullptr);
+  CHECK(h.probe.find("Spring damping") == nullptr);
+  CHECK(h.probe.find("Joint damping") != nullptr);
+  CHECK(h.probe.find("Gravity") != nullptr);
+
+  h.drag("Joint damping", 0.2f, 0.8f, draw);
+  auto jd = h.of(K::SetJointDamping);
+  REQUIRE_FALSE(jd.empty());
+  for (const ui::Command& c : jd) {
+    CHECK(c.value >= 0.0);
+    CHECK(c.value <= ui::Limits::kJointDampingMax);
+  }
+}
+
+TEST_CASE("ui: every panel control shows a tooltip on hover; plots are drawn") {
+  Harness h(1280, 1800);  // tall enough that nothing is scrolled away
+  Fixture f;
+  auto draw = f.panel(h);
+  h.frame(draw);
+  for (const char* name : {"energy plot", "drift plot", "phase plot", "legend/kinetic",
+                           "legend/potential", "legend/total", "Phase coordinate"})
+    CHECK(h.probe.find(name) != nullptr);
+  const std::vector<ui::ItemRect> items = h.probe.items;
+  CHECK(items.size() >= 30);
+  for (const ui::ItemRect& r : items) {
+    h.moveTo(r.name);
+    h.frame(draw);
+    h.frame(draw);
+    INFO("widget: " << r.name);
+    CHECK(h.tooltipShown());
+  }
+  CHECK(h.commands.empty());  // hovering changes nothing
+
+  // the phase coordinate combo emits its index
+  h.click("Phase coordinate", draw);
+  h.click("phase/z0", draw);
+  REQUIRE(h.of(K::SetPhaseCoordinate).size() == 1);
+  CHECK(h.of(K::SetPhaseCoordinate)[0].count == 2);
+}
+
+TEST_CASE("ui: the divergence banner emits Reset and RestoreLastFinite") {
+  Harness h;
+  Fixture f;
+  auto banner = [&] { return ui::drawDivergenceBanner(f.model, &h.probe); };
+  h.frame(banner);
+  CHECK(h.probe.items.empty());  // nothing while finite
+  CHECK(ImGui::FindWindowByName("##divergence") == nullptr);
+
+  f.model.diverged = true;
+  f.model.divergence = "t = 0.52 s, explicit-euler: velocity of particle 17 is not finite";
+  for (int i = 0; i < 3; ++i) h.frame(banner);  // an auto-sized window settles in two frames
+  REQUIRE(h.probe.find("report") != nullptr);
+  const ImGuiWindow* w = ImGui::FindWindowByName("##divergence");
+  REQUIRE(w != nullptr);
+  // top centre
+  CHECK(std::abs(w->Pos.x + w->Size.x * 0.5f - 640.0f) < 1.0f);
+  CHECK(w->Pos.y < 40.0f);
+
+  h.click("Reset", banner);
+  REQUIRE(h.commands.size() == 1);
+  CHECK(h.commands[0].kind == K::Reset);
+  h.commands.clear();
+  h.click("Back to last finite state", banner);
+  REQUIRE(h.commands.size() == 1);
+  CHECK(h.commands[0].kind == K::RestoreLastFinite);
+}
+
+TEST_CASE("ui: the help overlay lists every binding") {
+  const auto b = ui::bindings();
+  auto has = [&](const char* keys, const char* word) {
+    return std::any_of(b.begin(), b.end(), [&](const ui::Binding& x) {
+      return std::string(x.keys) == keys && std::string(x.action).find(word) != std::string::npos;
+    });
+  };
+  CHECK(has("Left-drag", "orbit"));
+  CHECK(has("Right-drag or Shift+left-drag", "pan"));
+  CHECK(has("Wheel", "zoom"));
+  CHECK(has("Double-click", "orbit centre"));
+  CHECK(has("F", "frame"));
+  CHECK(has("Ctrl+left-drag", "grab"));
+  CHECK(has("Space", "pause"));
+  CHECK(has("Right arrow", "10 steps"));
+  CHECK(has("R or Backspace", "reset"));
+  CHECK(has("Ctrl+L", "reload"));
+  CHECK(has("+ / -", "time scale"));
+  CHECK(has("Ctrl+P", "screenshot"));
+  CHECK(has("Tab", "UI"));
+  CHECK(has("F1", "help"));
+  CHECK(has("Ctrl+Q", "quit"));
+  CHECK(b.size() == 15);
+
+  Harness h;
+  bool open = true;
+  auto help = [&] {
+    ui::drawHelpOverlay(&open, &h.probe);
+    return std::vector<ui::Command>{};
+  };
+  h.frame(help);
+  for (const ui::Binding& x : b) {
+    INFO(x.keys);
+    CHECK(h.probe.find(std::string("binding/") + x.keys) != nullptr);
+    CHECK(h.probe.find(std::string("action/") + x.action) != nullptr);
+  }
+  // closed: nothing drawn
+  open = false;
+  h.frame(help);
+  CHECK(h.probe.items.empty());
+}
+
+TEST_CASE("ui: strain colours match the renderer's map; the legend draws") {
+  auto near = [](ui::Rgb c, float r, float g, float b) {
+    return std::abs(c.r - r) < 1e-6f && std::abs(c.g - g) < 1e-6f && std::abs(c.b - b) < 1e-6f;
+  };
+  CHECK(near(ui::strainColour(-1.0), 0.23f, 0.45f, 0.95f));
+  CHECK(near(ui::strainColour(0.0), 0.85f, 0.85f, 0.85f));
+  CHECK(near(ui::strainColour(1.0), 0.95f, 0.25f, 0.2f));
+  CHECK(near(ui::strainColour(5.0), 0.95f, 0.25f, 0.2f));  // clamped
+  CHECK(near(ui::strainColour(-5.0), 0.23f, 0.45f, 0.95f));
+  CHECK(near(ui::strainColour(0.5), 0.9f, 0.55f, 0.525f));  // halfway grey -> red
+  CHECK(near(ui::strainColour(-0.5), 0.54f, 0.65f, 0.9f));
+
+  Harness h;
+  for (int i = 0; i < 3; ++i)
+    h.frame([] {
+      ui::drawStrainLegend(0.05);
+      return std::vector<ui::Command>{};
+    });
+  const ImGuiWindow* w = ImGui::FindWindowByName("##strain legend");
+  REQUIRE(w != nullptr);
+  CHECK(w->Pos.x < 40.0f);                       // left
+  CHECK(w->Pos.y + w->Size.y > 720.0f - 40.0f);  // bottom
+}
