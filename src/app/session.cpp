@@ -26,6 +26,7 @@ void Session::load(const std::string& sceneArg) {
   const scene::SceneDef def = scene::loadSceneArg(sceneArg);  // throws: the old scene stays
   const bool builtin = scene::findBuiltin(sceneArg) != nullptr;
   loadDef(def, def.name.empty() ? sceneArg : def.name, builtin ? std::string() : sceneArg);
+  arg_ = sceneArg;
 }
 
 void Session::loadDef(const scene::SceneDef& def, const std::string& name,

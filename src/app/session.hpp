@@ -49,6 +49,7 @@ class Session {
   const std::optional<sim::Divergence>& divergence() const { return divergence_; }
   const std::string& sceneName() const { return name_; }
   const std::string& scenePath() const { return path_; }
+  const std::string& sceneArg() const { return arg_; }  // as given to load(): name or path
   long long steps() const { return steps_; }
   double grabStiffness() const { return grab_stiffness_; }
   double stiffnessScale() const { return stiffness_scale_; }
@@ -67,7 +68,7 @@ class Session {
   std::unique_ptr<scene::Built> built_;
   std::unique_ptr<sim::Stepper> stepper_;
   Eigen::VectorXd base_stiffness_;
-  std::string name_, path_;
+  std::string name_, path_, arg_;
   bool paused_ = false;
   double time_scale_ = 1.0;
   double stiffness_scale_ = 1.0, spring_damping_ = 0.0, grab_stiffness_ = 100.0;

@@ -63,6 +63,69 @@ std::string timestampName() {
   return buf;
 }
 
+// Preferences of interactive sessions ($XDG_CONFIG_HOME/springlab/prefs.ini): window size, UI
+// scale, last scene, camera. Never read or written by scripted runs (--frames, --screenshot).
+struct Prefs {
+  int width = 0, height = 0;
+  float ui_scale = 0.0f;  // 0: the monitor's content scale
+  std::string scene;
+  bool camera = false;
+  float cam[6] = {0, 0, 0, 3, 0, 0.25f};  // target xyz, distance, yaw, pitch
+
+  static std::string path() {
+    const std::string d = configDir();
+    return d.empty() ? d : d + "/prefs.ini";
+  }
+  void load() {
+    const std::string p = path();
+    std::FILE* f = p.empty() ? nullptr : std::fopen(p.c_str(), "r");
+    if (!f) return;
+    char line[1024];
+    while (std::fgets(line, sizeof line, f)) {
+      std::string s(line);
+      while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.pop_back();
+      const auto eq = s.find('=');
+      if (eq == std::string::npos) continue;
+      const std::string k = s.substr(0, eq), val = s.substr(eq + 1);
+      // every value is checked: a damaged file changes nothing
+      if (k == "window") {
+        int w = 0, h = 0;
+        if (parseSize(val, w, h)) width = w, height = h;
+      } else if (k == "ui_scale") {
+        double u;
+        if (cli::parseDouble(val, u) && u >= 0.5 && u <= 4.0) ui_scale = static_cast<float>(u);
+      } else if (k == "scene") {
+        scene = val;
+      } else if (k == "camera") {
+        float c[6];
+        if (std::sscanf(val.c_str(), "%f %f %f %f %f %f", &c[0], &c[1], &c[2], &c[3], &c[4],
+                        &c[5]) == 6 &&
+            std::isfinite(c[0] + c[1] + c[2] + c[3] + c[4] + c[5]) && c[3] > 0) {
+          std::copy(c, c + 6, cam);
+          camera = true;
+        }
+      }
+    }
+    std::fclose(f);
+  }
+  void save() const {
+    const std::string p = path();
+    if (p.empty()) return;
+    std::error_code ec;
+    std::filesystem::create_directories(std::filesystem::path(p).parent_path(), ec);
+    const std::string tmp = p + ".tmp";
+    std::FILE* f = std::fopen(tmp.c_str(), "w");
+    if (!f) return;
+    std::fprintf(f, "window=%dx%d\nui_scale=%g\nscene=%s\ncamera=%g %g %g %g %g %g\n", width,
+                 height, ui_scale, scene.c_str(), cam[0], cam[1], cam[2], cam[3], cam[4], cam[5]);
+    const bool ok = std::fclose(f) == 0;
+    if (ok)
+      std::rename(tmp.c_str(), p.c_str());
+    else
+      std::remove(tmp.c_str());
+  }
+};
+
 // Everything one viewer run needs, front-end independent.
 struct Viewer {
   ViewerOptions opt;
@@ -203,7 +266,10 @@ struct Viewer {
       cmds.insert(cmds.end(), b.begin(), b.end());
       ui::drawStrainLegend(draw.strain_scale);
       if (!status.empty() && ImGui::GetTime() < statusUntil) {
-        ImGui::SetNextWindowPos(ImVec2(10, static_cast<float>(height) - 40));
+        // bottom centre: the strain legend has the bottom-left corner
+        ImGui::SetNextWindowPos(
+            ImVec2(0.5f * static_cast<float>(width), static_cast<float>(height) - 10),
+            ImGuiCond_Always, ImVec2(0.5f, 1.0f));
         ImGui::Begin("##status", nullptr,
                      ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
                          ImGuiWindowFlags_NoInputs);
@@ -418,6 +484,7 @@ int parseViewerOptions(const std::vector<std::string>& args, ViewerOptions& o, s
       }
     } else if (a == "--size") {
       if (!value(v)) return 2;
+      o.size_given = true;
       if (!parseSize(v, o.width, o.height)) {
         error = "--size: must be WxH with 16 <= W, H <= 16384, not \"" + v + "\"";
         return 2;
@@ -438,12 +505,14 @@ int parseViewerOptions(const std::vector<std::string>& args, ViewerOptions& o, s
       o.headless = true;
     } else if (a == "--no-ui") {
       o.no_ui = true;
+    } else if (a == "--stats") {
+      o.stats = true;
     } else if (a.rfind("--", 0) == 0) {
       error = "unknown option " + a;
       return 2;
     } else if (!sceneSet) {
       o.scene = a;
-      sceneSet = true;
+      sceneSet = o.scene_given = true;
     } else {
       error = "unexpected argument \"" + a + "\" (one SCENE only)";
       return 2;
@@ -460,8 +529,21 @@ int viewerMain(const std::vector<std::string>& args) {
     return 2;
   }
   ViewerOptions& o = v.opt;
+  const bool scripted = o.frames > 0 || !o.screenshot.empty();
+  Prefs prefs;
+  if (!scripted) {
+    prefs.load();
+    if (!o.size_given && prefs.width > 0) o.width = prefs.width, o.height = prefs.height;
+    if (!o.scene_given && !prefs.scene.empty()) {
+      try {
+        v.session.load(prefs.scene);  // the last scene, if it still loads
+        o.scene = prefs.scene;
+      } catch (const scene::Error&) {
+      }
+    }
+  }
   try {
-    v.session.load(o.scene);
+    if (o.scene_given || v.session.sceneName().empty()) v.session.load(o.scene);
   } catch (const scene::Error& e) {
     std::fprintf(stderr, "%s\n", e.what());
     return 2;
@@ -479,7 +561,6 @@ int viewerMain(const std::vector<std::string>& args) {
       return 2;
     }
   }
-  const bool scripted = o.frames > 0 || !o.screenshot.empty();
   if (!scripted) o.frames = -1;
   if (!o.screenshot.empty() && o.frames < 0) o.frames = 1;
 
@@ -536,6 +617,7 @@ int viewerMain(const std::vector<std::string>& args) {
     glfwGetWindowContentScale(v.window, &sx, &sy);
     scale = std::max(1.0f, sx);
   }
+  if (prefs.ui_scale > 0.0f) scale = prefs.ui_scale;
   v.imgui = !o.no_ui;
   if (v.imgui) {
     initImGui(scale, windowed && !scripted);
@@ -562,12 +644,21 @@ int viewerMain(const std::vector<std::string>& args) {
   }
   if (v.window) glfwSwapInterval(1);  // vsync: the frame rate paces the loop, no busy wait
   v.frameScene();
+  if (prefs.camera && !o.scene_given) {
+    v.camera.target = glm::vec3(prefs.cam[0], prefs.cam[1], prefs.cam[2]);
+    v.camera.distance = prefs.cam[3], v.camera.yaw = prefs.cam[4], v.camera.pitch = prefs.cam[5];
+  }
 
   SteadyClock wall;
   FrameClock fake;
-  Clock& clock = windowed && !scripted ? static_cast<Clock&>(wall) : static_cast<Clock&>(fake);
+  // scripted frames are deterministic (each frame is 1/60 s and every due step runs) unless
+  // --stats asks for the real loop, the one whose timings matter
+  const bool realLoop = (windowed && !scripted) || o.stats;
+  Clock& clock = realLoop ? static_cast<Clock&>(wall) : static_cast<Clock&>(fake);
   FixedStepLoop loop(clock);
-  if (scripted) loop.setBudget(1e9);  // scripted frames are deterministic: every due step runs
+  if (!realLoop) loop.setBudget(1e9);
+  double sumSim = 0.0, sumRender = 0.0, sumFrame = 0.0, sumRealtime = 0.0;
+  double lastFrameStart = wall.now();
   long long frame = 0;
   int exitStatus = 0;
   while (!v.quit) {
@@ -582,6 +673,8 @@ int viewerMain(const std::vector<std::string>& args) {
       }
     }
     fake.t += 1.0 / 60.0;
+    // stepping gets what the last frame's rendering leaves of a 60 Hz frame (at least 2 ms)
+    if (realLoop) loop.setBudget(std::max(0.002, 0.0145 - 1e-3 * v.lastRenderMs));
     v.renderFrame(loop, w, h, true);
     if (v.window) {
       glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
@@ -592,13 +685,36 @@ int viewerMain(const std::vector<std::string>& args) {
       glfwSwapBuffers(v.window);
     }
     ++frame;
+    const double now = wall.now();
+    if (frame > 1) {  // the first frame compiles shaders and factorises: not counted
+      sumSim += v.lastSimMs, sumRender += v.lastRenderMs,
+          sumFrame += 1000.0 * (now - lastFrameStart);
+      sumRealtime += loop.realtimePercent();
+    }
+    lastFrameStart = now;
     if (o.frames > 0 && frame >= o.frames) break;
+  }
+  if (o.stats && frame > 1) {
+    const double n = static_cast<double>(frame - 1);
+    std::printf(
+        "frames %lld, %dx%d: simulation %.2f ms + rendering %.2f ms per frame, %.1f ms per "
+        "frame in all (%.1f frames/s), real time %.0f %%\n",
+        frame, v.fbo.width(), v.fbo.height(), sumSim / n, sumRender / n, sumFrame / n,
+        1000.0 * n / sumFrame, sumRealtime / n);
   }
   if (!o.screenshot.empty() && !v.saveScreenshot(o.screenshot)) exitStatus = 2;
   if (v.imgui) {
     ImGui_ImplOpenGL3_Shutdown();
     if (v.window) ImGui_ImplGlfw_Shutdown();
     ImGui::DestroyContext();
+  }
+  if (v.window && !scripted) {
+    glfwGetWindowSize(v.window, &prefs.width, &prefs.height);
+    prefs.scene = v.session.sceneArg();
+    const auto& c = v.camera;
+    const float cam[6] = {c.target.x, c.target.y, c.target.z, c.distance, c.yaw, c.pitch};
+    std::copy(cam, cam + 6, prefs.cam);
+    prefs.save();
   }
   if (v.window) {
     glfwDestroyWindow(v.window);
