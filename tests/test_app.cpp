@@ -256,14 +256,14 @@ TEST_CASE("app: the interactive window without a display fails with a message sa
 
 TEST_CASE("app: window options are validated") {
   using namespace testutil;
-  for (const auto& args : std::vector<std::vector<std::string>>{
-           {"cloth_16", "--size", "12x7"},
-           {"cloth_16", "--size", "abc"},
-           {"cloth_16", "--frames", "0"},
-           {"cloth_16", "--dt", "-1"},
-           {"cloth_16", "--integrator", "implicit_midpoint"},
-           {"cloth_16", "--bogus"},
-           {"no_such_scene_anywhere"}}) {
+  for (const auto& args :
+       std::vector<std::vector<std::string>>{{"cloth_16", "--size", "12x7"},
+                                             {"cloth_16", "--size", "abc"},
+                                             {"cloth_16", "--frames", "0"},
+                                             {"cloth_16", "--dt", "-1"},
+                                             {"cloth_16", "--integrator", "implicit_midpoint"},
+                                             {"cloth_16", "--bogus"},
+                                             {"no_such_scene_anywhere"}}) {
     CAPTURE(args.back());
     const auto r = springlab(args);
     CHECK(r.status == 2);
@@ -290,3 +290,18 @@ TEST_CASE("app: smoke test of the real GLFW window under xvfb-run") {
 }
 
 #endif  // SPRINGLAB_VIEWER
+
+#ifdef SPRINGLAB_VIEWER
+#include "render/renderer.hpp"
+
+TEST_CASE("app: the panel's strain legend uses the renderer's colour map") {
+  for (double x : {-2.0, -1.0, -0.6, -0.25, -0.01, 0.0, 0.01, 0.3, 0.75, 1.0, 3.0}) {
+    CAPTURE(x);
+    const auto u = ui::strainColour(x);
+    const glm::vec3 r = render::strainColor(static_cast<float>(0.05 * x), 0.05f);
+    CHECK(u.r == doctest::Approx(r.r).epsilon(1e-5));
+    CHECK(u.g == doctest::Approx(r.g).epsilon(1e-5));
+    CHECK(u.b == doctest::Approx(r.b).epsilon(1e-5));
+  }
+}
+#endif

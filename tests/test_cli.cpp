@@ -236,7 +236,7 @@ TEST_CASE("bad options and missing files exit 2 with one line") {
       {{"run", "no_such_builtin"}, "no such file and no built-in scene"},
       {{"run", scene, "--out", "/nonexistent/dir/out.csv"}, "cannot open for writing"},
       {{"list", "extra"}, "unexpected argument"},
-      {{"frobnicate"}, "unknown command"},
+      {{"frobnicate"}, "no such file and no built-in scene"},  // the window's SCENE
   };
   for (const auto& c : cases) {
     CAPTURE(c.args.back());

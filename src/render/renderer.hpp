@@ -6,8 +6,8 @@
 
 #include <glm/glm.hpp>
 #include <memory>
-#include <vector>
 #include <string>
+#include <vector>
 
 #include "render/camera.hpp"
 #include "render/scene_view.hpp"
@@ -22,8 +22,8 @@ struct DrawOptions {
   glm::vec3 background{0.13f, 0.14f, 0.16f};
 };
 
-// The diverging strain colour map (blue compressed, light grey at rest, red stretched); the
-// shaders implement the same map.
+// The diverging strain colour map (blue compressed, light grey at rest, red stretched), clamped at
+// |strain| = scale. The renderer applies it on the CPU, per line and frame.
 glm::vec3 strainColor(float strain, float scale);
 
 class Renderer {

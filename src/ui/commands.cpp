@@ -102,12 +102,15 @@ std::span<const Binding> bindings() {
 }
 
 Rgb strainColour(double x) {
-  constexpr Rgb kBlue{0.23f, 0.45f, 0.95f}, kGrey{0.85f, 0.85f, 0.85f}, kRed{0.95f, 0.25f, 0.2f};
+  // the renderer's map (render::strainColor), restated because ui may not include render; a test
+  // holds the two equal
+  constexpr Rgb kBlue{0.12f, 0.36f, 0.98f}, kGrey{0.74f, 0.75f, 0.77f}, kRed{0.93f, 0.13f, 0.10f};
   if (std::isnan(x)) x = 0.0;  // neutral; +-inf are caught by the clamp below
   x = clampTo(x, -1.0, 1.0);
   const Rgb& a = kGrey;
   const Rgb& b = x < 0.0 ? kBlue : kRed;
-  const float t = static_cast<float>(std::abs(x));
+  const float u = static_cast<float>(std::abs(x));
+  const float t = u * (2.0f - u);  // ease-out, as the renderer
   return {a.r + (b.r - a.r) * t, a.g + (b.g - a.g) * t, a.b + (b.b - a.b) * t};
 }
 

@@ -1,0 +1,13 @@
+#version 330 core
+// Coloured lines: springs (strain colours computed on the CPU), grid, axes and trails.
+layout(location = 0) in vec3 a_position;  // world (m)
+layout(location = 1) in vec4 a_color;     // RGBA8, normalised
+
+uniform mat4 u_view_proj;
+
+out vec4 v_color;
+
+void main() {
+  v_color = a_color;
+  gl_Position = u_view_proj * vec4(a_position, 1.0);
+}

@@ -1,0 +1,32 @@
+#version 330 core
+// Two-sided lighting: a headlight plus ambient, the back face a little darker.
+in vec3 v_normal;
+in vec3 v_position;
+
+uniform vec3 u_color_front;
+uniform vec3 u_color_back;
+uniform bool u_orthographic;
+
+out vec4 frag_color;
+
+const vec3 kLight = vec3(-0.3, 0.45, 0.84);
+
+void main() {
+  vec3 n = v_normal;
+  float len = length(n);
+  n = len > 0.0 ? n / len : vec3(0.0, 0.0, 1.0);
+  vec3 base = u_color_front;
+  if (!gl_FrontFacing) {
+    n = -n;
+    base = u_color_back;
+  }
+  vec3 to_eye = u_orthographic ? vec3(0.0, 0.0, 1.0) : normalize(-v_position);
+  vec3 l = normalize(kLight);
+  // a normal facing away from the eye (interpolation on a fold) is lit as if facing it
+  if (dot(n, to_eye) < 0.0) n = reflect(n, to_eye);
+  float diffuse = max(dot(n, l), 0.0);
+  vec3 h = normalize(l + to_eye);
+  float spec = pow(max(dot(n, h), 0.0), 24.0);
+  vec3 color = base * (0.30 + 0.70 * diffuse) + vec3(0.08 * spec);
+  frag_color = vec4(color, 1.0);
+}

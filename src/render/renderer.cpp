@@ -1,0 +1,646 @@
+// The scene renderer: one draw call per kind (grid, surface, springs, particles, axes, trails).
+// Uploads follow DESIGN.md §3.7: the triangle index buffer is rebuilt only when the topology (or a
+// count) changes; positions, radii, flags, normals and the spring colours are uploaded once per
+// frame, each with a single glBufferData. Everything is plain OpenGL 3.3 core, cheap enough for
+// Mesa's llvmpipe (whose cost is per primitive: particles are point sprites, springs GL_LINES).
+#include "render/renderer.hpp"
+
+#include <glad/gl.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <glm/gtc/type_ptr.hpp>
+#include <limits>
+
+#include "render/shaders.hpp"
+
+namespace render {
+
+namespace {
+
+// ---- colours (linear 0..1) ----
+constexpr glm::vec3 kStrainRest{0.74f, 0.75f, 0.77f};
+constexpr glm::vec3 kStrainStretched{0.93f, 0.13f, 0.10f};
+constexpr glm::vec3 kStrainCompressed{0.12f, 0.36f, 0.98f};
+constexpr glm::vec3 kRigid{0.87f, 0.86f, 0.83f};
+constexpr glm::vec3 kMagenta{1.0f, 0.15f, 0.95f};
+constexpr glm::vec3 kColorMoving{0.98f, 0.64f, 0.28f};
+constexpr glm::vec3 kColorFixed{0.38f, 0.39f, 0.42f};
+constexpr glm::vec3 kColorGrabbed{1.0f, 0.92f, 0.15f};
+constexpr glm::vec3 kClothFront{0.30f, 0.52f, 0.74f};
+constexpr glm::vec3 kClothBack{0.74f, 0.56f, 0.40f};
+constexpr glm::vec3 kWire{0.10f, 0.14f, 0.20f};
+constexpr std::array<glm::vec3, 6> kTrailPalette{{{0.40f, 0.85f, 1.0f},
+                                                  {1.0f, 0.78f, 0.30f},
+                                                  {0.62f, 1.0f, 0.50f},
+                                                  {1.0f, 0.50f, 0.78f},
+                                                  {0.75f, 0.62f, 1.0f},
+                                                  {1.0f, 0.60f, 0.40f}}};
+constexpr float kDefaultRadius = 0.02f;  // m, when the view carries no radii
+
+// ---- vertices of the coloured-line program ----
+struct ColorVertex {
+  float x, y, z;
+  std::uint8_t rgba[4];
+};
+static_assert(sizeof(ColorVertex) == 16);
+
+std::uint8_t toByte(float v) {
+  v = std::clamp(v, 0.0f, 1.0f);
+  return static_cast<std::uint8_t>(v * 255.0f + 0.5f);
+}
+
+ColorVertex colorVertex(const glm::vec3& p, const glm::vec3& c, float alpha = 1.0f) {
+  return {p.x, p.y, p.z, {toByte(c.r), toByte(c.g), toByte(c.b), toByte(alpha)}};
+}
+
+// ---- shader programs ----
+GLuint compileShader(GLenum type, std::string_view name, std::string* error) {
+  const std::string_view text = shaderSource(name);
+  if (text.empty()) {
+    if (error) *error = "shader " + std::string(name) + " is not embedded in the binary";
+    return 0;
+  }
+  const GLuint s = glCreateShader(type);
+  const char* src = text.data();
+  const GLint len = static_cast<GLint>(text.size());
+  glShaderSource(s, 1, &src, &len);
+  glCompileShader(s);
+  GLint ok = 0;
+  glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
+  if (!ok) {
+    GLint logLen = 0;
+    glGetShaderiv(s, GL_INFO_LOG_LENGTH, &logLen);
+    std::string log(static_cast<size_t>(std::max(logLen, 1)), '\0');
+    glGetShaderInfoLog(s, logLen, nullptr, log.data());
+    if (error) *error = "cannot compile shader " + std::string(name) + ": " + log.c_str();
+    glDeleteShader(s);
+    return 0;
+  }
+  return s;
+}
+
+GLuint linkProgram(std::string_view vert, std::string_view frag, std::string* error) {
+  const GLuint vs = compileShader(GL_VERTEX_SHADER, vert, error);
+  if (!vs) return 0;
+  const GLuint fs = compileShader(GL_FRAGMENT_SHADER, frag, error);
+  if (!fs) {
+    glDeleteShader(vs);
+    return 0;
+  }
+  const GLuint p = glCreateProgram();
+  glAttachShader(p, vs);
+  glAttachShader(p, fs);
+  glLinkProgram(p);
+  glDeleteShader(vs);
+  glDeleteShader(fs);
+  GLint ok = 0;
+  glGetProgramiv(p, GL_LINK_STATUS, &ok);
+  if (!ok) {
+    GLint logLen = 0;
+    glGetProgramiv(p, GL_INFO_LOG_LENGTH, &logLen);
+    std::string log(static_cast<size_t>(std::max(logLen, 1)), '\0');
+    glGetProgramInfoLog(p, logLen, nullptr, log.data());
+    if (error)
+      *error = "cannot link " + std::string(vert) + " + " + std::string(frag) + ": " + log.c_str();
+    glDeleteProgram(p);
+    return 0;
+  }
+  return p;
+}
+
+// One glBufferData per buffer and frame (the driver orphans the old storage).
+void upload(GLenum target, GLuint buffer, size_t bytes, const void* data, GLenum usage) {
+  glBindBuffer(target, buffer);
+  glBufferData(target, static_cast<GLsizeiptr>(bytes), bytes ? data : nullptr, usage);
+}
+
+// 1, 2 or 5 times a power of ten, at least x.
+float niceStep(float x) {
+  if (!(x > 0.0f) || !std::isfinite(x)) return 1.0f;
+  const float p = std::pow(10.0f, std::floor(std::log10(x)));
+  const float m = x / p;
+  return (m <= 1.0f ? 1.0f : m <= 2.0f ? 2.0f : m <= 5.0f ? 5.0f : 10.0f) * p;
+}
+
+}  // namespace
+
+glm::vec3 strainColor(float strain, float scale) {
+  float t;
+  if (std::isnan(strain)) return kStrainRest;
+  if (scale > 0.0f && std::isfinite(scale)) {
+    t = strain / scale;
+  } else {
+    t = strain > 0.0f ? 1.0f : strain < 0.0f ? -1.0f : 0.0f;
+  }
+  t = std::clamp(t, -1.0f, 1.0f);
+  // ease-out: small strains already leave the grey, full scale reaches the end colour
+  const float s = std::abs(t) * (2.0f - std::abs(t));
+  return t >= 0.0f ? glm::mix(kStrainRest, kStrainStretched, s)
+                   : glm::mix(kStrainRest, kStrainCompressed, s);
+}
+
+struct Renderer::Impl {
+  bool ready = false;
+
+  GLuint pointProg = 0, lineProg = 0, surfaceProg = 0;
+  struct {
+    GLint view, proj, viewportHeight, radiusScale, moving, fixed, highlight, grabbed;
+  } pu{};
+  struct {
+    GLint viewProj;
+  } lu{};
+  struct {
+    GLint view, proj, front, back, ortho;
+  } su{};
+
+  GLuint vaoPoints = 0, vaoSurface = 0, vaoLines = 0, vaoOverlay = 0, vaoTrails = 0;
+  GLuint vboPositions = 0, vboRadii = 0, vboFlags = 0, vboNormals = 0, eboTriangles = 0;
+  GLuint vboLines = 0, vboOverlay = 0, vboTrails = 0;
+  float maxLineWidth = 1.0f;
+
+  // topology state
+  bool haveTopology = false;
+  std::uint64_t topology = 0;
+  size_t nPoints = 0, nLines = 0, nTriangleIndices = 0;
+  std::vector<std::uint32_t> triangles;  // the valid triangles of the view
+  GLsizei triangleIndexCount = 0;
+
+  // per-frame scratch, kept to avoid reallocation
+  std::vector<float> normals;
+  std::vector<ColorVertex> lineVerts, highlightVerts, overlayVerts, trailVerts;
+  std::vector<GLint> trailFirst;
+  std::vector<GLsizei> trailCount;
+
+  // the ground grid: level and spacing fixed when the topology changes (the level lowered when
+  // the scene falls through it); centre and reach follow the camera
+  struct Grid {
+    bool valid = false;
+    bool planar = false;
+    float level = 0.0f;    // y of the floor (z of the back plane when planar), m
+    glm::vec2 centre{0};   // in the grid plane, m
+    float extent = 1.0f;   // of the scene when the topology changed, m
+    float spacing = 1.0f;  // m
+    int half = 10;         // cells from the centre to the edge
+  } grid;
+  GLsizei gridVertexCount = 0, axesVertexCount = 0;
+  bool overlayDirty = true;
+
+  ~Impl() { release(); }
+
+  void release() {
+    if (!glDeleteProgram) return;  // the loader is gone: so is the context
+    if (!pointProg && !lineProg && !surfaceProg && !vaoPoints) return;  // nothing was created
+    for (GLuint p : {pointProg, lineProg, surfaceProg})
+      if (p) glDeleteProgram(p);
+    GLuint vaos[] = {vaoPoints, vaoSurface, vaoLines, vaoOverlay, vaoTrails};
+    glDeleteVertexArrays(5, vaos);
+    GLuint bufs[] = {vboPositions, vboRadii, vboFlags,   vboNormals,
+                     eboTriangles, vboLines, vboOverlay, vboTrails};
+    glDeleteBuffers(8, bufs);
+    pointProg = lineProg = surfaceProg = 0;
+    ready = false;
+  }
+
+  bool init(std::string* error) {
+    if (ready) return true;
+    if (!glCreateProgram) {
+      if (error) *error = "OpenGL functions are not loaded (no current context?)";
+      return false;
+    }
+    pointProg = linkProgram("point.vert", "point.frag", error);
+    lineProg = pointProg ? linkProgram("line.vert", "line.frag", error) : 0;
+    surfaceProg = lineProg ? linkProgram("surface.vert", "surface.frag", error) : 0;
+    if (!surfaceProg) {
+      release();
+      return false;
+    }
+    pu.view = glGetUniformLocation(pointProg, "u_view");
+    pu.proj = glGetUniformLocation(pointProg, "u_proj");
+    pu.viewportHeight = glGetUniformLocation(pointProg, "u_viewport_height");
+    pu.radiusScale = glGetUniformLocation(pointProg, "u_radius_scale");
+    pu.moving = glGetUniformLocation(pointProg, "u_color_moving");
+    pu.fixed = glGetUniformLocation(pointProg, "u_color_fixed");
+    pu.highlight = glGetUniformLocation(pointProg, "u_color_highlight");
+    pu.grabbed = glGetUniformLocation(pointProg, "u_color_grabbed");
+    lu.viewProj = glGetUniformLocation(lineProg, "u_view_proj");
+    su.view = glGetUniformLocation(surfaceProg, "u_view");
+    su.proj = glGetUniformLocation(surfaceProg, "u_proj");
+    su.front = glGetUniformLocation(surfaceProg, "u_color_front");
+    su.back = glGetUniformLocation(surfaceProg, "u_color_back");
+    su.ortho = glGetUniformLocation(surfaceProg, "u_orthographic");
+
+    GLuint vaos[5], bufs[8];
+    glGenVertexArrays(5, vaos);
+    glGenBuffers(8, bufs);
+    vaoPoints = vaos[0], vaoSurface = vaos[1], vaoLines = vaos[2], vaoOverlay = vaos[3],
+    vaoTrails = vaos[4];
+    vboPositions = bufs[0], vboRadii = bufs[1], vboFlags = bufs[2], vboNormals = bufs[3],
+    eboTriangles = bufs[4], vboLines = bufs[5], vboOverlay = bufs[6], vboTrails = bufs[7];
+
+    // particles: positions, radii, flags (the last two may be constant attributes instead)
+    glBindVertexArray(vaoPoints);
+    glBindBuffer(GL_ARRAY_BUFFER, vboPositions);
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 0, nullptr);
+    glBindBuffer(GL_ARRAY_BUFFER, vboRadii);
+    glVertexAttribPointer(1, 1, GL_FLOAT, GL_FALSE, 0, nullptr);
+    glBindBuffer(GL_ARRAY_BUFFER, vboFlags);
+    glVertexAttribIPointer(2, 1, GL_UNSIGNED_BYTE, 0, nullptr);
+
+    // the surface shares the positions
+    glBindVertexArray(vaoSurface);
+    glBindBuffer(GL_ARRAY_BUFFER, vboPositions);
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 0, nullptr);
+    glBindBuffer(GL_ARRAY_BUFFER, vboNormals);
+    glEnableVertexAttribArray(1);
+    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, 0, nullptr);
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, eboTriangles);
+
+    // coloured lines: springs, grid + axes, trails
+    for (auto [vao, vbo] : {std::pair{vaoLines, vboLines}, std::pair{vaoOverlay, vboOverlay},
+                            std::pair{vaoTrails, vboTrails}}) {
+      glBindVertexArray(vao);
+      glBindBuffer(GL_ARRAY_BUFFER, vbo);
+      glEnableVertexAttribArray(0);
+      glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(ColorVertex), nullptr);
+      glEnableVertexAttribArray(1);
+      glVertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(ColorVertex),
+                            reinterpret_cast<const void*>(offsetof(ColorVertex, rgba)));
+    }
+    glBindVertexArray(0);
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+
+    GLfloat range[2] = {1.0f, 1.0f};
+    glGetFloatv(GL_ALIASED_LINE_WIDTH_RANGE, range);
+    maxLineWidth = range[1];
+    ready = true;
+    return true;
+  }
+
+  // ---- the topology path ----
+  void updateTopology(const SceneView& v, size_t n) {
+    const bool changed = !haveTopology || v.topology != topology || n != nPoints ||
+                         v.lines.size() / 2 != nLines || v.triangles.size() != nTriangleIndices;
+    if (!changed) return;
+    haveTopology = true;
+    topology = v.topology;
+    nPoints = n;
+    nLines = v.lines.size() / 2;
+    nTriangleIndices = v.triangles.size();
+    // keep only triangles whose indices are in range: GL would read out of bounds
+    triangles.clear();
+    for (size_t t = 0; t + 2 < v.triangles.size(); t += 3) {
+      const std::uint32_t a = v.triangles[t], b = v.triangles[t + 1], c = v.triangles[t + 2];
+      if (a < n && b < n && c < n) triangles.insert(triangles.end(), {a, b, c});
+    }
+    triangleIndexCount = static_cast<GLsizei>(triangles.size());
+    glBindVertexArray(vaoSurface);
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, eboTriangles);
+    glBufferData(GL_ELEMENT_ARRAY_BUFFER,
+                 static_cast<GLsizeiptr>(triangles.size() * sizeof(std::uint32_t)),
+                 triangles.empty() ? nullptr : triangles.data(), GL_STATIC_DRAW);
+    glBindVertexArray(0);
+    grid.valid = false;
+  }
+
+  // ---- the ground grid and the axes ----
+  void updateGrid(const SceneView& v, size_t n, const Camera& cam) {
+    glm::vec3 lo(std::numeric_limits<float>::max()), hi(-std::numeric_limits<float>::max());
+    bool any = false;
+    for (size_t i = 0; i < n; ++i) {
+      const glm::vec3 p(v.positions[3 * i], v.positions[3 * i + 1], v.positions[3 * i + 2]);
+      if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) continue;
+      lo = glm::min(lo, p);
+      hi = glm::max(hi, p);
+      any = true;
+    }
+    if (!any) lo = hi = glm::vec3(0.0f);
+    // the grid plane: x-z under the scene, or x-y behind a planar one
+    const float extent = std::max({hi.x - lo.x, hi.y - lo.y, hi.z - lo.z, 1e-3f});
+    const float margin = 0.03f * extent;
+    const float floor = v.planar ? lo.z : lo.y;
+    if (!grid.valid || grid.planar != v.planar) {
+      grid.valid = true;
+      grid.planar = v.planar;
+      grid.extent = extent;
+      grid.spacing = niceStep(extent / 8.0f);
+      grid.level = v.planar ? lo.z - 0.25f * extent : lo.y - margin;
+      overlayDirty = true;
+    }
+    // lowered when the scene falls through it (never raised: no jumping floor)
+    if (floor - 0.5f * margin < grid.level) {
+      grid.level = floor - margin;
+      overlayDirty = true;
+    }
+    // centred under the camera's target (snapped to the spacing, so lines never slide) and wide
+    // enough to fill the view: it follows pans and zooms
+    const glm::vec2 target =
+        v.planar ? glm::vec2(cam.target.x, cam.target.y) : glm::vec2(cam.target.x, cam.target.z);
+    glm::vec2 centre = glm::round(target / grid.spacing) * grid.spacing;
+    if (!std::isfinite(centre.x) || !std::isfinite(centre.y)) centre = glm::vec2(0.0f);
+    const float want = std::max(3.0f * grid.extent, 3.0f * cam.distance) / grid.spacing;
+    const int half =
+        std::isfinite(want) ? std::clamp(static_cast<int>(std::ceil(want)), 4, 200) : 200;
+    if (centre != grid.centre || half != grid.half) {
+      grid.centre = centre;
+      grid.half = half;
+      overlayDirty = true;
+    }
+    if (overlayDirty) buildOverlay(v.planar);
+  }
+
+  void buildOverlay(bool planar) {
+    overlayDirty = false;
+    overlayVerts.clear();
+    const float s = grid.spacing;
+    const float reach = s * static_cast<float>(grid.half);
+    const auto world = [&](float a, float b) {
+      return planar ? glm::vec3(a, b, grid.level) : glm::vec3(a, grid.level, b);
+    };
+    const glm::vec3 c(0.62f, 0.64f, 0.68f);
+    constexpr int kSegments = 12;  // per line, so that alpha can fade towards the edge
+    const auto fade = [&](float a, float b) {
+      const float r = std::hypot(a - grid.centre.x, b - grid.centre.y) / reach;
+      const float t = std::clamp((r - 0.3f) / 0.7f, 0.0f, 1.0f);
+      return 1.0f - t * t * (3.0f - 2.0f * t);
+    };
+    for (int i = -grid.half; i <= grid.half; ++i) {
+      const float alpha = (i % 5 == 0) ? 0.42f : 0.22f;
+      for (int dir = 0; dir < 2; ++dir) {
+        for (int k = 0; k < kSegments; ++k) {
+          const float u0 = -reach + 2.0f * reach * k / kSegments;
+          const float u1 = -reach + 2.0f * reach * (k + 1) / kSegments;
+          const float fixedCoord = s * static_cast<float>(i);
+          float a0, b0, a1, b1;
+          if (dir == 0) {
+            a0 = grid.centre.x + fixedCoord, b0 = grid.centre.y + u0;
+            a1 = a0, b1 = grid.centre.y + u1;
+          } else {
+            a0 = grid.centre.x + u0, b0 = grid.centre.y + fixedCoord;
+            a1 = grid.centre.x + u1, b1 = b0;
+          }
+          overlayVerts.push_back(colorVertex(world(a0, b0), c, alpha * fade(a0, b0)));
+          overlayVerts.push_back(colorVertex(world(a1, b1), c, alpha * fade(a1, b1)));
+        }
+      }
+    }
+    gridVertexCount = static_cast<GLsizei>(overlayVerts.size());
+    // axes at the origin: x red, y green, z blue
+    const float len = 1.5f * s;
+    const glm::vec3 o(0.0f);
+    const glm::vec3 axes[3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+    const glm::vec3 colors[3] = {
+        {0.95f, 0.25f, 0.22f}, {0.30f, 0.88f, 0.30f}, {0.30f, 0.50f, 1.0f}};
+    for (int a = 0; a < 3; ++a) {
+      overlayVerts.push_back(colorVertex(o, colors[a]));
+      overlayVerts.push_back(colorVertex(o + len * axes[a], colors[a]));
+    }
+    axesVertexCount = 6;
+    upload(GL_ARRAY_BUFFER, vboOverlay, overlayVerts.size() * sizeof(ColorVertex),
+           overlayVerts.data(), GL_STATIC_DRAW);
+  }
+
+  // ---- the per-frame path ----
+  void computeNormals(const SceneView& v, size_t n) {
+    normals.assign(3 * n, 0.0f);
+    const float* x = v.positions.data();
+    for (size_t t = 0; t < triangles.size(); t += 3) {
+      const std::uint32_t a = triangles[t], b = triangles[t + 1], c = triangles[t + 2];
+      const glm::vec3 pa(x[3 * a], x[3 * a + 1], x[3 * a + 2]);
+      const glm::vec3 pb(x[3 * b], x[3 * b + 1], x[3 * b + 2]);
+      const glm::vec3 pc(x[3 * c], x[3 * c + 1], x[3 * c + 2]);
+      const glm::vec3 nrm = glm::cross(pb - pa, pc - pa);  // length = 2 * area: area-weighted
+      for (std::uint32_t i : {a, b, c}) {
+        normals[3 * i] += nrm.x;
+        normals[3 * i + 1] += nrm.y;
+        normals[3 * i + 2] += nrm.z;
+      }
+    }
+  }
+
+  void buildLines(const SceneView& v, size_t n, float strainScale) {
+    const size_t count = v.lines.size() / 2;
+    lineVerts.resize(2 * count);
+    highlightVerts.clear();
+    const bool haveStrain = v.line_strain.size() == count;
+    const bool haveFlags = v.line_flags.size() == count;
+    const float* x = v.positions.data();
+    size_t out = 0;
+    for (size_t l = 0; l < count; ++l) {
+      const std::uint32_t a = v.lines[2 * l], b = v.lines[2 * l + 1];
+      if (a >= n || b >= n) continue;
+      const std::uint8_t f = haveFlags ? v.line_flags[l] : 0;
+      glm::vec3 c;
+      if (f & kLineHighlight)
+        c = kMagenta;
+      else if (f & kLineRigid)
+        c = kRigid;
+      else
+        c = strainColor(haveStrain ? v.line_strain[l] : 0.0f, strainScale);
+      const ColorVertex va = colorVertex({x[3 * a], x[3 * a + 1], x[3 * a + 2]}, c);
+      const ColorVertex vb = colorVertex({x[3 * b], x[3 * b + 1], x[3 * b + 2]}, c);
+      if (f & kLineHighlight) {
+        highlightVerts.push_back(va);
+        highlightVerts.push_back(vb);
+      } else {
+        lineVerts[out++] = va;
+        lineVerts[out++] = vb;
+      }
+    }
+    // highlighted lines go last, drawn once more, wider
+    lineVerts.resize(out);
+    lineVerts.insert(lineVerts.end(), highlightVerts.begin(), highlightVerts.end());
+  }
+
+  void buildTrails(const SceneView& v) {
+    trailVerts.clear();
+    trailFirst.clear();
+    trailCount.clear();
+    const size_t available = v.trails.size() / 3;
+    size_t offset = 0;
+    for (size_t k = 0; k < v.trail_lengths.size() && offset < available; ++k) {
+      const size_t len = std::min<size_t>(v.trail_lengths[k], available - offset);
+      if (len >= 2) {
+        trailFirst.push_back(static_cast<GLint>(trailVerts.size()));
+        trailCount.push_back(static_cast<GLsizei>(len));
+        const glm::vec3& c = kTrailPalette[k % kTrailPalette.size()];
+        for (size_t i = 0; i < len; ++i) {
+          const float* p = &v.trails[3 * (offset + i)];
+          const float age = static_cast<float>(i + 1) / static_cast<float>(len);  // 1 = newest
+          trailVerts.push_back(colorVertex({p[0], p[1], p[2]}, c, 0.9f * age));
+        }
+      }
+      offset += len;
+    }
+  }
+
+  void draw(const SceneView& v, const Camera& cam, const DrawOptions& o, int width, int height) {
+    glViewport(0, 0, width, height);
+    glClearColor(o.background.r, o.background.g, o.background.b, 1.0f);
+    glClearDepth(1.0);
+    glDisable(GL_SCISSOR_TEST);
+    glDepthMask(GL_TRUE);
+    glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    if (!ready || width <= 0 || height <= 0) return;
+
+    const size_t n = v.positions.size() / 3;
+    updateTopology(v, n);
+
+    const float aspect = static_cast<float>(width) / static_cast<float>(height);
+    const glm::mat4 viewM = cam.view();
+    const glm::mat4 projM = cam.projection(aspect);
+    const glm::mat4 viewProj = projM * viewM;
+
+    glEnable(GL_DEPTH_TEST);
+    glDepthFunc(GL_LEQUAL);  // springs win over the wireframe on shared edges
+    glDisable(GL_CULL_FACE);
+    glDisable(GL_BLEND);
+    glDisable(GL_STENCIL_TEST);
+    glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
+    glEnable(GL_PROGRAM_POINT_SIZE);
+    glLineWidth(1.0f);
+    // blending keeps the destination alpha at 1 (PNGs stay opaque)
+    glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+
+    // positions: one upload shared by particles and surface
+    const bool surface = (o.show_surface || o.wireframe) && triangleIndexCount > 0;
+    if (surface || (o.show_points && n > 0))
+      upload(GL_ARRAY_BUFFER, vboPositions, 3 * n * sizeof(float), v.positions.data(),
+             GL_STREAM_DRAW);
+
+    // grid first, behind everything, without writing depth
+    const bool overlay = o.show_grid || o.show_axes;
+    if (overlay) updateGrid(v, n, cam);
+    glUseProgram(lineProg);
+    glUniformMatrix4fv(lu.viewProj, 1, GL_FALSE, glm::value_ptr(viewProj));
+    if (o.show_grid && gridVertexCount > 0) {
+      glBindVertexArray(vaoOverlay);
+      glEnable(GL_BLEND);
+      glDepthMask(GL_FALSE);
+      glDrawArrays(GL_LINES, 0, gridVertexCount);
+      glDepthMask(GL_TRUE);
+      glDisable(GL_BLEND);
+    }
+
+    // the surface, pushed back a little so that springs and wireframe on it stay visible
+    if (surface) {
+      computeNormals(v, n);
+      upload(GL_ARRAY_BUFFER, vboNormals, normals.size() * sizeof(float), normals.data(),
+             GL_STREAM_DRAW);
+      glUseProgram(surfaceProg);
+      glUniformMatrix4fv(su.view, 1, GL_FALSE, glm::value_ptr(viewM));
+      glUniformMatrix4fv(su.proj, 1, GL_FALSE, glm::value_ptr(projM));
+      glUniform1i(su.ortho, cam.planar ? 1 : 0);
+      glBindVertexArray(vaoSurface);
+      if (o.show_surface) {
+        glUniform3fv(su.front, 1, glm::value_ptr(kClothFront));
+        glUniform3fv(su.back, 1, glm::value_ptr(kClothBack));
+        glEnable(GL_POLYGON_OFFSET_FILL);
+        glPolygonOffset(1.0f, 1.0f);
+        glDrawElements(GL_TRIANGLES, triangleIndexCount, GL_UNSIGNED_INT, nullptr);
+        glDisable(GL_POLYGON_OFFSET_FILL);
+      }
+      if (o.wireframe) {
+        glUniform3fv(su.front, 1, glm::value_ptr(kWire));
+        glUniform3fv(su.back, 1, glm::value_ptr(kWire));
+        glPolygonMode(GL_FRONT_AND_BACK, GL_LINE);
+        glDrawElements(GL_TRIANGLES, triangleIndexCount, GL_UNSIGNED_INT, nullptr);
+        glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
+      }
+    }
+
+    // springs and rods
+    if (o.show_lines && !v.lines.empty()) {
+      buildLines(v, n, o.strain_scale);
+      upload(GL_ARRAY_BUFFER, vboLines, lineVerts.size() * sizeof(ColorVertex), lineVerts.data(),
+             GL_STREAM_DRAW);
+      glUseProgram(lineProg);
+      glBindVertexArray(vaoLines);
+      const GLsizei total = static_cast<GLsizei>(lineVerts.size());
+      const GLsizei hl = static_cast<GLsizei>(highlightVerts.size());
+      glDrawArrays(GL_LINES, 0, total);
+      if (hl > 0 && maxLineWidth >= 3.0f) {
+        glLineWidth(3.0f);
+        glDrawArrays(GL_LINES, total - hl, hl);
+        glLineWidth(1.0f);
+      }
+    }
+
+    // particles
+    if (o.show_points && n > 0) {
+      glUseProgram(pointProg);
+      glUniformMatrix4fv(pu.view, 1, GL_FALSE, glm::value_ptr(viewM));
+      glUniformMatrix4fv(pu.proj, 1, GL_FALSE, glm::value_ptr(projM));
+      glUniform1f(pu.viewportHeight, static_cast<float>(height));
+      glUniform1f(pu.radiusScale, o.point_scale);
+      glUniform3fv(pu.moving, 1, glm::value_ptr(kColorMoving));
+      glUniform3fv(pu.fixed, 1, glm::value_ptr(kColorFixed));
+      glUniform3fv(pu.highlight, 1, glm::value_ptr(kMagenta));
+      glUniform3fv(pu.grabbed, 1, glm::value_ptr(kColorGrabbed));
+      glBindVertexArray(vaoPoints);
+      if (v.radii.size() == n) {
+        upload(GL_ARRAY_BUFFER, vboRadii, n * sizeof(float), v.radii.data(), GL_STREAM_DRAW);
+        glEnableVertexAttribArray(1);
+      } else {
+        glDisableVertexAttribArray(1);
+        glVertexAttrib1f(1, kDefaultRadius);
+      }
+      if (v.flags.size() == n) {
+        upload(GL_ARRAY_BUFFER, vboFlags, n, v.flags.data(), GL_STREAM_DRAW);
+        glEnableVertexAttribArray(2);
+      } else {
+        glDisableVertexAttribArray(2);
+        glVertexAttribI4ui(2, 0, 0, 0, 0);
+      }
+      // smooth sprite edges when multisampled (no effect on a single-sample target); the
+      // coverage alpha itself is not written (llvmpipe ignores GL_SAMPLE_ALPHA_TO_ONE)
+      glEnable(GL_SAMPLE_ALPHA_TO_COVERAGE);
+      glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_FALSE);
+      glDrawArrays(GL_POINTS, 0, static_cast<GLsizei>(n));
+      glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+      glDisable(GL_SAMPLE_ALPHA_TO_COVERAGE);
+    }
+
+    // axes, then the trails (blended, not writing depth)
+    glUseProgram(lineProg);
+    if (o.show_axes && axesVertexCount > 0) {
+      glBindVertexArray(vaoOverlay);
+      glDrawArrays(GL_LINES, gridVertexCount, axesVertexCount);
+    }
+    if (o.show_trails && !v.trail_lengths.empty()) {
+      buildTrails(v);
+      if (!trailCount.empty()) {
+        upload(GL_ARRAY_BUFFER, vboTrails, trailVerts.size() * sizeof(ColorVertex),
+               trailVerts.data(), GL_STREAM_DRAW);
+        glBindVertexArray(vaoTrails);
+        glEnable(GL_BLEND);
+        glDepthMask(GL_FALSE);
+        glMultiDrawArrays(GL_LINE_STRIP, trailFirst.data(), trailCount.data(),
+                          static_cast<GLsizei>(trailCount.size()));
+        glDepthMask(GL_TRUE);
+        glDisable(GL_BLEND);
+      }
+    }
+    glBindVertexArray(0);
+    glUseProgram(0);
+  }
+};
+
+Renderer::Renderer() : impl_(std::make_unique<Impl>()) {}
+Renderer::~Renderer() = default;
+
+bool Renderer::init(std::string* error) {
+  return impl_->init(error);
+}
+
+void Renderer::draw(const SceneView& view, const Camera& camera, const DrawOptions& options,
+                    int width, int height) {
+  impl_->draw(view, camera, options, width, height);
+}
+
+}  // namespace render

@@ -1,0 +1,873 @@
+// The renderer: camera math and the strain colour map on the CPU; then known scenes drawn from a
+// known camera into an offscreen framebuffer through a headless EGL context (Mesa), checked
+// pixel by pixel where glm projects them. Set SPRINGLAB_RENDER_PNG_DIR to keep the images.
+#include <doctest/doctest.h>
+
+#ifdef SPRINGLAB_VIEWER
+
+#include <glad/gl.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <glm/glm.hpp>
+#include <memory>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "app/egl_context.hpp"
+#include "render/camera.hpp"
+#include "render/renderer.hpp"
+#include "util.hpp"
+
+#define STB_IMAGE_STATIC
+#define STB_IMAGE_IMPLEMENTATION
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-function"
+#pragma GCC diagnostic ignored "-Wsign-compare"
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+#endif
+#include <stb/stb_image.h>
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+
+namespace glm {
+// lets doctest print pixels
+inline std::ostream& operator<<(std::ostream& os, const ivec3& c) {
+  return os << "(" << c.x << ", " << c.y << ", " << c.z << ")";
+}
+}  // namespace glm
+
+namespace {
+
+constexpr float kPi = 3.14159265f;
+
+// ---- CPU helpers ----
+
+// World point -> (pixel x, pixel y from the top, ndc z) in a width x height viewport.
+glm::vec3 project(const render::Camera& cam, const glm::vec3& p, int width, int height) {
+  const glm::vec4 clip = cam.projection(static_cast<float>(width) / static_cast<float>(height)) *
+                         cam.view() * glm::vec4(p, 1.0f);
+  const glm::vec3 ndc = glm::vec3(clip) / clip.w;
+  return {(ndc.x * 0.5f + 0.5f) * static_cast<float>(width),
+          (0.5f - ndc.y * 0.5f) * static_cast<float>(height), ndc.z};
+}
+
+float distanceToRay(const glm::vec3& p, const glm::vec3& origin, const glm::vec3& dir) {
+  const glm::vec3 d = p - origin;
+  return glm::length(d - glm::dot(d, dir) * dir);
+}
+
+// ---- scenes ----
+
+struct TestScene {
+  std::vector<float> positions, radii, strain, trails;
+  std::vector<std::uint8_t> flags, line_flags;
+  std::vector<std::uint32_t> lines, triangles, trail_lengths;
+  std::uint64_t topology = 1;
+  bool planar = false;
+
+  std::uint32_t point(const glm::vec3& p, float r = 0.05f, std::uint8_t f = 0) {
+    positions.insert(positions.end(), {p.x, p.y, p.z});
+    radii.push_back(r);
+    flags.push_back(f);
+    return static_cast<std::uint32_t>(radii.size() - 1);
+  }
+  void line(std::uint32_t a, std::uint32_t b, float s, std::uint8_t f = 0) {
+    lines.insert(lines.end(), {a, b});
+    strain.push_back(s);
+    line_flags.push_back(f);
+  }
+  void triangle(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
+    triangles.insert(triangles.end(), {a, b, c});
+  }
+  render::SceneView view() const {
+    render::SceneView v;
+    v.positions = positions;
+    v.radii = radii;
+    v.flags = flags;
+    v.lines = lines;
+    v.line_strain = strain;
+    v.line_flags = line_flags;
+    v.triangles = triangles;
+    v.trails = trails;
+    v.trail_lengths = trail_lengths;
+    v.topology = topology;
+    v.planar = planar;
+    return v;
+  }
+};
+
+// A camera on +z looking at the origin along -z.
+render::Camera frontCamera(float distance = 3.0f) {
+  render::Camera c;
+  c.distance = distance;
+  c.yaw = 0.0f;
+  c.pitch = 0.0f;
+  return c;
+}
+
+render::DrawOptions bareOptions() {
+  render::DrawOptions o;
+  o.show_grid = o.show_axes = false;
+  return o;
+}
+
+// ---- the headless context, created once ----
+
+struct Gl {
+  app::HeadlessContext context;
+  bool ok = false;
+  std::string error;
+  std::unique_ptr<render::Renderer> renderer;
+  ~Gl() { renderer.reset(); }  // before the context goes
+};
+
+Gl& gl() {
+  static Gl g;
+  static bool tried = false;
+  if (!tried) {
+    tried = true;
+    if (!g.context.create()) {
+      g.error = "headless EGL context unavailable: " + g.context.error();
+    } else {
+      g.renderer = std::make_unique<render::Renderer>();
+      std::string err;
+      if (!g.renderer->init(&err))
+        g.error = "renderer init failed on " + g.context.description() + ": " + err;
+      else
+        g.ok = true;
+    }
+  }
+  return g;
+}
+
+// Fails the test (clearly) when there is no GL; CI has Mesa, so this is never skipped.
+#define REQUIRE_GL()                                                  \
+  do {                                                                \
+    INFO("this test needs an OpenGL 3.3 context through EGL (Mesa)"); \
+    REQUIRE_MESSAGE(gl().ok, gl().error);                             \
+  } while (0)
+
+struct Image {
+  int width = 0, height = 0;
+  std::vector<unsigned char> rgba;
+  glm::ivec3 at(int x, int y) const {
+    x = std::clamp(x, 0, width - 1);
+    y = std::clamp(y, 0, height - 1);
+    const unsigned char* p = &rgba[(static_cast<size_t>(y) * width + x) * 4];
+    return {p[0], p[1], p[2]};
+  }
+  glm::ivec3 at(const glm::vec3& projected) const {
+    return at(static_cast<int>(std::floor(projected.x)), static_cast<int>(std::floor(projected.y)));
+  }
+  // the pixel of a small neighbourhood that differs most from `bg` (thin lines may fall on the
+  // neighbouring pixel of the projected one)
+  glm::ivec3 strongest(const glm::vec3& projected, const glm::ivec3& bg, int r = 1) const {
+    glm::ivec3 best = at(projected);
+    int bestDiff = -1;
+    for (int dy = -r; dy <= r; ++dy)
+      for (int dx = -r; dx <= r; ++dx) {
+        const glm::ivec3 c = at(static_cast<int>(std::floor(projected.x)) + dx,
+                                static_cast<int>(std::floor(projected.y)) + dy);
+        const glm::ivec3 d = glm::abs(c - bg);
+        if (d.x + d.y + d.z > bestDiff) bestDiff = d.x + d.y + d.z, best = c;
+      }
+    return best;
+  }
+};
+
+glm::ivec3 toBytes(const glm::vec3& c) {
+  return glm::ivec3(glm::round(c * 255.0f));
+}
+
+bool near(const glm::ivec3& a, const glm::ivec3& b, int tol = 3) {
+  const glm::ivec3 d = glm::abs(a - b);
+  return d.x <= tol && d.y <= tol && d.z <= tol;
+}
+
+void maybeSave(const std::string& name, const Image& img) {
+  const char* dir = std::getenv("SPRINGLAB_RENDER_PNG_DIR");
+  if (!dir || !*dir) return;
+  std::string err;
+  const std::string path = std::string(dir) + "/render_" + name + ".png";
+  if (!render::writePng(path, img.width, img.height, img.rgba, &err)) MESSAGE(err);
+}
+
+Image renderScene(const TestScene& scene, const render::Camera& cam,
+                  const render::DrawOptions& opts, int width = 200, int height = 150,
+                  int samples = 1) {
+  render::Framebuffer fb;
+  std::string err;
+  Image img;
+  REQUIRE_MESSAGE(fb.resize(width, height, samples, &err), err);
+  fb.bind();
+  gl().renderer->draw(scene.view(), cam, opts, width, height);
+  fb.read(img.rgba);
+  img.width = width;
+  img.height = height;
+  REQUIRE(img.rgba.size() == static_cast<size_t>(width) * height * 4);
+  CHECK(glGetError() == GL_NO_ERROR);
+  return img;
+}
+
+}  // namespace
+
+// ============================== CPU: camera ==============================
+
+TEST_CASE("render: camera eye, view and projection agree") {
+  render::Camera c = frontCamera(4.0f);
+  c.target = {1.0f, 2.0f, 3.0f};
+  CHECK(c.eye().x == doctest::Approx(1.0f));
+  CHECK(c.eye().y == doctest::Approx(2.0f));
+  CHECK(c.eye().z == doctest::Approx(7.0f));  // yaw 0 looks along -z
+
+  c.yaw = 0.7f;
+  c.pitch = 0.4f;
+  CHECK(glm::length(c.eye() - c.target) == doctest::Approx(4.0f));
+  CHECK(c.eye().y > c.target.y);  // positive pitch looks down: the eye is above
+  // the target sits on the view axis at -distance, and projects to the centre
+  const glm::vec4 t = c.view() * glm::vec4(c.target, 1.0f);
+  CHECK(t.x == doctest::Approx(0.0f).epsilon(1e-5));
+  CHECK(t.y == doctest::Approx(0.0f).epsilon(1e-5));
+  CHECK(t.z == doctest::Approx(-4.0f).epsilon(1e-5));
+  const glm::vec3 px = project(c, c.target, 640, 480);
+  CHECK(px.x == doctest::Approx(320.0f).epsilon(1e-4));
+  CHECK(px.y == doctest::Approx(240.0f).epsilon(1e-4));
+  CHECK(std::abs(px.z) < 1.0f);
+  // the eye maps to the view origin; world up stays up on screen
+  const glm::vec4 e = c.view() * glm::vec4(c.eye(), 1.0f);
+  CHECK(glm::length(glm::vec3(e)) < 1e-4f);
+  CHECK(project(c, c.target + glm::vec3(0, 0.5f, 0), 640, 480).y < 240.0f);
+
+  // pitch is clamped short of the poles
+  c.orbit(0.0f, 10.0f);
+  CHECK(c.pitch < kPi / 2);
+  CHECK(std::isfinite(c.view()[0][0]));
+  c.orbit(0.0f, -20.0f);
+  CHECK(c.pitch > -kPi / 2);
+}
+
+TEST_CASE("render: camera ray through the centre hits the target; pixel rays match projection") {
+  for (bool planar : {false, true}) {
+    CAPTURE(planar);
+    render::Camera c;
+    c.planar = planar;
+    c.target = {0.3f, -0.2f, 0.1f};
+    c.distance = 2.5f;
+    c.yaw = 0.5f;
+    c.pitch = 0.3f;
+    glm::vec3 o, d;
+    c.ray(400.0f, 300.0f, 800.0f, 600.0f, o, d);
+    CHECK(glm::length(d) == doctest::Approx(1.0f));
+    CHECK(distanceToRay(c.target, o, d) < 1e-4f);
+    CHECK(glm::dot(c.target - o, d) > 0.0f);  // in front
+    // the ray through a point's pixel passes through the point
+    const glm::vec3 p(0.6f, 0.1f, -0.4f);
+    const glm::vec3 s = project(c, p, 800, 600);
+    c.ray(s.x, s.y, 800.0f, 600.0f, o, d);
+    CHECK(distanceToRay(p, o, d) < 1e-3f);
+  }
+}
+
+TEST_CASE("render: camera frame puts the box in view") {
+  const glm::vec3 lo(-2.0f, 0.5f, -1.0f), hi(3.0f, 1.5f, 4.0f);
+  for (bool planar : {false, true}) {
+    for (float aspect : {1.0f, 16.0f / 9.0f}) {
+      CAPTURE(planar);
+      CAPTURE(aspect);
+      render::Camera c;
+      c.planar = planar;
+      c.yaw = 0.8f;
+      c.frame(lo, hi);
+      CHECK(glm::length(c.target - 0.5f * (lo + hi)) < 1e-5f);
+      const int h = 600, w = static_cast<int>(600 * aspect);
+      float spread = 0.0f;
+      for (int i = 0; i < 8; ++i) {
+        const glm::vec3 corner(i & 1 ? hi.x : lo.x, i & 2 ? hi.y : lo.y, i & 4 ? hi.z : lo.z);
+        const glm::vec3 s = project(c, corner, w, h);
+        CHECK(s.x >= 0.0f);
+        CHECK(s.x <= static_cast<float>(w));
+        CHECK(s.y >= 0.0f);
+        CHECK(s.y <= static_cast<float>(h));
+        CHECK(s.z > -1.0f);
+        CHECK(s.z < 1.0f);
+        spread = std::max({spread, std::abs(s.x - 0.5f * w) / w, std::abs(s.y - 0.5f * h) / h});
+      }
+      CHECK(spread > 0.2f);  // and not lost in the middle
+    }
+  }
+}
+
+TEST_CASE("render: planar camera is orthographic; zoom and pan keep points under the cursor") {
+  render::Camera c;
+  c.planar = true;
+  c.distance = 2.0f;
+  c.yaw = 1.0f;  // ignored when planar
+  const glm::mat4 p = c.projection(1.5f);
+  CHECK(p[3][3] == doctest::Approx(1.0f));
+  CHECK(p[2][3] == doctest::Approx(0.0f));
+  CHECK(p[1][1] == doctest::Approx(1.0f / (2.0f * std::tan(0.5f * c.fov_y))));
+  CHECK(c.eye().z > c.target.z);
+  CHECK(c.eye().x == doctest::Approx(c.target.x));
+  c.orbit(0.5f, 0.5f);
+  CHECK(c.yaw == 1.0f);
+  // depth does not change the pixel
+  const glm::vec3 a = project(c, {0.3f, 0.2f, 0.0f}, 300, 200);
+  const glm::vec3 b = project(c, {0.3f, 0.2f, -5.0f}, 300, 200);
+  CHECK(a.x == doctest::Approx(b.x));
+  CHECK(a.y == doctest::Approx(b.y));
+
+  for (bool planar : {true, false}) {
+    CAPTURE(planar);
+    render::Camera z;
+    z.planar = planar;
+    z.pitch = planar ? 0.25f : 0.3f;
+    const glm::vec3 q(0.4f, -0.3f, 0.0f);
+    const glm::vec3 before = project(z, q, 300, 200);
+    z.zoom(0.5f, q);
+    CHECK(z.distance == doctest::Approx(1.5f));
+    const glm::vec3 after = project(z, q, 300, 200);
+    CHECK(after.x == doctest::Approx(before.x).epsilon(1e-3));
+    CHECK(after.y == doctest::Approx(before.y).epsilon(1e-3));
+    // a pan of (dx, dy) pixels moves the content under the cursor by (dx, dy) (target plane)
+    const glm::vec3 t0 = project(z, z.target, 300, 200);
+    const glm::vec3 oldTarget = z.target;
+    z.pan(30.0f, -20.0f, 200.0f);
+    const glm::vec3 t1 = project(z, oldTarget, 300, 200);
+    CHECK(t1.x - t0.x == doctest::Approx(30.0f).epsilon(1e-3));
+    CHECK(t1.y - t0.y == doctest::Approx(-20.0f).epsilon(1e-3));
+  }
+}
+
+// ============================== CPU: strain colours ==============================
+
+TEST_CASE("render: strainColor is grey at rest, red stretched, blue compressed, clamped") {
+  const float scale = 0.05f;
+  const glm::vec3 rest = render::strainColor(0.0f, scale);
+  CHECK(std::abs(rest.r - rest.b) < 0.05f);
+  CHECK(std::abs(rest.r - rest.g) < 0.05f);
+  CHECK(rest.r > 0.5f);  // light grey
+  const glm::vec3 red = render::strainColor(scale, scale);
+  const glm::vec3 blue = render::strainColor(-scale, scale);
+  CHECK(red.r > 0.8f);
+  CHECK(red.b < 0.2f);
+  CHECK(red.g < 0.2f);
+  CHECK(blue.b > 0.8f);
+  CHECK(blue.r < 0.2f);
+  // monotone: redness (r - b) grows with strain over the whole range
+  float last = -10.0f;
+  for (int i = -40; i <= 40; ++i) {
+    const float s = 2.0f * scale * static_cast<float>(i) / 40.0f;
+    const glm::vec3 c = render::strainColor(s, scale);
+    CHECK(c.r - c.b >= last - 1e-6f);
+    last = c.r - c.b;
+    CHECK(c.r >= 0.0f);
+    CHECK(c.b <= 1.0f);
+  }
+  // clamped beyond the scale
+  CHECK(render::strainColor(10.0f * scale, scale) == red);
+  CHECK(render::strainColor(-10.0f * scale, scale) == blue);
+  // odd inputs stay finite
+  const glm::vec3 nanColor = render::strainColor(std::nanf(""), scale);
+  CHECK(std::isfinite(nanColor.r));
+  CHECK(std::isfinite(render::strainColor(0.1f, 0.0f).r));
+  CHECK(render::strainColor(0.1f, 0.0f) == red);
+}
+
+// ============================== GL: pixels ==============================
+
+TEST_CASE("render: a particle is drawn where its centre projects, background elsewhere") {
+  REQUIRE_GL();
+  MESSAGE("context: " << gl().context.description());
+  TestScene s;
+  const glm::vec3 centre(0.4f, 0.3f, 0.0f);
+  s.point(centre, 0.12f);
+  const render::Camera cam = frontCamera();
+  const render::DrawOptions o = bareOptions();
+  const glm::ivec3 bg = toBytes(o.background);
+  for (int samples : {1, 4}) {
+    CAPTURE(samples);
+    const Image img = renderScene(s, cam, o, 200, 150, samples);
+    if (samples == 4) maybeSave("particle", img);
+    const glm::vec3 px = project(cam, centre, 200, 150);
+    CHECK(px.y < 75.0f);  // above the middle: read() is top row first
+    const glm::ivec3 c = img.at(px);
+    CHECK_FALSE(near(c, bg, 10));
+    CHECK(c.r > c.b + 60);  // the warm particle colour
+    CHECK(c.r > 150);
+    // shaded: the rim is darker than the lit centre region
+    const float rpx = 0.12f * 150.0f / (2.0f * 3.0f * std::tan(0.5f * cam.fov_y));
+    const glm::ivec3 rim = img.at(static_cast<int>(px.x + 0.9f * rpx), static_cast<int>(px.y));
+    CHECK(rim.r < c.r);
+    // background far from it and just outside the disc
+    CHECK(near(img.at(5, 145), bg));
+    CHECK(near(img.at(static_cast<int>(px.x - 1.4f * rpx), static_cast<int>(px.y)), bg, 6));
+  }
+}
+
+TEST_CASE("render: sphere impostors write their depth (a line through a sphere is hidden)") {
+  REQUIRE_GL();
+  TestScene s;
+  s.point({0.0f, 0.0f, 0.0f}, 0.3f);
+  // a rigid line at z = 0.2: behind the sphere's front surface (z = 0.3) at the centre, but in
+  // front of its centre; flat sprites would let it show through
+  const auto a = s.point({-1.0f, 0.0f, 0.2f}, 0.01f), b = s.point({1.0f, 0.0f, 0.2f}, 0.01f);
+  s.line(a, b, 0.0f, render::kLineRigid);
+  render::DrawOptions o = bareOptions();
+  const render::Camera cam = frontCamera();
+  const Image img = renderScene(s, cam, o);
+  maybeSave("depth", img);
+  const glm::ivec3 centre = img.at(project(cam, {0.0f, 0.0f, 0.3f}, 200, 150));
+  CHECK(centre.r > centre.b + 60);  // the sphere, not the grey line
+  const glm::ivec3 bg = toBytes(o.background);
+  const glm::ivec3 outside = img.strongest(project(cam, {0.7f, 0.0f, 0.2f}, 200, 150), bg);
+  CHECK(std::abs(outside.r - outside.b) < 30);  // the grey line beside the sphere
+  CHECK(outside.r > 150);
+}
+
+TEST_CASE("render: springs are red when stretched, blue when compressed") {
+  REQUIRE_GL();
+  TestScene s;
+  const float scale = 0.05f;
+  const auto a0 = s.point({-1.0f, 0.5f, 0.0f}), a1 = s.point({1.0f, 0.5f, 0.0f});
+  const auto b0 = s.point({-1.0f, -0.5f, 0.0f}), b1 = s.point({1.0f, -0.5f, 0.0f});
+  const auto c0 = s.point({-1.0f, 0.0f, 0.0f}), c1 = s.point({1.0f, 0.0f, 0.0f});
+  const auto d0 = s.point({-1.0f, -0.9f, 0.0f}), d1 = s.point({1.0f, -0.9f, 0.0f});
+  s.line(a0, a1, scale);   // stretched by the full scale
+  s.line(b0, b1, -scale);  // compressed by the full scale
+  s.line(c0, c1, 0.0f);    // at rest
+  s.line(d0, d1, 0.0f, render::kLineHighlight);
+  render::DrawOptions o = bareOptions();
+  o.strain_scale = scale;
+  o.show_points = false;
+  const render::Camera cam = frontCamera();
+  const glm::ivec3 bg = toBytes(o.background);
+  for (int samples : {1, 4}) {
+    CAPTURE(samples);
+    const Image img = renderScene(s, cam, o, 200, 150, samples);
+    if (samples == 4) maybeSave("springs", img);
+    const glm::ivec3 red = img.strongest(project(cam, {0.0f, 0.5f, 0.0f}, 200, 150), bg);
+    const glm::ivec3 blue = img.strongest(project(cam, {0.0f, -0.5f, 0.0f}, 200, 150), bg);
+    const glm::ivec3 grey = img.strongest(project(cam, {0.0f, 0.0f, 0.0f}, 200, 150), bg);
+    const glm::ivec3 magenta = img.strongest(project(cam, {0.0f, -0.9f, 0.0f}, 200, 150), bg);
+    CAPTURE(red);
+    CAPTURE(blue);
+    CAPTURE(grey);
+    CAPTURE(magenta);
+    CHECK(red.r > red.b + 100);
+    CHECK(red.r > red.g + 100);
+    CHECK(blue.b > blue.r + 100);
+    CHECK(std::abs(grey.r - grey.b) < 25);
+    CHECK(grey.r > 100);
+    CHECK(magenta.r > 150);
+    CHECK(magenta.b > 150);
+    CHECK(magenta.g < 100);
+    // background between the lines
+    CHECK(near(img.at(project(cam, {0.0f, 0.25f, 0.0f}, 200, 150)), bg));
+  }
+}
+
+TEST_CASE("render: a cloth covers its region, lit on both sides") {
+  REQUIRE_GL();
+  TestScene s;
+  // a 4 x 4 grid of quads in z = 0 spanning [-0.6, 0.6]^2, counter-clockwise seen from +z
+  const int n = 5;
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < n; ++i)
+      s.point({-0.6f + 1.2f * i / (n - 1), -0.6f + 1.2f * j / (n - 1), 0.0f}, 0.02f);
+  for (int j = 0; j + 1 < n; ++j)
+    for (int i = 0; i + 1 < n; ++i) {
+      const std::uint32_t a = j * n + i, b = a + 1, c = a + n, d = c + 1;
+      s.triangle(a, b, d);
+      s.triangle(a, d, c);
+    }
+  render::DrawOptions o = bareOptions();
+  o.show_points = false;
+  const glm::ivec3 bg = toBytes(o.background);
+  render::Camera cam = frontCamera();
+  const Image front = renderScene(s, cam, o);
+  maybeSave("cloth_front", front);
+  cam.yaw = kPi;  // from behind
+  const Image back = renderScene(s, cam, o);
+  maybeSave("cloth_back", back);
+  for (const Image* img : {&front, &back}) {
+    for (const glm::vec3 p :
+         {glm::vec3(0.0f), glm::vec3(0.45f, 0.4f, 0.0f), glm::vec3(-0.5f, -0.5f, 0.0f)}) {
+      const glm::ivec3 c = img->at(project(cam, p, 200, 150));
+      CAPTURE(c);
+      CHECK_FALSE(near(c, bg, 20));
+      CHECK(c.r + c.g + c.b > 200);  // lit, not black
+    }
+    CHECK(near(img->at(project(cam, {0.8f, 0.0f, 0.0f}, 200, 150)), bg));
+    CHECK(near(img->at(project(cam, {0.0f, 0.75f, 0.0f}, 200, 150)), bg));
+    CHECK(near(img->at(3, 3), bg));
+  }
+  // front and back faces have different colours (cool front, warm back)
+  cam.yaw = 0.0f;
+  const glm::ivec3 f = front.at(project(cam, {0.0f, 0.0f, 0.0f}, 200, 150));
+  const glm::ivec3 b = back.at(project(cam, {0.0f, 0.0f, 0.0f}, 200, 150));
+  CHECK(f.b > f.r);
+  CHECK(b.r > b.b);
+
+  // the wireframe overlay darkens the triangle edges
+  o.wireframe = true;
+  const Image wire = renderScene(s, cam, o);
+  maybeSave("cloth_wire", wire);
+  const glm::ivec3 edgeSolid = front.at(project(cam, {0.0f, -0.3f, 0.0f}, 200, 150));
+  const glm::ivec3 edgeWire =
+      wire.strongest(project(cam, {0.0f, -0.3f, 0.0f}, 200, 150), edgeSolid);
+  CHECK(edgeWire.r + edgeWire.g + edgeWire.b < edgeSolid.r + edgeSolid.g + edgeSolid.b - 60);
+}
+
+TEST_CASE("render: fixed, highlighted and grabbed points have their own colours") {
+  REQUIRE_GL();
+  TestScene s;
+  const glm::vec3 pm(-0.9f, 0.0f, 0.0f), pf(-0.3f, 0.0f, 0.0f), ph(0.3f, 0.0f, 0.0f),
+      pg(0.9f, 0.0f, 0.0f);
+  s.point(pm, 0.15f);
+  s.point(pf, 0.15f, render::kPointFixed);
+  s.point(ph, 0.15f, render::kPointHighlight);
+  s.point(pg, 0.15f, render::kPointGrabbed);
+  const render::Camera cam = frontCamera();
+  const render::DrawOptions o = bareOptions();
+  const Image img = renderScene(s, cam, o, 240, 120);
+  maybeSave("flags", img);
+  const glm::ivec3 moving = img.at(project(cam, pm, 240, 120));
+  const glm::ivec3 fixed = img.at(project(cam, pf, 240, 120));
+  const glm::ivec3 high = img.at(project(cam, ph, 240, 120));
+  const glm::ivec3 grab = img.at(project(cam, pg, 240, 120));
+  CAPTURE(moving);
+  CAPTURE(fixed);
+  CAPTURE(high);
+  CAPTURE(grab);
+  const glm::ivec3 bg = toBytes(o.background);
+  // fixed: a dark grey pin, neither the moving colour nor the background
+  CHECK(std::max({fixed.r, fixed.g, fixed.b}) < 120);
+  CHECK(std::abs(fixed.r - fixed.b) < 20);
+  CHECK_FALSE(near(fixed, bg, 12));
+  CHECK(moving.r > fixed.r + 80);
+  CHECK(high.r > 180);
+  CHECK(high.b > 180);
+  CHECK(high.g < 90);
+  CHECK(grab.r > 180);
+  CHECK(grab.g > 180);
+  CHECK(grab.b < 90);
+  // the pin's light rim sets it apart
+  const float rpx = 0.15f * 120.0f / (2.0f * 3.0f * std::tan(0.5f * cam.fov_y));
+  const glm::vec3 c = project(cam, pf, 240, 120);
+  const glm::ivec3 rim = img.at(static_cast<int>(c.x + 0.78f * rpx), static_cast<int>(c.y));
+  CHECK(rim.r > fixed.r + 60);
+}
+
+TEST_CASE("render: trails fade from old to new") {
+  REQUIRE_GL();
+  TestScene s;
+  // one trail: a horizontal line from x = -0.9 (oldest) to x = 0.9 (newest), 60 vertices
+  const int len = 60;
+  for (int i = 0; i < len; ++i) {
+    const float x = -0.9f + 1.8f * i / (len - 1);
+    s.trails.insert(s.trails.end(), {x, 0.2f, 0.0f});
+  }
+  s.trail_lengths.push_back(len);
+  // a second, shorter one
+  for (int i = 0; i < 10; ++i) s.trails.insert(s.trails.end(), {0.1f * i - 0.5f, -0.4f, 0.0f});
+  s.trail_lengths.push_back(10);
+  render::DrawOptions o = bareOptions();
+  const render::Camera cam = frontCamera();
+  const glm::ivec3 bg = toBytes(o.background);
+  const Image img = renderScene(s, cam, o);
+  maybeSave("trails", img);
+  const auto contrast = [&](const glm::ivec3& c) {
+    const glm::ivec3 d = glm::abs(c - bg);
+    return d.x + d.y + d.z;
+  };
+  const int newest = contrast(img.strongest(project(cam, {0.85f, 0.2f, 0.0f}, 200, 150), bg));
+  const int middle = contrast(img.strongest(project(cam, {0.0f, 0.2f, 0.0f}, 200, 150), bg));
+  const int oldest = contrast(img.strongest(project(cam, {-0.85f, 0.2f, 0.0f}, 200, 150), bg));
+  CHECK(newest > 200);
+  CHECK(newest > middle);
+  CHECK(middle > oldest);
+  CHECK(contrast(img.strongest(project(cam, {0.35f, -0.4f, 0.0f}, 200, 150), bg)) > 100);
+  o.show_trails = false;
+  const Image off = renderScene(s, cam, o);
+  CHECK(near(off.at(project(cam, {0.85f, 0.2f, 0.0f}, 200, 150)), bg));
+}
+
+TEST_CASE("render: grid and axes draw under the scene and can be switched off") {
+  REQUIRE_GL();
+  TestScene s;
+  s.point({0.0f, 1.0f, 0.0f}, 0.05f);
+  s.point({1.0f, 1.5f, 0.5f}, 0.05f);
+  render::Camera cam;
+  cam.frame({-1.0f, 0.0f, -1.0f}, {1.0f, 1.5f, 1.0f});
+  render::DrawOptions o;  // grid and axes on
+  const Image with = renderScene(s, cam, o);
+  maybeSave("grid", with);
+  o.show_grid = o.show_axes = false;
+  const Image without = renderScene(s, cam, o);
+  int changed = 0;
+  for (size_t i = 0; i < with.rgba.size(); ++i) changed += with.rgba[i] != without.rgba[i];
+  CHECK(changed > 200);
+  // the red x axis starts at the origin
+  const glm::ivec3 bg = toBytes(o.background);
+  const glm::ivec3 x = with.strongest(project(cam, {0.05f, 0.0f, 0.0f}, 200, 150), bg);
+  CAPTURE(x);
+  CHECK(x.r > x.g + 60);
+  // planar: the grid lies behind the scene in the x-y plane
+  s.planar = true;
+  s.topology = 2;
+  cam.planar = true;
+  cam.frame({-1.0f, 0.0f, 0.0f}, {1.0f, 1.5f, 0.0f});
+  o.show_grid = true;
+  const Image planar = renderScene(s, cam, o);
+  maybeSave("grid_planar", planar);
+  int gridPixels = 0;
+  for (int y = 0; y < planar.height; ++y)
+    for (int xx = 0; xx < planar.width; ++xx) gridPixels += !near(planar.at(xx, y), bg, 2);
+  CHECK(gridPixels > 500);
+}
+
+TEST_CASE("render: topology and count changes, bad indices and empty views are safe") {
+  REQUIRE_GL();
+  const render::Camera cam = frontCamera();
+  const render::DrawOptions o = bareOptions();
+  const glm::ivec3 bg = toBytes(o.background);
+  // empty
+  const Image empty = renderScene(TestScene{}, cam, o);
+  CHECK(near(empty.at(100, 75), bg));
+  // one triangle, then a different one with the same topology id but other counts
+  TestScene a;
+  a.point({-0.5f, -0.5f, 0.0f}), a.point({0.5f, -0.5f, 0.0f}), a.point({0.0f, 0.5f, 0.0f});
+  a.triangle(0, 1, 2);
+  TestScene b = a;
+  b.point({-0.5f, 0.6f, 0.0f});
+  b.triangle(0, 2, 3);
+  const Image ia = renderScene(a, cam, o);
+  const Image ib = renderScene(b, cam, o);
+  const glm::vec3 left = project(cam, {-0.4f, 0.3f, 0.0f}, 200, 150);
+  CHECK(near(ia.at(left), bg));
+  CHECK_FALSE(near(ib.at(left), bg, 20));
+  // out-of-range indices are dropped, not read
+  TestScene bad = a;
+  bad.topology = 7;
+  bad.triangle(0, 1, 99);
+  bad.line(0, 1000, 0.0f);
+  const Image ibad = renderScene(bad, cam, o);
+  CHECK_FALSE(near(ibad.at(project(cam, {0.0f, -0.2f, 0.0f}, 200, 150)), bg, 20));
+  // missing optional arrays: default radius, no flags, no strain
+  TestScene bare = a;
+  bare.radii.clear();
+  bare.flags.clear();
+  bare.strain.clear();
+  bare.line_flags.clear();
+  bare.line(0, 1, 0.0f);
+  bare.strain.clear();
+  bare.line_flags.clear();
+  bare.topology = 8;
+  renderScene(bare, cam, o);
+  // non-finite positions do not break the frame
+  TestScene nan = a;
+  nan.positions[0] = std::nanf("");
+  nan.topology = 9;
+  renderScene(nan, cam, o);
+}
+
+TEST_CASE("render: writePng round-trips the framebuffer and fails clearly on a bad path") {
+  REQUIRE_GL();
+  TestScene s;
+  s.point({0.0f, 0.0f, 0.0f}, 0.2f, 0);
+  const auto p0 = s.point({-0.8f, -0.5f, 0.0f}, 0.05f, render::kPointFixed);
+  const auto p1 = s.point({0.8f, 0.5f, 0.0f}, 0.05f);
+  s.line(p0, p1, 0.03f);
+  const render::Camera cam = frontCamera();
+  render::DrawOptions o;
+  const Image img = renderScene(s, cam, o, 160, 90, 4);
+  const std::filesystem::path path = testutil::tempDir() / "render_roundtrip.png";
+  std::string err;
+  REQUIRE_MESSAGE(render::writePng(path.string(), img.width, img.height, img.rgba, &err), err);
+  CHECK_FALSE(std::filesystem::exists(path.string() + ".tmp"));
+  int w = 0, h = 0, comp = 0;
+  unsigned char* data = stbi_load(path.string().c_str(), &w, &h, &comp, 4);
+  REQUIRE(data != nullptr);
+  CHECK(w == 160);
+  CHECK(h == 90);
+  const std::vector<unsigned char> decoded(data, data + static_cast<size_t>(w) * h * 4);
+  stbi_image_free(data);
+  CHECK(decoded == img.rgba);  // lossless, same row order
+  // not blank: many distinct colours, opaque
+  std::vector<std::uint32_t> colours;
+  bool opaque = true;
+  for (size_t i = 0; i < decoded.size(); i += 4) {
+    colours.push_back(decoded[i] | decoded[i + 1] << 8 | decoded[i + 2] << 16);
+    opaque = opaque && decoded[i + 3] == 255;
+  }
+  std::sort(colours.begin(), colours.end());
+  colours.erase(std::unique(colours.begin(), colours.end()), colours.end());
+  CHECK(colours.size() > 20);
+  CHECK(opaque);
+
+  const std::string bad = "/nonexistent-springlab-dir/sub/out.png";
+  err.clear();
+  CHECK_FALSE(render::writePng(bad, img.width, img.height, img.rgba, &err));
+  CHECK(err.find(bad) != std::string::npos);
+  err.clear();
+  CHECK_FALSE(render::writePng(path.string(), 1000, 1000, img.rgba, &err));  // too few pixels
+  CHECK(err.find(path.string()) != std::string::npos);
+}
+
+TEST_CASE("render: framebuffer sizes, sample clamping and errors") {
+  REQUIRE_GL();
+  render::Framebuffer fb;
+  std::string err;
+  CHECK_FALSE(fb.resize(0, 10, 1, &err));
+  CHECK_FALSE(err.empty());
+  REQUIRE_MESSAGE(fb.resize(64, 32, 1000, &err), err);  // samples clamped to GL_MAX_SAMPLES
+  CHECK(fb.width() == 64);
+  CHECK(fb.height() == 32);
+  REQUIRE_MESSAGE(fb.resize(33, 17, 1, &err), err);  // odd sizes
+  fb.bind();
+  glClearColor(1.0f, 0.0f, 0.0f, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  std::vector<unsigned char> px;
+  fb.read(px);
+  REQUIRE(px.size() == 33u * 17u * 4u);
+  CHECK(px[0] == 255);
+  CHECK(px[1] == 0);
+  CHECK(px[px.size() - 1] == 255);
+}
+
+TEST_CASE("render: a large cloth (65 536 points, 390 000 springs, 130 000 triangles) draws") {
+  REQUIRE_GL();
+  // a 256 x 256 cloth with structural, shear and bending springs, hanging in front of the camera
+  TestScene s;
+  const int n = 256;
+  const float size = 2.0f, h = size / (n - 1);
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < n; ++i) {
+      const float x = -1.0f + i * h, y = 1.0f - j * h;
+      s.point({x, y, 0.15f * std::sin(3.0f * x) * std::cos(2.0f * y)}, 0.3f * h,
+              j == 0 && (i == 0 || i == n - 1) ? render::kPointFixed : 0);
+    }
+  const auto id = [&](int i, int j) { return static_cast<std::uint32_t>(j * n + i); };
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < n; ++i) {
+      const float st = 0.04f * std::sin(0.05f * (i + 2 * j));
+      if (i + 1 < n) s.line(id(i, j), id(i + 1, j), st);
+      if (j + 1 < n) s.line(id(i, j), id(i, j + 1), -st);
+      if (i + 1 < n && j + 1 < n) s.line(id(i, j), id(i + 1, j + 1), st * 0.5f);
+      if (i + 1 < n && j + 1 < n) s.line(id(i + 1, j), id(i, j + 1), -st * 0.5f);
+      if (i + 2 < n) s.line(id(i, j), id(i + 2, j), 0.0f);
+      if (j + 2 < n) s.line(id(i, j), id(i, j + 2), 0.0f);
+      if (i + 1 < n && j + 1 < n) {
+        s.triangle(id(i, j), id(i, j + 1), id(i + 1, j + 1));
+        s.triangle(id(i, j), id(i + 1, j + 1), id(i + 1, j));
+      }
+    }
+  CHECK(s.radii.size() == 65536u);
+  CHECK(s.strain.size() > 390000u);
+  CHECK(s.triangles.size() / 3 == 130050u);
+  render::Camera cam;
+  cam.yaw = 0.5f;
+  cam.pitch = 0.35f;
+  cam.frame({-1.0f, -1.0f, -0.2f}, {1.0f, 1.0f, 0.2f});
+  render::DrawOptions o;
+  const int width = 1280, height = 720;
+  render::Framebuffer fb;
+  std::string err;
+  REQUIRE_MESSAGE(fb.resize(width, height, 1, &err), err);
+  fb.bind();
+  const render::SceneView view = s.view();
+  gl().renderer->draw(view, cam, o, width, height);  // warm-up: the topology upload
+  glFinish();
+  const int frames = 3;
+  const auto t0 = std::chrono::steady_clock::now();
+  for (int f = 0; f < frames; ++f) gl().renderer->draw(view, cam, o, width, height);
+  glFinish();
+  const double ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() /
+      frames;
+  MESSAGE("65536 points + " << s.strain.size() << " lines + " << s.triangles.size() / 3
+                            << " triangles at 1280x720: " << ms << " ms per draw ("
+                            << gl().context.description() << ")");
+  Image img;
+  fb.read(img.rgba);
+  img.width = width;
+  img.height = height;
+  maybeSave("large", img);
+  // the share of each kind (each alone, grid and axes off)
+  const auto timeOnly = [&](bool points, bool lines, bool surface) {
+    render::DrawOptions only = o;
+    only.show_points = points, only.show_lines = lines, only.show_surface = surface;
+    only.show_grid = only.show_axes = false;
+    const auto start = std::chrono::steady_clock::now();
+    for (int f = 0; f < frames; ++f) gl().renderer->draw(view, cam, only, width, height);
+    glFinish();
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+               .count() /
+           frames;
+  };
+  MESSAGE("alone: points " << timeOnly(true, false, false) << " ms, lines "
+                           << timeOnly(false, true, false) << " ms, surface "
+                           << timeOnly(false, false, true) << " ms");
+  CHECK(glGetError() == GL_NO_ERROR);
+  CHECK_FALSE(
+      near(img.at(project(cam, {0.0f, 0.0f, 0.0f}, width, height)), toBytes(o.background), 10));
+}
+
+TEST_CASE("render: a composite scene (cloth, springs, pendulum, trails) for the eye") {
+  REQUIRE_GL();
+  TestScene s;
+  // a small cloth hanging from two fixed corners, its springs stretched near the top
+  const int n = 9;
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < n; ++i) {
+      const float x = -0.6f + 1.2f * i / (n - 1), y = 1.2f - 1.2f * j / (n - 1);
+      const float z = 0.25f * std::sin(3.5f * x + 1.5f * y);
+      std::uint8_t f = (j == 0 && (i == 0 || i == n - 1)) ? render::kPointFixed : 0;
+      if (j == n - 1 && i == n / 2) f = render::kPointGrabbed;
+      s.point({x, y, z}, 0.025f, f);
+    }
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < n; ++i) {
+      const std::uint32_t a = j * n + i;
+      const float st = 0.06f * (1.0f - 2.0f * j / (n - 1.0f));
+      if (i + 1 < n) s.line(a, a + 1, st);
+      if (j + 1 < n) s.line(a, a + n, st * 0.8f);
+      if (i + 1 < n && j + 1 < n) {
+        s.triangle(a, a + n, a + n + 1);
+        s.triangle(a, a + n + 1, a + 1);
+      }
+    }
+  // a double pendulum beside it: pivot, two bobs, rigid rods; one highlighted spring
+  const auto pivot = s.point({1.3f, 1.2f, 0.0f}, 0.04f, render::kPointFixed);
+  const auto bob1 = s.point({1.6f, 0.8f, 0.0f}, 0.07f);
+  const auto bob2 = s.point({1.5f, 0.3f, 0.0f}, 0.07f, render::kPointHighlight);
+  s.line(pivot, bob1, 0.0f, render::kLineRigid);
+  s.line(bob1, bob2, 0.0f, render::kLineHighlight);
+  for (int i = 0; i < 80; ++i) {
+    const float t = i / 79.0f;
+    s.trails.insert(s.trails.end(), {1.3f + 0.45f * std::sin(3.0f * t),
+                                     1.2f - 0.9f * std::cos(2.0f * t) + 0.1f, 0.0f});
+  }
+  s.trail_lengths.push_back(80);
+  render::Camera cam;
+  cam.yaw = 0.35f;
+  cam.pitch = 0.3f;
+  cam.frame({-0.7f, 0.0f, -0.2f}, {1.8f, 1.3f, 0.2f});
+  render::DrawOptions o;
+  const Image img = renderScene(s, cam, o, 640, 400, 4);
+  maybeSave("composite", img);
+  o.wireframe = true;
+  maybeSave("composite_wire", renderScene(s, cam, o, 640, 400, 4));
+  const glm::ivec3 bg = toBytes(o.background);
+  CHECK_FALSE(near(img.at(project(cam, {0.0f, 0.6f, 0.0f}, 640, 400)), bg, 10));
+}
+
+#endif  // SPRINGLAB_VIEWER
