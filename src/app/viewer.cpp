@@ -27,6 +27,13 @@ namespace app {
 
 namespace {
 
+ui::Command cmd(ui::Command::Kind k, double value = 0.0, int count = 0, std::string text = {}) {
+  ui::Command c;
+  c.kind = k;
+  c.value = value, c.count = count, c.text = std::move(text);
+  return c;
+}
+
 bool parseSize(const std::string& s, int& w, int& h) {
   const auto x = s.find('x');
   if (x == std::string::npos) return false;
@@ -385,40 +392,40 @@ struct Viewer {
     if (ImGui::GetIO().WantCaptureKeyboard) return;
     using K = ui::Command::Kind;
     const bool ctrl = mods & GLFW_MOD_CONTROL, shift = mods & GLFW_MOD_SHIFT;
-    ui::Command c{K::Quit};
+    ui::Command c = cmd(K::Quit);
     switch (key) {
       case GLFW_KEY_SPACE:
-        c = {K::SetPaused, session.paused() ? 0.0 : 1.0};
+        c = cmd(K::SetPaused, session.paused() ? 0.0 : 1.0);
         break;
       case GLFW_KEY_RIGHT:
-        c = {K::Step, 0.0, shift ? 10 : 1};
+        c = cmd(K::Step, 0.0, shift ? 10 : 1);
         break;
       case GLFW_KEY_R:
         if (ctrl) return;
-        c = {K::Reset};
+        c = cmd(K::Reset);
         break;
       case GLFW_KEY_BACKSPACE:
-        c = {K::Reset};
+        c = cmd(K::Reset);
         break;
       case GLFW_KEY_L:
         if (!ctrl) return;
-        c = {K::Reload};
+        c = cmd(K::Reload);
         break;
       case GLFW_KEY_EQUAL:
       case GLFW_KEY_KP_ADD:
-        c = {K::SetTimeScale, std::min(session.timeScale() * 2.0, ui::Limits::kTimeScaleMax)};
+        c = cmd(K::SetTimeScale, std::min(session.timeScale() * 2.0, ui::Limits::kTimeScaleMax));
         break;
       case GLFW_KEY_MINUS:
       case GLFW_KEY_KP_SUBTRACT:
-        c = {K::SetTimeScale, std::max(session.timeScale() / 2.0, ui::Limits::kTimeScaleMin)};
+        c = cmd(K::SetTimeScale, std::max(session.timeScale() / 2.0, ui::Limits::kTimeScaleMin));
         break;
       case GLFW_KEY_P:
         if (!ctrl) return;
-        c = {K::Screenshot};
+        c = cmd(K::Screenshot);
         break;
       case GLFW_KEY_Q:
         if (!ctrl) return;
-        c = {K::Quit};
+        c = cmd(K::Quit);
         break;
       case GLFW_KEY_TAB:
         showUi = !showUi;
@@ -549,12 +556,12 @@ int viewerMain(const std::vector<std::string>& args) {
     return 2;
   }
   if (!o.integrator.empty() &&
-      !v.session.apply({ui::Command::Kind::SetIntegrator, 0.0, 0, o.integrator}, &error)) {
+      !v.session.apply(cmd(ui::Command::Kind::SetIntegrator, 0.0, 0, o.integrator), &error)) {
     std::fprintf(stderr, "springlab: --integrator: %s\n", error.c_str());
     return 2;
   }
   if (o.dt > 0.0) {
-    ui::Command c{ui::Command::Kind::SetDt, o.dt};
+    const ui::Command c = cmd(ui::Command::Kind::SetDt, o.dt);
     if (!v.session.apply(c, &error)) {
       std::fprintf(stderr, "springlab: --dt: %s (allowed %g to %g s)\n", error.c_str(),
                    ui::Limits::kDtMin, ui::Limits::kDtMax);

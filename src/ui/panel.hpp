@@ -35,7 +35,7 @@ struct Command {
     Screenshot,          // text: path (empty: a default name)
     Quit,
   };
-  Kind kind;
+  Kind kind = Kind::Quit;
   double value = 0.0;
   int count = 0;
   std::string text;
