@@ -18,6 +18,12 @@ using K = ui::Command::Kind;
 
 namespace {
 
+ui::Command gravity(double gy) {
+  ui::Command c = ui::command(K::SetGravity);
+  c.vec[1] = gy;
+  return c;
+}
+
 struct FakeClock : app::Clock {
   double t = 0.0;
   double now() override { return t; }
@@ -108,39 +114,40 @@ TEST_CASE("app: the session validates commands and applies them between steps") 
   app::Session s;
   s.load("seed003_table1_case1");
   std::string msg;
-  CHECK(s.apply({K::SetIntegrator, 0, 0, "rk4"}, &msg));
+  CHECK(s.apply(ui::command(K::SetIntegrator, 0, 0, "rk4"), &msg));
   CHECK(s.method() == sim::Method::Rk4);
-  CHECK_FALSE(s.apply({K::SetIntegrator, 0, 0, "implicit_midpoint"}, &msg));
+  CHECK_FALSE(s.apply(ui::command(K::SetIntegrator, 0, 0, "implicit_midpoint"), &msg));
   CHECK(msg.find("does not apply to mass_spring") != std::string::npos);
-  CHECK_FALSE(s.apply({K::SetDt, NAN}, &msg));
-  CHECK_FALSE(s.apply({K::SetDt, 10.0}, &msg));
+  CHECK_FALSE(s.apply(ui::command(K::SetDt, NAN), &msg));
+  CHECK_FALSE(s.apply(ui::command(K::SetDt, 10.0), &msg));
   CHECK(s.dt() == 0.002);  // unchanged by rejected commands
-  CHECK(s.apply({K::SetDt, 0.001}, &msg));
+  CHECK(s.apply(ui::command(K::SetDt, 0.001), &msg));
   CHECK(s.dt() == 0.001);
-  CHECK_FALSE(s.apply({K::SetJointDamping, 0.1}, &msg));  // no joints on a spring pendulum
+  CHECK_FALSE(
+      s.apply(ui::command(K::SetJointDamping, 0.1), &msg));  // no joints on a spring pendulum
   // stiffness scale: k changes and so does the motion
   const double k0 = s.built().model.stiffness[0];
-  CHECK(s.apply({K::SetStiffnessScale, 4.0}, &msg));
+  CHECK(s.apply(ui::command(K::SetStiffnessScale, 4.0), &msg));
   CHECK(s.built().model.stiffness[0] == 4.0 * k0);
-  CHECK_FALSE(s.apply({K::SetStiffnessScale, -1.0}, &msg));
+  CHECK_FALSE(s.apply(ui::command(K::SetStiffnessScale, -1.0), &msg));
   // Step pauses and advances exactly n steps; Reset returns to t = 0
-  CHECK(s.apply({K::Step, 0, 10}, &msg));
+  CHECK(s.apply(ui::command(K::Step, 0, 10), &msg));
   CHECK(s.paused());
   CHECK(s.steps() == 10);
   CHECK(s.state().t == doctest::Approx(0.01));
-  CHECK(s.apply({K::Reset}, &msg));
+  CHECK(s.apply(ui::command(K::Reset), &msg));
   CHECK(s.state().t == 0.0);
   CHECK(s.state().x == s.built().state.x);
   // a bad file keeps the current scene
-  CHECK_FALSE(s.apply({K::LoadFile, 0, 0, "/nonexistent.json"}, &msg));
+  CHECK_FALSE(s.apply(ui::command(K::LoadFile, 0, 0, "/nonexistent.json"), &msg));
   CHECK(msg.find("/nonexistent.json") != std::string::npos);
   CHECK(s.built().model.particles() == 2);
-  CHECK(s.apply({K::LoadBuiltin, 0, 0, "seed004_double_pendulum"}, &msg));
+  CHECK(s.apply(ui::command(K::LoadBuiltin, 0, 0, "seed004_double_pendulum"), &msg));
   CHECK(s.built().kind == sim::SystemKind::Pendulum);
-  CHECK(s.apply({K::SetJointDamping, 0.1}, &msg));
+  CHECK(s.apply(ui::command(K::SetJointDamping, 0.1), &msg));
   CHECK(s.built().pendulum.joint_damping == 0.1);
-  CHECK_FALSE(s.apply({K::SetGravity, 0, 0, "", {0, -1e9, 0}}, &msg));
-  CHECK(s.apply({K::SetGravity, 0, 0, "", {0, -1.62, 0}}, &msg));
+  CHECK_FALSE(s.apply(gravity(-1e9), &msg));
+  CHECK(s.apply(gravity(-1.62), &msg));
   CHECK(s.built().pendulum.gravity.y() == -1.62);
 }
 
@@ -148,7 +155,7 @@ TEST_CASE("app: changing k with time_fe refactorises once, and the result matche
   app::Session s;
   s.load("seed003_table1_case1");  // time_fe
   std::string msg;
-  REQUIRE(s.apply({K::SetStiffnessScale, 2.0}, &msg));
+  REQUIRE(s.apply(ui::command(K::SetStiffnessScale, 2.0), &msg));
   for (int i = 0; i < 50; ++i) REQUIRE(s.stepOnce());
   // reference: the scene with k doubled from the start
   auto def = scene::loadSceneArg("seed003_table1_case1");
@@ -163,9 +170,9 @@ TEST_CASE("app: divergence pauses with a report; the last finite state is kept")
   app::Session s;
   s.load("seed003_table1_case1");
   std::string msg;
-  REQUIRE(s.apply({K::SetIntegrator, 0, 0, "euler"}, &msg));
-  REQUIRE(s.apply({K::SetDt, 0.1}, &msg));
-  REQUIRE(s.apply({K::SetStiffnessScale, 1000.0}, &msg));
+  REQUIRE(s.apply(ui::command(K::SetIntegrator, 0, 0, "euler"), &msg));
+  REQUIRE(s.apply(ui::command(K::SetDt, 0.1), &msg));
+  REQUIRE(s.apply(ui::command(K::SetStiffnessScale, 1000.0), &msg));
   bool diverged = false;
   for (int i = 0; i < 10000 && !diverged; ++i) diverged = !s.stepOnce();
   REQUIRE(diverged);
@@ -178,9 +185,9 @@ TEST_CASE("app: divergence pauses with a report; the last finite state is kept")
   const auto& view = vb.build(s, false);
   CHECK((view.flags[1] & render::kPointHighlight) != 0);
   CHECK((view.line_flags[0] & render::kLineHighlight) != 0);
-  CHECK(s.apply({K::RestoreLastFinite}, &msg));
+  CHECK(s.apply(ui::command(K::RestoreLastFinite), &msg));
   CHECK_FALSE(s.divergence());
-  CHECK(s.apply({K::Reset}, &msg));
+  CHECK(s.apply(ui::command(K::Reset), &msg));
   CHECK(s.state().t == 0.0);
 }
 
@@ -188,7 +195,7 @@ TEST_CASE("app: the mouse spring pulls a particle and a pendulum bob") {
   app::Session s;
   s.load("seed003_table1_case1");
   std::string msg;
-  REQUIRE(s.apply({K::SetIntegrator, 0, 0, "rk4"}, &msg));
+  REQUIRE(s.apply(ui::command(K::SetIntegrator, 0, 0, "rk4"), &msg));
   const double x0 = s.state().x[3];
   s.setGrab(1, sim::Vec3(x0 + 1.0, s.state().x[4], 0.0));  // pull along +x
   for (int i = 0; i < 20; ++i) REQUIRE(s.stepOnce());

@@ -27,12 +27,7 @@ namespace app {
 
 namespace {
 
-ui::Command cmd(ui::Command::Kind k, double value = 0.0, int count = 0, std::string text = {}) {
-  ui::Command c;
-  c.kind = k;
-  c.value = value, c.count = count, c.text = std::move(text);
-  return c;
-}
+using ui::command;
 
 bool parseSize(const std::string& s, int& w, int& h) {
   const auto x = s.find('x');
@@ -392,40 +387,42 @@ struct Viewer {
     if (ImGui::GetIO().WantCaptureKeyboard) return;
     using K = ui::Command::Kind;
     const bool ctrl = mods & GLFW_MOD_CONTROL, shift = mods & GLFW_MOD_SHIFT;
-    ui::Command c = cmd(K::Quit);
+    ui::Command c = command(K::Quit);
     switch (key) {
       case GLFW_KEY_SPACE:
-        c = cmd(K::SetPaused, session.paused() ? 0.0 : 1.0);
+        c = command(K::SetPaused, session.paused() ? 0.0 : 1.0);
         break;
       case GLFW_KEY_RIGHT:
-        c = cmd(K::Step, 0.0, shift ? 10 : 1);
+        c = command(K::Step, 0.0, shift ? 10 : 1);
         break;
       case GLFW_KEY_R:
         if (ctrl) return;
-        c = cmd(K::Reset);
+        c = command(K::Reset);
         break;
       case GLFW_KEY_BACKSPACE:
-        c = cmd(K::Reset);
+        c = command(K::Reset);
         break;
       case GLFW_KEY_L:
         if (!ctrl) return;
-        c = cmd(K::Reload);
+        c = command(K::Reload);
         break;
       case GLFW_KEY_EQUAL:
       case GLFW_KEY_KP_ADD:
-        c = cmd(K::SetTimeScale, std::min(session.timeScale() * 2.0, ui::Limits::kTimeScaleMax));
+        c = command(K::SetTimeScale,
+                    std::min(session.timeScale() * 2.0, ui::Limits::kTimeScaleMax));
         break;
       case GLFW_KEY_MINUS:
       case GLFW_KEY_KP_SUBTRACT:
-        c = cmd(K::SetTimeScale, std::max(session.timeScale() / 2.0, ui::Limits::kTimeScaleMin));
+        c = command(K::SetTimeScale,
+                    std::max(session.timeScale() / 2.0, ui::Limits::kTimeScaleMin));
         break;
       case GLFW_KEY_P:
         if (!ctrl) return;
-        c = cmd(K::Screenshot);
+        c = command(K::Screenshot);
         break;
       case GLFW_KEY_Q:
         if (!ctrl) return;
-        c = cmd(K::Quit);
+        c = command(K::Quit);
         break;
       case GLFW_KEY_TAB:
         showUi = !showUi;
@@ -556,12 +553,12 @@ int viewerMain(const std::vector<std::string>& args) {
     return 2;
   }
   if (!o.integrator.empty() &&
-      !v.session.apply(cmd(ui::Command::Kind::SetIntegrator, 0.0, 0, o.integrator), &error)) {
+      !v.session.apply(command(ui::Command::Kind::SetIntegrator, 0.0, 0, o.integrator), &error)) {
     std::fprintf(stderr, "springlab: --integrator: %s\n", error.c_str());
     return 2;
   }
   if (o.dt > 0.0) {
-    const ui::Command c = cmd(ui::Command::Kind::SetDt, o.dt);
+    const ui::Command c = command(ui::Command::Kind::SetDt, o.dt);
     if (!v.session.apply(c, &error)) {
       std::fprintf(stderr, "springlab: --dt: %s (allowed %g to %g s)\n", error.c_str(),
                    ui::Limits::kDtMin, ui::Limits::kDtMax);

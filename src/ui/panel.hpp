@@ -42,6 +42,13 @@ struct Command {
   double vec[3] = {0.0, 0.0, 0.0};
 };
 
+// Builds a command (spares callers the aggregate's positional fields).
+inline Command command(Command::Kind k, double value = 0.0, int count = 0, std::string text = {}) {
+  Command c;
+  c.kind = k, c.value = value, c.count = count, c.text = std::move(text);
+  return c;
+}
+
 struct IntegratorChoice {
   std::string name;
   std::string tooltip;  // order, symplectic or not, cost
