@@ -14,6 +14,7 @@
 #include <ctime>
 #include <filesystem>
 #include <glm/gtc/matrix_transform.hpp>
+#include <memory>
 
 #include "app/egl_context.hpp"
 #include "app/frame_loop.hpp"
@@ -133,8 +134,15 @@ struct Viewer {
   ViewerOptions opt;
   Session session;
   ViewBuilder views;
-  render::Renderer renderer;
-  render::Framebuffer fbo;
+  // GL objects: released (releaseGl) while their context is still current
+  std::unique_ptr<render::Renderer> rendererPtr = std::make_unique<render::Renderer>();
+  std::unique_ptr<render::Framebuffer> fboPtr = std::make_unique<render::Framebuffer>();
+  render::Renderer& renderer = *rendererPtr;
+  render::Framebuffer& fbo = *fboPtr;
+  void releaseGl() {
+    rendererPtr.reset();
+    fboPtr.reset();
+  }
   render::Camera camera;
   render::DrawOptions draw;
   ui::PanelState panelState;
@@ -143,6 +151,7 @@ struct Viewer {
   double statusUntil = 0.0;
   GLFWwindow* window = nullptr;
   bool imgui = false;
+  int samples = 4;  // multisampling; 1 on software renderers, where 4 doubles the frame time
   double lastSimMs = 0.0, lastRenderMs = 0.0;
   // mouse state
   double mx = 0, my = 0;
@@ -164,6 +173,9 @@ struct Viewer {
     camera.frame(glm::vec3(lo[0], lo[1], lo[2]), glm::vec3(hi[0], hi[1], hi[2]));
   }
 
+  // display defaults of a freshly loaded scene: a cloth shows its surface, not its springs
+  void sceneDefaults() { draw.show_lines = session.built().triangles.empty(); }
+
   void applyCommand(const ui::Command& c) {
     std::string msg;
     bool handled = true;
@@ -177,6 +189,7 @@ struct Viewer {
     if (loads) {
       views.clearTrails();
       frameScene();
+      sceneDefaults();
     }
     if (c.kind == K::Reset) views.clearTrails();
     if (handled) return;
@@ -191,6 +204,9 @@ struct Viewer {
         break;
       case K::SetShowTrails:
         draw.show_trails = c.value != 0.0;
+        break;
+      case K::SetShowSprings:
+        draw.show_lines = c.value != 0.0;
         break;
       case K::Screenshot:
         saveScreenshot(c.text.empty() ? timestampName() : c.text);
@@ -226,6 +242,7 @@ struct Viewer {
     pm.strain_scale = draw.strain_scale;
     pm.wireframe = draw.wireframe;
     pm.show_trails = draw.show_trails;
+    pm.show_springs = draw.show_lines;
     return pm;
   }
 
@@ -238,7 +255,7 @@ struct Viewer {
     if (sample) session.sample();
     const double t1 = timer.now();
     std::string err;
-    if (fbo.width() != width || fbo.height() != height) fbo.resize(width, height, 4, &err);
+    if (fbo.width() != width || fbo.height() != height) fbo.resize(width, height, samples, &err);
     fbo.bind();
     const render::SceneView& view = views.build(session, !session.paused());
     camera.planar = view.planar;
@@ -611,6 +628,12 @@ int viewerMain(const std::vector<std::string>& args) {
       return 2;
     }
   }
+  {
+    const char* r = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+    const std::string rs = r ? r : "";
+    if (rs.find("llvmpipe") != std::string::npos || rs.find("softpipe") != std::string::npos)
+      v.samples = 1;
+  }
   if (!v.renderer.init(&error)) {
     std::fprintf(stderr, "springlab: renderer: %s\n", error.c_str());
     return 2;
@@ -648,6 +671,7 @@ int viewerMain(const std::vector<std::string>& args) {
   }
   if (v.window) glfwSwapInterval(1);  // vsync: the frame rate paces the loop, no busy wait
   v.frameScene();
+  v.sceneDefaults();
   if (prefs.camera && !o.scene_given) {
     v.camera.target = glm::vec3(prefs.cam[0], prefs.cam[1], prefs.cam[2]);
     v.camera.distance = prefs.cam[3], v.camera.yaw = prefs.cam[4], v.camera.pitch = prefs.cam[5];
@@ -662,7 +686,7 @@ int viewerMain(const std::vector<std::string>& args) {
   FixedStepLoop loop(clock);
   if (!realLoop) loop.setBudget(1e9);
   double sumSim = 0.0, sumRender = 0.0, sumFrame = 0.0, sumRealtime = 0.0;
-  double lastFrameStart = wall.now();
+  double lastFrameStart = wall.now(), lastFrameMs = 0.0;
   long long frame = 0;
   int exitStatus = 0;
   while (!v.quit) {
@@ -677,8 +701,9 @@ int viewerMain(const std::vector<std::string>& args) {
       }
     }
     fake.t += 1.0 / 60.0;
-    // stepping gets what the last frame's rendering leaves of a 60 Hz frame (at least 2 ms)
-    if (realLoop) loop.setBudget(std::max(0.002, 0.0145 - 1e-3 * v.lastRenderMs));
+    // stepping gets what the rest of the last frame (rendering, UI, presenting) left of a 60 Hz
+    // frame, at least 1 ms: the frame rate holds and the simulation slows instead
+    if (realLoop) loop.setBudget(std::max(0.001, 0.0160 - 1e-3 * (lastFrameMs - v.lastSimMs)));
     v.renderFrame(loop, w, h, true);
     if (v.window) {
       glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
@@ -690,6 +715,7 @@ int viewerMain(const std::vector<std::string>& args) {
     }
     ++frame;
     const double now = wall.now();
+    lastFrameMs = 1000.0 * (now - lastFrameStart);
     if (frame > 1) {  // the first frame compiles shaders and factorises: not counted
       sumSim += v.lastSimMs, sumRender += v.lastRenderMs,
           sumFrame += 1000.0 * (now - lastFrameStart);
@@ -707,6 +733,7 @@ int viewerMain(const std::vector<std::string>& args) {
         1000.0 * n / sumFrame, sumRealtime / n);
   }
   if (!o.screenshot.empty() && !v.saveScreenshot(o.screenshot)) exitStatus = 2;
+  v.releaseGl();
   if (v.imgui) {
     ImGui_ImplOpenGL3_Shutdown();
     if (v.window) ImGui_ImplGlfw_Shutdown();

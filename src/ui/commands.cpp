@@ -47,6 +47,7 @@ std::optional<Command> clampCommand(Command c) {
     case K::SetPaused:
     case K::SetWireframe:
     case K::SetShowTrails:
+    case K::SetShowSprings:
       c.value = c.value != 0.0 ? 1.0 : 0.0;
       break;
     case K::Step:

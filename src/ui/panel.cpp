@@ -223,6 +223,12 @@ void displaySection(const PanelModel& m, PanelState& st, std::vector<Command>& o
                      m.strain_scale, st, &v))
     emit(out, make(K::SetStrainScale, v));
   bool b = false;
+  if (checkbox("Springs", m.show_springs,
+               "Draw the springs (pendulum: the rods) as lines coloured by strain. Off by default "
+               "on cloth, whose surface shows the shape (lines cost most under software GL).",
+               probe, &b))
+    emit(out, make(K::SetShowSprings, b ? 1.0 : 0.0));
+  ImGui::SameLine();
   if (checkbox("Wireframe", m.wireframe, "Draw the cloth as lines instead of shaded triangles.",
                probe, &b))
     emit(out, make(K::SetWireframe, b ? 1.0 : 0.0));

@@ -31,6 +31,7 @@ struct Command {
     SetStrainScale,      // value: strain at full colour
     SetWireframe,        // value: 1 / 0
     SetShowTrails,       // value: 1 / 0
+    SetShowSprings,      // value: 1 / 0 (springs and rods as lines)
     SetPhaseCoordinate,  // count: index of the coordinate in the phase plot
     Screenshot,          // text: path (empty: a default name)
     Quit,
@@ -90,7 +91,7 @@ struct PanelModel {
   double joint_damping = 0.0, grab_stiffness = 100.0;
   // display
   double strain_scale = 0.05;
-  bool wireframe = false, show_trails = true;
+  bool wireframe = false, show_trails = true, show_springs = true;
   // diagnostics
   double sim_time = 0.0, steps_per_second = 0.0, realtime_percent = 100.0;
   double frame_ms_sim = 0.0, frame_ms_render = 0.0;
