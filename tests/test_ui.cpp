@@ -548,6 +548,6 @@ TEST_CASE("ui: strain colours match the renderer's map; the legend draws") {
     });
   const ImGuiWindow* w = ImGui::FindWindowByName("##strain legend");
   REQUIRE(w != nullptr);
-  CHECK(w->Pos.x < 40.0f);                       // left
-  CHECK(w->Pos.y + w->Size.y > 720.0f - 40.0f);  // bottom
+  CHECK(w->Pos.x + w->Size.x > 1280.0f - 40.0f);  // right
+  CHECK(w->Pos.y + w->Size.y > 720.0f - 40.0f);   // bottom
 }

@@ -226,7 +226,9 @@ void Session::sample() {
   push(hist_k_, static_cast<float>(e.kinetic));
   push(hist_p_, static_cast<float>(e.potential));
   push(hist_e_, static_cast<float>(e.total()));
-  const double scale = std::abs(e0_) > 0 ? std::abs(e0_) : 1.0;
+  // relative to |E0|, unless E0 is ~0 (a rope released at pivot height): then to |K| + |V|
+  const double mag = std::abs(e.kinetic) + std::abs(e.potential);
+  const double scale = std::abs(e0_) > 1e-6 * mag ? std::abs(e0_) : (mag > 0 ? mag : 1.0);
   push(hist_drift_, static_cast<float>(std::abs(e.total() - e0_) / scale));
   const int j = std::min<int>(phase_coordinate_, static_cast<int>(state().x.size()) - 1);
   if (j >= 0) {

@@ -6,6 +6,7 @@
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
+#include <imgui_internal.h>
 
 #include <algorithm>
 #include <cmath>
@@ -153,6 +154,9 @@ struct Viewer {
   bool imgui = false;
   int samples = 4;  // multisampling; 1 on software renderers, where 4 doubles the frame time
   double lastSimMs = 0.0, lastRenderMs = 0.0;
+  int sceneX = 0;  // the scene's viewport starts right of the panel (last frame's width)
+
+  int sceneWidth() const { return fbo.width() - sceneX; }
   // mouse state
   double mx = 0, my = 0;
   bool dragOrbit = false, dragPan = false, dragGrab = false;
@@ -259,6 +263,8 @@ struct Viewer {
     fbo.bind();
     const render::SceneView& view = views.build(session, !session.paused());
     camera.planar = view.planar;
+    draw.viewport_x = sceneX < width - 64 ? sceneX : 0;
+    draw.viewport_width = width - draw.viewport_x;
     renderer.draw(view, camera, draw, width, height);
     if (imgui) drawUi(loop, width, height);
     glFinish();
@@ -301,6 +307,11 @@ struct Viewer {
       ui::drawHelpOverlay(&open);
       if (!open) showHelp = panelState.show_help = false;
     }
+    // next frame's scene viewport: right of the panel unless it is collapsed or hidden
+    sceneX = 0;
+    if (showUi)
+      if (const ImGuiWindow* w = ImGui::FindWindowByName("springlab"); w && !w->Collapsed)
+        sceneX = static_cast<int>(w->Pos.x + w->Size.x);
     ImGui::Render();
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
     for (const auto& c : cmds) applyCommand(c);
@@ -327,7 +338,7 @@ struct Viewer {
       const glm::vec3 p(v.positions[3 * i], v.positions[3 * i + 1], v.positions[3 * i + 2]);
       const glm::vec4 c = vp * glm::vec4(p, 1.0f);
       if (c.w <= 0.0f) continue;
-      const double sx = (c.x / c.w * 0.5 + 0.5) * fbo.width();
+      const double sx = (c.x / c.w * 0.5 + 0.5) * sceneWidth();
       const double sy = (0.5 - c.y / c.w * 0.5) * fbo.height();
       const double dpx = std::hypot(sx - px, sy - py);
       const int body = ViewBuilder::bodyOfPoint(session, static_cast<int>(i));
@@ -338,7 +349,7 @@ struct Viewer {
 
   glm::vec3 cursorOnPlane(double px, double py, const glm::vec3& through) const {
     glm::vec3 o, d;
-    camera.ray(float(px), float(py), float(fbo.width()), float(fbo.height()), o, d);
+    camera.ray(float(px - sceneX), float(py), float(sceneWidth()), float(fbo.height()), o, d);
     const glm::vec3 n = glm::normalize(camera.target - camera.eye());
     const float den = glm::dot(d, n);
     if (std::abs(den) < 1e-6f) return through;

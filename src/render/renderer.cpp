@@ -486,6 +486,10 @@ struct Renderer::Impl {
     glDepthMask(GL_TRUE);
     glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    if (o.viewport_width > 0 && o.viewport_x >= 0 && o.viewport_x + o.viewport_width <= width) {
+      glViewport(o.viewport_x, 0, o.viewport_width, height);
+      width = o.viewport_width;  // the aspect ratio and point sizes follow the viewport
+    }
     if (!ready || width <= 0 || height <= 0) return;
 
     const size_t n = v.positions.size() / 3;

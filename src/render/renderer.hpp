@@ -20,6 +20,9 @@ struct DrawOptions {
   bool show_points = true, show_lines = true, show_surface = true, wireframe = false;
   bool show_grid = true, show_axes = true, show_trails = true;
   glm::vec3 background{0.13f, 0.14f, 0.16f};
+  // the scene's part of the framebuffer: columns [viewport_x, viewport_x + viewport_width)
+  // (0 width: all of it); the rest is cleared to the background (a panel covers it)
+  int viewport_x = 0, viewport_width = 0;
 };
 
 // The diverging strain colour map (blue compressed, light grey at rest, red stretched), clamped at

@@ -94,8 +94,10 @@ void addCloth(MassSpringDef& out, const ClothParams& p) {
     }
   for (int j = 0; j + 1 < p.ny; ++j)
     for (int i = 0; i + 1 < p.nx; ++i) {
-      out.triangles.push_back({id(i, j), id(i + 1, j), id(i + 1, j + 1)});
-      out.triangles.push_back({id(i, j), id(i + 1, j + 1), id(i, j + 1)});
+      // counter-clockwise seen from +z (hanging) or from +y (horizontal): the front faces the
+      // default camera
+      out.triangles.push_back({id(i, j), id(i, j + 1), id(i + 1, j + 1)});
+      out.triangles.push_back({id(i, j), id(i + 1, j + 1), id(i + 1, j)});
     }
   const double ks = p.stiffness;
   const double kshear = p.shear_stiffness.value_or(ks);

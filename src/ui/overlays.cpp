@@ -53,8 +53,9 @@ std::vector<Command> drawDivergenceBanner(const PanelModel& model, ItemProbe* pr
 
 void drawStrainLegend(double strain_scale) {
   const ImGuiIO& io = ImGui::GetIO();
-  ImGui::SetNextWindowPos(ImVec2(10.0f, io.DisplaySize.y - 10.0f), ImGuiCond_Always,
-                          ImVec2(0.0f, 1.0f));
+  // bottom right: the panel has the left side
+  ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - 10.0f, io.DisplaySize.y - 10.0f),
+                          ImGuiCond_Always, ImVec2(1.0f, 1.0f));
   ImGui::SetNextWindowBgAlpha(0.6f);
   if (ImGui::Begin("##strain legend", nullptr, kOverlay | ImGuiWindowFlags_NoInputs)) {
     ImGui::TextUnformatted("strain");
