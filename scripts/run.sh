@@ -1,10 +1,16 @@
 #!/usr/bin/env bash
-# Builds springlab and runs it on the default scene. Extra arguments go to `springlab run`.
+# Builds springlab and opens the viewer on a default scene worth looking at (the 32 x 32 cloth).
+# Without a display it says so, renders the same scene headless to springlab-cloth_32.png and runs
+# the headless simulation instead. Extra arguments go to springlab.
 # Usage: bash scripts/run.sh [SCENE] [options]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
 cmake --build build -j"$(nproc)" --target springlab
-if [ $# -eq 0 ]; then set -- seed003_table1_case1; fi
-./build/src/springlab run "$@"
+if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
+  exec ./build/src/springlab "$@"
+fi
+echo "no display: rendering the default scene headless to springlab-cloth_32.png instead"
+./build/src/springlab cloth_32 --frames 120 --screenshot springlab-cloth_32.png "$@"
+./build/src/springlab run cloth_32 --duration 1

@@ -38,7 +38,7 @@ int listCommand(const Args& args) {
 namespace {
 const char* kUsage =
     "usage:\n"
-    "  springlab [SCENE] [options]                   interactive window (not in this build yet)\n"
+    "  springlab [SCENE] [options]                   interactive window (default scene cloth_32)\n"
     "  springlab run SCENE [options]                 headless simulation, CSV output\n"
     "  springlab list                                built-in scenes, one name per line\n"
     "  springlab bench [options]                     integrator timings on the cloth scenes\n"
@@ -50,6 +50,13 @@ const char* kUsage =
     "  --every N           write every N-th step (t = 0 and the last step always)\n"
     "  --out FILE          trajectory CSV (- for standard output)\n"
     "  --energy FILE       energy CSV (- for standard output)\n"
+    "\n"
+    "window options:\n"
+    "  --integrator NAME, --dt S   as for run\n"
+    "  --size WxH          window size in pixels (default 1280x720)\n"
+    "  --frames N          quit after N rendered frames\n"
+    "  --screenshot FILE   PNG of the last frame (no display needed: headless EGL)\n"
+    "  --no-ui             no panel;  --stats  print frame timings at exit\n"
     "\n"
     "SCENE is a .json file or a built-in name. Exit status: 0 ok, 2 bad input, 3 diverged.\n";
 }  // namespace
