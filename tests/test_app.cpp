@@ -312,3 +312,32 @@ TEST_CASE("app: the panel's strain legend uses the renderer's colour map") {
   }
 }
 #endif
+
+#ifdef SPRINGLAB_VIEWER
+TEST_CASE("app: a runaway that is still finite is reported in the viewer and pauses") {
+  app::Session s;
+  s.load("cloth_16");
+  std::string msg;
+  REQUIRE(s.apply(ui::command(ui::Command::Kind::SetIntegrator, 0, 0, "euler"), &msg));
+  REQUIRE(s.apply(ui::command(ui::Command::Kind::SetDt, 0.004), &msg));
+  bool reported = false;
+  for (int i = 0; i < 400 && !reported; ++i) {
+    if (!s.stepOnce()) break;
+    s.sample();  // once per frame in the viewer
+    reported = s.divergence().has_value();
+  }
+  REQUIRE(reported);
+  CHECK(s.state().x.allFinite());  // finite, yet absurd
+  CHECK(s.paused());
+  CHECK(s.divergence()->what.find("runaway") != std::string::npos);
+  CHECK(s.divergence()->particle >= 0);
+  // a sane run is never flagged
+  app::Session ok;
+  ok.load("cloth_16");
+  for (int i = 0; i < 400; ++i) {
+    REQUIRE(ok.stepOnce());
+    ok.sample();
+  }
+  CHECK_FALSE(ok.divergence());
+}
+#endif

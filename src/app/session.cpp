@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "scene/catalog.hpp"
 #include "scene/load.hpp"
@@ -42,6 +43,7 @@ void Session::loadDef(const scene::SceneDef& def, const std::string& name,
   steps_ = 0;
   rebuildStepper(def_.integrator, def_.dt, built_->state);
   e0_ = energy().total();
+  setScales();
   // the phase plot starts on the last moving body's first coordinate
   phase_coordinate_ = 0;
   if (built_->kind == sim::SystemKind::MassSpring)
@@ -51,6 +53,23 @@ void Session::loadDef(const scene::SceneDef& def, const std::string& name,
         break;
       }
   clearHistory();
+}
+
+void Session::setScales() {
+  const sim::Energy e = energy();
+  energy_scale_ =
+      std::max({std::abs(e.kinetic) + std::abs(e.potential), std::abs(e.total()), 1e-9});
+  Eigen::VectorXd x;
+  built_->positions(built_->state, x);
+  sim::Vec3 lo = sim::Vec3::Constant(1e300), hi = sim::Vec3::Constant(-1e300);
+  for (Eigen::Index i = 0; i + 2 < x.size(); i += 3)
+    lo = lo.cwiseMin(x.segment<3>(i)), hi = hi.cwiseMax(x.segment<3>(i));
+  if (built_->kind == sim::SystemKind::Pendulum) {
+    const double r = built_->pendulum.length.sum();
+    lo = built_->pendulum.pivot.array() - r, hi = built_->pendulum.pivot.array() + r;
+  }
+  centre_ = 0.5 * (lo + hi);
+  length_scale_ = std::max((hi - lo).norm(), 1e-3);
 }
 
 void Session::rebuildStepper(sim::Method m, double h, const sim::State& s) {
@@ -138,6 +157,7 @@ bool Session::apply(const ui::Command& c, std::string* message, bool* handled) {
       steps_ = 0;
       rebuildStepper(stepper_->method(), stepper_->step(), built_->state);
       e0_ = energy().total();
+      setScales();
       clearHistory();
       return true;
     }
@@ -221,6 +241,26 @@ bool Session::apply(const ui::Command& c, std::string* message, bool* handled) {
 
 void Session::sample() {
   const sim::Energy e = energy();
+  if (!divergence_) {
+    Eigen::VectorXd x;
+    built_->positions(state(), x);
+    double far = 0.0;
+    int culprit = -1;
+    for (Eigen::Index i = 0; i + 2 < x.size(); i += 3) {
+      const double d = (x.segment<3>(i) - centre_).norm();
+      if (d > far) far = d, culprit = static_cast<int>(i / 3);
+    }
+    const double de = std::abs(e.total() - e0_);
+    if (!(de <= 1e6 * energy_scale_) || !(far <= 1e4 * length_scale_)) {
+      char buf[160];
+      std::snprintf(
+          buf, sizeof buf,
+          "runaway: the energy went from %.4g J to %.4g J; farthest is %s %d, %.3g m away", e0_,
+          e.total(), built_->kind == sim::SystemKind::Pendulum ? "bob" : "particle", culprit, far);
+      divergence_ = sim::Divergence{state().t, method(), buf, culprit};
+      paused_ = true;
+    }
+  }
   const double t = state().t;
   push(hist_t_, static_cast<float>(t));
   push(hist_k_, static_cast<float>(e.kinetic));
