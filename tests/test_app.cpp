@@ -341,3 +341,27 @@ TEST_CASE("app: a runaway that is still finite is reported in the viewer and pau
   CHECK_FALSE(ok.divergence());
 }
 #endif
+
+#ifdef SPRINGLAB_VIEWER
+TEST_CASE("app: trails follow the chosen bodies, oldest sample first") {
+  app::Session s;
+  s.load("seed004_double_pendulum");
+  app::ViewBuilder vb;
+  vb.build(s, true);
+  CHECK(vb.trailBodies() == std::vector<int>{1});  // default: the last bob
+  vb.toggleTrail(0);
+  for (int f = 0; f < 5; ++f) {
+    for (int i = 0; i < 10; ++i) REQUIRE(s.stepOnce());
+    vb.build(s, true);
+  }
+  const auto& v = vb.build(s, false);
+  REQUIRE(v.trail_lengths.size() == 2);
+  CHECK(v.trail_lengths[0] == 6);  // 6 samples of bob 1
+  CHECK(v.trail_lengths[1] == 5);  // 5 of bob 0 (added one frame later)
+  // the newest sample of bob 0's trail is bob 0's current position (point 1)
+  const size_t last = 3 * (6 + 5 - 1);
+  for (int c = 0; c < 3; ++c) CHECK(v.trails[last + c] == v.positions[3 + c]);
+  vb.toggleTrail(0);
+  CHECK(vb.trailBodies() == std::vector<int>{1});
+}
+#endif

@@ -506,7 +506,8 @@ TEST_CASE("ui: the help overlay lists every binding") {
   CHECK(has("Tab", "UI"));
   CHECK(has("F1", "help"));
   CHECK(has("Ctrl+Q", "quit"));
-  CHECK(b.size() == 15);
+  CHECK(has("T", "trail"));
+  CHECK(b.size() == 16);
 
   Harness h;
   bool open = true;

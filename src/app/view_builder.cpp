@@ -24,7 +24,7 @@ void ViewBuilder::rebuildTopology(const Session& s) {
   built_ = &b;
   ++topology_;
   lines_.clear(), tris_.clear(), radii_.clear(), base_flags_.clear(), line_flags_.clear();
-  trail_.clear(), trail_head_ = 0;
+  trails_of_.clear();
   if (b.kind == sim::SystemKind::Pendulum) {
     const auto& p = b.pendulum;
     const int n = p.links();
@@ -40,7 +40,7 @@ void ViewBuilder::rebuildTopology(const Session& s) {
       lines_.push_back(i), lines_.push_back(i + 1);
       line_flags_.push_back(render::kLineRigid);
     }
-    trail_body_ = n - 1;
+    trails_of_.push_back({n - 1, {}, 0});  // the last bob traces the chaos
   } else {
     const auto& m = b.model;
     const int n = m.particles();
@@ -68,11 +68,10 @@ void ViewBuilder::rebuildTopology(const Session& s) {
     }
     tris_ = b.triangles;
     // a trail on the last moving particle, unless the scene is a large mesh
-    trail_body_ = -1;
     if (b.triangles.empty())
       for (int i = n - 1; i >= 0; --i)
         if (!m.fixed(i)) {
-          trail_body_ = i;
+          trails_of_.push_back({i, {}, 0});
           break;
         }
   }
@@ -118,26 +117,25 @@ const render::SceneView& ViewBuilder::build(const Session& s, bool trails) {
     const bool hot = culprit >= 0 && (int(a) == culprit || int(c) == culprit);
     lf[k] = (lf[k] & ~render::kLineHighlight) | (hot ? render::kLineHighlight : 0);
   }
-  // trail ring buffer of the chosen body
+  // trail ring buffers of the chosen bodies, unrolled oldest first
   trails_.clear(), trail_len_.clear();
-  if (trail_body_ >= 0) {
-    const int p = pointOfBody(s, trail_body_);
+  for (Trail& t : trails_of_) {
+    const int p = pointOfBody(s, t.body);
+    if (p < 0 || 3 * p + 2 >= static_cast<int>(pos_.size())) continue;
     if (trails) {
-      if (trail_.size() < 3 * kTrailSamples) {
-        trail_.insert(trail_.end(), {pos_[3 * p], pos_[3 * p + 1], pos_[3 * p + 2]});
+      if (t.ring.size() < 3 * kTrailSamples) {
+        t.ring.insert(t.ring.end(), {pos_[3 * p], pos_[3 * p + 1], pos_[3 * p + 2]});
       } else {
-        for (int c = 0; c < 3; ++c) trail_[3 * trail_head_ + c] = pos_[3 * p + c];
-        trail_head_ = (trail_head_ + 1) % kTrailSamples;
+        for (int c = 0; c < 3; ++c) t.ring[3 * t.head + c] = pos_[3 * p + c];
+        t.head = (t.head + 1) % kTrailSamples;
       }
     }
-    const size_t count = trail_.size() / 3;
-    const size_t head = count < kTrailSamples ? 0 : trail_head_;
+    const size_t count = t.ring.size() / 3;
+    if (count < 2) continue;
+    const size_t head = count < kTrailSamples ? 0 : t.head;
     for (size_t i = 0; i < count; ++i)
-      for (int c = 0; c < 3; ++c) trails_.push_back(trail_[3 * ((head + i) % count) + c]);
-    if (count > 1)
-      trail_len_.push_back(static_cast<std::uint32_t>(count));
-    else
-      trails_.clear();
+      for (int c = 0; c < 3; ++c) trails_.push_back(t.ring[3 * ((head + i) % count) + c]);
+    trail_len_.push_back(static_cast<std::uint32_t>(count));
   }
   view_.positions = pos_;
   view_.radii = radii_;
@@ -151,6 +149,21 @@ const render::SceneView& ViewBuilder::build(const Session& s, bool trails) {
   view_.topology = topology_;
   view_.planar = pendulum || b.model.dim == 2;
   return view_;
+}
+
+void ViewBuilder::toggleTrail(int body) {
+  for (size_t i = 0; i < trails_of_.size(); ++i)
+    if (trails_of_[i].body == body) {
+      trails_of_.erase(trails_of_.begin() + static_cast<long>(i));
+      return;
+    }
+  if (body >= 0) trails_of_.push_back({body, {}, 0});
+}
+
+const std::vector<int> ViewBuilder::trailBodies() const {
+  std::vector<int> out;
+  for (const auto& t : trails_of_) out.push_back(t.body);
+  return out;
 }
 
 void ViewBuilder::bounds(float lo[3], float hi[3]) const {

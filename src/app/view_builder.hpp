@@ -18,7 +18,12 @@ class ViewBuilder {
   static int pointOfBody(const Session& s, int body);
   // The body drawn at point p, or -1 (the pivot).
   static int bodyOfPoint(const Session& s, int point);
-  void clearTrails() { trail_.clear(); }
+  void clearTrails() {
+    for (auto& t : trails_of_) t.ring.clear(), t.head = 0;
+  }
+  // Adds a trail on `body`, or removes it if it has one (the T key).
+  void toggleTrail(int body);
+  const std::vector<int> trailBodies() const;
   // Bounding box of the points (m).
   void bounds(float lo[3], float hi[3]) const;
 
@@ -26,12 +31,16 @@ class ViewBuilder {
   void rebuildTopology(const Session& s);
   const scene::Built* built_ = nullptr;
   std::uint64_t topology_ = 0;
-  int trail_body_ = -1;
+  // one fading ring buffer per chosen body
+  struct Trail {
+    int body = -1;
+    std::vector<float> ring;  // x y z samples
+    size_t head = 0;          // oldest sample once full
+  };
+  std::vector<Trail> trails_of_;
   std::vector<float> pos_, radii_, strain_, trails_;
   std::vector<std::uint8_t> flags_, line_flags_, base_flags_;
   std::vector<std::uint32_t> lines_, tris_, trail_len_;
-  std::vector<float> trail_;  // ring of x y z samples (oldest first after unrolling)
-  size_t trail_head_ = 0;
   Eigen::VectorXd tmp_;
   render::SceneView view_;
 };

@@ -461,6 +461,12 @@ struct Viewer {
       case GLFW_KEY_F:
         frameScene();
         return;
+      case GLFW_KEY_T: {  // a trail on the body under the cursor (or off again)
+        glm::vec3 hit;
+        const int body = pick(mx, my, hit);
+        if (body >= 0) views.toggleTrail(body);
+        return;
+      }
       default:
         return;
     }

@@ -82,12 +82,13 @@ std::optional<Command> clampCommand(Command c) {
 }
 
 std::span<const Binding> bindings() {
-  static constexpr std::array<Binding, 15> kBindings = {{
+  static constexpr std::array<Binding, 16> kBindings = {{
       {"Left-drag", "orbit"},
       {"Right-drag or Shift+left-drag", "pan"},
       {"Wheel", "zoom toward the cursor"},
       {"Double-click", "set the orbit centre"},
       {"F", "frame the scene"},
+      {"T", "trail on the particle or bob under the cursor (again: off)"},
       {"Ctrl+left-drag", "grab the nearest particle or bob"},
       {"Space", "pause / run"},
       {"Right arrow", "step (Shift: 10 steps)"},
