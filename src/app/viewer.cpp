@@ -9,6 +9,7 @@
 #include <imgui_internal.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -16,6 +17,7 @@
 #include <filesystem>
 #include <glm/gtc/matrix_transform.hpp>
 #include <memory>
+#include <thread>
 
 #include "app/egl_context.hpp"
 #include "app/frame_loop.hpp"
@@ -731,6 +733,12 @@ int viewerMain(const std::vector<std::string>& args) {
       glfwSwapBuffers(v.window);
     }
     ++frame;
+    if (windowed && !scripted && !o.stats) {
+      // vsync paces the loop where the driver honours it; where it does not (Xvfb, some
+      // drivers), sleep out the rest of a 60 Hz frame rather than spin
+      const double left = 1.0 / 60.0 - (wall.now() - lastFrameStart);
+      if (left > 0.001) std::this_thread::sleep_for(std::chrono::duration<double>(left - 0.0005));
+    }
     const double now = wall.now();
     lastFrameMs = 1000.0 * (now - lastFrameStart);
     if (frame > 1) {  // the first frame compiles shaders and factorises: not counted
