@@ -166,7 +166,7 @@ TEST_CASE("app: changing k with time_fe refactorises once, and the result matche
   CHECK(s.state().x == st->state().x);
 }
 
-TEST_CASE("app: divergence pauses with a report; the last finite state is kept") {
+TEST_CASE("app: divergence pauses with a report, the last finite state is kept") {
   app::Session s;
   s.load("seed003_table1_case1");
   std::string msg;

@@ -280,7 +280,7 @@ TEST_CASE("malformed inputs never crash") {
 }
 
 TEST_CASE(
-    "run writes the contract's rows: step 0, every N-th, the last; k*dt times; exact digits") {
+    "run writes the contract's rows: step 0, every N-th, the last, k*dt times, exact digits") {
   // dt = 0.5, duration = 1.25 -> 2.5 steps, rounded away from zero to 3
   const auto scene =
       writeFile("rows.json", replaced(replaced(kGood, R"("dt": 0.01)", R"("dt": 0.001)"),

@@ -254,7 +254,7 @@ TEST_CASE("render: camera eye, view and projection agree") {
   CHECK(c.pitch > -kPi / 2);
 }
 
-TEST_CASE("render: camera ray through the centre hits the target; pixel rays match projection") {
+TEST_CASE("render: camera ray through the centre hits the target, pixel rays match projection") {
   for (bool planar : {false, true}) {
     CAPTURE(planar);
     render::Camera c;
@@ -305,7 +305,7 @@ TEST_CASE("render: camera frame puts the box in view") {
   }
 }
 
-TEST_CASE("render: planar camera is orthographic; zoom and pan keep points under the cursor") {
+TEST_CASE("render: planar camera is orthographic, zoom and pan keep points under the cursor") {
   render::Camera c;
   c.planar = true;
   c.distance = 2.0f;

@@ -69,7 +69,7 @@ TEST_CASE("cloth generator: counts, pins, springs") {
 }
 
 TEST_CASE(
-    "hanging chain follows its angles; loop closes; explicit springs reach generated particles") {
+    "hanging chain follows its angles, loop closes, explicit springs reach generated particles") {
   const std::string text = R"({
     "system": {"type": "mass_spring",
       "particles": [{"position": [5, 5, 0], "fixed": true}],
@@ -100,7 +100,7 @@ TEST_CASE(
   CHECK(b.model.dim == 2);
 }
 
-TEST_CASE("3-D scenes are detected as such; defaults follow INTERFACE.md") {
+TEST_CASE("3-D scenes are detected as such, defaults follow INTERFACE.md") {
   const auto def = scene::parse(
       R"({"system": {"type": "mass_spring", "particles": [{"position": [0, 0, 1], "mass": 2}]}})",
       "x");

@@ -360,7 +360,7 @@ TEST_CASE("ui: dt typed through the slider is clamped, committed on release, nev
   for (const ui::Command& c : ts) CHECK(c.value <= ui::Limits::kTimeScaleMax);
 }
 
-TEST_CASE("ui: dragging dt emits nothing until the release; stiffness scale likewise") {
+TEST_CASE("ui: dragging dt emits nothing until the release, stiffness scale likewise") {
   Harness h;
   Fixture f;
   auto draw = f.panel(h);
@@ -431,7 +431,7 @@ TEST_CASE("ui: pendulums hide the spring controls and show joint damping") {
   }
 }
 
-TEST_CASE("ui: every panel control shows a tooltip on hover; plots are drawn") {
+TEST_CASE("ui: every panel control shows a tooltip on hover, plots are drawn") {
   Harness h(1280, 1800);  // tall enough that nothing is scrolled away
   Fixture f;
   auto draw = f.panel(h);
@@ -527,7 +527,7 @@ TEST_CASE("ui: the help overlay lists every binding") {
   CHECK(h.probe.items.empty());
 }
 
-TEST_CASE("ui: strain colours match the renderer's map; the legend draws") {
+TEST_CASE("ui: strain colours match the renderer's map, the legend draws") {
   auto near = [](ui::Rgb c, float r, float g, float b) {
     return std::abs(c.r - r) < 1e-5f && std::abs(c.g - g) < 1e-5f && std::abs(c.b - b) < 1e-5f;
   };
