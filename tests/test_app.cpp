@@ -365,3 +365,123 @@ TEST_CASE("app: trails follow the chosen bodies, oldest sample first") {
   CHECK(vb.trailBodies() == std::vector<int>{1});
 }
 #endif
+
+#ifdef SPRINGLAB_VIEWER
+#include "app/mouse.hpp"
+
+namespace {
+// A session, its view and a framed camera, as the window has them (1280 x 720, the scene's
+// viewport right of a 400 px panel).
+struct MouseRig {
+  app::Session session;
+  app::ViewBuilder views;
+  render::Camera camera;
+  app::MouseControl mouse{camera, session, views};
+  explicit MouseRig(const char* scene) {
+    session.load(scene);
+    camera.planar = views.build(session, false).planar;
+    float lo[3], hi[3];
+    views.bounds(lo, hi);
+    camera.frame(glm::vec3(lo[0], lo[1], lo[2]), glm::vec3(hi[0], hi[1], hi[2]));
+    mouse.setViewport(400, 880, 720);
+  }
+  glm::dvec2 pixelOfBody(int body) {
+    const auto& v = views.build(session, false);
+    const int p = app::ViewBuilder::pointOfBody(session, body);
+    return mouse.project(
+        glm::vec3(v.positions[3 * p], v.positions[3 * p + 1], v.positions[3 * p + 2]));
+  }
+};
+using B = app::MouseControl::Button;
+}  // namespace
+
+TEST_CASE("app: left-drag orbits a 3-D scene, right-drag and Shift+left-drag pan") {
+  MouseRig r("cloth_32_horizontal");
+  REQUIRE_FALSE(r.camera.planar);
+  const float yaw0 = r.camera.yaw;
+  const glm::vec3 target0 = r.camera.target;
+  r.mouse.press(B::Left, false, false, 800, 360, 0.0, false);
+  r.mouse.move(900, 360);
+  r.mouse.release(900, 360);
+  CHECK(r.camera.yaw == doctest::Approx(yaw0 - 100 * app::MouseControl::kOrbitPerPixel));
+  CHECK(r.camera.target == target0);  // orbiting keeps the centre
+  for (bool right : {true, false}) {
+    const glm::vec3 t0 = r.camera.target;
+    r.mouse.press(right ? B::Right : B::Left, false, !right, 800, 360, 10.0, false);
+    r.mouse.move(850, 400);
+    r.mouse.release(850, 400);
+    CHECK(glm::length(r.camera.target - t0) > 1e-3f);
+  }
+}
+
+TEST_CASE("app: in a 2-D scene left-drag pans; the wheel zooms toward the cursor") {
+  MouseRig r("seed004_double_pendulum");
+  REQUIRE(r.camera.planar);
+  const glm::vec3 t0 = r.camera.target;
+  r.mouse.press(B::Left, false, false, 700, 300, 0.0, false);
+  r.mouse.move(760, 300);
+  r.mouse.release(760, 300);
+  CHECK(r.camera.target.x < t0.x);  // dragging right moves the scene right: the centre goes left
+  // zoom: the world point under the cursor stays under it
+  r.mouse.move(1000, 200);
+  const glm::vec3 under = r.mouse.cursorOnPlane(1000, 200, r.camera.target);
+  const float d0 = r.camera.distance;
+  r.mouse.scroll(2.0, false);
+  CHECK(r.camera.distance < d0);
+  const glm::dvec2 px = r.mouse.project(under);
+  CHECK(px.x == doctest::Approx(1000).epsilon(0.002));
+  CHECK(px.y == doctest::Approx(200).epsilon(0.002));
+}
+
+TEST_CASE("app: presses the panel wants move nothing") {
+  MouseRig r("cloth_32_horizontal");
+  const render::Camera before = r.camera;
+  r.mouse.press(B::Left, false, false, 100, 100, 0.0, true);
+  r.mouse.move(300, 200);
+  r.mouse.release(300, 200);
+  r.mouse.scroll(3.0, true);
+  CHECK(r.camera.yaw == before.yaw);
+  CHECK(r.camera.distance == before.distance);
+  CHECK(r.camera.target == before.target);
+}
+
+TEST_CASE("app: a double-click sets the orbit centre on the body under the cursor") {
+  MouseRig r("seed004_double_pendulum");
+  const glm::dvec2 p = r.pixelOfBody(1);
+  r.mouse.press(B::Left, false, false, p.x, p.y, 5.0, false);
+  r.mouse.release(p.x, p.y);
+  r.mouse.press(B::Left, false, false, p.x, p.y, 5.2, false);
+  r.mouse.release(p.x, p.y);
+  // bob 1 at pivot + 2 (sin pi/2, -cos pi/2) + (sin pi/6, -cos pi/6)
+  CHECK(r.camera.target.x == doctest::Approx(2.5).epsilon(1e-5));
+  CHECK(r.camera.target.y == doctest::Approx(-std::cos(M_PI / 6)).epsilon(1e-5));
+}
+
+TEST_CASE("app: Ctrl+left-drag grabs the nearest particle or bob and pulls it; release lets go") {
+  for (const char* scene : {"seed003_table1_case1", "seed004_double_pendulum"}) {
+    CAPTURE(scene);
+    MouseRig r(scene);
+    const int body = 1;  // the spring pendulum's bob; the double pendulum's outer bob
+    const glm::dvec2 p = r.pixelOfBody(body);
+    r.mouse.press(B::Left, true, false, p.x + 5, p.y - 5, 0.0, false);
+    REQUIRE(r.session.grabbed() == body);
+    const double before = r.session.built().kind == sim::SystemKind::Pendulum
+                              ? r.session.built().pendulum.grab_target.x()
+                              : r.session.built().model.grab_target.x();
+    r.mouse.move(p.x + 105, p.y - 5);  // drag right: the spring's target moves right
+    const double after = r.session.built().kind == sim::SystemKind::Pendulum
+                             ? r.session.built().pendulum.grab_target.x()
+                             : r.session.built().model.grab_target.x();
+    CHECK(after > before);
+    r.mouse.release(p.x + 105, p.y - 5);
+    CHECK(r.session.grabbed() == -1);
+    // far from every body: no grab, and no orbit either
+    const float yaw = r.camera.yaw;
+    r.mouse.press(B::Left, true, false, 410, 5, 1.0, false);
+    CHECK(r.session.grabbed() == -1);
+    r.mouse.move(500, 50);
+    CHECK(r.camera.yaw == yaw);
+    r.mouse.release(500, 50);
+  }
+}
+#endif

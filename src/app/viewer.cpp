@@ -21,6 +21,7 @@
 
 #include "app/egl_context.hpp"
 #include "app/frame_loop.hpp"
+#include "app/mouse.hpp"
 #include "app/session.hpp"
 #include "app/view_builder.hpp"
 #include "cli/commands.hpp"
@@ -159,10 +160,7 @@ struct Viewer {
   int sceneX = 0;  // the scene's viewport starts right of the panel (last frame's width)
 
   int sceneWidth() const { return fbo.width() - sceneX; }
-  // mouse state
-  double mx = 0, my = 0;
-  bool dragOrbit = false, dragPan = false, dragGrab = false;
-  glm::vec3 grabPlanePoint{0.0f};
+  MouseControl mouse{camera, session, views};
 
   void frameScene() {
     float lo[3], hi[3];
@@ -267,6 +265,7 @@ struct Viewer {
     camera.planar = view.planar;
     draw.viewport_x = sceneX < width - 64 ? sceneX : 0;
     draw.viewport_width = width - draw.viewport_x;
+    mouse.setViewport(draw.viewport_x, draw.viewport_width, height);
     renderer.draw(view, camera, draw, width, height);
     if (imgui) drawUi(loop, width, height);
     glFinish();
@@ -319,7 +318,7 @@ struct Viewer {
     for (const auto& c : cmds) applyCommand(c);
   }
 
-  // ---- input (window only) ----
+  // ---- input (window only): GLFW events in framebuffer pixels to MouseControl ----
   void cursorToFb(double& x, double& y) const {
     int ww, wh, fw, fh;
     glfwGetWindowSize(window, &ww, &wh);
@@ -327,90 +326,27 @@ struct Viewer {
     if (ww > 0 && wh > 0) x *= double(fw) / ww, y *= double(fh) / wh;
   }
 
-  // The nearest body to the cursor ray (within 40 px), or -1.
-  int pick(double px, double py, glm::vec3& hit) {
-    const render::SceneView& v = views.build(session, false);
-    glm::vec3 o, d;
-    camera.ray(float(px), float(py), float(fbo.width()), float(fbo.height()), o, d);
-    const glm::mat4 vp =
-        camera.projection(float(fbo.width()) / float(fbo.height())) * camera.view();
-    int best = -1;
-    double bestPx = 40.0;
-    for (size_t i = 0; i * 3 < v.positions.size(); ++i) {
-      const glm::vec3 p(v.positions[3 * i], v.positions[3 * i + 1], v.positions[3 * i + 2]);
-      const glm::vec4 c = vp * glm::vec4(p, 1.0f);
-      if (c.w <= 0.0f) continue;
-      const double sx = (c.x / c.w * 0.5 + 0.5) * sceneWidth();
-      const double sy = (0.5 - c.y / c.w * 0.5) * fbo.height();
-      const double dpx = std::hypot(sx - px, sy - py);
-      const int body = ViewBuilder::bodyOfPoint(session, static_cast<int>(i));
-      if (dpx < bestPx && body >= 0) bestPx = dpx, best = body, hit = p;
-    }
-    return best;
-  }
-
-  glm::vec3 cursorOnPlane(double px, double py, const glm::vec3& through) const {
-    glm::vec3 o, d;
-    camera.ray(float(px - sceneX), float(py), float(sceneWidth()), float(fbo.height()), o, d);
-    const glm::vec3 n = glm::normalize(camera.target - camera.eye());
-    const float den = glm::dot(d, n);
-    if (std::abs(den) < 1e-6f) return through;
-    return o + d * (glm::dot(through - o, n) / den);
-  }
-
   void onMouseButton(int button, int action, int mods) {
-    if (ImGui::GetIO().WantCaptureMouse && action == GLFW_PRESS) return;
     double x, y;
     glfwGetCursorPos(window, &x, &y);
     cursorToFb(x, y);
-    mx = x, my = y;
     if (action == GLFW_RELEASE) {
-      if (dragGrab) session.setGrab(-1, sim::Vec3::Zero());
-      dragOrbit = dragPan = dragGrab = false;
+      mouse.release(x, y);
       return;
     }
-    const bool ctrl = mods & GLFW_MOD_CONTROL, shift = mods & GLFW_MOD_SHIFT;
-    if (button == GLFW_MOUSE_BUTTON_LEFT && ctrl) {
-      glm::vec3 hit;
-      const int body = pick(x, y, hit);
-      if (body >= 0) {
-        dragGrab = true;
-        grabPlanePoint = hit;
-        session.setGrab(body, sim::Vec3(hit.x, hit.y, hit.z));
-      }
-    } else if (button == GLFW_MOUSE_BUTTON_RIGHT || (button == GLFW_MOUSE_BUTTON_LEFT && shift)) {
-      dragPan = true;
-    } else if (button == GLFW_MOUSE_BUTTON_LEFT) {
-      static double lastClick = -1.0;
-      const double now = glfwGetTime();
-      if (now - lastClick < 0.3) {  // double-click: the orbit centre
-        glm::vec3 hit;
-        camera.target = pick(x, y, hit) >= 0 ? hit : cursorOnPlane(x, y, camera.target);
-      }
-      lastClick = now;
-      dragOrbit = true;
-    }
+    const auto b = button == GLFW_MOUSE_BUTTON_RIGHT    ? MouseControl::Button::Right
+                   : button == GLFW_MOUSE_BUTTON_MIDDLE ? MouseControl::Button::Middle
+                                                        : MouseControl::Button::Left;
+    mouse.press(b, mods & GLFW_MOD_CONTROL, mods & GLFW_MOD_SHIFT, x, y, glfwGetTime(),
+                ImGui::GetIO().WantCaptureMouse);
   }
 
   void onCursor(double x, double y) {
     cursorToFb(x, y);
-    const double dx = x - mx, dy = y - my;
-    mx = x, my = y;
-    if (dragGrab) {
-      const glm::vec3 t = cursorOnPlane(x, y, grabPlanePoint);
-      session.setGrab(session.grabbed(), sim::Vec3(t.x, t.y, t.z));
-    } else if (dragPan || (dragOrbit && camera.planar)) {
-      camera.pan(float(dx), float(dy), float(fbo.height()));
-    } else if (dragOrbit) {
-      camera.orbit(float(-dx) * 0.005f, float(dy) * 0.005f);
-    }
+    mouse.move(x, y);
   }
 
-  void onScroll(double dy) {
-    if (ImGui::GetIO().WantCaptureMouse) return;
-    const glm::vec3 toward = cursorOnPlane(mx, my, camera.target);
-    camera.zoom(static_cast<float>(std::pow(0.85, dy)), toward);
-  }
+  void onScroll(double dy) { mouse.scroll(dy, ImGui::GetIO().WantCaptureMouse); }
 
   void onKey(int key, int action, int mods) {
     if (action == GLFW_RELEASE) return;
@@ -465,7 +401,7 @@ struct Viewer {
         return;
       case GLFW_KEY_T: {  // a trail on the body under the cursor (or off again)
         glm::vec3 hit;
-        const int body = pick(mx, my, hit);
+        const int body = mouse.pick(mouse.x(), mouse.y(), hit);
         if (body >= 0) views.toggleTrail(body);
         return;
       }
@@ -673,9 +609,7 @@ int viewerMain(const std::vector<std::string>& args) {
       glfwSetMouseButtonCallback(
           v.window, [](GLFWwindow*, int b, int a, int m) { g_viewer->onMouseButton(b, a, m); });
       glfwSetCursorPosCallback(v.window, [](GLFWwindow*, double x, double y) {
-        if (!ImGui::GetIO().WantCaptureMouse || g_viewer->dragGrab || g_viewer->dragOrbit ||
-            g_viewer->dragPan)
-          g_viewer->onCursor(x, y);
+        g_viewer->onCursor(x, y);  // MouseControl moves only what a press outside ImGui began
       });
       glfwSetScrollCallback(v.window,
                             [](GLFWwindow*, double, double dy) { g_viewer->onScroll(dy); });

@@ -1,0 +1,92 @@
+#include "app/mouse.hpp"
+
+#include <cmath>
+
+namespace app {
+
+void MouseControl::setViewport(int x0, int width, int height) {
+  x0_ = x0, width_ = width > 0 ? width : 1, height_ = height > 0 ? height : 1;
+}
+
+glm::dvec2 MouseControl::project(const glm::vec3& p) const {
+  const glm::mat4 vp = camera_.projection(float(width_) / float(height_)) * camera_.view();
+  const glm::vec4 c = vp * glm::vec4(p, 1.0f);
+  if (c.w <= 0.0f) return glm::dvec2(-1e9, -1e9);  // behind the camera
+  return glm::dvec2(x0_ + (c.x / c.w * 0.5 + 0.5) * width_, (0.5 - c.y / c.w * 0.5) * height_);
+}
+
+int MouseControl::pick(double x, double y, glm::vec3& hit) const {
+  const render::SceneView& v = views_.build(session_, false);
+  int best = -1;
+  double bestPx = kPickRadius;
+  for (size_t i = 0; i * 3 + 2 < v.positions.size(); ++i) {
+    const glm::vec3 p(v.positions[3 * i], v.positions[3 * i + 1], v.positions[3 * i + 2]);
+    const glm::dvec2 s = project(p);
+    const double d = std::hypot(s.x - x, s.y - y);
+    const int body = ViewBuilder::bodyOfPoint(session_, static_cast<int>(i));
+    if (d < bestPx && body >= 0) bestPx = d, best = body, hit = p;
+  }
+  return best;
+}
+
+glm::vec3 MouseControl::cursorOnPlane(double x, double y, const glm::vec3& through) const {
+  glm::vec3 o, d;
+  camera_.ray(float(x - x0_), float(y), float(width_), float(height_), o, d);
+  const glm::vec3 n = glm::normalize(camera_.target - camera_.eye());
+  const float den = glm::dot(d, n);
+  if (std::abs(den) < 1e-6f) return through;
+  return o + d * (glm::dot(through - o, n) / den);
+}
+
+void MouseControl::press(Button b, bool ctrl, bool shift, double x, double y, double time,
+                         bool uiCapture) {
+  x_ = x, y_ = y;
+  if (uiCapture) return;  // the panel has it
+  if (b == Button::Left && ctrl) {
+    glm::vec3 hit;
+    const int body = pick(x, y, hit);
+    if (body >= 0) {
+      grab_ = true;
+      grab_plane_ = hit;
+      session_.setGrab(body, sim::Vec3(hit.x, hit.y, hit.z));
+    }
+  } else if (b == Button::Right || b == Button::Middle || (b == Button::Left && shift)) {
+    pan_ = true;
+  } else if (b == Button::Left) {
+    if (last_click_ >= 0.0 && time - last_click_ < kDoubleClick) {  // the orbit centre
+      glm::vec3 hit;
+      camera_.target = pick(x, y, hit) >= 0 ? hit : cursorOnPlane(x, y, camera_.target);
+      last_click_ = -1.0;
+    } else {
+      last_click_ = time;
+    }
+    orbit_ = true;
+  }
+}
+
+void MouseControl::release(double x, double y) {
+  x_ = x, y_ = y;
+  if (grab_) session_.setGrab(-1, sim::Vec3::Zero());
+  orbit_ = pan_ = grab_ = false;
+}
+
+void MouseControl::move(double x, double y) {
+  const double dx = x - x_, dy = y - y_;
+  x_ = x, y_ = y;
+  if (grab_) {
+    const glm::vec3 t = cursorOnPlane(x, y, grab_plane_);
+    session_.setGrab(session_.grabbed(), sim::Vec3(t.x, t.y, t.z));
+  } else if (pan_ || (orbit_ && camera_.planar)) {
+    camera_.pan(float(dx), float(dy), float(height_));
+  } else if (orbit_) {
+    camera_.orbit(float(-dx) * kOrbitPerPixel, float(dy) * kOrbitPerPixel);
+  }
+}
+
+void MouseControl::scroll(double dy, bool uiCapture) {
+  if (uiCapture) return;
+  camera_.zoom(static_cast<float>(std::pow(kZoomPerNotch, dy)),
+               cursorOnPlane(x_, y_, camera_.target));
+}
+
+}  // namespace app

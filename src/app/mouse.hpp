@@ -1,0 +1,58 @@
+// Mouse interaction with the conventions of MuJoCo's simulate and polyscope, independent of GLFW
+// (the window forwards its events in framebuffer pixels), so that it is testable:
+// left-drag orbit (pan in 2-D scenes), right-drag or Shift+left-drag pan, wheel zoom toward the
+// cursor, double-click set the orbit centre, Ctrl+left-drag pull the nearest particle or bob with
+// the session's grab spring. Presses that ImGui wants are ignored.
+#pragma once
+
+#include <glm/glm.hpp>
+
+#include "app/session.hpp"
+#include "app/view_builder.hpp"
+#include "render/camera.hpp"
+
+namespace app {
+
+class MouseControl {
+ public:
+  enum class Button { Left, Right, Middle };
+
+  MouseControl(render::Camera& camera, Session& session, ViewBuilder& views)
+      : camera_(camera), session_(session), views_(views) {}
+
+  // The scene's viewport in framebuffer pixels: columns [x0, x0 + width), rows [0, height).
+  void setViewport(int x0, int width, int height);
+
+  // time in s (double-click detection); uiCapture: ImGui wants the mouse
+  void press(Button b, bool ctrl, bool shift, double x, double y, double time, bool uiCapture);
+  void release(double x, double y);
+  void move(double x, double y);
+  void scroll(double dy, bool uiCapture);
+
+  bool dragging() const { return orbit_ || pan_ || grab_; }
+  double x() const { return x_; }
+  double y() const { return y_; }
+
+  // Framebuffer pixel of a world point (y from the top).
+  glm::dvec2 project(const glm::vec3& p) const;
+  // The body (particle or bob) nearest to the pixel within 40 px, or -1; `hit` its position.
+  int pick(double x, double y, glm::vec3& hit) const;
+  // Where the cursor ray meets the plane through `through` facing the camera.
+  glm::vec3 cursorOnPlane(double x, double y, const glm::vec3& through) const;
+
+  static constexpr double kPickRadius = 40.0;      // px
+  static constexpr double kDoubleClick = 0.3;      // s
+  static constexpr float kOrbitPerPixel = 0.005f;  // rad
+  static constexpr float kZoomPerNotch = 0.85f;
+
+ private:
+  render::Camera& camera_;
+  Session& session_;
+  ViewBuilder& views_;
+  int x0_ = 0, width_ = 1, height_ = 1;
+  double x_ = 0.0, y_ = 0.0, last_click_ = -1.0;
+  bool orbit_ = false, pan_ = false, grab_ = false;
+  glm::vec3 grab_plane_{0.0f};
+};
+
+}  // namespace app
