@@ -414,7 +414,7 @@ TEST_CASE("app: left-drag orbits a 3-D scene, right-drag and Shift+left-drag pan
   }
 }
 
-TEST_CASE("app: in a 2-D scene left-drag pans; the wheel zooms toward the cursor") {
+TEST_CASE("app: in a 2-D scene left-drag pans, and the wheel zooms toward the cursor") {
   MouseRig r("seed004_double_pendulum");
   REQUIRE(r.camera.planar);
   const glm::vec3 t0 = r.camera.target;
@@ -457,7 +457,7 @@ TEST_CASE("app: a double-click sets the orbit centre on the body under the curso
   CHECK(r.camera.target.y == doctest::Approx(-std::cos(M_PI / 6)).epsilon(1e-5));
 }
 
-TEST_CASE("app: Ctrl+left-drag grabs the nearest particle or bob and pulls it; release lets go") {
+TEST_CASE("app: Ctrl+left-drag grabs the nearest particle or bob and pulls it, and release lets go") {
   for (const char* scene : {"seed003_table1_case1", "seed004_double_pendulum"}) {
     CAPTURE(scene);
     MouseRig r(scene);
