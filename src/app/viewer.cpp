@@ -27,6 +27,7 @@
 #include "cli/commands.hpp"
 #include "render/renderer.hpp"
 #include "scene/scene_def.hpp"
+#include "util/atomic_file.hpp"
 
 namespace app {
 
@@ -120,16 +121,11 @@ struct Prefs {
     if (p.empty()) return;
     std::error_code ec;
     std::filesystem::create_directories(std::filesystem::path(p).parent_path(), ec);
-    const std::string tmp = p + ".tmp";
-    std::FILE* f = std::fopen(tmp.c_str(), "w");
-    if (!f) return;
-    std::fprintf(f, "window=%dx%d\nui_scale=%g\nscene=%s\ncamera=%g %g %g %g %g %g\n", width,
-                 height, ui_scale, scene.c_str(), cam[0], cam[1], cam[2], cam[3], cam[4], cam[5]);
-    const bool ok = std::fclose(f) == 0;
-    if (ok)
-      std::rename(tmp.c_str(), p.c_str());
-    else
-      std::remove(tmp.c_str());
+    char numbers[256];
+    std::snprintf(numbers, sizeof numbers, "window=%dx%d\nui_scale=%g\ncamera=%g %g %g %g %g %g\n",
+                  width, height, ui_scale, cam[0], cam[1], cam[2], cam[3], cam[4], cam[5]);
+    const std::string text = numbers + ("scene=" + scene + "\n");
+    util::writeFileAtomically(p, text, nullptr);  // preferences are best effort
   }
 };
 

@@ -1,16 +1,17 @@
 // CSV output that reads back exactly (17 significant digits) and never leaves a truncated file:
-// a named file is written beside its target and renamed into place by commit().
+// a named file is a util::AtomicFile, renamed into place by commit().
 #pragma once
 
 #include <cstdio>
 #include <string>
+
+#include "util/atomic_file.hpp"
 
 namespace cli {
 
 class CsvFile {
  public:
   CsvFile() = default;
-  ~CsvFile();
   CsvFile(const CsvFile&) = delete;
   CsvFile& operator=(const CsvFile&) = delete;
 
@@ -24,9 +25,10 @@ class CsvFile {
   const std::string& error() const { return error_; }
 
  private:
-  std::FILE* f_ = nullptr;
-  bool stdout_ = false, first_ = true;
-  std::string path_, tmp_, error_;
+  std::FILE* f_ = nullptr;  // standard output or file_'s temporary
+  util::AtomicFile file_;
+  bool first_ = true;
+  std::string error_;
 };
 
 }  // namespace cli

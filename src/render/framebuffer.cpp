@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "render/renderer.hpp"
+#include "util/atomic_file.hpp"
 
 // the implementation is compiled here with internal linkage, so that it cannot clash with
 // Debian's libstb (which the imgui package links)
@@ -178,34 +179,15 @@ bool writePng(const std::string& path, int width, int height,
   if (rgba.size() < static_cast<size_t>(width) * static_cast<size_t>(height) * 4)
     return fail("pixel buffer is smaller than " + std::to_string(width) + "x" +
                 std::to_string(height) + " RGBA");
-  // encode in memory, write a temporary file checking every call, rename it into place: never a
-  // truncated PNG under the final name
+  // encoded in memory, then written atomically: never a truncated PNG under the final name
   int len = 0;
   unsigned char* png = stbi_write_png_to_mem(rgba.data(), width * 4, width, height, 4, &len);
   if (!png) return fail("PNG encoding failed");
-  const std::string tmp = path + ".tmp";
-  std::FILE* f = std::fopen(tmp.c_str(), "wb");
-  if (!f) {
-    const int err = errno;
-    STBIW_FREE(png);
-    return fail(std::strerror(err));
-  }
-  bool ok = std::fwrite(png, 1, static_cast<size_t>(len), f) == static_cast<size_t>(len);
-  int err = ok ? 0 : errno;
+  std::string why;
+  const bool ok = util::writeFileAtomically(
+      path, std::string_view(reinterpret_cast<const char*>(png), static_cast<size_t>(len)), &why);
   STBIW_FREE(png);
-  if (std::fclose(f) != 0 && ok) {
-    ok = false;
-    err = errno;
-  }
-  if (!ok) {
-    std::remove(tmp.c_str());
-    return fail(err ? std::strerror(err) : "write failed");
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    const int err = errno;
-    std::remove(tmp.c_str());
-    return fail(std::string("cannot rename '") + tmp + "' into place: " + std::strerror(err));
-  }
+  if (!ok) return fail(why);
   return true;
 }
 
