@@ -126,9 +126,9 @@ TEST_CASE("app: the session validates commands and applies them between steps") 
   CHECK_FALSE(
       s.apply(ui::command(K::SetJointDamping, 0.1), &msg));  // no joints on a spring pendulum
   // stiffness scale: k changes and so does the motion
-  const double k0 = s.built().model.stiffness[0];
+  const double k0 = s.built().mass_spring.stiffness[0];
   CHECK(s.apply(ui::command(K::SetStiffnessScale, 4.0), &msg));
-  CHECK(s.built().model.stiffness[0] == 4.0 * k0);
+  CHECK(s.built().mass_spring.stiffness[0] == 4.0 * k0);
   CHECK_FALSE(s.apply(ui::command(K::SetStiffnessScale, -1.0), &msg));
   // Step pauses and advances exactly n steps; Reset returns to t = 0
   CHECK(s.apply(ui::command(K::Step, 0, 10), &msg));
@@ -141,7 +141,7 @@ TEST_CASE("app: the session validates commands and applies them between steps") 
   // a bad file keeps the current scene
   CHECK_FALSE(s.apply(ui::command(K::LoadFile, 0, 0, "/nonexistent.json"), &msg));
   CHECK(msg.find("/nonexistent.json") != std::string::npos);
-  CHECK(s.built().model.particles() == 2);
+  CHECK(s.built().mass_spring.particles() == 2);
   CHECK(s.apply(ui::command(K::LoadBuiltin, 0, 0, "seed004_double_pendulum"), &msg));
   CHECK(s.built().kind == sim::SystemKind::Pendulum);
   CHECK(s.apply(ui::command(K::SetJointDamping, 0.1), &msg));
@@ -178,7 +178,7 @@ TEST_CASE("app: divergence pauses with a report, the last finite state is kept")
   REQUIRE(diverged);
   CHECK(s.paused());
   REQUIRE(s.divergence());
-  CHECK(s.divergence()->particle == 1);
+  CHECK(s.divergence()->body == 1);
   CHECK(s.state().x.allFinite());
   CHECK_FALSE(s.stepOnce());  // no stepping past a divergence until reset or restore
   app::ViewBuilder vb;
@@ -330,7 +330,7 @@ TEST_CASE("app: a runaway that is still finite is reported in the viewer and pau
   CHECK(s.state().x.allFinite());  // finite, yet absurd
   CHECK(s.paused());
   CHECK(s.divergence()->what.find("runaway") != std::string::npos);
-  CHECK(s.divergence()->particle >= 0);
+  CHECK(s.divergence()->body >= 0);
   // a sane run is never flagged
   app::Session ok;
   ok.load("cloth_16");
@@ -457,7 +457,8 @@ TEST_CASE("app: a double-click sets the orbit centre on the body under the curso
   CHECK(r.camera.target.y == doctest::Approx(-std::cos(M_PI / 6)).epsilon(1e-5));
 }
 
-TEST_CASE("app: Ctrl+left-drag grabs the nearest particle or bob and pulls it, and release lets go") {
+TEST_CASE(
+    "app: Ctrl+left-drag grabs the nearest particle or bob and pulls it, and release lets go") {
   for (const char* scene : {"seed003_table1_case1", "seed004_double_pendulum"}) {
     CAPTURE(scene);
     MouseRig r(scene);
@@ -467,11 +468,11 @@ TEST_CASE("app: Ctrl+left-drag grabs the nearest particle or bob and pulls it, a
     REQUIRE(r.session.grabbed() == body);
     const double before = r.session.built().kind == sim::SystemKind::Pendulum
                               ? r.session.built().pendulum.grab_target.x()
-                              : r.session.built().model.grab_target.x();
+                              : r.session.built().mass_spring.grab_target.x();
     r.mouse.move(p.x + 105, p.y - 5);  // drag right: the spring's target moves right
     const double after = r.session.built().kind == sim::SystemKind::Pendulum
                              ? r.session.built().pendulum.grab_target.x()
-                             : r.session.built().model.grab_target.x();
+                             : r.session.built().mass_spring.grab_target.x();
     CHECK(after > before);
     r.mouse.release(p.x + 105, p.y - 5);
     CHECK(r.session.grabbed() == -1);

@@ -152,7 +152,7 @@ TEST_CASE("time_fe refactorises when k or h change, and the result matches a fre
   // change k (with a revision bump) and h mid-run
   m.stiffness *= 2.0;
   ++m.revision;
-  st.setStep(0.02);
+  st.setDt(0.02);
   REQUIRE(!st.advance(2));
   // reference: 3 steps with the old model, then 2 with the new one in a fresh stepper
   auto m2 = network(false);

@@ -94,10 +94,10 @@ TEST_CASE(
   CHECK(ms.springs.back().a == 9);
   CHECK(ms.springs.back().b == 5);
   const auto b = scene::build(def);
-  CHECK(b.model.rest_length[0] ==
+  CHECK(b.mass_spring.rest_length[0] ==
         doctest::Approx((ms.particles[9].position - Eigen::Vector3d(5, 5, 0)).norm()));
-  CHECK(b.model.rest_length[1] == 0.5);
-  CHECK(b.model.dim == 2);
+  CHECK(b.mass_spring.rest_length[1] == 0.5);
+  CHECK(b.mass_spring.dim == 2);
 }
 
 TEST_CASE("3-D scenes are detected as such, defaults follow INTERFACE.md") {
@@ -108,5 +108,5 @@ TEST_CASE("3-D scenes are detected as such, defaults follow INTERFACE.md") {
   CHECK(def.integrator == sim::Method::Rk4);
   CHECK(def.dt == 0.001);
   CHECK(def.duration == 10);
-  CHECK(scene::build(def).model.dim == 3);
+  CHECK(scene::build(def).mass_spring.dim == 3);
 }

@@ -15,7 +15,7 @@ namespace {
 
 // Full state (positions and velocities) after integrating to T with n steps.
 Eigen::VectorXd finalState(const simtest::System& sys, sim::Method method, double T, long n) {
-  const sim::State s = simtest::run(sys.model, sys.state, method, T / n, n);
+  const sim::State s = simtest::run(sys.mass_spring, sys.state, method, T / n, n);
   Eigen::VectorXd out(2 * s.x.size());
   out << s.x, s.v;
   return out;
@@ -82,7 +82,7 @@ TEST_CASE("sim: hanging spring-mass oscillator against y_eq + A cos(wt)") {
       const double h = rk4 ? 1e-3 : integ.order == 2 ? 1e-3 : 1e-4;
       const double tol = rk4 ? 1e-8 : A * w * T * std::pow(w * h, integ.order);
       const long n = std::lround(T / h);
-      sim::Stepper st(built.model, built.state, integ.method, h);
+      sim::Stepper st(built.mass_spring, built.state, integ.method, h);
       double err = 0, verr = 0;
       bool on_axis = true;
       for (long i = 1; i <= n; ++i) {

@@ -60,16 +60,16 @@ TEST_CASE("sim: linear momentum of a free system is conserved by every integrato
           b.spring(sp[s][0], sp[s][1], 30.0 + 7.0 * s, (0.85 + 0.04 * s) * l0, dashpot);
         }
         const auto sys = b.build(Vec3::Zero());
-        const Vec3 p0 = momentum(sys.model, sys.state);
+        const Vec3 p0 = momentum(sys.mass_spring, sys.state);
         double scale = 0;  // sum of |m v|: the size of the terms whose sum is P
-        for (int i = 0; i < sys.model.particles(); ++i)
-          scale += sys.model.mass[i] * sys.state.v.segment<3>(3 * i).norm();
+        for (int i = 0; i < sys.mass_spring.particles(); ++i)
+          scale += sys.mass_spring.mass[i] * sys.state.v.segment<3>(3 * i).norm();
 
-        sim::Stepper st(sys.model, sys.state, integ.method, 2e-3);
+        sim::Stepper st(sys.mass_spring, sys.state, integ.method, 2e-3);
         double worst = 0;
         for (int i = 0; i < 300; ++i) {
           if (const auto d = st.advance()) FAIL(d->message());
-          worst = std::max(worst, (momentum(sys.model, st.state()) - p0).norm());
+          worst = std::max(worst, (momentum(sys.mass_spring, st.state()) - p0).norm());
         }
         // the motion is not a mere translation: spring 0 changed length
         auto len01 = [](const sim::State& s) {
@@ -90,7 +90,7 @@ TEST_CASE("sim: energy of seed 003's spring pendulum over 1e5 steps") {
   const auto sys = seed003Pendulum();
   const double dt = 0.002;
   const long n = 100000;
-  const double e0 = sim::energy(sys.model, sys.state).total();
+  const double e0 = sim::energy(sys.mass_spring, sys.state).total();
   // resting state: bob straight below at l = r + m g / k; the lowest energy the system can have
   const double m = 0.0484, k = 2.3, r = 0.6162, g = 9.8;
   const double leq = r + m * g / k;
@@ -101,12 +101,12 @@ TEST_CASE("sim: energy of seed 003's spring pendulum over 1e5 steps") {
   for (const auto& integ : simtest::massSpringIntegrators()) {
     if (integ.method == sim::Method::Rk4) continue;  // neither symplectic nor dissipative by design
     SUBCASE(std::string(integ.name).c_str()) {
-      sim::Stepper st(sys.model, sys.state, integ.method, dt);
+      sim::Stepper st(sys.mass_spring, sys.state, integ.method, dt);
       std::vector<double> e, dev;  // E and |E - E0| / |E0| after each step
       e.reserve(n), dev.reserve(n);
       for (long i = 0; i < n; ++i) {
         if (const auto d = st.advance()) FAIL(d->message());
-        e.push_back(sim::energy(sys.model, st.state()).total());
+        e.push_back(sim::energy(sys.mass_spring, st.state()).total());
         dev.push_back(std::abs(e.back() - e0) / std::abs(e0));
       }
       const double eend = e.back();
@@ -145,8 +145,8 @@ TEST_CASE("sim: the same scene run twice gives bit-identical states") {
   for (const auto& integ : simtest::massSpringIntegrators()) {
     SUBCASE(std::string(integ.name).c_str()) {
       const auto a = scene::build(def), b = scene::build(def);
-      const auto sa = simtest::run(a.model, a.state, integ.method, 1e-3, 300);
-      const auto sb = simtest::run(b.model, b.state, integ.method, 1e-3, 300);
+      const auto sa = simtest::run(a.mass_spring, a.state, integ.method, 1e-3, 300);
+      const auto sb = simtest::run(b.mass_spring, b.state, integ.method, 1e-3, 300);
       CHECK(sa.x != a.state.x);  // something moved
       CHECK(sa.x == sb.x);
       CHECK(sa.v == sb.v);
@@ -173,14 +173,14 @@ TEST_CASE("sim: planar scenes keep z exactly 0 with every integrator") {
     scene::addLoop(def.mass_spring, lp);
     def.mass_spring.drag = dissipative ? 0.1 : 0.0;
     const auto built = scene::build(def);
-    REQUIRE(built.model.dim == 2);
+    REQUIRE(built.mass_spring.dim == 2);
     for (const auto& integ : simtest::massSpringIntegrators()) {
       SUBCASE((std::string(integ.name) + (dissipative ? " with dashpots and drag" : "")).c_str()) {
-        sim::Stepper st(built.model, built.state, integ.method, 2e-3);
+        sim::Stepper st(built.mass_spring, built.state, integ.method, 2e-3);
         bool planar = true;
         for (int i = 0; i < 500 && planar; ++i) {
           if (const auto d = st.advance()) FAIL(d->message());
-          for (int j = 0; j < built.model.particles(); ++j)
+          for (int j = 0; j < built.mass_spring.particles(); ++j)
             planar = planar && st.state().x[3 * j + 2] == 0.0 && st.state().v[3 * j + 2] == 0.0;
         }
         CHECK(planar);

@@ -28,15 +28,15 @@ TEST_CASE("sim: euler with a huge step on a stiff spring reports a divergence") 
   const auto sys = stiffChain();
   const double h = 0.01;
 
-  sim::Stepper st(sys.model, sys.state, sim::Method::Euler, h);
+  sim::Stepper st(sys.mass_spring, sys.state, sim::Method::Euler, h);
   const auto d = st.advance(100000);
   REQUIRE(d.has_value());
   MESSAGE(d->message());
   CHECK(d->method == sim::Method::Euler);
   CHECK(d->message().find("euler") != std::string::npos);
   // a moving particle is named (fixed particle 0 cannot be the culprit)
-  CHECK(d->particle >= 1);
-  CHECK(d->particle < sys.model.particles());
+  CHECK(d->body >= 1);
+  CHECK(d->body < sys.mass_spring.particles());
   // it happened quickly, at a step boundary, one step after the state the stepper kept
   const auto& s = st.state();
   CHECK(d->t > 0.0);
@@ -46,7 +46,7 @@ TEST_CASE("sim: euler with a huge step on a stiff spring reports a divergence") 
   // the kept state is the last finite one: finite positions, velocities and energy
   CHECK(s.x.allFinite());
   CHECK(s.v.allFinite());
-  CHECK(std::isfinite(sim::energy(sys.model, s).total()));
+  CHECK(std::isfinite(sim::energy(sys.mass_spring, s).total()));
   CHECK(s.x.head<3>() == Vec3::Zero());  // the fixed particle stayed put
   // and it is far from where it started: the blow-up was real
   CHECK(s.x.lpNorm<Eigen::Infinity>() > 1e6);
@@ -69,12 +69,12 @@ TEST_CASE("sim: a force that overflows in one step names the moving particle, no
   const auto sys = b.build(Vec3(0, -9.81, 0));
   for (const auto& integ : simtest::massSpringIntegrators()) {
     SUBCASE(std::string(integ.name).c_str()) {
-      sim::Stepper st(sys.model, sys.state, integ.method, 0.01);
+      sim::Stepper st(sys.mass_spring, sys.state, integ.method, 0.01);
       const auto d = st.advance(10);
       REQUIRE(d.has_value());
       INFO(d->message());
       CHECK(d->method == integ.method);
-      CHECK(d->particle == 1);
+      CHECK(d->body == 1);
       CHECK(st.state().x == sys.state.x);  // nothing committed
     }
   }
@@ -83,7 +83,7 @@ TEST_CASE("sim: a force that overflows in one step names the moving particle, no
 TEST_CASE("sim: the same scene with a sane step does not diverge") {
   // control for the test above: nothing in the model itself is broken
   const auto sys = stiffChain();
-  sim::Stepper st(sys.model, sys.state, sim::Method::Verlet, 1e-6);
+  sim::Stepper st(sys.mass_spring, sys.state, sim::Method::Verlet, 1e-6);
   CHECK_FALSE(st.advance(1000));
   CHECK(st.state().x.allFinite());
 }

@@ -18,7 +18,7 @@ namespace simtest {
 using sim::Vec3;
 
 struct System {
-  sim::MassSpringModel model;
+  sim::MassSpringModel mass_spring;
   sim::State state;
 };
 
@@ -38,7 +38,7 @@ class Builder {
   }
   System build(const Vec3& gravity, double drag = 0.0, int dim = 3) const {
     System s;
-    auto& m = s.model;
+    auto& m = s.mass_spring;
     const int n = static_cast<int>(ms_.size()), ns = static_cast<int>(sa_.size());
     m.dim = dim;
     m.gravity = gravity;

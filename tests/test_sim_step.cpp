@@ -111,7 +111,7 @@ TEST_CASE("sim: one step of each integrator on a 1-D spring matches the hand-wri
 
         double x1 = 0, v1 = 0;
         byHand(integ.method, s, var.x0, var.v0, h, x1, v1);
-        const sim::State out = simtest::run(sys.model, sys.state, integ.method, h, 1);
+        const sim::State out = simtest::run(sys.mass_spring, sys.state, integ.method, h, 1);
 
         CAPTURE(x1);
         CAPTURE(v1);
@@ -162,7 +162,7 @@ TEST_CASE("sim: implicit_euler and time_fe with a velocity across the spring") {
         const double Ayy = m - h * Dyy - h * h * Kyy;
         const double bx = m * vx + h * (fx - Dxx * vx), by = m * vy + h * (fy - Dyy * vy);
         const double vy1 = by / Ayy, vx1 = (bx - Axy * vy1) / Axx;
-        const auto out = simtest::run(sys.model, sys.state, sim::Method::ImplicitEuler, h, 1);
+        const auto out = simtest::run(sys.mass_spring, sys.state, sim::Method::ImplicitEuler, h, 1);
         CHECK(close(out.v[3], vx1, 1e-14));
         CHECK(close(out.v[4], vy1, 1e-14));
         CHECK(close(out.x[3], x0 + h * vx1, 1e-14));
@@ -174,7 +174,7 @@ TEST_CASE("sim: implicit_euler and time_fe with a velocity across the spring") {
         // p = m v + h F_diss(qa, v); p_b = m (qb - qa)/h - (h k/6)(qa + 2 qb)
         const double qa[2] = {x0, 0.0},
                      p[2] = {m * vx + h * (-c * vx - cd * vx), m * vy - h * cd * vy};
-        const auto out = simtest::run(sys.model, sys.state, sim::Method::TimeFe, h, 1);
+        const auto out = simtest::run(sys.mass_spring, sys.state, sim::Method::TimeFe, h, 1);
         for (int j = 0; j < 2; ++j) {
           const double qb = (p[j] + m * qa[j] / h - (h * k / 3) * qa[j] + h * k * r * qa[j] / l) /
                             (m / h + h * k / 6);
@@ -200,9 +200,9 @@ TEST_CASE("sim: a zero-length spring exerts no force and never produces a NaN") 
   const auto sys = b.build(Vec3::Zero());
 
   Eigen::VectorXd f;
-  sim::totalForce(sys.model, sys.state.x, sys.state.v, f);
+  sim::totalForce(sys.mass_spring, sys.state.x, sys.state.v, f);
   CHECK(f == Eigen::VectorXd::Zero(9));
-  const auto e = sim::energy(sys.model, sys.state);
+  const auto e = sim::energy(sys.mass_spring, sys.state);
   CHECK(std::isfinite(e.total()));
   // kinetic of particle 1 plus 1/2 k r^2 of the two springs with r > 0
   CHECK(e.total() == doctest::Approx(0.5 * 0.3 * 0.3 + 0.5 * 50 * 0.25 + 0.5 * 80 * 0.04));
@@ -210,7 +210,7 @@ TEST_CASE("sim: a zero-length spring exerts no force and never produces a NaN") 
   const double h = 0.01;
   for (const auto& integ : simtest::massSpringIntegrators()) {
     SUBCASE(std::string(integ.name).c_str()) {
-      sim::Stepper st(sys.model, sys.state, integ.method, h);
+      sim::Stepper st(sys.mass_spring, sys.state, integ.method, h);
       const auto d = st.advance();
       REQUIRE_FALSE(d);
       const auto& s = st.state();
@@ -234,7 +234,7 @@ TEST_CASE("sim: a zero-length spring exerts no force and never produces a NaN") 
     const auto rest = b2.build(Vec3::Zero(), 0.1);
     for (const auto& integ : simtest::massSpringIntegrators()) {
       INFO(std::string(integ.name));
-      const auto s = simtest::run(rest.model, rest.state, integ.method, h, 1);
+      const auto s = simtest::run(rest.mass_spring, rest.state, integ.method, h, 1);
       CHECK((s.x - rest.state.x).norm() <= 1e-15 * rest.state.x.norm());
       CHECK(s.v.norm() <= 1e-12);
     }

@@ -36,9 +36,10 @@ void Session::loadDef(const scene::SceneDef& def, const std::string& name,
   name_ = name;
   path_ = path;
   built_ = std::make_unique<scene::Built>(scene::build(def_));
-  base_stiffness_ = built_->model.stiffness;
+  base_stiffness_ = built_->mass_spring.stiffness;
   stiffness_scale_ = 1.0;
-  spring_damping_ = built_->model.damping.size() ? built_->model.damping.maxCoeff() : 0.0;
+  spring_damping_ =
+      built_->mass_spring.damping.size() ? built_->mass_spring.damping.maxCoeff() : 0.0;
   divergence_.reset();
   steps_ = 0;
   rebuildStepper(def_.integrator, def_.dt, built_->state);
@@ -47,8 +48,8 @@ void Session::loadDef(const scene::SceneDef& def, const std::string& name,
   // the phase plot starts on the last moving body's first coordinate
   phase_coordinate_ = 0;
   if (built_->kind == sim::SystemKind::MassSpring)
-    for (int i = built_->model.particles() - 1; i >= 0; --i)
-      if (!built_->model.fixed(i)) {
+    for (int i = built_->mass_spring.particles() - 1; i >= 0; --i)
+      if (!built_->mass_spring.fixed(i)) {
         phase_coordinate_ = 3 * i;
         break;
       }
@@ -75,7 +76,7 @@ void Session::setScales() {
 void Session::rebuildStepper(sim::Method m, double h, const sim::State& s) {
   stepper_ = built_->kind == sim::SystemKind::Pendulum
                  ? std::make_unique<sim::Stepper>(built_->pendulum, s, m, h)
-                 : std::make_unique<sim::Stepper>(built_->model, s, m, h);
+                 : std::make_unique<sim::Stepper>(built_->mass_spring, s, m, h);
 }
 
 void Session::clearHistory() {
@@ -101,14 +102,15 @@ void Session::setGrab(int body, const sim::Vec3& target) {
     auto& p = built_->pendulum;
     p.grab = b, p.grab_target = target, p.grab_stiffness = grab_stiffness_;
   } else {
-    auto& m = built_->model;
+    auto& m = built_->mass_spring;
     m.grab = b >= 0 && !m.fixed(b) ? b : -1;
     m.grab_target = target, m.grab_stiffness = grab_stiffness_;
   }
 }
 
 int Session::grabbed() const {
-  return built_->kind == sim::SystemKind::Pendulum ? built_->pendulum.grab : built_->model.grab;
+  return built_->kind == sim::SystemKind::Pendulum ? built_->pendulum.grab
+                                                   : built_->mass_spring.grab;
 }
 
 bool Session::apply(const ui::Command& c, std::string* message, bool* handled) {
@@ -137,7 +139,7 @@ bool Session::apply(const ui::Command& c, std::string* message, bool* handled) {
     }
     case K::SetDt:
       if (!inRange(c.value, L::kDtMin, L::kDtMax, "dt")) return false;
-      stepper_->setStep(c.value);  // time_fe refactorises on its next step, once
+      stepper_->setDt(c.value);  // time_fe refactorises on its next step, once
       return true;
     case K::SetTimeScale:
       if (!inRange(c.value, L::kTimeScaleMin, L::kTimeScaleMax, "time scale")) return false;
@@ -155,7 +157,7 @@ bool Session::apply(const ui::Command& c, std::string* message, bool* handled) {
     case K::Reset: {
       divergence_.reset();
       steps_ = 0;
-      rebuildStepper(stepper_->method(), stepper_->step(), built_->state);
+      rebuildStepper(stepper_->method(), stepper_->dt(), built_->state);
       e0_ = energy().total();
       setScales();
       clearHistory();
@@ -191,26 +193,26 @@ bool Session::apply(const ui::Command& c, std::string* message, bool* handled) {
       if (!inRange(c.value, L::kStiffnessScaleMin, L::kStiffnessScaleMax, "stiffness scale"))
         return false;
       stiffness_scale_ = c.value;
-      built_->model.stiffness = base_stiffness_ * c.value;
-      ++built_->model.revision;  // refactorise time_fe once
+      built_->mass_spring.stiffness = base_stiffness_ * c.value;
+      ++built_->mass_spring.revision;  // refactorise time_fe once
       return true;
     case K::SetSpringDamping:
       if (pendulum) return reject("spring damping: a pendulum has no springs");
       if (!inRange(c.value, 0.0, L::kDampingMax, "spring damping")) return false;
       spring_damping_ = c.value;
-      built_->model.damping.setConstant(c.value);
+      built_->mass_spring.damping.setConstant(c.value);
       return true;
     case K::SetDrag:
       if (pendulum) return reject("drag: not modelled for pendulums (use joint damping)");
       if (!inRange(c.value, 0.0, L::kDragMax, "drag")) return false;
-      built_->model.drag = c.value;
+      built_->mass_spring.drag = c.value;
       return true;
     case K::SetGravity: {
       for (double g : c.vec)
         if (!finite(g)) return reject("gravity: not a finite vector");
       const sim::Vec3 g(c.vec[0], c.vec[1], c.vec[2]);
       if (g.norm() > L::kGravityMax) return reject("gravity: out of range");
-      built_->model.gravity = g;
+      built_->mass_spring.gravity = g;
       built_->pendulum.gravity = g;
       return true;
     }
@@ -223,7 +225,7 @@ bool Session::apply(const ui::Command& c, std::string* message, bool* handled) {
       if (!inRange(c.value, L::kGrabStiffnessMin, L::kGrabStiffnessMax, "grab stiffness"))
         return false;
       grab_stiffness_ = c.value;
-      built_->model.grab_stiffness = c.value;
+      built_->mass_spring.grab_stiffness = c.value;
       built_->pendulum.grab_stiffness = c.value;
       return true;
     case K::SetPhaseCoordinate: {
@@ -283,15 +285,15 @@ void Session::fillPanel(ui::PanelModel& pm) const {
   pm.scene_name = name_;
   pm.scene_path = path_;
   pm.pendulum = pendulum;
-  pm.particles = pendulum ? 0 : built_->model.particles();
-  pm.springs = pendulum ? 0 : built_->model.springs();
+  pm.particles = pendulum ? 0 : built_->mass_spring.particles();
+  pm.springs = pendulum ? 0 : built_->mass_spring.springs();
   pm.links = pendulum ? built_->pendulum.links() : 0;
   if (pendulum) {
     pm.dofs = built_->pendulum.links();
   } else {
     int free = 0;
-    for (int i = 0; i < built_->model.particles(); ++i) free += !built_->model.fixed(i);
-    pm.dofs = free * built_->model.dim;
+    for (int i = 0; i < built_->mass_spring.particles(); ++i) free += !built_->mass_spring.fixed(i);
+    pm.dofs = free * built_->mass_spring.dim;
   }
   pm.integrators.clear();
   for (const auto& i : sim::integrators()) {
@@ -306,8 +308,8 @@ void Session::fillPanel(ui::PanelModel& pm) const {
   pm.paused = paused_;
   pm.stiffness_scale = stiffness_scale_;
   pm.spring_damping = spring_damping_;
-  pm.drag = built_->model.drag;
-  const sim::Vec3 g = pendulum ? built_->pendulum.gravity : built_->model.gravity;
+  pm.drag = built_->mass_spring.drag;
+  const sim::Vec3 g = pendulum ? built_->pendulum.gravity : built_->mass_spring.gravity;
   for (int k = 0; k < 3; ++k) pm.gravity[k] = g[k];
   pm.joint_damping = built_->pendulum.joint_damping;
   pm.grab_stiffness = grab_stiffness_;

@@ -45,7 +45,7 @@ class Session {
   const scene::Built& built() const { return *built_; }
   const sim::State& state() const { return stepper_->state(); }
   sim::Method method() const { return stepper_->method(); }
-  double dt() const { return stepper_->step(); }
+  double dt() const { return stepper_->dt(); }
   bool paused() const { return paused_; }
   double timeScale() const { return time_scale_; }
   void setPaused(bool p) { paused_ = p; }

@@ -42,7 +42,7 @@ void ViewBuilder::rebuildTopology(const Session& s) {
     }
     trails_of_.push_back({n - 1, {}, 0});  // the last bob traces the chaos
   } else {
-    const auto& m = b.model;
+    const auto& m = b.mass_spring;
     const int n = m.particles();
     std::vector<double> rest(m.rest_length.data(), m.rest_length.data() + m.springs());
     double typical = 0.0;
@@ -97,8 +97,7 @@ const render::SceneView& ViewBuilder::build(const Session& s, bool trails) {
   const int grabbed = s.grabbed();
   if (grabbed >= 0) flags_[pointOfBody(s, grabbed)] |= render::kPointGrabbed;
   int culprit = -1;
-  if (s.divergence() && s.divergence()->particle >= 0)
-    culprit = pointOfBody(s, s.divergence()->particle);
+  if (s.divergence() && s.divergence()->body >= 0) culprit = pointOfBody(s, s.divergence()->body);
   if (culprit >= 0 && culprit < static_cast<int>(flags_.size()))
     flags_[culprit] |= render::kPointHighlight;
   // line strains (l - r) / r
@@ -111,7 +110,7 @@ const render::SceneView& ViewBuilder::build(const Session& s, bool trails) {
       const float dx = pos_[3 * c] - pos_[3 * a], dy = pos_[3 * c + 1] - pos_[3 * a + 1],
                   dz = pos_[3 * c + 2] - pos_[3 * a + 2];
       const double l = std::sqrt(double(dx) * dx + double(dy) * dy + double(dz) * dz);
-      const double r = b.model.rest_length[k];
+      const double r = b.mass_spring.rest_length[k];
       strain_[k] = r > 0.0 ? static_cast<float>((l - r) / r) : 0.0f;
     }
     const bool hot = culprit >= 0 && (int(a) == culprit || int(c) == culprit);
@@ -147,7 +146,7 @@ const render::SceneView& ViewBuilder::build(const Session& s, bool trails) {
   view_.trails = trails_;
   view_.trail_lengths = trail_len_;
   view_.topology = topology_;
-  view_.planar = pendulum || b.model.dim == 2;
+  view_.planar = pendulum || b.mass_spring.dim == 2;
   return view_;
 }
 

@@ -167,10 +167,10 @@ int benchCloth(const std::vector<std::string>& scenes, const std::vector<sim::Me
       return 2;
     }
     const scene::Built b = scene::build(def);
-    std::printf("%-12s %9d %9d", name.c_str(), b.model.particles(), b.model.springs());
+    std::printf("%-12s %9d %9d", name.c_str(), b.mass_spring.particles(), b.mass_spring.springs());
     std::fflush(stdout);
     for (auto m : ms) {
-      sim::Stepper st(b.model, b.state, m, def.dt);
+      sim::Stepper st(b.mass_spring, b.state, m, def.dt);
       // the first step builds caches (factorisations, patterns): timed apart
       auto t0 = Clock::now();
       auto d = st.advance();
@@ -192,10 +192,10 @@ int benchCloth(const std::vector<std::string>& scenes, const std::vector<sim::Me
     long long passes = 0;
     const auto t0 = Clock::now();
     while (seconds(t0) < budget * 0.5 || passes < 3) {
-      sim::totalForce(b.model, b.state.x, b.state.v, f);
+      sim::totalForce(b.mass_spring, b.state.x, b.state.v, f);
       ++passes;
     }
-    std::printf(" %14.3g\n", double(passes) * b.model.springs() / seconds(t0));
+    std::printf(" %14.3g\n", double(passes) * b.mass_spring.springs() / seconds(t0));
   }
   return 0;
 }

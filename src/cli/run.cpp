@@ -204,7 +204,7 @@ int runCommand(const Args& args) {
       std::printf("system      pendulum, %d links\n", n);
     else
       std::printf("system      mass_spring, %d particles, %d springs, %dD\n", n,
-                  built.model.springs(), built.model.dim);
+                  built.mass_spring.springs(), built.mass_spring.dim);
     std::printf("integrator  %s, dt = %g s, %lld steps, t = %g s\n",
                 std::string(sim::info(def.integrator).name).c_str(), def.dt, steps,
                 static_cast<double>(steps) * def.dt);

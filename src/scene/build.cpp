@@ -30,13 +30,13 @@ void Built::positions(const sim::State& s, Eigen::VectorXd& out) const {
 }
 
 sim::Energy Built::energy(const sim::State& s) const {
-  return kind == sim::SystemKind::Pendulum ? sim::energy(pendulum, s) : sim::energy(model, s);
+  return kind == sim::SystemKind::Pendulum ? sim::energy(pendulum, s) : sim::energy(mass_spring, s);
 }
 
 std::unique_ptr<sim::Stepper> Built::stepper(sim::Method m, double h) const {
   if (kind == sim::SystemKind::Pendulum)
     return std::make_unique<sim::Stepper>(pendulum, state, m, h);
-  return std::make_unique<sim::Stepper>(model, state, m, h);
+  return std::make_unique<sim::Stepper>(mass_spring, state, m, h);
 }
 
 Built build(const SceneDef& def) {
@@ -45,7 +45,7 @@ Built build(const SceneDef& def) {
   const auto& ms = def.mass_spring;
   const int n = static_cast<int>(ms.particles.size());
   const int ns = static_cast<int>(ms.springs.size());
-  auto& m = out.model;
+  auto& m = out.mass_spring;
   m.gravity = def.gravity;
   m.drag = ms.drag;
   m.mass.resize(n);

@@ -12,14 +12,14 @@ namespace scene {
 
 struct Built {
   sim::SystemKind kind = sim::SystemKind::MassSpring;
-  sim::MassSpringModel model;   // when kind == MassSpring
-  sim::PendulumModel pendulum;  // when kind == Pendulum
+  sim::MassSpringModel mass_spring;  // when kind == MassSpring
+  sim::PendulumModel pendulum;       // when kind == Pendulum
   sim::State state;
   std::vector<std::uint32_t> triangles;  // display surface (cloth), 3 particle indices each
 
   // particles (fixed ones included) or bobs
   int bodies() const {
-    return kind == sim::SystemKind::Pendulum ? pendulum.links() : model.particles();
+    return kind == sim::SystemKind::Pendulum ? pendulum.links() : mass_spring.particles();
   }
   // 3 coordinates per body (m)
   void positions(const sim::State& s, Eigen::VectorXd& out) const;

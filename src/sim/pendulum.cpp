@@ -23,20 +23,20 @@ namespace {
 // The whole recursion in three sweeps over the chain (forward: build and eliminate the tension
 // system; backward: tensions; forward: accelerations), with sin and cos evaluated once per link.
 // `q` (may be null) holds generalised forces; `gravity` and `withVelocity` select the terms (both
-// off gives M^-1 q). Work arrays: sn, cs, fx, fy (applied force / mass), off, diag (inverse
+// off gives M^-1 q). Work arrays: sn, cs, fx, fy (applied force / mass), off, inv_pivot (inverse
 // pivots), T (right-hand side, then tensions).
 void forwardDynamics(const PendulumModel& m, const Eigen::VectorXd& phi,
                      const Eigen::VectorXd& omega, const Eigen::VectorXd* q, bool gravity,
                      bool withVelocity, Eigen::VectorXd& acc, PendulumWork& w) {
   const int n = m.links();
   w.sn.resize(n), w.cs.resize(n), w.fx.resize(n), w.fy.resize(n);
-  w.off.resize(n), w.diag.resize(n), w.T.resize(n);
+  w.off.resize(n), w.inv_pivot.resize(n), w.T.resize(n);
   double* sn = w.sn.data();
   double* cs = w.cs.data();
   double* fx = w.fx.data();  // F_i / m_i
   double* fy = w.fy.data();
   double* off = w.off.data();
-  double* dinv = w.diag.data();
+  double* dinv = w.inv_pivot.data();
   double* rhs = w.T.data();
   const double gx = gravity ? m.gravity.x() : 0.0, gy = gravity ? m.gravity.y() : 0.0;
   // generalised force Q_k as the pair +Q_k/R_k n_k on bob k, -Q_k/R_k n_k on bob k-1

@@ -26,10 +26,6 @@ Stepper::Stepper(const PendulumModel& model, State initial, Method method, doubl
   next_ = cur_;
 }
 
-Energy Stepper::energy() const {
-  return pendulum_ ? sim::energy(*pendulum_, cur_) : sim::energy(*mass_spring_, cur_);
-}
-
 void Stepper::accel(const Eigen::VectorXd& x, const Eigen::VectorXd& v, Eigen::VectorXd& a) {
   if (pendulum_)
     pendulumAcceleration(*pendulum_, x, v, a, pwork_);
@@ -97,43 +93,45 @@ bool Stepper::integrate() {
   return false;
 }
 
-std::optional<Divergence> Stepper::advance() {
-  if (!integrate()) return Divergence{cur_.t + h_, method_, solver_error_, -1};
-  if (next_.x.allFinite() && next_.v.allFinite()) {
-    // finite values can still overflow the energy (|x| ~ 1e154 squared); only then compute it
-    const double big =
-        std::max(next_.x.lpNorm<Eigen::Infinity>(), next_.v.lpNorm<Eigen::Infinity>());
-    if (big > 1e100 && !std::isfinite((pendulum_ ? sim::energy(*pendulum_, next_)
-                                                 : sim::energy(*mass_spring_, next_))
-                                          .total())) {
-      // the culprit is the particle with the largest coordinate or velocity
-      Eigen::Index ix, iv;
-      const double mx = next_.x.cwiseAbs().maxCoeff(&ix), mv = next_.v.cwiseAbs().maxCoeff(&iv);
-      const int p = static_cast<int>((mx >= mv ? ix : iv) / 3);
-      return Divergence{
-          next_.t, method_,
-          "the energy is not finite (largest value at particle " + std::to_string(p) + ")", p};
-    }
-    std::swap(cur_, next_);
-    return std::nullopt;
-  }
+namespace {
+// Finite coordinates above this can still overflow the energy (|x|^2 > 1e308 from |x| ~ 1e154);
+// below it they cannot, so the energy is computed only past it (it costs as much as a step).
+constexpr double kEnergyOverflowCheck = 1e100;
+}  // namespace
+
+std::string Stepper::bodyName(Eigen::Index coordinate) const {
+  // a pendulum has one angle per link; a mass-spring system three coordinates per particle
+  return pendulum_ ? "link " + std::to_string(coordinate)
+                   : "particle " + std::to_string(coordinate / 3);
+}
+
+std::optional<Divergence> Stepper::checkNext() const {
+  const int perBody = pendulum_ ? 1 : 3;
   const Eigen::Index n = next_.x.size();
   for (Eigen::Index j = 0; j < n; ++j) {
     const bool xf = std::isfinite(next_.x[j]), vf = std::isfinite(next_.v[j]);
     if (xf && vf) continue;
-    if (pendulum_) {
-      const int link = static_cast<int>(j);
-      return Divergence{next_.t, method_,
-                        std::string(xf ? "angular velocity" : "angle") + " of link " +
-                            std::to_string(link) + " is not finite",
-                        link};
-    }
-    const int p = static_cast<int>(j / 3);
-    return Divergence{next_.t, method_,
-                      std::string(xf ? "velocity" : "position") + " of particle " +
-                          std::to_string(p) + " is not finite",
-                      p};
+    const char* what =
+        pendulum_ ? (xf ? "angular velocity" : "angle") : (xf ? "velocity" : "position");
+    return Divergence{next_.t, method_, std::string(what) + " of " + bodyName(j) + " is not finite",
+                      static_cast<int>(j / perBody)};
   }
+  const double big = std::max(next_.x.lpNorm<Eigen::Infinity>(), next_.v.lpNorm<Eigen::Infinity>());
+  if (big <= kEnergyOverflowCheck) return std::nullopt;
+  const Energy e = pendulum_ ? sim::energy(*pendulum_, next_) : sim::energy(*mass_spring_, next_);
+  if (std::isfinite(e.total())) return std::nullopt;
+  // the culprit is the body with the largest coordinate or velocity
+  Eigen::Index ix, iv;
+  const double mx = next_.x.cwiseAbs().maxCoeff(&ix), mv = next_.v.cwiseAbs().maxCoeff(&iv);
+  const Eigen::Index j = mx >= mv ? ix : iv;
+  return Divergence{next_.t, method_,
+                    "the energy is not finite (largest value at " + bodyName(j) + ")",
+                    static_cast<int>(j / perBody)};
+}
+
+std::optional<Divergence> Stepper::advance() {
+  if (!integrate()) return Divergence{cur_.t + h_, method_, solver_error_, -1};
+  if (auto d = checkNext()) return d;  // never commit a non-finite step
   std::swap(cur_, next_);
   return std::nullopt;
 }

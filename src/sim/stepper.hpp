@@ -18,7 +18,7 @@ struct Divergence {
   double t = 0.0;  // s, time of the first step that was not finite
   Method method = Method::Euler;
   std::string what;             // e.g. "position of particle 3 is not finite"
-  int particle = -1;            // culprit particle (mass-spring) or link (pendulum), or -1
+  int body = -1;                // culprit particle (mass-spring) or link (pendulum), or -1
   std::string message() const;  // "diverged at t = ... s with euler: ..."
 };
 
@@ -31,12 +31,10 @@ class Stepper {
 
   SystemKind kind() const { return pendulum_ ? SystemKind::Pendulum : SystemKind::MassSpring; }
   const State& state() const { return cur_; }
-  State& mutableState() { return cur_; }
   Method method() const { return method_; }
-  double step() const { return h_; }
+  double dt() const { return h_; }  // s, the step size h
   void setMethod(Method m) { method_ = m; }
-  void setStep(double h) { h_ = h; }
-  Energy energy() const;
+  void setDt(double h) { h_ = h; }
 
   // One step; on divergence the state is left at the last finite step.
   std::optional<Divergence> advance();
@@ -45,7 +43,9 @@ class Stepper {
 
  private:
   void accel(const Eigen::VectorXd& x, const Eigen::VectorXd& v, Eigen::VectorXd& a);
-  bool integrate();  // cur_ -> next_; false if a solve failed
+  bool integrate();                                     // cur_ -> next_; false if a solve failed
+  std::optional<Divergence> checkNext() const;          // next_ finite, with a finite energy?
+  std::string bodyName(Eigen::Index coordinate) const;  // "particle 3" or "link 3"
   const MassSpringModel* mass_spring_ = nullptr;
   const PendulumModel* pendulum_ = nullptr;
   State cur_, next_;
