@@ -44,7 +44,7 @@ void Session::loadDef(const scene::SceneDef& def, const std::string& name,
   steps_ = 0;
   rebuildStepper(def_.integrator, def_.dt, built_->state);
   e0_ = energy().total();
-  setScales();
+  scales_ = built_->scales();
   // the phase plot starts on the last moving body's first coordinate
   phase_coordinate_ = 0;
   if (built_->kind == sim::SystemKind::MassSpring)
@@ -56,27 +56,8 @@ void Session::loadDef(const scene::SceneDef& def, const std::string& name,
   clearHistory();
 }
 
-void Session::setScales() {
-  const sim::Energy e = energy();
-  energy_scale_ =
-      std::max({std::abs(e.kinetic) + std::abs(e.potential), std::abs(e.total()), 1e-9});
-  Eigen::VectorXd x;
-  built_->positions(built_->state, x);
-  sim::Vec3 lo = sim::Vec3::Constant(1e300), hi = sim::Vec3::Constant(-1e300);
-  for (Eigen::Index i = 0; i + 2 < x.size(); i += 3)
-    lo = lo.cwiseMin(x.segment<3>(i)), hi = hi.cwiseMax(x.segment<3>(i));
-  if (built_->kind == sim::SystemKind::Pendulum) {
-    const double r = built_->pendulum.length.sum();
-    lo = built_->pendulum.pivot.array() - r, hi = built_->pendulum.pivot.array() + r;
-  }
-  centre_ = 0.5 * (lo + hi);
-  length_scale_ = std::max((hi - lo).norm(), 1e-3);
-}
-
 void Session::rebuildStepper(sim::Method m, double h, const sim::State& s) {
-  stepper_ = built_->kind == sim::SystemKind::Pendulum
-                 ? std::make_unique<sim::Stepper>(built_->pendulum, s, m, h)
-                 : std::make_unique<sim::Stepper>(built_->mass_spring, s, m, h);
+  stepper_ = built_->stepper(m, h, s);
 }
 
 void Session::clearHistory() {
@@ -159,7 +140,7 @@ bool Session::apply(const ui::Command& c, std::string* message, bool* handled) {
       steps_ = 0;
       rebuildStepper(stepper_->method(), stepper_->dt(), built_->state);
       e0_ = energy().total();
-      setScales();
+      scales_ = built_->scales();
       clearHistory();
       return true;
     }
@@ -246,32 +227,16 @@ void Session::sample() {
   if (!divergence_) {
     Eigen::VectorXd x;
     built_->positions(state(), x);
-    double far = 0.0;
-    int culprit = -1;
-    for (Eigen::Index i = 0; i + 2 < x.size(); i += 3) {
-      const double d = (x.segment<3>(i) - centre_).norm();
-      if (d > far) far = d, culprit = static_cast<int>(i / 3);
-    }
-    const double de = std::abs(e.total() - e0_);
-    if (!(de <= 1e6 * energy_scale_) || !(far <= 1e4 * length_scale_)) {
-      char buf[160];
-      std::snprintf(
-          buf, sizeof buf,
-          "runaway: the energy went from %.4g J to %.4g J; farthest is %s %d, %.3g m away", e0_,
-          e.total(), built_->kind == sim::SystemKind::Pendulum ? "bob" : "particle", culprit, far);
-      divergence_ = sim::Divergence{state().t, method(), buf, culprit};
-      paused_ = true;
-    }
+    divergence_ = sim::checkRunaway(scales_, e0_, e.total(), x, state().t, method(),
+                                    built_->kind == sim::SystemKind::Pendulum);
+    if (divergence_) paused_ = true;
   }
   const double t = state().t;
   push(hist_t_, static_cast<float>(t));
   push(hist_k_, static_cast<float>(e.kinetic));
   push(hist_p_, static_cast<float>(e.potential));
   push(hist_e_, static_cast<float>(e.total()));
-  // relative to |E0|, unless E0 is ~0 (a rope released at pivot height): then to |K| + |V|
-  const double mag = std::abs(e.kinetic) + std::abs(e.potential);
-  const double scale = std::abs(e0_) > 1e-6 * mag ? std::abs(e0_) : (mag > 0 ? mag : 1.0);
-  push(hist_drift_, static_cast<float>(std::abs(e.total() - e0_) / scale));
+  push(hist_drift_, static_cast<float>(std::abs(sim::energyDrift(e0_, e.total(), scales_))));
   const int j = std::min<int>(phase_coordinate_, static_cast<int>(state().x.size()) - 1);
   if (j >= 0) {
     push(phase_q_, static_cast<float>(state().x[j]));

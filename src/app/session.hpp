@@ -11,6 +11,7 @@
 
 #include "scene/build.hpp"
 #include "scene/scene_def.hpp"
+#include "sim/diagnostics.hpp"
 #include "sim/stepper.hpp"
 #include "ui/panel.hpp"
 
@@ -35,10 +36,9 @@ class Session {
   void setGrab(int body, const sim::Vec3& target);
   int grabbed() const;
 
-  // Records energy and phase samples (called once per rendered frame). Also the viewer's runaway
-  // check: a state still finite but absurd (energy changed by more than 1e6 times the scene's
-  // energy scale, or a body 1e4 scene sizes away) is reported as a divergence and pauses, so the
-  // user sees the banner instead of an empty screen (`run` reports only non-finite values).
+  // Records energy and phase samples (called once per rendered frame). Also applies the runaway
+  // rule (sim/diagnostics.hpp): a state still finite but absurd is reported as a divergence and
+  // pauses, so the user sees the banner instead of an empty screen (`run` only warns).
   void sample();
 
   const scene::SceneDef& def() const { return def_; }
@@ -67,7 +67,6 @@ class Session {
  private:
   void rebuildStepper(sim::Method m, double h, const sim::State& s);
   void clearHistory();
-  void setScales();
   scene::SceneDef def_;
   std::unique_ptr<scene::Built> built_;
   std::unique_ptr<sim::Stepper> stepper_;
@@ -78,8 +77,8 @@ class Session {
   double stiffness_scale_ = 1.0, spring_damping_ = 0.0, grab_stiffness_ = 100.0;
   long long steps_ = 0;
   std::optional<sim::Divergence> divergence_;
-  double e0_ = 0.0, energy_scale_ = 1.0, length_scale_ = 1.0;
-  sim::Vec3 centre_ = sim::Vec3::Zero();
+  double e0_ = 0.0;
+  sim::SceneScales scales_;
   int phase_coordinate_ = 0;
   // diagnostics history (ring buffers as vectors trimmed from the front)
   std::vector<float> hist_t_, hist_k_, hist_p_, hist_e_, hist_drift_, phase_q_, phase_v_;

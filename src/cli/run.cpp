@@ -184,7 +184,6 @@ int runCommand(const Args& args) {
     return 2;
   }
   if (diverged) {
-    diverged->t = static_cast<double>(k) * def.dt;
     std::fprintf(stderr, "springlab run: %s\n", diverged->message().c_str());
     return 3;
   }

@@ -33,10 +33,16 @@ sim::Energy Built::energy(const sim::State& s) const {
   return kind == sim::SystemKind::Pendulum ? sim::energy(pendulum, s) : sim::energy(mass_spring, s);
 }
 
-std::unique_ptr<sim::Stepper> Built::stepper(sim::Method m, double h) const {
+sim::SceneScales Built::scales() const {
+  return kind == sim::SystemKind::Pendulum ? sim::sceneScales(pendulum, state)
+                                           : sim::sceneScales(mass_spring, state);
+}
+
+std::unique_ptr<sim::Stepper> Built::stepper(sim::Method m, double h,
+                                             const sim::State& from) const {
   if (kind == sim::SystemKind::Pendulum)
-    return std::make_unique<sim::Stepper>(pendulum, state, m, h);
-  return std::make_unique<sim::Stepper>(mass_spring, state, m, h);
+    return std::make_unique<sim::Stepper>(pendulum, from, m, h);
+  return std::make_unique<sim::Stepper>(mass_spring, from, m, h);
 }
 
 Built build(const SceneDef& def) {

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "scene/scene_def.hpp"
+#include "sim/diagnostics.hpp"
 #include "sim/model.hpp"
 #include "sim/pendulum.hpp"
 #include "sim/stepper.hpp"
@@ -24,8 +25,14 @@ struct Built {
   // 3 coordinates per body (m)
   void positions(const sim::State& s, Eigen::VectorXd& out) const;
   sim::Energy energy(const sim::State& s) const;
-  // A stepper on this system (it references this object: keep it alive and in place).
-  std::unique_ptr<sim::Stepper> stepper(sim::Method m, double h) const;
+  // energy and length scales of the initial state (drift and the runaway rule)
+  sim::SceneScales scales() const;
+  // A stepper on this system from `from` (it references this object: keep it alive and in
+  // place). The one place that picks the stepper's model by system kind.
+  std::unique_ptr<sim::Stepper> stepper(sim::Method m, double h, const sim::State& from) const;
+  std::unique_ptr<sim::Stepper> stepper(sim::Method m, double h) const {
+    return stepper(m, h, state);
+  }
 };
 
 Built build(const SceneDef& def);

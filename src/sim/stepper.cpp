@@ -17,12 +17,12 @@ std::string Divergence::message() const {
 }
 
 Stepper::Stepper(const MassSpringModel& model, State initial, Method method, double h)
-    : mass_spring_(&model), cur_(std::move(initial)), method_(method), h_(h) {
+    : mass_spring_(&model), cur_(std::move(initial)), method_(method), h_(h), t_origin_(cur_.t) {
   next_ = cur_;
 }
 
 Stepper::Stepper(const PendulumModel& model, State initial, Method method, double h)
-    : pendulum_(&model), cur_(std::move(initial)), method_(method), h_(h) {
+    : pendulum_(&model), cur_(std::move(initial)), method_(method), h_(h), t_origin_(cur_.t) {
   next_ = cur_;
 }
 
@@ -37,7 +37,7 @@ bool Stepper::integrate() {
   const State& in = cur_;
   State& out = next_;
   const double h = h_;
-  out.t = in.t + h;
+  out.t = t_origin_ + static_cast<double>(steps_since_origin_ + 1) * h;  // k h, not a sum
   switch (method_) {
     case Method::Euler:  // x' = x + h v; v' = v + h a(x, v)
       accel(in.x, in.v, a_);
@@ -130,9 +130,10 @@ std::optional<Divergence> Stepper::checkNext() const {
 }
 
 std::optional<Divergence> Stepper::advance() {
-  if (!integrate()) return Divergence{cur_.t + h_, method_, solver_error_, -1};
+  if (!integrate()) return Divergence{next_.t, method_, solver_error_, -1};
   if (auto d = checkNext()) return d;  // never commit a non-finite step
   std::swap(cur_, next_);
+  ++steps_since_origin_;
   return std::nullopt;
 }
 

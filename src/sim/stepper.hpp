@@ -15,7 +15,7 @@
 namespace sim {
 
 struct Divergence {
-  double t = 0.0;  // s, time of the first step that was not finite
+  double t = 0.0;  // s, time of the first step that was not finite (t0 + k h, see Stepper::dt)
   Method method = Method::Euler;
   std::string what;             // e.g. "position of particle 3 is not finite"
   int body = -1;                // culprit particle (mass-spring) or link (pendulum), or -1
@@ -34,7 +34,8 @@ class Stepper {
   Method method() const { return method_; }
   double dt() const { return h_; }  // s, the step size h
   void setMethod(Method m) { method_ = m; }
-  void setDt(double h) { h_ = h; }
+  // From here on t = t_now + k h (k steps since the change), never an accumulated sum.
+  void setDt(double h) { h_ = h, t_origin_ = cur_.t, steps_since_origin_ = 0; }
 
   // One step; on divergence the state is left at the last finite step.
   std::optional<Divergence> advance();
@@ -51,6 +52,8 @@ class Stepper {
   State cur_, next_;
   Method method_;
   double h_;
+  double t_origin_;                   // s, the time at the last change of h
+  long long steps_since_origin_ = 0;  // steps committed since then
   Eigen::VectorXd a_, k1x_, k1v_, k2x_, k2v_, k3x_, k3v_, tmpx_, tmpv_;
   PendulumWork pwork_;
   ImplicitEulerSolver implicit_;
