@@ -110,11 +110,9 @@ bool Session::apply(const ui::Command& c, std::string* message, bool* handled) {
   const bool pendulum = built_->kind == sim::SystemKind::Pendulum;
   switch (c.kind) {
     case K::SetIntegrator: {
-      const auto m = sim::findIntegrator(c.text);
-      if (!m) return reject("unknown integrator \"" + c.text + "\"");
-      if (!sim::appliesTo(*m, built_->kind))
-        return reject(c.text + " does not apply to " + std::string(sim::systemName(built_->kind)) +
-                      " systems; these apply: " + sim::applicableList(built_->kind));
+      const auto lookup = sim::lookupIntegrator(c.text, built_->kind);
+      if (!lookup.method) return reject(lookup.error);
+      const auto m = lookup.method;
       stepper_->setMethod(*m);
       return true;
     }

@@ -103,14 +103,9 @@ int runCommand(const Args& args) {
     return 2;
   }
   if (o.integrator) {
-    const auto m = sim::findIntegrator(*o.integrator);
-    const std::string kind(sim::systemName(def.kind));
-    if (!m)
-      return badOption("--integrator: unknown integrator \"" + *o.integrator +
-                       "\"; these apply to " + kind + ": " + sim::applicableList(def.kind));
-    if (!sim::appliesTo(*m, def.kind))
-      return badOption("--integrator: " + *o.integrator + " does not apply to " + kind +
-                       " systems; these apply: " + sim::applicableList(def.kind));
+    const auto lookup = sim::lookupIntegrator(*o.integrator, def.kind);
+    if (!lookup.method) return badOption("--integrator: " + lookup.error);
+    const auto m = lookup.method;
     def.integrator = *m;
   }
   if (o.dt) def.dt = *o.dt;

@@ -514,14 +514,9 @@ SceneDef parse(std::string_view text, const std::string& origin) {
   }
 
   const std::string integ = top.optString("integrator").value_or("rk4");
-  const auto m = sim::findIntegrator(integ);
-  if (!m)
-    top.fail("integrator", "unknown integrator \"" + integ + "\"; these apply to " +
-                               std::string(sim::systemName(def.kind)) + ": " +
-                               sim::applicableList(def.kind));
-  if (!sim::appliesTo(*m, def.kind))
-    top.fail("integrator", integ + " does not apply to " + std::string(sim::systemName(def.kind)) +
-                               " systems; these apply: " + sim::applicableList(def.kind));
+  const auto lookup = sim::lookupIntegrator(integ, def.kind);
+  if (!lookup.method) top.fail("integrator", lookup.error);
+  const auto m = lookup.method;
   def.integrator = *m;
   return def;
 }

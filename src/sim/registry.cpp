@@ -56,4 +56,16 @@ std::string applicableList(SystemKind kind) {
   return out;
 }
 
+IntegratorLookup lookupIntegrator(std::string_view name, SystemKind kind) {
+  const std::string system(systemName(kind));
+  const auto m = findIntegrator(name);
+  if (!m)
+    return {std::nullopt, "unknown integrator \"" + std::string(name) + "\"; these apply to " +
+                              system + ": " + applicableList(kind)};
+  if (!appliesTo(*m, kind))
+    return {std::nullopt, std::string(name) + " does not apply to " + system +
+                              " systems; these apply: " + applicableList(kind)};
+  return {m, {}};
+}
+
 }  // namespace sim

@@ -30,5 +30,13 @@ bool appliesTo(Method m, SystemKind kind);
 std::string_view systemName(SystemKind kind);
 // "euler, symplectic_euler, ..." in registry order
 std::string applicableList(SystemKind kind);
+// The integrator named `name` for a `kind` system, or the one-line reason it cannot be used
+// ("unknown integrator ...; these apply to ...: ..." or "... does not apply to ... systems; these
+// apply: ..."). The one place these messages are written.
+struct IntegratorLookup {
+  std::optional<Method> method;
+  std::string error;  // set when method is empty
+};
+IntegratorLookup lookupIntegrator(std::string_view name, SystemKind kind);
 
 }  // namespace sim
