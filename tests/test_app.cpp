@@ -185,7 +185,7 @@ TEST_CASE("app: divergence pauses with a report, the last finite state is kept")
   const auto& view = vb.build(s, false);
   CHECK((view.flags[1] & render::kPointHighlight) != 0);
   CHECK((view.line_flags[0] & render::kLineHighlight) != 0);
-  CHECK(s.apply(ui::command(K::RestoreLastFinite), &msg));
+  CHECK(s.apply(ui::command(K::Rewind), &msg));
   CHECK_FALSE(s.divergence());
   CHECK(s.apply(ui::command(K::Reset), &msg));
   CHECK(s.state().t == 0.0);

@@ -457,7 +457,7 @@ TEST_CASE("ui: every panel control shows a tooltip on hover, plots are drawn") {
   CHECK(h.of(K::SetPhaseCoordinate)[0].count == 2);
 }
 
-TEST_CASE("ui: the divergence banner emits Reset and RestoreLastFinite") {
+TEST_CASE("ui: the divergence banner emits Reset and Rewind") {
   Harness h;
   Fixture f;
   auto banner = [&] { return ui::drawDivergenceBanner(f.model, &h.probe); };
@@ -481,7 +481,7 @@ TEST_CASE("ui: the divergence banner emits Reset and RestoreLastFinite") {
   h.commands.clear();
   h.click("Back to last finite state", banner);
   REQUIRE(h.commands.size() == 1);
-  CHECK(h.commands[0].kind == K::RestoreLastFinite);
+  CHECK(h.commands[0].kind == K::Rewind);
 }
 
 TEST_CASE("ui: the help overlay lists every binding") {

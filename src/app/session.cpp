@@ -128,7 +128,7 @@ bool Session::apply(const ui::Command& c, std::string* message, bool* handled) {
       paused_ = c.value != 0.0;
       return true;
     case K::Step:
-      if (c.count < 1 || c.count > 1000) return reject("step count: out of range");
+      if (c.count < 1 || c.count > L::kStepCountMax) return reject("step count: out of range");
       paused_ = true;
       for (int i = 0; i < c.count; ++i)
         if (!stepOnce()) break;
@@ -142,7 +142,7 @@ bool Session::apply(const ui::Command& c, std::string* message, bool* handled) {
       clearHistory();
       return true;
     }
-    case K::RestoreLastFinite:
+    case K::Rewind:
       // the stepper never commits a non-finite step: its state is the last finite one
       divergence_.reset();
       paused_ = true;

@@ -72,7 +72,7 @@ std::optional<Command> clampCommand(Command c) {
       if (c.text.empty()) return std::nullopt;
       break;
     case K::Reset:
-    case K::RestoreLastFinite:
+    case K::Rewind:
     case K::Reload:
     case K::Screenshot:
     case K::Quit:

@@ -40,7 +40,7 @@ std::vector<Command> drawDivergenceBanner(const PanelModel& model, ItemProbe* pr
     tip("Back to the initial state (the camera is kept).");
     ImGui::SameLine();
     if (ImGui::Button("Back to last finite state")) {
-      detail::emit(out, detail::makeCommand(Command::Kind::RestoreLastFinite));
+      detail::emit(out, detail::makeCommand(Command::Kind::Rewind));
     }
     note(probe, "Back to last finite state");
     tip("Restore the last state in which every value was finite (paused); try a smaller dt or "

@@ -17,8 +17,8 @@ struct Command {
     SetTimeScale,        // value: simulated seconds per real second
     SetPaused,           // value: 1 pause, 0 run
     Step,                // count: steps
-    Reset,               // back to the initial state (camera kept)
-    RestoreLastFinite,   // after a divergence: the last finite state
+    Reset,               // back to the initial state (the camera re-frames the scene)
+    Rewind,              // after a divergence: the state about a second before the banner
     LoadBuiltin,         // text: built-in scene name
     LoadFile,            // text: path
     Reload,              // the scene file again
@@ -33,6 +33,9 @@ struct Command {
     SetShowTrails,       // value: 1 / 0
     SetShowSprings,      // value: 1 / 0 (springs and rods as lines)
     SetPhaseCoordinate,  // count: index of the coordinate in the phase plot
+    SetPacing,           // value: 0 real-time motion (stepping may take the frame budget down to
+                         // ~20 frames/s before the clock slows), 1 smooth frames (60 frames/s)
+    SetFollow,           // value: 1 the camera follows the scene's motion, 0 fixed
     Screenshot,          // text: path (empty: a default name)
     Quit,
   };
@@ -66,7 +69,8 @@ struct Limits {
   static constexpr double kJointDampingMax = 1e2;                             // N m s/rad
   static constexpr double kGrabStiffnessMin = 1e-2, kGrabStiffnessMax = 1e5;  // N/m
   static constexpr double kStrainScaleMin = 1e-4, kStrainScaleMax = 10.0;
-  static constexpr int kStepCountMax = 100000;  // steps per Step command
+  // steps per Step command: applied between two frames, so a large count would freeze the window
+  static constexpr int kStepCountMax = 1000;
 };
 
 // Clamps a command's value to Limits (dt, scales, dampings, gravity magnitude, step count; flags to
@@ -94,7 +98,10 @@ struct PanelModel {
   bool wireframe = false, show_trails = true, show_springs = true;
   // diagnostics
   double sim_time = 0.0, steps_per_second = 0.0, realtime_percent = 100.0;
-  double frame_ms_sim = 0.0, frame_ms_render = 0.0;
+  double frame_ms_sim = 0.0, frame_ms_render = 0.0, frame_ms_present = 0.0;
+  int pacing = 0;            // as SetPacing: 0 real-time motion, 1 smooth frames
+  bool follow = false;       // as SetFollow
+  std::vector<float> marks;  // simulated times (s) of parameter changes, marked on the plots
   std::span<const float> energy_time, kinetic, potential, total;  // recent history
   std::span<const float> drift;                // |E - E0| / |E0| history (plotted on a log axis)
   std::span<const float> phase_q, phase_v;     // the chosen coordinate and its rate
@@ -102,7 +109,9 @@ struct PanelModel {
   int phase_coordinate = 0;
   // divergence
   bool diverged = false;
-  std::string divergence;  // the report, one line
+  std::string divergence;         // the report, one line
+  bool can_rewind = false;        // a state from about a second before the divergence is kept
+  float scene_viewport_x = 0.0f;  // px: the scene's viewport starts right of the panel
 };
 
 // Testing aid (tests/test_ui.cpp): when a probe is given, every widget drawn reports its name (its
