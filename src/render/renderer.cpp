@@ -38,7 +38,35 @@ constexpr std::array<glm::vec3, 6> kTrailPalette{{{0.40f, 0.85f, 1.0f},
                                                   {1.0f, 0.50f, 0.78f},
                                                   {0.75f, 0.62f, 1.0f},
                                                   {1.0f, 0.60f, 0.40f}}};
+constexpr glm::vec3 kGridColor{0.62f, 0.64f, 0.68f};
+constexpr std::array<glm::vec3, 3> kAxisColors{{{0.95f, 0.25f, 0.22f},   // x red
+                                                {0.30f, 0.88f, 0.30f},   // y green
+                                                {0.30f, 0.50f, 1.0f}}};  // z blue
+
+// ---- sizes ----
 constexpr float kDefaultRadius = 0.02f;  // m, when the view carries no radii
+// a culprit spring is drawn once more this wide (pixels): it stands out of a dense cloth
+constexpr float kHighlightLineWidth = 3.0f;
+// the cloth is pushed back by this polygon offset (factor, units), so that springs and the
+// wireframe lying on it win the depth test instead of flickering through it
+constexpr float kSurfaceOffsetFactor = 1.0f, kSurfaceOffsetUnits = 1.0f;
+constexpr float kTrailAlpha = 0.9f;  // of the newest sample; older ones fade linearly to 0
+
+// ---- the ground grid ----
+constexpr float kGridCellsAcross = 8.0f;   // the spacing is the nice step nearest extent / 8
+constexpr float kGridMargin = 0.03f;       // gap under the lowest point, fraction of the extent
+constexpr float kPlanarGridDepth = 0.25f;  // planar scenes: grid behind, fraction of the extent
+constexpr float kMinExtent = 1e-3f;        // m: a single point still gets a finite grid
+// the grid reaches this many scene extents or camera distances: it fills the view at any zoom
+constexpr float kGridReach = 3.0f;
+// cells from the centre to the edge: a few at least; at most 401 lines per direction, whose
+// cost (per primitive on llvmpipe) stays far below the scene's
+constexpr int kGridMinHalf = 4, kGridMaxHalf = 200;
+constexpr int kGridSegments = 12;   // per line, so that alpha can fade towards the edge
+constexpr int kGridMajorEvery = 5;  // every 5th line is stronger
+constexpr float kGridAlphaMajor = 0.42f, kGridAlphaMinor = 0.22f;
+constexpr float kGridFadeStart = 0.3f;  // fraction of the reach where the fade begins
+constexpr float kAxisLength = 1.5f;     // grid cells: longer than a cell, shorter than the scene
 
 // ---- vertices of the coloured-line program ----
 struct ColorVertex {
@@ -54,61 +82,6 @@ std::uint8_t toByte(float v) {
 
 ColorVertex colorVertex(const glm::vec3& p, const glm::vec3& c, float alpha = 1.0f) {
   return {p.x, p.y, p.z, {toByte(c.r), toByte(c.g), toByte(c.b), toByte(alpha)}};
-}
-
-// ---- shader programs ----
-GLuint compileShader(GLenum type, std::string_view name, std::string* error) {
-  const std::string_view text = shaderSource(name);
-  if (text.empty()) {
-    if (error) *error = "shader " + std::string(name) + " is not embedded in the binary";
-    return 0;
-  }
-  const GLuint s = glCreateShader(type);
-  const char* src = text.data();
-  const GLint len = static_cast<GLint>(text.size());
-  glShaderSource(s, 1, &src, &len);
-  glCompileShader(s);
-  GLint ok = 0;
-  glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
-  if (!ok) {
-    GLint logLen = 0;
-    glGetShaderiv(s, GL_INFO_LOG_LENGTH, &logLen);
-    std::string log(static_cast<size_t>(std::max(logLen, 1)), '\0');
-    glGetShaderInfoLog(s, logLen, nullptr, log.data());
-    if (error) *error = "cannot compile shader " + std::string(name) + ": " + log.c_str();
-    glDeleteShader(s);
-    return 0;
-  }
-  return s;
-}
-
-GLuint linkProgram(std::string_view vert, std::string_view frag, std::string* error) {
-  const GLuint vs = compileShader(GL_VERTEX_SHADER, vert, error);
-  if (!vs) return 0;
-  const GLuint fs = compileShader(GL_FRAGMENT_SHADER, frag, error);
-  if (!fs) {
-    glDeleteShader(vs);
-    return 0;
-  }
-  const GLuint p = glCreateProgram();
-  glAttachShader(p, vs);
-  glAttachShader(p, fs);
-  glLinkProgram(p);
-  glDeleteShader(vs);
-  glDeleteShader(fs);
-  GLint ok = 0;
-  glGetProgramiv(p, GL_LINK_STATUS, &ok);
-  if (!ok) {
-    GLint logLen = 0;
-    glGetProgramiv(p, GL_INFO_LOG_LENGTH, &logLen);
-    std::string log(static_cast<size_t>(std::max(logLen, 1)), '\0');
-    glGetProgramInfoLog(p, logLen, nullptr, log.data());
-    if (error)
-      *error = "cannot link " + std::string(vert) + " + " + std::string(frag) + ": " + log.c_str();
-    glDeleteProgram(p);
-    return 0;
-  }
-  return p;
 }
 
 // One glBufferData per buffer and frame (the driver orphans the old storage).
@@ -210,13 +183,23 @@ struct Renderer::Impl {
       if (error) *error = "OpenGL functions are not loaded (no current context?)";
       return false;
     }
-    pointProg = linkProgram("point.vert", "point.frag", error);
-    lineProg = pointProg ? linkProgram("line.vert", "line.frag", error) : 0;
-    surfaceProg = lineProg ? linkProgram("surface.vert", "surface.frag", error) : 0;
-    if (!surfaceProg) {
+    if (!createPrograms(error)) {
       release();
       return false;
     }
+    createVertexArrays();
+    GLfloat range[2] = {1.0f, 1.0f};
+    glGetFloatv(GL_ALIASED_LINE_WIDTH_RANGE, range);
+    maxLineWidth = range[1];
+    ready = true;
+    return true;
+  }
+
+  bool createPrograms(std::string* error) {
+    pointProg = linkProgram("point.vert", "point.frag", error);
+    lineProg = pointProg ? linkProgram("line.vert", "line.frag", error) : 0;
+    surfaceProg = lineProg ? linkProgram("surface.vert", "surface.frag", error) : 0;
+    if (!surfaceProg) return false;
     pu.view = glGetUniformLocation(pointProg, "u_view");
     pu.proj = glGetUniformLocation(pointProg, "u_proj");
     pu.viewportHeight = glGetUniformLocation(pointProg, "u_viewport_height");
@@ -232,6 +215,11 @@ struct Renderer::Impl {
     su.back = glGetUniformLocation(surfaceProg, "u_color_back");
     su.ortho = glGetUniformLocation(surfaceProg, "u_orthographic");
 
+    return true;
+  }
+
+  // the buffers and how each pass reads them
+  void createVertexArrays() {
     GLuint vaos[5], bufs[8];
     glGenVertexArrays(5, vaos);
     glGenBuffers(8, bufs);
@@ -273,12 +261,6 @@ struct Renderer::Impl {
     }
     glBindVertexArray(0);
     glBindBuffer(GL_ARRAY_BUFFER, 0);
-
-    GLfloat range[2] = {1.0f, 1.0f};
-    glGetFloatv(GL_ALIASED_LINE_WIDTH_RANGE, range);
-    maxLineWidth = range[1];
-    ready = true;
-    return true;
   }
 
   // ---- the topology path ----
@@ -320,15 +302,15 @@ struct Renderer::Impl {
     }
     if (!any) lo = hi = glm::vec3(0.0f);
     // the grid plane: x-z under the scene, or x-y behind a planar one
-    const float extent = std::max({hi.x - lo.x, hi.y - lo.y, hi.z - lo.z, 1e-3f});
-    const float margin = 0.03f * extent;
+    const float extent = std::max({hi.x - lo.x, hi.y - lo.y, hi.z - lo.z, kMinExtent});
+    const float margin = kGridMargin * extent;
     const float floor = v.planar ? lo.z : lo.y;
     if (!grid.valid || grid.planar != v.planar) {
       grid.valid = true;
       grid.planar = v.planar;
       grid.extent = extent;
-      grid.spacing = niceStep(extent / 8.0f);
-      grid.level = v.planar ? lo.z - 0.25f * extent : lo.y - margin;
+      grid.spacing = niceStep(extent / kGridCellsAcross);
+      grid.level = v.planar ? lo.z - kPlanarGridDepth * extent : lo.y - margin;
       overlayDirty = true;
     }
     // lowered when the scene falls through it (never raised: no jumping floor)
@@ -342,9 +324,10 @@ struct Renderer::Impl {
         v.planar ? glm::vec2(cam.target.x, cam.target.y) : glm::vec2(cam.target.x, cam.target.z);
     glm::vec2 centre = glm::round(target / grid.spacing) * grid.spacing;
     if (!std::isfinite(centre.x) || !std::isfinite(centre.y)) centre = glm::vec2(0.0f);
-    const float want = std::max(3.0f * grid.extent, 3.0f * cam.distance) / grid.spacing;
-    const int half =
-        std::isfinite(want) ? std::clamp(static_cast<int>(std::ceil(want)), 4, 200) : 200;
+    const float want = kGridReach * std::max(grid.extent, cam.distance) / grid.spacing;
+    const int half = std::isfinite(want)
+                         ? std::clamp(static_cast<int>(std::ceil(want)), kGridMinHalf, kGridMaxHalf)
+                         : kGridMaxHalf;
     if (centre != grid.centre || half != grid.half) {
       grid.centre = centre;
       grid.half = half;
@@ -361,19 +344,17 @@ struct Renderer::Impl {
     const auto world = [&](float a, float b) {
       return planar ? glm::vec3(a, b, grid.level) : glm::vec3(a, grid.level, b);
     };
-    const glm::vec3 c(0.62f, 0.64f, 0.68f);
-    constexpr int kSegments = 12;  // per line, so that alpha can fade towards the edge
     const auto fade = [&](float a, float b) {
       const float r = std::hypot(a - grid.centre.x, b - grid.centre.y) / reach;
-      const float t = std::clamp((r - 0.3f) / 0.7f, 0.0f, 1.0f);
+      const float t = std::clamp((r - kGridFadeStart) / (1.0f - kGridFadeStart), 0.0f, 1.0f);
       return 1.0f - t * t * (3.0f - 2.0f * t);
     };
     for (int i = -grid.half; i <= grid.half; ++i) {
-      const float alpha = (i % 5 == 0) ? 0.42f : 0.22f;
+      const float alpha = (i % kGridMajorEvery == 0) ? kGridAlphaMajor : kGridAlphaMinor;
       for (int dir = 0; dir < 2; ++dir) {
-        for (int k = 0; k < kSegments; ++k) {
-          const float u0 = -reach + 2.0f * reach * k / kSegments;
-          const float u1 = -reach + 2.0f * reach * (k + 1) / kSegments;
+        for (int k = 0; k < kGridSegments; ++k) {
+          const float u0 = -reach + 2.0f * reach * k / kGridSegments;
+          const float u1 = -reach + 2.0f * reach * (k + 1) / kGridSegments;
           const float fixedCoord = s * static_cast<float>(i);
           float a0, b0, a1, b1;
           if (dir == 0) {
@@ -383,21 +364,19 @@ struct Renderer::Impl {
             a0 = grid.centre.x + u0, b0 = grid.centre.y + fixedCoord;
             a1 = grid.centre.x + u1, b1 = b0;
           }
-          overlayVerts.push_back(colorVertex(world(a0, b0), c, alpha * fade(a0, b0)));
-          overlayVerts.push_back(colorVertex(world(a1, b1), c, alpha * fade(a1, b1)));
+          overlayVerts.push_back(colorVertex(world(a0, b0), kGridColor, alpha * fade(a0, b0)));
+          overlayVerts.push_back(colorVertex(world(a1, b1), kGridColor, alpha * fade(a1, b1)));
         }
       }
     }
     gridVertexCount = static_cast<GLsizei>(overlayVerts.size());
     // axes at the origin: x red, y green, z blue
-    const float len = 1.5f * s;
-    const glm::vec3 o(0.0f);
-    const glm::vec3 axes[3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
-    const glm::vec3 colors[3] = {
-        {0.95f, 0.25f, 0.22f}, {0.30f, 0.88f, 0.30f}, {0.30f, 0.50f, 1.0f}};
+    const float len = kAxisLength * s;
     for (int a = 0; a < 3; ++a) {
-      overlayVerts.push_back(colorVertex(o, colors[a]));
-      overlayVerts.push_back(colorVertex(o + len * axes[a], colors[a]));
+      glm::vec3 tip(0.0f);
+      tip[a] = len;
+      overlayVerts.push_back(colorVertex(glm::vec3(0.0f), kAxisColors[a]));
+      overlayVerts.push_back(colorVertex(tip, kAxisColors[a]));
     }
     axesVertexCount = 6;
     upload(GL_ARRAY_BUFFER, vboOverlay, overlayVerts.size() * sizeof(ColorVertex),
@@ -471,12 +450,21 @@ struct Renderer::Impl {
         for (size_t i = 0; i < len; ++i) {
           const float* p = &v.trails[3 * (offset + i)];
           const float age = static_cast<float>(i + 1) / static_cast<float>(len);  // 1 = newest
-          trailVerts.push_back(colorVertex({p[0], p[1], p[2]}, c, 0.9f * age));
+          trailVerts.push_back(colorVertex({p[0], p[1], p[2]}, c, kTrailAlpha * age));
         }
       }
       offset += len;
     }
   }
+
+  // ---- the passes of one frame ----
+  struct Frame {
+    glm::mat4 view, proj, viewProj;
+    int height = 0;  // of the viewport, pixels
+    bool orthographic = false;
+    size_t points = 0;
+    bool surface = false;  // the surface or its wireframe is drawn
+  };
 
   void draw(const SceneView& v, const Camera& cam, const DrawOptions& o, int width, int height) {
     glViewport(0, 0, width, height);
@@ -492,14 +480,34 @@ struct Renderer::Impl {
     }
     if (!ready || width <= 0 || height <= 0) return;
 
-    const size_t n = v.positions.size() / 3;
-    updateTopology(v, n);
+    Frame f;
+    f.points = v.positions.size() / 3;
+    updateTopology(v, f.points);
+    f.view = cam.view();
+    f.proj = cam.projection(static_cast<float>(width) / static_cast<float>(height));
+    f.viewProj = f.proj * f.view;
+    f.height = height;
+    f.orthographic = cam.planar;
+    f.surface = (o.show_surface || o.wireframe) && triangleIndexCount > 0;
+    setPassState();
 
-    const float aspect = static_cast<float>(width) / static_cast<float>(height);
-    const glm::mat4 viewM = cam.view();
-    const glm::mat4 projM = cam.projection(aspect);
-    const glm::mat4 viewProj = projM * viewM;
+    // positions: one upload shared by particles and surface
+    if (f.surface || (o.show_points && f.points > 0))
+      upload(GL_ARRAY_BUFFER, vboPositions, 3 * f.points * sizeof(float), v.positions.data(),
+             GL_STREAM_DRAW);
+    if (o.show_grid || o.show_axes) updateGrid(v, f.points, cam);
+    if (o.show_grid) drawGridPass(f);
+    if (f.surface) drawSurfacePass(v, f, o);
+    if (o.show_lines && !v.lines.empty()) drawSpringPass(v, f, o);
+    if (o.show_points && f.points > 0) drawPointPass(v, f, o);
+    if (o.show_axes) drawAxesPass(f);
+    if (o.show_trails && !v.trail_lengths.empty()) drawTrailPass(v, f);
+    glBindVertexArray(0);
+    glUseProgram(0);
+  }
 
+  // the GL state every pass starts from
+  void setPassState() {
     glEnable(GL_DEPTH_TEST);
     glDepthFunc(GL_LEQUAL);  // springs win over the wireframe on shared edges
     glDisable(GL_CULL_FACE);
@@ -510,128 +518,126 @@ struct Renderer::Impl {
     glLineWidth(1.0f);
     // blending keeps the destination alpha at 1 (PNGs stay opaque)
     glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+  }
 
-    // positions: one upload shared by particles and surface
-    const bool surface = (o.show_surface || o.wireframe) && triangleIndexCount > 0;
-    if (surface || (o.show_points && n > 0))
-      upload(GL_ARRAY_BUFFER, vboPositions, 3 * n * sizeof(float), v.positions.data(),
-             GL_STREAM_DRAW);
-
-    // grid first, behind everything, without writing depth
-    const bool overlay = o.show_grid || o.show_axes;
-    if (overlay) updateGrid(v, n, cam);
+  // the ground grid, first, behind everything, blended and not writing depth
+  void drawGridPass(const Frame& f) {
+    if (gridVertexCount == 0) return;
     glUseProgram(lineProg);
-    glUniformMatrix4fv(lu.viewProj, 1, GL_FALSE, glm::value_ptr(viewProj));
-    if (o.show_grid && gridVertexCount > 0) {
-      glBindVertexArray(vaoOverlay);
-      glEnable(GL_BLEND);
-      glDepthMask(GL_FALSE);
-      glDrawArrays(GL_LINES, 0, gridVertexCount);
-      glDepthMask(GL_TRUE);
-      glDisable(GL_BLEND);
-    }
+    glUniformMatrix4fv(lu.viewProj, 1, GL_FALSE, glm::value_ptr(f.viewProj));
+    glBindVertexArray(vaoOverlay);
+    glEnable(GL_BLEND);
+    glDepthMask(GL_FALSE);
+    glDrawArrays(GL_LINES, 0, gridVertexCount);
+    glDepthMask(GL_TRUE);
+    glDisable(GL_BLEND);
+  }
 
-    // the surface, pushed back a little so that springs and wireframe on it stay visible
-    if (surface) {
-      computeNormals(v, n);
-      upload(GL_ARRAY_BUFFER, vboNormals, normals.size() * sizeof(float), normals.data(),
-             GL_STREAM_DRAW);
-      glUseProgram(surfaceProg);
-      glUniformMatrix4fv(su.view, 1, GL_FALSE, glm::value_ptr(viewM));
-      glUniformMatrix4fv(su.proj, 1, GL_FALSE, glm::value_ptr(projM));
-      glUniform1i(su.ortho, cam.planar ? 1 : 0);
-      glBindVertexArray(vaoSurface);
-      if (o.show_surface) {
-        glUniform3fv(su.front, 1, glm::value_ptr(kClothFront));
-        glUniform3fv(su.back, 1, glm::value_ptr(kClothBack));
-        glEnable(GL_POLYGON_OFFSET_FILL);
-        glPolygonOffset(1.0f, 1.0f);
-        glDrawElements(GL_TRIANGLES, triangleIndexCount, GL_UNSIGNED_INT, nullptr);
-        glDisable(GL_POLYGON_OFFSET_FILL);
-      }
-      if (o.wireframe) {
-        glUniform3fv(su.front, 1, glm::value_ptr(kWire));
-        glUniform3fv(su.back, 1, glm::value_ptr(kWire));
-        glPolygonMode(GL_FRONT_AND_BACK, GL_LINE);
-        glDrawElements(GL_TRIANGLES, triangleIndexCount, GL_UNSIGNED_INT, nullptr);
-        glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
-      }
+  // the lit cloth and/or its wireframe, pushed back so that springs on it stay visible
+  void drawSurfacePass(const SceneView& v, const Frame& f, const DrawOptions& o) {
+    computeNormals(v, f.points);
+    upload(GL_ARRAY_BUFFER, vboNormals, normals.size() * sizeof(float), normals.data(),
+           GL_STREAM_DRAW);
+    glUseProgram(surfaceProg);
+    glUniformMatrix4fv(su.view, 1, GL_FALSE, glm::value_ptr(f.view));
+    glUniformMatrix4fv(su.proj, 1, GL_FALSE, glm::value_ptr(f.proj));
+    glUniform1i(su.ortho, f.orthographic ? 1 : 0);
+    glBindVertexArray(vaoSurface);
+    if (o.show_surface) {
+      glUniform3fv(su.front, 1, glm::value_ptr(kClothFront));
+      glUniform3fv(su.back, 1, glm::value_ptr(kClothBack));
+      glEnable(GL_POLYGON_OFFSET_FILL);
+      glPolygonOffset(kSurfaceOffsetFactor, kSurfaceOffsetUnits);
+      glDrawElements(GL_TRIANGLES, triangleIndexCount, GL_UNSIGNED_INT, nullptr);
+      glDisable(GL_POLYGON_OFFSET_FILL);
     }
-
-    // springs and rods
-    if (o.show_lines && !v.lines.empty()) {
-      buildLines(v, n, o.strain_scale);
-      upload(GL_ARRAY_BUFFER, vboLines, lineVerts.size() * sizeof(ColorVertex), lineVerts.data(),
-             GL_STREAM_DRAW);
-      glUseProgram(lineProg);
-      glBindVertexArray(vaoLines);
-      const GLsizei total = static_cast<GLsizei>(lineVerts.size());
-      const GLsizei hl = static_cast<GLsizei>(highlightVerts.size());
-      glDrawArrays(GL_LINES, 0, total);
-      if (hl > 0 && maxLineWidth >= 3.0f) {
-        glLineWidth(3.0f);
-        glDrawArrays(GL_LINES, total - hl, hl);
-        glLineWidth(1.0f);
-      }
+    if (o.wireframe) {
+      glUniform3fv(su.front, 1, glm::value_ptr(kWire));
+      glUniform3fv(su.back, 1, glm::value_ptr(kWire));
+      glPolygonMode(GL_FRONT_AND_BACK, GL_LINE);
+      glDrawElements(GL_TRIANGLES, triangleIndexCount, GL_UNSIGNED_INT, nullptr);
+      glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
     }
+  }
 
-    // particles
-    if (o.show_points && n > 0) {
-      glUseProgram(pointProg);
-      glUniformMatrix4fv(pu.view, 1, GL_FALSE, glm::value_ptr(viewM));
-      glUniformMatrix4fv(pu.proj, 1, GL_FALSE, glm::value_ptr(projM));
-      glUniform1f(pu.viewportHeight, static_cast<float>(height));
-      glUniform1f(pu.radiusScale, o.point_scale);
-      glUniform3fv(pu.moving, 1, glm::value_ptr(kColorMoving));
-      glUniform3fv(pu.fixed, 1, glm::value_ptr(kColorFixed));
-      glUniform3fv(pu.highlight, 1, glm::value_ptr(kMagenta));
-      glUniform3fv(pu.grabbed, 1, glm::value_ptr(kColorGrabbed));
-      glBindVertexArray(vaoPoints);
-      if (v.radii.size() == n) {
-        upload(GL_ARRAY_BUFFER, vboRadii, n * sizeof(float), v.radii.data(), GL_STREAM_DRAW);
-        glEnableVertexAttribArray(1);
-      } else {
-        glDisableVertexAttribArray(1);
-        glVertexAttrib1f(1, kDefaultRadius);
-      }
-      if (v.flags.size() == n) {
-        upload(GL_ARRAY_BUFFER, vboFlags, n, v.flags.data(), GL_STREAM_DRAW);
-        glEnableVertexAttribArray(2);
-      } else {
-        glDisableVertexAttribArray(2);
-        glVertexAttribI4ui(2, 0, 0, 0, 0);
-      }
-      // smooth sprite edges when multisampled (no effect on a single-sample target); the
-      // coverage alpha itself is not written (llvmpipe ignores GL_SAMPLE_ALPHA_TO_ONE)
-      glEnable(GL_SAMPLE_ALPHA_TO_COVERAGE);
-      glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_FALSE);
-      glDrawArrays(GL_POINTS, 0, static_cast<GLsizei>(n));
-      glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
-      glDisable(GL_SAMPLE_ALPHA_TO_COVERAGE);
-    }
-
-    // axes, then the trails (blended, not writing depth)
+  // springs coloured by strain, rods neutral; culprits drawn once more, wider, on top
+  void drawSpringPass(const SceneView& v, const Frame& f, const DrawOptions& o) {
+    buildLines(v, f.points, o.strain_scale);
+    upload(GL_ARRAY_BUFFER, vboLines, lineVerts.size() * sizeof(ColorVertex), lineVerts.data(),
+           GL_STREAM_DRAW);
     glUseProgram(lineProg);
-    if (o.show_axes && axesVertexCount > 0) {
-      glBindVertexArray(vaoOverlay);
-      glDrawArrays(GL_LINES, gridVertexCount, axesVertexCount);
+    glUniformMatrix4fv(lu.viewProj, 1, GL_FALSE, glm::value_ptr(f.viewProj));
+    glBindVertexArray(vaoLines);
+    const GLsizei total = static_cast<GLsizei>(lineVerts.size());
+    const GLsizei hl = static_cast<GLsizei>(highlightVerts.size());
+    glDrawArrays(GL_LINES, 0, total);
+    if (hl > 0 && maxLineWidth >= kHighlightLineWidth) {
+      glLineWidth(kHighlightLineWidth);
+      glDrawArrays(GL_LINES, total - hl, hl);
+      glLineWidth(1.0f);
     }
-    if (o.show_trails && !v.trail_lengths.empty()) {
-      buildTrails(v);
-      if (!trailCount.empty()) {
-        upload(GL_ARRAY_BUFFER, vboTrails, trailVerts.size() * sizeof(ColorVertex),
-               trailVerts.data(), GL_STREAM_DRAW);
-        glBindVertexArray(vaoTrails);
-        glEnable(GL_BLEND);
-        glDepthMask(GL_FALSE);
-        glMultiDrawArrays(GL_LINE_STRIP, trailFirst.data(), trailCount.data(),
-                          static_cast<GLsizei>(trailCount.size()));
-        glDepthMask(GL_TRUE);
-        glDisable(GL_BLEND);
-      }
+  }
+
+  // particles as sphere impostors
+  void drawPointPass(const SceneView& v, const Frame& f, const DrawOptions& o) {
+    const size_t n = f.points;
+    glUseProgram(pointProg);
+    glUniformMatrix4fv(pu.view, 1, GL_FALSE, glm::value_ptr(f.view));
+    glUniformMatrix4fv(pu.proj, 1, GL_FALSE, glm::value_ptr(f.proj));
+    glUniform1f(pu.viewportHeight, static_cast<float>(f.height));
+    glUniform1f(pu.radiusScale, o.point_scale);
+    glUniform3fv(pu.moving, 1, glm::value_ptr(kColorMoving));
+    glUniform3fv(pu.fixed, 1, glm::value_ptr(kColorFixed));
+    glUniform3fv(pu.highlight, 1, glm::value_ptr(kMagenta));
+    glUniform3fv(pu.grabbed, 1, glm::value_ptr(kColorGrabbed));
+    glBindVertexArray(vaoPoints);
+    if (v.radii.size() == n) {
+      upload(GL_ARRAY_BUFFER, vboRadii, n * sizeof(float), v.radii.data(), GL_STREAM_DRAW);
+      glEnableVertexAttribArray(1);
+    } else {
+      glDisableVertexAttribArray(1);
+      glVertexAttrib1f(1, kDefaultRadius);
     }
-    glBindVertexArray(0);
-    glUseProgram(0);
+    if (v.flags.size() == n) {
+      upload(GL_ARRAY_BUFFER, vboFlags, n, v.flags.data(), GL_STREAM_DRAW);
+      glEnableVertexAttribArray(2);
+    } else {
+      glDisableVertexAttribArray(2);
+      glVertexAttribI4ui(2, 0, 0, 0, 0);
+    }
+    // smooth sprite edges when multisampled (no effect on a single-sample target); the
+    // coverage alpha itself is not written (llvmpipe ignores GL_SAMPLE_ALPHA_TO_ONE)
+    glEnable(GL_SAMPLE_ALPHA_TO_COVERAGE);
+    glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_FALSE);
+    glDrawArrays(GL_POINTS, 0, static_cast<GLsizei>(n));
+    glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+    glDisable(GL_SAMPLE_ALPHA_TO_COVERAGE);
+  }
+
+  // the axes at the origin, over the scene's depth like any line
+  void drawAxesPass(const Frame& f) {
+    if (axesVertexCount == 0) return;
+    glUseProgram(lineProg);
+    glUniformMatrix4fv(lu.viewProj, 1, GL_FALSE, glm::value_ptr(f.viewProj));
+    glBindVertexArray(vaoOverlay);
+    glDrawArrays(GL_LINES, gridVertexCount, axesVertexCount);
+  }
+
+  // trails last, blended and not writing depth
+  void drawTrailPass(const SceneView& v, const Frame& f) {
+    buildTrails(v);
+    if (trailCount.empty()) return;
+    upload(GL_ARRAY_BUFFER, vboTrails, trailVerts.size() * sizeof(ColorVertex), trailVerts.data(),
+           GL_STREAM_DRAW);
+    glUseProgram(lineProg);
+    glUniformMatrix4fv(lu.viewProj, 1, GL_FALSE, glm::value_ptr(f.viewProj));
+    glBindVertexArray(vaoTrails);
+    glEnable(GL_BLEND);
+    glDepthMask(GL_FALSE);
+    glMultiDrawArrays(GL_LINE_STRIP, trailFirst.data(), trailCount.data(),
+                      static_cast<GLsizei>(trailCount.size()));
+    glDepthMask(GL_TRUE);
+    glDisable(GL_BLEND);
   }
 };
 
