@@ -200,6 +200,15 @@ void maybeSave(const std::string& name, const Image& img) {
   if (!render::writePng(path, img.width, img.height, img.rgba, &err)) MESSAGE(err);
 }
 
+Image readImage(render::Framebuffer& fb) {
+  Image img;
+  fb.read(img.rgba);
+  img.width = fb.width();
+  img.height = fb.height();
+  REQUIRE(img.rgba.size() == static_cast<size_t>(img.width) * img.height * 4);
+  return img;
+}
+
 Image renderScene(const TestScene& scene, const render::Camera& cam,
                   const render::DrawOptions& opts, int width = 200, int height = 150,
                   int samples = 1) {
@@ -208,6 +217,7 @@ Image renderScene(const TestScene& scene, const render::Camera& cam,
   Image img;
   REQUIRE_MESSAGE(fb.resize(width, height, samples, &err), err);
   fb.bind();
+  gl().renderer->clear(opts, width, height);
   gl().renderer->draw(scene.view(), cam, opts, width, height);
   fb.read(img.rgba);
   img.width = width;
@@ -566,6 +576,75 @@ TEST_CASE("render: fixed, highlighted and grabbed points have their own colours"
   CHECK(rim.r > fixed.r + 60);
 }
 
+TEST_CASE("render: draw does not clear: scenes drawn into one target all show") {
+  REQUIRE_GL();
+  const int width = 200, height = 150;
+  render::Framebuffer fb;
+  std::string err;
+  REQUIRE_MESSAGE(fb.resize(width, height, 1, &err), err);
+  fb.bind();
+  render::DrawOptions o = bareOptions();
+  o.background = {0.2f, 0.5f, 0.3f};  // a colour no scene draws
+  const glm::ivec3 bg = toBytes(o.background);
+  const render::Camera cam = frontCamera();
+  TestScene a, b;
+  const glm::vec3 pa(-0.6f, 0.2f, 0.0f), pb(0.6f, -0.2f, 0.0f);
+  a.point(pa, 0.12f);
+  a.topology = 101;
+  b.point(pb, 0.12f, render::kPointHighlight);
+  b.topology = 102;
+  gl().renderer->clear(o, width, height);
+  gl().renderer->draw(a.view(), cam, o, width, height);
+  gl().renderer->draw(b.view(), cam, o, width, height);
+  const Image both = readImage(fb);
+  maybeSave("two_scenes", both);
+  const glm::ivec3 ca = both.at(project(cam, pa, width, height));
+  const glm::ivec3 cb = both.at(project(cam, pb, width, height));
+  CAPTURE(ca);
+  CAPTURE(cb);
+  CHECK(ca.r > ca.b + 60);  // the first scene's particle survived the second draw
+  CHECK(cb.r > 180);        // the second's, highlighted magenta
+  CHECK(cb.b > 180);
+  CHECK(near(both.at(5, 5), bg));  // the clear colour around them
+  CHECK(near(both.at(width / 2, height / 2), bg));
+
+  // overlaid scenes depth-test against each other: b's particle, behind a's, stays hidden ...
+  b.positions = {pa.x, pa.y, -0.5f};
+  b.topology = 103;
+  gl().renderer->clear(o, width, height);
+  gl().renderer->draw(a.view(), cam, o, width, height);
+  gl().renderer->draw(b.view(), cam, o, width, height);
+  const glm::ivec3 hidden = readImage(fb).at(project(cam, pa, width, height));
+  CAPTURE(hidden);
+  CHECK(hidden.g > 100);  // orange, not magenta
+  // ... unless its draw clears the depth of its viewport first
+  render::DrawOptions over = o;
+  over.clear_depth = true;
+  gl().renderer->draw(b.view(), cam, over, width, height);
+  const glm::ivec3 shown = readImage(fb).at(project(cam, pa, width, height));
+  CAPTURE(shown);
+  CHECK(shown.g < 90);  // magenta
+  CHECK(shown.b > 150);
+
+  // a viewport: clear fills the whole target (the panel's area too), draw only its viewport
+  render::DrawOptions right = o;
+  right.viewport_x = width / 2;
+  right.viewport_width = width / 2;
+  right.background = {0.6f, 0.1f, 0.1f};
+  gl().renderer->clear(right, width, height);
+  TestScene wide;  // a particle wider than the right half: clipped at the viewport's edge
+  wide.point({0.0f, 0.0f, 0.0f}, 1.2f);
+  wide.topology = 104;
+  gl().renderer->draw(wide.view(), cam, right, width, height);
+  const Image half = readImage(fb);
+  maybeSave("viewport", half);
+  CHECK(near(half.at(width / 4, height / 2), toBytes(right.background)));
+  CHECK(near(half.at(5, 5), toBytes(right.background)));
+  const glm::ivec3 inside = half.at(3 * width / 4, height / 2);
+  CAPTURE(inside);
+  CHECK(inside.r > inside.b + 60);
+}
+
 TEST_CASE("render: trails fade from old to new") {
   REQUIRE_GL();
   TestScene s;
@@ -784,11 +863,15 @@ TEST_CASE("render: a large cloth (65 536 points, 390 000 springs, 130 000 triang
   REQUIRE_MESSAGE(fb.resize(width, height, 1, &err), err);
   fb.bind();
   const render::SceneView view = s.view();
-  gl().renderer->draw(view, cam, o, width, height);  // warm-up: the topology upload
+  const auto frame = [&](const render::DrawOptions& options) {
+    gl().renderer->clear(options, width, height);
+    gl().renderer->draw(view, cam, options, width, height);
+  };
+  frame(o);  // warm-up: the topology upload
   glFinish();
   const int frames = 3;
   const auto t0 = std::chrono::steady_clock::now();
-  for (int f = 0; f < frames; ++f) gl().renderer->draw(view, cam, o, width, height);
+  for (int f = 0; f < frames; ++f) frame(o);
   glFinish();
   const double ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() /
@@ -807,7 +890,7 @@ TEST_CASE("render: a large cloth (65 536 points, 390 000 springs, 130 000 triang
     only.show_points = points, only.show_lines = lines, only.show_surface = surface;
     only.show_grid = only.show_axes = false;
     const auto start = std::chrono::steady_clock::now();
-    for (int f = 0; f < frames; ++f) gl().renderer->draw(view, cam, only, width, height);
+    for (int f = 0; f < frames; ++f) frame(only);
     glFinish();
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
                .count() /

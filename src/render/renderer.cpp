@@ -466,19 +466,35 @@ struct Renderer::Impl {
     bool surface = false;  // the surface or its wireframe is drawn
   };
 
-  void draw(const SceneView& v, const Camera& cam, const DrawOptions& o, int width, int height) {
+  static void clear(const DrawOptions& o, int width, int height) {
+    if (width <= 0 || height <= 0) return;
     glViewport(0, 0, width, height);
-    glClearColor(o.background.r, o.background.g, o.background.b, 1.0f);
-    glClearDepth(1.0);
     glDisable(GL_SCISSOR_TEST);
     glDepthMask(GL_TRUE);
     glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+    glClearColor(o.background.r, o.background.g, o.background.b, 1.0f);
+    glClearDepth(1.0);
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+  }
+
+  void draw(const SceneView& v, const Camera& cam, const DrawOptions& o, int width, int height) {
+    int x = 0;
     if (o.viewport_width > 0 && o.viewport_x >= 0 && o.viewport_x + o.viewport_width <= width) {
-      glViewport(o.viewport_x, 0, o.viewport_width, height);
+      x = o.viewport_x;
       width = o.viewport_width;  // the aspect ratio and point sizes follow the viewport
     }
     if (!ready || width <= 0 || height <= 0) return;
+    glViewport(x, 0, width, height);
+    glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+    glDepthMask(GL_TRUE);
+    if (o.clear_depth) {
+      // only this viewport: a neighbouring scene keeps its depth
+      glEnable(GL_SCISSOR_TEST);
+      glScissor(x, 0, width, height);
+      glClearDepth(1.0);
+      glClear(GL_DEPTH_BUFFER_BIT);
+    }
+    glDisable(GL_SCISSOR_TEST);
 
     Frame f;
     f.points = v.positions.size() / 3;
@@ -646,6 +662,10 @@ Renderer::~Renderer() = default;
 
 bool Renderer::init(std::string* error) {
   return impl_->init(error);
+}
+
+void Renderer::clear(const DrawOptions& options, int width, int height) {
+  Impl::clear(options, width, height);
 }
 
 void Renderer::draw(const SceneView& view, const Camera& camera, const DrawOptions& options,

@@ -19,10 +19,15 @@ struct DrawOptions {
   float point_scale = 1.0f;    // multiplies every radius
   bool show_points = true, show_lines = true, show_surface = true, wireframe = false;
   bool show_grid = true, show_axes = true, show_trails = true;
-  glm::vec3 background{0.13f, 0.14f, 0.16f};
+  glm::vec3 background{0.13f, 0.14f, 0.16f};  // what clear() fills the whole target with
   // the scene's part of the framebuffer: columns [viewport_x, viewport_x + viewport_width)
-  // (0 width: all of it); the rest is cleared to the background (a panel covers it)
+  // (0 width: all of it); draw() touches nothing outside it (a panel covers the rest)
   int viewport_x = 0, viewport_width = 0;
+  // draw() first clears the depth buffer inside its viewport. Off by default: clear() resets the
+  // depth of the whole target once per frame, so that several scenes drawn into one viewport
+  // (overlaid lanes) depth-test against each other. On: the scene is drawn over whatever is
+  // there regardless of depth (an inset, a side-by-side lane in a target not cleared since).
+  bool clear_depth = false;
 };
 
 // The diverging strain colour map (blue compressed, light grey at rest, red stretched), clamped at
@@ -36,6 +41,12 @@ class Renderer {
   Renderer(const Renderer&) = delete;
   Renderer& operator=(const Renderer&) = delete;
   bool init(std::string* error);  // compiles the shaders; needs a current context
+  // Fills the whole width x height target (the panel's area too) with options.background and
+  // resets its depth: once per frame, before the draws.
+  void clear(const DrawOptions& options, int width, int height);
+  // Draws the view into the options' viewport of the width x height target, over what is there:
+  // it never clears colour (and depth only when options.clear_depth), so that several scenes
+  // can share a target.
   void draw(const SceneView& view, const Camera& camera, const DrawOptions& options, int width,
             int height);
 
