@@ -66,11 +66,15 @@ float distanceToRay(const glm::vec3& p, const glm::vec3& origin, const glm::vec3
 
 // ---- scenes ----
 
+constexpr std::uint64_t kFreshTopology = 1u << 20;
+
 struct TestScene {
   std::vector<float> positions, radii, strain, trails;
   std::vector<std::uint8_t> flags, line_flags;
   std::vector<std::uint32_t> lines, triangles, trail_lengths;
-  std::uint64_t topology = 1;
+  // 0: a fresh id at every view(), as if each draw showed another system (tests that draw one
+  // topology in several frames set an id; explicit ids stay below kFreshTopology)
+  std::uint64_t topology = 0;
   bool planar = false;
 
   std::uint32_t point(const glm::vec3& p, float r = 0.05f, std::uint8_t f = 0) {
@@ -98,7 +102,8 @@ struct TestScene {
     v.triangles = triangles;
     v.trails = trails;
     v.trail_lengths = trail_lengths;
-    v.topology = topology;
+    static std::uint64_t fresh = kFreshTopology;
+    v.topology = topology ? topology : ++fresh;
     v.planar = planar;
     return v;
   }
@@ -392,6 +397,39 @@ TEST_CASE("render: strainColor is grey at rest, red stretched, blue compressed, 
 }
 
 // ============================== GL: pixels ==============================
+
+TEST_CASE("render: the spring shader draws strainColor's colours") {
+  REQUIRE_GL();
+  render::DrawOptions o = bareOptions();
+  o.show_points = false;
+  const render::Camera cam = frontCamera();
+  const glm::ivec3 bg = toBytes(o.background);
+  for (const float scale : {0.05f, 0.0f}) {  // 0: only the sign counts
+    CAPTURE(scale);
+    o.strain_scale = scale;
+    const float s = scale > 0.0f ? scale : 1.0f;
+    const std::vector<float> strains = {-s, -s / 2, 0.0f, s / 2, s, 2 * s, std::nanf("")};
+    TestScene t;
+    for (size_t i = 0; i < strains.size(); ++i) {
+      const float y = 0.8f - 0.25f * static_cast<float>(i);
+      t.line(t.point({-1.0f, y, 0.0f}), t.point({1.0f, y, 0.0f}), strains[i]);
+    }
+    const Image img = renderScene(t, cam, o);
+    if (scale > 0.0f) maybeSave("strain_colours", img);
+    for (size_t i = 0; i < strains.size(); ++i) {
+      CAPTURE(strains[i]);
+      const float y = 0.8f - 0.25f * static_cast<float>(i);
+      const glm::ivec3 want = toBytes(render::strainColor(strains[i], scale));
+      // the line's pixels are the fragment colour itself (single-sampled, not blended)
+      for (const float x : {-0.5f, 0.0f, 0.5f}) {
+        const glm::ivec3 got = img.strongest(project(cam, {x, y, 0.0f}, 200, 150), bg);
+        CAPTURE(got);
+        CAPTURE(want);
+        CHECK(near(got, want, 2));  // 1/255 of float difference, plus rounding
+      }
+    }
+  }
+}
 
 TEST_CASE("render: a particle is drawn where its centre projects, background elsewhere") {
   REQUIRE_GL();
@@ -723,6 +761,7 @@ TEST_CASE("render: topology and count changes, bad indices and empty views are s
   CHECK(near(empty.at(100, 75), bg));
   // one triangle, then a different one with the same topology id but other counts
   TestScene a;
+  a.topology = 6;
   a.point({-0.5f, -0.5f, 0.0f}), a.point({0.5f, -0.5f, 0.0f}), a.point({0.0f, 0.5f, 0.0f});
   a.triangle(0, 1, 2);
   TestScene b = a;

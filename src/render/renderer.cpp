@@ -1,8 +1,12 @@
-// The scene renderer: one draw call per kind (grid, surface, springs, particles, axes, trails).
-// Uploads follow DESIGN.md §3.7: the triangle index buffer is rebuilt only when the topology (or a
-// count) changes; positions, radii, flags, normals and the spring colours are uploaded once per
-// frame, each with a single glBufferData. Everything is plain OpenGL 3.3 core, cheap enough for
-// Mesa's llvmpipe (whose cost is per primitive: particles are point sprites, springs GL_LINES).
+// The scene renderer: one pass per kind (grid, surface, springs, particles, axes, trails).
+// Uploads follow DESIGN.md §3.7. The topology path (SceneView::topology or a count changed)
+// rebuilds the index buffers of triangles and lines. Per frame: the positions, once, shared by
+// particles, springs and surface; the surface normals; one strain per spring (the colour map
+// runs in the shader); radii and point flags. Line flags are uploaded only when their content
+// changed. Everything is plain OpenGL 3.3 core, cheap enough for Mesa's llvmpipe (whose cost is per
+// primitive and per byte uploaded: particles are point sprites, springs GL_LINES whose ends the
+// vertex shader fetches by index from the shared positions, rather than two CPU-coloured vertices
+// per spring).
 #include "render/renderer.hpp"
 
 #include <glad/gl.h>
@@ -13,6 +17,7 @@
 #include <cstdint>
 #include <glm/gtc/type_ptr.hpp>
 #include <limits>
+#include <span>
 
 #include "render/shaders.hpp"
 
@@ -45,8 +50,11 @@ constexpr std::array<glm::vec3, 3> kAxisColors{{{0.95f, 0.25f, 0.22f},   // x re
 
 // ---- sizes ----
 constexpr float kDefaultRadius = 0.02f;  // m, when the view carries no radii
-// a culprit spring is drawn once more this wide (pixels): it stands out of a dense cloth
+// a culprit spring is drawn once more this wide (pixels), where the context allows wide lines:
+// it stands out of a dense cloth
 constexpr float kHighlightLineWidth = 3.0f;
+// texture units of the spring pass's texture buffers
+constexpr GLint kPositionsUnit = 0, kLinesUnit = 1, kStrainUnit = 2, kLineFlagsUnit = 3;
 // the cloth is pushed back by this polygon offset (factor, units), so that springs and the
 // wireframe lying on it win the depth test instead of flickering through it
 constexpr float kSurfaceOffsetFactor = 1.0f, kSurfaceOffsetUnits = 1.0f;
@@ -98,19 +106,24 @@ float niceStep(float x) {
   return (m <= 1.0f ? 1.0f : m <= 2.0f ? 2.0f : m <= 5.0f ? 5.0f : 10.0f) * p;
 }
 
+// The scale the map divides by, or 0 where it cannot (the map then shows the sign only).
+float usableScale(float scale) {
+  return scale > 0.0f && std::isfinite(scale) ? scale : 0.0f;
+}
+
+void setColor(GLuint program, const char* name, const glm::vec3& c) {
+  glUniform3fv(glGetUniformLocation(program, name), 1, glm::value_ptr(c));
+}
+
 }  // namespace
 
 glm::vec3 strainColor(float strain, float scale) {
-  float t;
   if (std::isnan(strain)) return kStrainRest;
-  if (scale > 0.0f && std::isfinite(scale)) {
-    t = strain / scale;
-  } else {
-    t = strain > 0.0f ? 1.0f : strain < 0.0f ? -1.0f : 0.0f;
-  }
+  scale = usableScale(scale);
+  float t = scale > 0.0f ? strain / scale : strain > 0.0f ? 1.0f : strain < 0.0f ? -1.0f : 0.0f;
   t = std::clamp(t, -1.0f, 1.0f);
-  // ease-out: small strains already leave the grey, full scale reaches the end colour
-  const float s = std::abs(t) * (2.0f - std::abs(t));
+  const float a = std::abs(t);
+  const float s = a * (2.0f - a);  // ease-out (as spring.frag)
   return t >= 0.0f ? glm::mix(kStrainRest, kStrainStretched, s)
                    : glm::mix(kStrainRest, kStrainCompressed, s);
 }
@@ -118,32 +131,67 @@ glm::vec3 strainColor(float strain, float scale) {
 struct Renderer::Impl {
   bool ready = false;
 
-  GLuint pointProg = 0, lineProg = 0, surfaceProg = 0;
+  GLuint pointProg = 0, lineProg = 0, springProg = 0, surfaceProg = 0;
   struct {
-    GLint view, proj, viewportHeight, radiusScale, moving, fixed, highlight, grabbed;
+    GLint view, proj, viewportHeight, radiusScale;
   } pu{};
   struct {
     GLint viewProj;
   } lu{};
   struct {
+    GLint viewProj, strainScale;
+  } spu{};
+  struct {
     GLint view, proj, front, back, ortho;
   } su{};
 
-  GLuint vaoPoints = 0, vaoSurface = 0, vaoLines = 0, vaoOverlay = 0, vaoTrails = 0;
-  GLuint vboPositions = 0, vboRadii = 0, vboFlags = 0, vboNormals = 0, eboTriangles = 0;
-  GLuint vboLines = 0, vboOverlay = 0, vboTrails = 0;
-  float maxLineWidth = 1.0f;
+  enum Vao {
+    kVaoPoints,
+    kVaoSurface,
+    kVaoSprings,    // no attributes: spring.vert fetches what it needs
+    kVaoLines,      // the lines indexed over the position attribute, in one colour
+    kVaoHighlight,  // the highlighted ones, likewise
+    kVaoOverlay,
+    kVaoTrails,
+    kVaos
+  };
+  enum Buf {
+    kPositions,
+    kRadii,
+    kFlags,
+    kNormals,
+    kTriangles,
+    kLines,           // point index pairs of the drawn lines (also a texture buffer)
+    kHighlightLines,  // point index pairs of the highlighted ones
+    kStrain,          // per drawn line, a texture buffer
+    kLineFlags,       // per drawn line, a texture buffer
+    kOverlay,
+    kTrails,
+    kBufs
+  };
+  enum Tex { kTexPositions, kTexLines, kTexStrain, kTexLineFlags, kTexs };
+  GLuint vao[kVaos]{}, buf[kBufs]{}, tex[kTexs]{};
+  bool wideLines = false;  // glLineWidth(kHighlightLineWidth) is allowed
+  size_t maxTexels = 0;    // GL_MAX_TEXTURE_BUFFER_SIZE
 
   // topology state
   bool haveTopology = false;
   std::uint64_t topology = 0;
   size_t nPoints = 0, nLines = 0, nTriangleIndices = 0;
-  std::vector<std::uint32_t> triangles;  // the valid triangles of the view
-  GLsizei triangleIndexCount = 0;
+  std::vector<std::uint32_t> triangles;    // the valid triangles of the view
+  std::vector<std::uint32_t> lineIndices;  // the valid lines of the view (index pairs)
+  std::vector<std::uint32_t> lineIds;      // the view's index of each; empty: all are valid
+  GLsizei triangleIndexCount = 0, lineCount = 0, highlightCount = 0;
+
+  // the line flags last uploaded (flags change rarely: a highlight, not every frame)
+  bool lineFlagsUploaded = false;
+  std::vector<std::uint8_t> uploadedLineFlags;
 
   // per-frame scratch, kept to avoid reallocation
-  std::vector<float> normals;
-  std::vector<ColorVertex> lineVerts, highlightVerts, overlayVerts, trailVerts;
+  std::vector<float> normals, strainScratch;
+  std::vector<std::uint8_t> lineFlagsScratch;
+  std::vector<std::uint32_t> highlightIndices;
+  std::vector<ColorVertex> overlayVerts, trailVerts;
   std::vector<GLint> trailFirst;
   std::vector<GLsizei> trailCount;
 
@@ -165,15 +213,16 @@ struct Renderer::Impl {
 
   void release() {
     if (!glDeleteProgram) return;  // the loader is gone: so is the context
-    if (!pointProg && !lineProg && !surfaceProg && !vaoPoints) return;  // nothing was created
-    for (GLuint p : {pointProg, lineProg, surfaceProg})
+    if (!pointProg && !lineProg && !springProg && !surfaceProg && !vao[0]) return;  // none made
+    for (GLuint p : {pointProg, lineProg, springProg, surfaceProg})
       if (p) glDeleteProgram(p);
-    GLuint vaos[] = {vaoPoints, vaoSurface, vaoLines, vaoOverlay, vaoTrails};
-    glDeleteVertexArrays(5, vaos);
-    GLuint bufs[] = {vboPositions, vboRadii, vboFlags,   vboNormals,
-                     eboTriangles, vboLines, vboOverlay, vboTrails};
-    glDeleteBuffers(8, bufs);
-    pointProg = lineProg = surfaceProg = 0;
+    glDeleteVertexArrays(kVaos, vao);
+    glDeleteBuffers(kBufs, buf);
+    glDeleteTextures(kTexs, tex);
+    pointProg = lineProg = springProg = surfaceProg = 0;
+    std::fill(std::begin(vao), std::end(vao), 0u);
+    std::fill(std::begin(buf), std::end(buf), 0u);
+    std::fill(std::begin(tex), std::end(tex), 0u);
     ready = false;
   }
 
@@ -188,9 +237,18 @@ struct Renderer::Impl {
       return false;
     }
     createVertexArrays();
+    createLineTextures();
+    // wide lines: within the implementation's range, and not in a forward-compatible context
+    // (the window's), where a width above 1 is an error
     GLfloat range[2] = {1.0f, 1.0f};
+    GLint flags = 0;
     glGetFloatv(GL_ALIASED_LINE_WIDTH_RANGE, range);
-    maxLineWidth = range[1];
+    glGetIntegerv(GL_CONTEXT_FLAGS, &flags);
+    wideLines =
+        range[1] >= kHighlightLineWidth && !(flags & GL_CONTEXT_FLAG_FORWARD_COMPATIBLE_BIT);
+    GLint texels = 0;
+    glGetIntegerv(GL_MAX_TEXTURE_BUFFER_SIZE, &texels);
+    maxTexels = static_cast<size_t>(std::max(texels, 0));
     ready = true;
     return true;
   }
@@ -198,61 +256,76 @@ struct Renderer::Impl {
   bool createPrograms(std::string* error) {
     pointProg = linkProgram("point.vert", "point.frag", error);
     lineProg = pointProg ? linkProgram("line.vert", "line.frag", error) : 0;
-    surfaceProg = lineProg ? linkProgram("surface.vert", "surface.frag", error) : 0;
+    springProg = lineProg ? linkProgram("spring.vert", "spring.frag", error) : 0;
+    surfaceProg = springProg ? linkProgram("surface.vert", "surface.frag", error) : 0;
     if (!surfaceProg) return false;
     pu.view = glGetUniformLocation(pointProg, "u_view");
     pu.proj = glGetUniformLocation(pointProg, "u_proj");
     pu.viewportHeight = glGetUniformLocation(pointProg, "u_viewport_height");
     pu.radiusScale = glGetUniformLocation(pointProg, "u_radius_scale");
-    pu.moving = glGetUniformLocation(pointProg, "u_color_moving");
-    pu.fixed = glGetUniformLocation(pointProg, "u_color_fixed");
-    pu.highlight = glGetUniformLocation(pointProg, "u_color_highlight");
-    pu.grabbed = glGetUniformLocation(pointProg, "u_color_grabbed");
     lu.viewProj = glGetUniformLocation(lineProg, "u_view_proj");
+    spu.viewProj = glGetUniformLocation(springProg, "u_view_proj");
+    spu.strainScale = glGetUniformLocation(springProg, "u_strain_scale");
     su.view = glGetUniformLocation(surfaceProg, "u_view");
     su.proj = glGetUniformLocation(surfaceProg, "u_proj");
     su.front = glGetUniformLocation(surfaceProg, "u_color_front");
     su.back = glGetUniformLocation(surfaceProg, "u_color_back");
     su.ortho = glGetUniformLocation(surfaceProg, "u_orthographic");
-
+    // the constant uniforms, once
+    glUseProgram(pointProg);
+    setColor(pointProg, "u_color_moving", kColorMoving);
+    setColor(pointProg, "u_color_fixed", kColorFixed);
+    setColor(pointProg, "u_color_highlight", kMagenta);
+    setColor(pointProg, "u_color_grabbed", kColorGrabbed);
+    glUseProgram(springProg);
+    setColor(springProg, "u_color_rest", kStrainRest);
+    setColor(springProg, "u_color_stretched", kStrainStretched);
+    setColor(springProg, "u_color_compressed", kStrainCompressed);
+    setColor(springProg, "u_color_rigid", kRigid);
+    setColor(springProg, "u_color_highlight", kMagenta);
+    glUniform1i(glGetUniformLocation(springProg, "u_positions"), kPositionsUnit);
+    glUniform1i(glGetUniformLocation(springProg, "u_lines"), kLinesUnit);
+    glUniform1i(glGetUniformLocation(springProg, "u_strain"), kStrainUnit);
+    glUniform1i(glGetUniformLocation(springProg, "u_line_flags"), kLineFlagsUnit);
+    glUseProgram(0);
     return true;
   }
 
   // the buffers and how each pass reads them
   void createVertexArrays() {
-    GLuint vaos[5], bufs[8];
-    glGenVertexArrays(5, vaos);
-    glGenBuffers(8, bufs);
-    vaoPoints = vaos[0], vaoSurface = vaos[1], vaoLines = vaos[2], vaoOverlay = vaos[3],
-    vaoTrails = vaos[4];
-    vboPositions = bufs[0], vboRadii = bufs[1], vboFlags = bufs[2], vboNormals = bufs[3],
-    eboTriangles = bufs[4], vboLines = bufs[5], vboOverlay = bufs[6], vboTrails = bufs[7];
-
+    glGenVertexArrays(kVaos, vao);
+    glGenBuffers(kBufs, buf);
+    const auto positions = [&] {
+      glBindBuffer(GL_ARRAY_BUFFER, buf[kPositions]);
+      glEnableVertexAttribArray(0);
+      glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 0, nullptr);
+    };
     // particles: positions, radii, flags (the last two may be constant attributes instead)
-    glBindVertexArray(vaoPoints);
-    glBindBuffer(GL_ARRAY_BUFFER, vboPositions);
-    glEnableVertexAttribArray(0);
-    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 0, nullptr);
-    glBindBuffer(GL_ARRAY_BUFFER, vboRadii);
+    glBindVertexArray(vao[kVaoPoints]);
+    positions();
+    glBindBuffer(GL_ARRAY_BUFFER, buf[kRadii]);
     glVertexAttribPointer(1, 1, GL_FLOAT, GL_FALSE, 0, nullptr);
-    glBindBuffer(GL_ARRAY_BUFFER, vboFlags);
+    glBindBuffer(GL_ARRAY_BUFFER, buf[kFlags]);
     glVertexAttribIPointer(2, 1, GL_UNSIGNED_BYTE, 0, nullptr);
-
-    // the surface shares the positions
-    glBindVertexArray(vaoSurface);
-    glBindBuffer(GL_ARRAY_BUFFER, vboPositions);
-    glEnableVertexAttribArray(0);
-    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 0, nullptr);
-    glBindBuffer(GL_ARRAY_BUFFER, vboNormals);
+    // the surface: positions, normals, triangles
+    glBindVertexArray(vao[kVaoSurface]);
+    positions();
+    glBindBuffer(GL_ARRAY_BUFFER, buf[kNormals]);
     glEnableVertexAttribArray(1);
     glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, 0, nullptr);
-    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, eboTriangles);
-
-    // coloured lines: springs, grid + axes, trails
-    for (auto [vao, vbo] : {std::pair{vaoLines, vboLines}, std::pair{vaoOverlay, vboOverlay},
-                            std::pair{vaoTrails, vboTrails}}) {
-      glBindVertexArray(vao);
-      glBindBuffer(GL_ARRAY_BUFFER, vbo);
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, buf[kTriangles]);
+    // lines in one colour (the highlighted ones; all when texture buffers cannot hold them):
+    // positions, line index pairs; attribute 1, the colour, is left a constant
+    glBindVertexArray(vao[kVaoLines]);
+    positions();
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, buf[kLines]);
+    glBindVertexArray(vao[kVaoHighlight]);
+    positions();
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, buf[kHighlightLines]);
+    // lines coloured per vertex: grid + axes, trails
+    for (auto [a, b] : {std::pair{kVaoOverlay, kOverlay}, std::pair{kVaoTrails, kTrails}}) {
+      glBindVertexArray(vao[a]);
+      glBindBuffer(GL_ARRAY_BUFFER, buf[b]);
       glEnableVertexAttribArray(0);
       glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(ColorVertex), nullptr);
       glEnableVertexAttribArray(1);
@@ -261,6 +334,25 @@ struct Renderer::Impl {
     }
     glBindVertexArray(0);
     glBindBuffer(GL_ARRAY_BUFFER, 0);
+  }
+
+  // the spring pass's texture buffers, read by texelFetch: views of the position and line index
+  // buffers (no copies), strain and flags per line
+  void createLineTextures() {
+    glGenTextures(kTexs, tex);
+    const std::pair<Tex, Buf> views[] = {{kTexPositions, kPositions},
+                                         {kTexLines, kLines},
+                                         {kTexStrain, kStrain},
+                                         {kTexLineFlags, kLineFlags}};
+    const GLenum formats[] = {GL_R32F, GL_R32UI, GL_R32F, GL_R8UI};
+    for (int i = 0; i < kTexs; ++i) {
+      // a generated name becomes a buffer object when first bound: glTexBuffer needs an object
+      glBindBuffer(GL_TEXTURE_BUFFER, buf[views[i].second]);
+      glBindTexture(GL_TEXTURE_BUFFER, tex[views[i].first]);
+      glTexBuffer(GL_TEXTURE_BUFFER, formats[i], buf[views[i].second]);
+    }
+    glBindBuffer(GL_TEXTURE_BUFFER, 0);
+    glBindTexture(GL_TEXTURE_BUFFER, 0);
   }
 
   // ---- the topology path ----
@@ -273,20 +365,36 @@ struct Renderer::Impl {
     nPoints = n;
     nLines = v.lines.size() / 2;
     nTriangleIndices = v.triangles.size();
-    // keep only triangles whose indices are in range: GL would read out of bounds
+    // keep only triangles and lines whose indices are in range: GL would read out of bounds
     triangles.clear();
     for (size_t t = 0; t + 2 < v.triangles.size(); t += 3) {
       const std::uint32_t a = v.triangles[t], b = v.triangles[t + 1], c = v.triangles[t + 2];
       if (a < n && b < n && c < n) triangles.insert(triangles.end(), {a, b, c});
     }
     triangleIndexCount = static_cast<GLsizei>(triangles.size());
-    glBindVertexArray(vaoSurface);
-    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, eboTriangles);
-    glBufferData(GL_ELEMENT_ARRAY_BUFFER,
-                 static_cast<GLsizeiptr>(triangles.size() * sizeof(std::uint32_t)),
-                 triangles.empty() ? nullptr : triangles.data(), GL_STATIC_DRAW);
-    glBindVertexArray(0);
+    uploadIndices(kVaoSurface, kTriangles, triangles);
+    lineIndices.clear();
+    lineIds.clear();
+    for (size_t l = 0; l < nLines; ++l) {
+      const std::uint32_t a = v.lines[2 * l], b = v.lines[2 * l + 1];
+      if (a < n && b < n) {
+        lineIndices.insert(lineIndices.end(), {a, b});
+        lineIds.push_back(static_cast<std::uint32_t>(l));
+      }
+    }
+    if (lineIds.size() == nLines) lineIds.clear();  // all valid: the identity
+    lineCount = static_cast<GLsizei>(lineIndices.size() / 2);
+    uploadIndices(kVaoLines, kLines, lineIndices);
+    lineFlagsUploaded = false;  // the highlighted lines' indices are rebuilt too
     grid.valid = false;
+  }
+
+  // an element buffer is part of its vertex array's state: bind that first
+  void uploadIndices(Vao a, Buf b, const std::vector<std::uint32_t>& indices) {
+    glBindVertexArray(vao[a]);
+    upload(GL_ELEMENT_ARRAY_BUFFER, buf[b], indices.size() * sizeof(std::uint32_t), indices.data(),
+           GL_STATIC_DRAW);
+    glBindVertexArray(0);
   }
 
   // ---- the ground grid and the axes ----
@@ -379,7 +487,7 @@ struct Renderer::Impl {
       overlayVerts.push_back(colorVertex(tip, kAxisColors[a]));
     }
     axesVertexCount = 6;
-    upload(GL_ARRAY_BUFFER, vboOverlay, overlayVerts.size() * sizeof(ColorVertex),
+    upload(GL_ARRAY_BUFFER, buf[kOverlay], overlayVerts.size() * sizeof(ColorVertex),
            overlayVerts.data(), GL_STATIC_DRAW);
   }
 
@@ -401,38 +509,40 @@ struct Renderer::Impl {
     }
   }
 
-  void buildLines(const SceneView& v, size_t n, float strainScale) {
-    const size_t count = v.lines.size() / 2;
-    lineVerts.resize(2 * count);
-    highlightVerts.clear();
-    const bool haveStrain = v.line_strain.size() == count;
-    const bool haveFlags = v.line_flags.size() == count;
-    const float* x = v.positions.data();
-    size_t out = 0;
-    for (size_t l = 0; l < count; ++l) {
-      const std::uint32_t a = v.lines[2 * l], b = v.lines[2 * l + 1];
-      if (a >= n || b >= n) continue;
-      const std::uint8_t f = haveFlags ? v.line_flags[l] : 0;
-      glm::vec3 c;
-      if (f & kLineHighlight)
-        c = kMagenta;
-      else if (f & kLineRigid)
-        c = kRigid;
-      else
-        c = strainColor(haveStrain ? v.line_strain[l] : 0.0f, strainScale);
-      const ColorVertex va = colorVertex({x[3 * a], x[3 * a + 1], x[3 * a + 2]}, c);
-      const ColorVertex vb = colorVertex({x[3 * b], x[3 * b + 1], x[3 * b + 2]}, c);
-      if (f & kLineHighlight) {
-        highlightVerts.push_back(va);
-        highlightVerts.push_back(vb);
-      } else {
-        lineVerts[out++] = va;
-        lineVerts[out++] = vb;
-      }
-    }
-    // highlighted lines go last, drawn once more, wider
-    lineVerts.resize(out);
-    lineVerts.insert(lineVerts.end(), highlightVerts.begin(), highlightVerts.end());
+  // A per-line array of the view as the drawn lines see it: itself when every line is drawn,
+  // else gathered into scratch (zeros where the view lacks it).
+  template <class T>
+  std::span<const T> perDrawnLine(std::span<const T> values, std::vector<T>& scratch) const {
+    const bool complete = values.size() == nLines;
+    if (complete && lineIds.empty()) return values;
+    scratch.assign(static_cast<size_t>(lineCount), T{});
+    if (complete)
+      for (size_t k = 0; k < scratch.size(); ++k) scratch[k] = values[lineIds[k]];
+    return scratch;
+  }
+
+  // one float per line, every frame (the colour map runs in spring.vert)
+  void uploadLineStrain(const SceneView& v) {
+    const std::span<const float> strain = perDrawnLine(v.line_strain, strainScratch);
+    upload(GL_TEXTURE_BUFFER, buf[kStrain], strain.size_bytes(), strain.data(), GL_STREAM_DRAW);
+  }
+
+  // Line flags carry a per-frame state (the divergence culprit) but change rarely: uploaded,
+  // and the highlighted lines' index buffer rebuilt, only when they differ from the copy last
+  // uploaded (comparing nLines bytes costs less than the upload and the rebuild).
+  void uploadLineFlagsIfChanged(const SceneView& v) {
+    const std::span<const std::uint8_t> flags = perDrawnLine(v.line_flags, lineFlagsScratch);
+    if (lineFlagsUploaded && std::ranges::equal(flags, uploadedLineFlags)) return;
+    lineFlagsUploaded = true;
+    uploadedLineFlags.assign(flags.begin(), flags.end());
+    upload(GL_TEXTURE_BUFFER, buf[kLineFlags], flags.size_bytes(), flags.data(), GL_DYNAMIC_DRAW);
+    highlightIndices.clear();
+    for (size_t k = 0; k < flags.size(); ++k)
+      if (flags[k] & kLineHighlight)
+        highlightIndices.insert(highlightIndices.end(),
+                                {lineIndices[2 * k], lineIndices[2 * k + 1]});
+    highlightCount = static_cast<GLsizei>(highlightIndices.size() / 2);
+    uploadIndices(kVaoHighlight, kHighlightLines, highlightIndices);
   }
 
   void buildTrails(const SceneView& v) {
@@ -464,6 +574,7 @@ struct Renderer::Impl {
     bool orthographic = false;
     size_t points = 0;
     bool surface = false;  // the surface or its wireframe is drawn
+    bool lines = false;
   };
 
   static void clear(const DrawOptions& o, int width, int height) {
@@ -484,17 +595,7 @@ struct Renderer::Impl {
       width = o.viewport_width;  // the aspect ratio and point sizes follow the viewport
     }
     if (!ready || width <= 0 || height <= 0) return;
-    glViewport(x, 0, width, height);
-    glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
-    glDepthMask(GL_TRUE);
-    if (o.clear_depth) {
-      // only this viewport: a neighbouring scene keeps its depth
-      glEnable(GL_SCISSOR_TEST);
-      glScissor(x, 0, width, height);
-      glClearDepth(1.0);
-      glClear(GL_DEPTH_BUFFER_BIT);
-    }
-    glDisable(GL_SCISSOR_TEST);
+    setPassState(x, width, height, o.clear_depth);
 
     Frame f;
     f.points = v.positions.size() / 3;
@@ -505,25 +606,37 @@ struct Renderer::Impl {
     f.height = height;
     f.orthographic = cam.planar;
     f.surface = (o.show_surface || o.wireframe) && triangleIndexCount > 0;
-    setPassState();
+    f.lines = o.show_lines && lineCount > 0;
+    const bool points = o.show_points && f.points > 0;
 
-    // positions: one upload shared by particles and surface
-    if (f.surface || (o.show_points && f.points > 0))
-      upload(GL_ARRAY_BUFFER, vboPositions, 3 * f.points * sizeof(float), v.positions.data(),
+    // positions: one upload shared by particles, springs and surface
+    if (f.surface || f.lines || points)
+      upload(GL_ARRAY_BUFFER, buf[kPositions], v.positions.size_bytes(), v.positions.data(),
              GL_STREAM_DRAW);
     if (o.show_grid || o.show_axes) updateGrid(v, f.points, cam);
     if (o.show_grid) drawGridPass(f);
     if (f.surface) drawSurfacePass(v, f, o);
-    if (o.show_lines && !v.lines.empty()) drawSpringPass(v, f, o);
-    if (o.show_points && f.points > 0) drawPointPass(v, f, o);
+    if (f.lines) drawSpringPass(v, f, o);
+    if (points) drawPointPass(v, f, o);
     if (o.show_axes) drawAxesPass(f);
     if (o.show_trails && !v.trail_lengths.empty()) drawTrailPass(v, f);
     glBindVertexArray(0);
     glUseProgram(0);
   }
 
-  // the GL state every pass starts from
-  void setPassState() {
+  // the viewport and the GL state every pass starts from
+  static void setPassState(int x, int width, int height, bool clearDepth) {
+    glViewport(x, 0, width, height);
+    glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+    glDepthMask(GL_TRUE);
+    if (clearDepth) {
+      // only this viewport: a neighbouring scene keeps its depth
+      glEnable(GL_SCISSOR_TEST);
+      glScissor(x, 0, width, height);
+      glClearDepth(1.0);
+      glClear(GL_DEPTH_BUFFER_BIT);
+    }
+    glDisable(GL_SCISSOR_TEST);
     glEnable(GL_DEPTH_TEST);
     glDepthFunc(GL_LEQUAL);  // springs win over the wireframe on shared edges
     glDisable(GL_CULL_FACE);
@@ -541,7 +654,7 @@ struct Renderer::Impl {
     if (gridVertexCount == 0) return;
     glUseProgram(lineProg);
     glUniformMatrix4fv(lu.viewProj, 1, GL_FALSE, glm::value_ptr(f.viewProj));
-    glBindVertexArray(vaoOverlay);
+    glBindVertexArray(vao[kVaoOverlay]);
     glEnable(GL_BLEND);
     glDepthMask(GL_FALSE);
     glDrawArrays(GL_LINES, 0, gridVertexCount);
@@ -552,13 +665,13 @@ struct Renderer::Impl {
   // the lit cloth and/or its wireframe, pushed back so that springs on it stay visible
   void drawSurfacePass(const SceneView& v, const Frame& f, const DrawOptions& o) {
     computeNormals(v, f.points);
-    upload(GL_ARRAY_BUFFER, vboNormals, normals.size() * sizeof(float), normals.data(),
+    upload(GL_ARRAY_BUFFER, buf[kNormals], normals.size() * sizeof(float), normals.data(),
            GL_STREAM_DRAW);
     glUseProgram(surfaceProg);
     glUniformMatrix4fv(su.view, 1, GL_FALSE, glm::value_ptr(f.view));
     glUniformMatrix4fv(su.proj, 1, GL_FALSE, glm::value_ptr(f.proj));
     glUniform1i(su.ortho, f.orthographic ? 1 : 0);
-    glBindVertexArray(vaoSurface);
+    glBindVertexArray(vao[kVaoSurface]);
     if (o.show_surface) {
       glUniform3fv(su.front, 1, glm::value_ptr(kClothFront));
       glUniform3fv(su.back, 1, glm::value_ptr(kClothBack));
@@ -576,22 +689,45 @@ struct Renderer::Impl {
     }
   }
 
-  // springs coloured by strain, rods neutral; culprits drawn once more, wider, on top
+  // Springs coloured by strain, rods neutral (spring.vert: GL_LINES whose ends and colours are
+  // fetched from texture buffers, one strain per line uploaded per frame). The culprits are
+  // drawn once more on top (wider where allowed), so that no neighbour drawn later covers them.
   void drawSpringPass(const SceneView& v, const Frame& f, const DrawOptions& o) {
-    buildLines(v, f.points, o.strain_scale);
-    upload(GL_ARRAY_BUFFER, vboLines, lineVerts.size() * sizeof(ColorVertex), lineVerts.data(),
-           GL_STREAM_DRAW);
-    glUseProgram(lineProg);
-    glUniformMatrix4fv(lu.viewProj, 1, GL_FALSE, glm::value_ptr(f.viewProj));
-    glBindVertexArray(vaoLines);
-    const GLsizei total = static_cast<GLsizei>(lineVerts.size());
-    const GLsizei hl = static_cast<GLsizei>(highlightVerts.size());
-    glDrawArrays(GL_LINES, 0, total);
-    if (hl > 0 && maxLineWidth >= kHighlightLineWidth) {
-      glLineWidth(kHighlightLineWidth);
-      glDrawArrays(GL_LINES, total - hl, hl);
+    uploadLineFlagsIfChanged(v);
+    // GL 3.3 promises texture buffers of only 65 536 texels (desktop drivers 2^27): beyond the
+    // limit the lines are drawn in the rest colour, indexed over the position attribute
+    const size_t need = std::max(3 * f.points, lineIndices.size());
+    if (need <= maxTexels) {
+      uploadLineStrain(v);
+      glUseProgram(springProg);
+      glUniformMatrix4fv(spu.viewProj, 1, GL_FALSE, glm::value_ptr(f.viewProj));
+      glUniform1f(spu.strainScale, usableScale(o.strain_scale));
+      for (const auto& [unit, t] :
+           {std::pair{kPositionsUnit, kTexPositions}, std::pair{kLinesUnit, kTexLines},
+            std::pair{kStrainUnit, kTexStrain}, std::pair{kLineFlagsUnit, kTexLineFlags}}) {
+        glActiveTexture(GL_TEXTURE0 + static_cast<GLenum>(unit));
+        glBindTexture(GL_TEXTURE_BUFFER, tex[t]);
+      }
+      glActiveTexture(GL_TEXTURE0);
+      glBindVertexArray(vao[kVaoSprings]);
+      glDrawArrays(GL_LINES, 0, 2 * lineCount);
+    } else {
+      drawLinesInOneColour(f, kVaoLines, kStrainRest, 2 * lineCount);
+    }
+    if (highlightCount > 0) {
+      if (wideLines) glLineWidth(kHighlightLineWidth);
+      drawLinesInOneColour(f, kVaoHighlight, kMagenta, 2 * highlightCount);
       glLineWidth(1.0f);
     }
+  }
+
+  // indexed lines through the per-vertex colour program, the colour a constant attribute
+  void drawLinesInOneColour(const Frame& f, Vao a, const glm::vec3& color, GLsizei indices) {
+    glUseProgram(lineProg);
+    glUniformMatrix4fv(lu.viewProj, 1, GL_FALSE, glm::value_ptr(f.viewProj));
+    glBindVertexArray(vao[a]);
+    glVertexAttrib4f(1, color.r, color.g, color.b, 1.0f);
+    glDrawElements(GL_LINES, indices, GL_UNSIGNED_INT, nullptr);
   }
 
   // particles as sphere impostors
@@ -602,20 +738,16 @@ struct Renderer::Impl {
     glUniformMatrix4fv(pu.proj, 1, GL_FALSE, glm::value_ptr(f.proj));
     glUniform1f(pu.viewportHeight, static_cast<float>(f.height));
     glUniform1f(pu.radiusScale, o.point_scale);
-    glUniform3fv(pu.moving, 1, glm::value_ptr(kColorMoving));
-    glUniform3fv(pu.fixed, 1, glm::value_ptr(kColorFixed));
-    glUniform3fv(pu.highlight, 1, glm::value_ptr(kMagenta));
-    glUniform3fv(pu.grabbed, 1, glm::value_ptr(kColorGrabbed));
-    glBindVertexArray(vaoPoints);
+    glBindVertexArray(vao[kVaoPoints]);
     if (v.radii.size() == n) {
-      upload(GL_ARRAY_BUFFER, vboRadii, n * sizeof(float), v.radii.data(), GL_STREAM_DRAW);
+      upload(GL_ARRAY_BUFFER, buf[kRadii], n * sizeof(float), v.radii.data(), GL_STREAM_DRAW);
       glEnableVertexAttribArray(1);
     } else {
       glDisableVertexAttribArray(1);
       glVertexAttrib1f(1, kDefaultRadius);
     }
     if (v.flags.size() == n) {
-      upload(GL_ARRAY_BUFFER, vboFlags, n, v.flags.data(), GL_STREAM_DRAW);
+      upload(GL_ARRAY_BUFFER, buf[kFlags], n, v.flags.data(), GL_STREAM_DRAW);
       glEnableVertexAttribArray(2);
     } else {
       glDisableVertexAttribArray(2);
@@ -635,7 +767,7 @@ struct Renderer::Impl {
     if (axesVertexCount == 0) return;
     glUseProgram(lineProg);
     glUniformMatrix4fv(lu.viewProj, 1, GL_FALSE, glm::value_ptr(f.viewProj));
-    glBindVertexArray(vaoOverlay);
+    glBindVertexArray(vao[kVaoOverlay]);
     glDrawArrays(GL_LINES, gridVertexCount, axesVertexCount);
   }
 
@@ -643,11 +775,11 @@ struct Renderer::Impl {
   void drawTrailPass(const SceneView& v, const Frame& f) {
     buildTrails(v);
     if (trailCount.empty()) return;
-    upload(GL_ARRAY_BUFFER, vboTrails, trailVerts.size() * sizeof(ColorVertex), trailVerts.data(),
-           GL_STREAM_DRAW);
+    upload(GL_ARRAY_BUFFER, buf[kTrails], trailVerts.size() * sizeof(ColorVertex),
+           trailVerts.data(), GL_STREAM_DRAW);
     glUseProgram(lineProg);
     glUniformMatrix4fv(lu.viewProj, 1, GL_FALSE, glm::value_ptr(f.viewProj));
-    glBindVertexArray(vaoTrails);
+    glBindVertexArray(vao[kVaoTrails]);
     glEnable(GL_BLEND);
     glDepthMask(GL_FALSE);
     glMultiDrawArrays(GL_LINE_STRIP, trailFirst.data(), trailCount.data(),

@@ -1,7 +1,8 @@
 // Draws a SceneView into the currently bound framebuffer (needs only a current OpenGL 3.3 core
 // context: a GLFW window or a headless EGL context). Particles are sphere impostors (point
-// sprites), springs GL_LINES coloured by strain, cloth a lit two-sided surface. Two upload paths
-// (DESIGN.md §3.7): topology when SceneView::topology changes, positions once per frame.
+// sprites), springs GL_LINES coloured by strain in the shader, cloth a lit two-sided surface. Two
+// upload paths (DESIGN.md §3.7): index buffers when SceneView::topology changes; positions (one
+// buffer for particles, springs and surface) and one strain per spring every frame.
 #pragma once
 
 #include <glm/glm.hpp>
@@ -30,8 +31,14 @@ struct DrawOptions {
   bool clear_depth = false;
 };
 
-// The diverging strain colour map (blue compressed, light grey at rest, red stretched), clamped at
-// |strain| = scale. The renderer applies it on the CPU, per line and frame.
+// The diverging strain colour map that shaders/spring.vert applies per line, restated for the CPU
+// (legend, tests; a test holds the shader's pixels equal to it). With
+//   t = clamp(strain / scale, -1, 1)    (t = sign(strain) if scale is not positive and finite)
+//   s = |t| (2 - |t|)                    (ease-out: slope 2 at rest, 0 at full scale, so that
+//                                         small strains already leave the grey)
+//   colour = rest (1 - s) + end s,       end = stretched if t >= 0, else compressed,
+// rest = (0.74, 0.75, 0.77) light grey, stretched = (0.93, 0.13, 0.10) red, compressed =
+// (0.12, 0.36, 0.98) blue (linear RGB); a NaN strain is drawn at rest.
 glm::vec3 strainColor(float strain, float scale);
 
 class Renderer {
