@@ -683,6 +683,60 @@ TEST_CASE("render: draw does not clear: scenes drawn into one target all show") 
   CHECK(inside.r > inside.b + 60);
 }
 
+TEST_CASE("render: one topology, several frames: flag changes recolour, positions move") {
+  REQUIRE_GL();
+  TestScene s;
+  s.topology = 201;  // the same in every frame: radii and index buffers are not uploaded again
+  const glm::vec3 p0(-0.5f, 0.0f, 0.0f), p1(0.5f, 0.0f, 0.0f);
+  s.point(p0, 0.15f);
+  s.point(p1, 0.15f);
+  s.line(0, 1, 0.0f);
+  const render::Camera cam = frontCamera();
+  const render::DrawOptions o = bareOptions();
+  const glm::ivec3 bg = toBytes(o.background);
+  const auto at = [&](const Image& img, const glm::vec3& p) {
+    return img.at(project(cam, p, 200, 150));
+  };
+  const auto lineAt = [&](const Image& img, const glm::vec3& p) {
+    return img.strongest(project(cam, p, 200, 150), bg);
+  };
+  const auto isOrange = [](const glm::ivec3& c) { return c.r > c.b + 60 && c.g > 100; };
+  const auto isMagenta = [](const glm::ivec3& c) { return c.r > 150 && c.b > 150 && c.g < 90; };
+  const auto isYellow = [](const glm::ivec3& c) { return c.r > 180 && c.g > 180 && c.b < 90; };
+  const auto isGrey = [](const glm::ivec3& c) { return std::abs(c.r - c.b) < 25 && c.r > 100; };
+
+  const Image plain = renderScene(s, cam, o);
+  CHECK(isOrange(at(plain, p0)));
+  CHECK(isGrey(lineAt(plain, {0.0f, 0.0f, 0.0f})));
+  // the divergence culprit appears: the point and its spring turn magenta
+  s.flags[0] = render::kPointHighlight;
+  s.line_flags[0] = render::kLineHighlight;
+  const Image culprit = renderScene(s, cam, o);
+  CHECK(isMagenta(at(culprit, p0)));
+  CHECK(isOrange(at(culprit, p1)));
+  CHECK(isMagenta(lineAt(culprit, {0.0f, 0.0f, 0.0f})));
+  // the mouse grabs it instead
+  s.flags[0] = render::kPointGrabbed;
+  s.line_flags[0] = 0;
+  const Image grabbed = renderScene(s, cam, o);
+  CHECK(isYellow(at(grabbed, p0)));
+  CHECK(isGrey(lineAt(grabbed, {0.0f, 0.0f, 0.0f})));
+  // and lets go
+  s.flags[0] = 0;
+  const Image released = renderScene(s, cam, o);
+  CHECK(isOrange(at(released, p0)));
+  CHECK(released.rgba == plain.rgba);
+
+  // positions alone move the point and its spring
+  const glm::vec3 moved(-0.5f, 0.45f, 0.0f);
+  s.positions[1] = moved.y;
+  const Image after = renderScene(s, cam, o);
+  CHECK(isOrange(at(after, moved)));
+  CHECK(near(at(after, p0), bg));
+  CHECK(isGrey(lineAt(after, 0.5f * (moved + p1))));
+  CHECK(near(at(after, {0.0f, 0.0f, 0.0f}), bg));  // where the spring was
+}
+
 TEST_CASE("render: trails fade from old to new") {
   REQUIRE_GL();
   TestScene s;

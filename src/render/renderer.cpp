@@ -2,11 +2,11 @@
 // Uploads follow DESIGN.md §3.7. The topology path (SceneView::topology or a count changed)
 // rebuilds the index buffers of triangles and lines. Per frame: the positions, once, shared by
 // particles, springs and surface; the surface normals; one strain per spring (the colour map
-// runs in the shader); radii and point flags. Line flags are uploaded only when their content
-// changed. Everything is plain OpenGL 3.3 core, cheap enough for Mesa's llvmpipe (whose cost is per
-// primitive and per byte uploaded: particles are point sprites, springs GL_LINES whose ends the
-// vertex shader fetches by index from the shared positions, rather than two CPU-coloured vertices
-// per spring).
+// runs in the shader). Radii go up with the topology; point and line flags only when their
+// content changed (they carry per-frame highlights, but rarely change). Everything is plain
+// OpenGL 3.3 core, cheap enough for Mesa's llvmpipe (whose cost is per primitive and per byte
+// uploaded: particles are point sprites, springs GL_LINES whose ends the vertex shader fetches by
+// index from the shared positions, rather than two CPU-coloured vertices per spring).
 #include "render/renderer.hpp"
 
 #include <glad/gl.h>
@@ -177,15 +177,15 @@ struct Renderer::Impl {
   // topology state
   bool haveTopology = false;
   std::uint64_t topology = 0;
-  size_t nPoints = 0, nLines = 0, nTriangleIndices = 0;
+  size_t nPoints = 0, nLines = 0, nTriangleIndices = 0, nRadii = 0, nFlags = 0;
   std::vector<std::uint32_t> triangles;    // the valid triangles of the view
   std::vector<std::uint32_t> lineIndices;  // the valid lines of the view (index pairs)
   std::vector<std::uint32_t> lineIds;      // the view's index of each; empty: all are valid
   GLsizei triangleIndexCount = 0, lineCount = 0, highlightCount = 0;
 
-  // the line flags last uploaded (flags change rarely: a highlight, not every frame)
-  bool lineFlagsUploaded = false;
-  std::vector<std::uint8_t> uploadedLineFlags;
+  // the flags last uploaded (flags change rarely: a highlight, a grab, not every frame)
+  bool pointFlagsUploaded = false, lineFlagsUploaded = false;
+  std::vector<std::uint8_t> uploadedPointFlags, uploadedLineFlags;
 
   // per-frame scratch, kept to avoid reallocation
   std::vector<float> normals, strainScratch;
@@ -356,15 +356,21 @@ struct Renderer::Impl {
   }
 
   // ---- the topology path ----
+  // A new topology id, or a count that changed under the same id (a view that breaks the
+  // contract must not make GL read out of bounds), rebuilds the index buffers and the radii.
   void updateTopology(const SceneView& v, size_t n) {
     const bool changed = !haveTopology || v.topology != topology || n != nPoints ||
-                         v.lines.size() / 2 != nLines || v.triangles.size() != nTriangleIndices;
+                         v.lines.size() / 2 != nLines || v.triangles.size() != nTriangleIndices ||
+                         v.radii.size() != nRadii || v.flags.size() != nFlags;
     if (!changed) return;
     haveTopology = true;
     topology = v.topology;
     nPoints = n;
     nLines = v.lines.size() / 2;
     nTriangleIndices = v.triangles.size();
+    nRadii = v.radii.size();
+    nFlags = v.flags.size();
+    uploadPointAttributes(v, n);
     // keep only triangles and lines whose indices are in range: GL would read out of bounds
     triangles.clear();
     for (size_t t = 0; t + 2 < v.triangles.size(); t += 3) {
@@ -387,6 +393,25 @@ struct Renderer::Impl {
     uploadIndices(kVaoLines, kLines, lineIndices);
     lineFlagsUploaded = false;  // the highlighted lines' indices are rebuilt too
     grid.valid = false;
+  }
+
+  // Radii are constant for a topology (SceneView's contract), so they go up here only. Whether
+  // radii and flags are arrays or constants (a view without them) is vertex array state, set here
+  // too; the constants themselves are set by the point pass.
+  void uploadPointAttributes(const SceneView& v, size_t n) {
+    glBindVertexArray(vao[kVaoPoints]);
+    if (v.radii.size() == n) {
+      upload(GL_ARRAY_BUFFER, buf[kRadii], v.radii.size_bytes(), v.radii.data(), GL_STATIC_DRAW);
+      glEnableVertexAttribArray(1);
+    } else {
+      glDisableVertexAttribArray(1);
+    }
+    if (v.flags.size() == n)
+      glEnableVertexAttribArray(2);
+    else
+      glDisableVertexAttribArray(2);
+    glBindVertexArray(0);
+    pointFlagsUploaded = false;
   }
 
   // an element buffer is part of its vertex array's state: bind that first
@@ -525,6 +550,18 @@ struct Renderer::Impl {
   void uploadLineStrain(const SceneView& v) {
     const std::span<const float> strain = perDrawnLine(v.line_strain, strainScratch);
     upload(GL_TEXTURE_BUFFER, buf[kStrain], strain.size_bytes(), strain.data(), GL_STREAM_DRAW);
+  }
+
+  // Point flags mix bits fixed with the topology (kPointFixed) and per-frame state (a divergence
+  // culprit, the body the mouse holds), so the topology path cannot own them; but they change
+  // only on the frames where such a state begins or ends. They are uploaded when they differ
+  // from the copy last uploaded: comparing n bytes costs far less than an upload, which the
+  // driver copies and may have to synchronise with the previous frame's draw.
+  void uploadPointFlagsIfChanged(const SceneView& v) {
+    if (pointFlagsUploaded && std::ranges::equal(v.flags, uploadedPointFlags)) return;
+    pointFlagsUploaded = true;
+    uploadedPointFlags.assign(v.flags.begin(), v.flags.end());
+    upload(GL_ARRAY_BUFFER, buf[kFlags], v.flags.size_bytes(), v.flags.data(), GL_DYNAMIC_DRAW);
   }
 
   // Line flags carry a per-frame state (the divergence culprit) but change rarely: uploaded,
@@ -739,20 +776,12 @@ struct Renderer::Impl {
     glUniform1f(pu.viewportHeight, static_cast<float>(f.height));
     glUniform1f(pu.radiusScale, o.point_scale);
     glBindVertexArray(vao[kVaoPoints]);
-    if (v.radii.size() == n) {
-      upload(GL_ARRAY_BUFFER, buf[kRadii], n * sizeof(float), v.radii.data(), GL_STREAM_DRAW);
-      glEnableVertexAttribArray(1);
-    } else {
-      glDisableVertexAttribArray(1);
-      glVertexAttrib1f(1, kDefaultRadius);
-    }
-    if (v.flags.size() == n) {
-      upload(GL_ARRAY_BUFFER, buf[kFlags], n, v.flags.data(), GL_STREAM_DRAW);
-      glEnableVertexAttribArray(2);
-    } else {
-      glDisableVertexAttribArray(2);
+    // constants where the view has no array (context state: other passes may change them)
+    if (v.radii.size() != n) glVertexAttrib1f(1, kDefaultRadius);
+    if (v.flags.size() == n)
+      uploadPointFlagsIfChanged(v);
+    else
       glVertexAttribI4ui(2, 0, 0, 0, 0);
-    }
     // smooth sprite edges when multisampled (no effect on a single-sample target); the
     // coverage alpha itself is not written (llvmpipe ignores GL_SAMPLE_ALPHA_TO_ONE)
     glEnable(GL_SAMPLE_ALPHA_TO_COVERAGE);
