@@ -61,8 +61,11 @@ constexpr float kSurfaceOffsetFactor = 1.0f, kSurfaceOffsetUnits = 1.0f;
 constexpr float kTrailAlpha = 0.9f;  // of the newest sample; older ones fade linearly to 0
 
 // ---- the ground grid ----
-constexpr float kGridCellsAcross = 8.0f;   // the spacing is the nice step nearest extent / 8
-constexpr float kGridMargin = 0.03f;       // gap under the lowest point, fraction of the extent
+constexpr float kGridCellsAcross = 8.0f;  // the spacing is the nice step nearest extent / 8
+constexpr float kGridMargin = 0.03f;      // gap under the lowest point, fraction of the extent
+// the floor is lowered (to a full margin under the scene) once the scene comes closer to it than
+// this fraction of the margin: it never sits in the scene, and does not move for every dip
+constexpr float kGridLowerWithin = 0.5f;
 constexpr float kPlanarGridDepth = 0.25f;  // planar scenes: grid behind, fraction of the extent
 constexpr float kMinExtent = 1e-3f;        // m: a single point still gets a finite grid
 // the grid reaches this many scene extents or camera distances: it fills the view at any zoom
@@ -123,7 +126,7 @@ glm::vec3 strainColor(float strain, float scale) {
   float t = scale > 0.0f ? strain / scale : strain > 0.0f ? 1.0f : strain < 0.0f ? -1.0f : 0.0f;
   t = std::clamp(t, -1.0f, 1.0f);
   const float a = std::abs(t);
-  const float s = a * (2.0f - a);  // ease-out (as spring.frag)
+  const float s = a * (2.0f - a);  // ease-out (as spring.vert)
   return t >= 0.0f ? glm::mix(kStrainRest, kStrainStretched, s)
                    : glm::mix(kStrainRest, kStrainCompressed, s);
 }
@@ -447,7 +450,7 @@ struct Renderer::Impl {
       overlayDirty = true;
     }
     // lowered when the scene falls through it (never raised: no jumping floor)
-    if (floor - 0.5f * margin < grid.level) {
+    if (floor - kGridLowerWithin * margin < grid.level) {
       grid.level = floor - margin;
       overlayDirty = true;
     }
