@@ -1,5 +1,5 @@
 #version 330 core
-// Coloured lines: springs (strain colours computed on the CPU), grid, axes and trails.
+// Lines with a colour per vertex, computed on the CPU: the grid, the axes and the trails.
 layout(location = 0) in vec3 a_position;  // world (m)
 layout(location = 1) in vec4 a_color;     // RGBA8, normalised
 

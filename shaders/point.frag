@@ -18,6 +18,18 @@ out vec4 frag_color;
 
 const uint kFixed = 1u, kHighlight = 2u, kGrabbed = 4u;
 const vec3 kLight = vec3(-0.3, 0.45, 0.84);  // view space, near the headlight
+// sphere shading: ambient share (the unlit side stays readable), specular exponent and strength
+const float kAmbient = 0.28, kShininess = 40.0, kSpecular = 0.35;
+// a darker outline (down to kOutlineDarken) in the outer ring r^2 > kOutlineFrom separates
+// touching spheres
+const float kOutlineFrom = 0.85, kOutlineDarken = 0.7;
+// the pin: a square of half-size kPinEdge (of the sprite) with a light rim (kPinRim) from
+// kRimFrom to kRimTo, the face bevelled by kBevel and lit kPinAmbient + rest diffuse
+const float kPinEdge = 0.92, kRimFrom = 0.62, kRimTo = 0.70, kBevel = 0.35, kPinAmbient = 0.55;
+const vec3 kPinRim = vec3(0.86);
+// edge coverage ramps from 0 to 1 over the outermost pixel: a distance in sprite units (the
+// sprite spans -1..1) times size / 2 is a distance in pixels
+const float kCoverageRamp = 0.5;
 
 void main() {
   vec2 p = gl_PointCoord * 2.0 - 1.0;
@@ -35,24 +47,23 @@ void main() {
   if (fixed_point) {
     // a square pin: a flat face with a bevelled light rim
     float edge = max(abs(p.x), abs(p.y));
-    if (edge > 0.92) discard;
-    coverage = clamp((0.92 - edge) * 0.5 * v_size, 0.0, 1.0);
-    n = normalize(vec3(p * 0.35, 1.0));
-    float rim = smoothstep(0.62, 0.70, edge);
-    vec3 face = base * (0.55 + 0.45 * max(dot(n, normalize(kLight)), 0.0));
-    color = mix(face, vec3(0.86), rim);
+    if (edge > kPinEdge) discard;
+    coverage = clamp((kPinEdge - edge) * kCoverageRamp * v_size, 0.0, 1.0);
+    n = normalize(vec3(p * kBevel, 1.0));
+    float rim = smoothstep(kRimFrom, kRimTo, edge);
+    vec3 face = base * (kPinAmbient + (1.0 - kPinAmbient) * max(dot(n, normalize(kLight)), 0.0));
+    color = mix(face, kPinRim, rim);
     n = vec3(0.0, 0.0, 1.0);
   } else {
     if (r2 > 1.0) discard;
-    coverage = clamp((1.0 - sqrt(r2)) * 0.5 * v_size, 0.0, 1.0);
+    coverage = clamp((1.0 - sqrt(r2)) * kCoverageRamp * v_size, 0.0, 1.0);
     n = vec3(p, sqrt(1.0 - r2));
     vec3 l = normalize(kLight);
     float diffuse = max(dot(n, l), 0.0);
     vec3 h = normalize(l + vec3(0.0, 0.0, 1.0));
-    float spec = pow(max(dot(n, h), 0.0), 40.0);
-    color = base * (0.28 + 0.72 * diffuse) + vec3(0.35 * spec);
-    // a thin darker outline separates touching spheres
-    color *= mix(1.0, 0.7, smoothstep(0.85, 1.0, r2));
+    float spec = pow(max(dot(n, h), 0.0), kShininess);
+    color = base * (kAmbient + (1.0 - kAmbient) * diffuse) + vec3(kSpecular * spec);
+    color *= mix(1.0, kOutlineDarken, smoothstep(kOutlineFrom, 1.0, r2));
   }
 
   vec4 clip = u_proj * vec4(v_center + n * v_radius, 1.0);

@@ -15,6 +15,9 @@ flat out float v_radius;  // world (m)
 flat out uint v_flags;
 flat out float v_size;  // sprite diameter, pixels
 
+const float kMinW = 1e-6;         // a point at the eye: a huge sprite, not a division by zero
+const float kMinPointSize = 1.0;  // pixels: a far particle stays visible
+
 void main() {
   vec4 c = u_view * vec4(a_position, 1.0);
   v_center = c.xyz;
@@ -22,7 +25,7 @@ void main() {
   v_flags = a_flags;
   gl_Position = u_proj * c;
   // diameter in pixels: 2 r * P[1][1] / w * (H / 2); w = 1 for the orthographic projection
-  float w = max(gl_Position.w, 1e-6);
-  gl_PointSize = max(v_radius * u_proj[1][1] * u_viewport_height / w, 1.0);
+  float w = max(gl_Position.w, kMinW);
+  gl_PointSize = max(v_radius * u_proj[1][1] * u_viewport_height / w, kMinPointSize);
   v_size = gl_PointSize;
 }

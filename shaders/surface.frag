@@ -9,7 +9,10 @@ uniform bool u_orthographic;
 
 out vec4 frag_color;
 
-const vec3 kLight = vec3(-0.3, 0.45, 0.84);
+const vec3 kLight = vec3(-0.3, 0.45, 0.84);  // view space, near the headlight
+// ambient share (folds facing away stay readable), specular exponent and strength (a faint
+// sheen: cloth is not glossy)
+const float kAmbient = 0.30, kShininess = 24.0, kSpecular = 0.08;
 
 void main() {
   vec3 n = v_normal;
@@ -26,7 +29,7 @@ void main() {
   if (dot(n, to_eye) < 0.0) n = reflect(n, to_eye);
   float diffuse = max(dot(n, l), 0.0);
   vec3 h = normalize(l + to_eye);
-  float spec = pow(max(dot(n, h), 0.0), 24.0);
-  vec3 color = base * (0.30 + 0.70 * diffuse) + vec3(0.08 * spec);
+  float spec = pow(max(dot(n, h), 0.0), kShininess);
+  vec3 color = base * (kAmbient + (1.0 - kAmbient) * diffuse) + vec3(kSpecular * spec);
   frag_color = vec4(color, 1.0);
 }

@@ -66,11 +66,15 @@ float distanceToRay(const glm::vec3& p, const glm::vec3& origin, const glm::vec3
 
 // ---- scenes ----
 
+constexpr std::uint64_t kFreshTopology = 1u << 20;
+
 struct TestScene {
   std::vector<float> positions, radii, strain, trails;
   std::vector<std::uint8_t> flags, line_flags;
   std::vector<std::uint32_t> lines, triangles, trail_lengths;
-  std::uint64_t topology = 1;
+  // 0: a fresh id at every view(), as if each draw showed another system (tests that draw one
+  // topology in several frames set an id; explicit ids stay below kFreshTopology)
+  std::uint64_t topology = 0;
   bool planar = false;
 
   std::uint32_t point(const glm::vec3& p, float r = 0.05f, std::uint8_t f = 0) {
@@ -98,7 +102,8 @@ struct TestScene {
     v.triangles = triangles;
     v.trails = trails;
     v.trail_lengths = trail_lengths;
-    v.topology = topology;
+    static std::uint64_t fresh = kFreshTopology;
+    v.topology = topology ? topology : ++fresh;
     v.planar = planar;
     return v;
   }
@@ -200,6 +205,15 @@ void maybeSave(const std::string& name, const Image& img) {
   if (!render::writePng(path, img.width, img.height, img.rgba, &err)) MESSAGE(err);
 }
 
+Image readImage(render::Framebuffer& fb) {
+  Image img;
+  fb.read(img.rgba);
+  img.width = fb.width();
+  img.height = fb.height();
+  REQUIRE(img.rgba.size() == static_cast<size_t>(img.width) * img.height * 4);
+  return img;
+}
+
 Image renderScene(const TestScene& scene, const render::Camera& cam,
                   const render::DrawOptions& opts, int width = 200, int height = 150,
                   int samples = 1) {
@@ -208,6 +222,7 @@ Image renderScene(const TestScene& scene, const render::Camera& cam,
   Image img;
   REQUIRE_MESSAGE(fb.resize(width, height, samples, &err), err);
   fb.bind();
+  gl().renderer->clear(opts, width, height);
   gl().renderer->draw(scene.view(), cam, opts, width, height);
   fb.read(img.rgba);
   img.width = width;
@@ -382,6 +397,39 @@ TEST_CASE("render: strainColor is grey at rest, red stretched, blue compressed, 
 }
 
 // ============================== GL: pixels ==============================
+
+TEST_CASE("render: the spring shader draws strainColor's colours") {
+  REQUIRE_GL();
+  render::DrawOptions o = bareOptions();
+  o.show_points = false;
+  const render::Camera cam = frontCamera();
+  const glm::ivec3 bg = toBytes(o.background);
+  for (const float scale : {0.05f, 0.0f}) {  // 0: only the sign counts
+    CAPTURE(scale);
+    o.strain_scale = scale;
+    const float s = scale > 0.0f ? scale : 1.0f;
+    const std::vector<float> strains = {-s, -s / 2, 0.0f, s / 2, s, 2 * s, std::nanf("")};
+    TestScene t;
+    for (size_t i = 0; i < strains.size(); ++i) {
+      const float y = 0.8f - 0.25f * static_cast<float>(i);
+      t.line(t.point({-1.0f, y, 0.0f}), t.point({1.0f, y, 0.0f}), strains[i]);
+    }
+    const Image img = renderScene(t, cam, o);
+    if (scale > 0.0f) maybeSave("strain_colours", img);
+    for (size_t i = 0; i < strains.size(); ++i) {
+      CAPTURE(strains[i]);
+      const float y = 0.8f - 0.25f * static_cast<float>(i);
+      const glm::ivec3 want = toBytes(render::strainColor(strains[i], scale));
+      // the line's pixels are the fragment colour itself (single-sampled, not blended)
+      for (const float x : {-0.5f, 0.0f, 0.5f}) {
+        const glm::ivec3 got = img.strongest(project(cam, {x, y, 0.0f}, 200, 150), bg);
+        CAPTURE(got);
+        CAPTURE(want);
+        CHECK(near(got, want, 2));  // 1/255 of float difference, plus rounding
+      }
+    }
+  }
+}
 
 TEST_CASE("render: a particle is drawn where its centre projects, background elsewhere") {
   REQUIRE_GL();
@@ -566,6 +614,129 @@ TEST_CASE("render: fixed, highlighted and grabbed points have their own colours"
   CHECK(rim.r > fixed.r + 60);
 }
 
+TEST_CASE("render: draw does not clear: scenes drawn into one target all show") {
+  REQUIRE_GL();
+  const int width = 200, height = 150;
+  render::Framebuffer fb;
+  std::string err;
+  REQUIRE_MESSAGE(fb.resize(width, height, 1, &err), err);
+  fb.bind();
+  render::DrawOptions o = bareOptions();
+  o.background = {0.2f, 0.5f, 0.3f};  // a colour no scene draws
+  const glm::ivec3 bg = toBytes(o.background);
+  const render::Camera cam = frontCamera();
+  TestScene a, b;
+  const glm::vec3 pa(-0.6f, 0.2f, 0.0f), pb(0.6f, -0.2f, 0.0f);
+  a.point(pa, 0.12f);
+  a.topology = 101;
+  b.point(pb, 0.12f, render::kPointHighlight);
+  b.topology = 102;
+  gl().renderer->clear(o, width, height);
+  gl().renderer->draw(a.view(), cam, o, width, height);
+  gl().renderer->draw(b.view(), cam, o, width, height);
+  const Image both = readImage(fb);
+  maybeSave("two_scenes", both);
+  const glm::ivec3 ca = both.at(project(cam, pa, width, height));
+  const glm::ivec3 cb = both.at(project(cam, pb, width, height));
+  CAPTURE(ca);
+  CAPTURE(cb);
+  CHECK(ca.r > ca.b + 60);  // the first scene's particle survived the second draw
+  CHECK(cb.r > 180);        // the second's, highlighted magenta
+  CHECK(cb.b > 180);
+  CHECK(near(both.at(5, 5), bg));  // the clear colour around them
+  CHECK(near(both.at(width / 2, height / 2), bg));
+
+  // overlaid scenes depth-test against each other: b's particle, behind a's, stays hidden ...
+  b.positions = {pa.x, pa.y, -0.5f};
+  b.topology = 103;
+  gl().renderer->clear(o, width, height);
+  gl().renderer->draw(a.view(), cam, o, width, height);
+  gl().renderer->draw(b.view(), cam, o, width, height);
+  const glm::ivec3 hidden = readImage(fb).at(project(cam, pa, width, height));
+  CAPTURE(hidden);
+  CHECK(hidden.g > 100);  // orange, not magenta
+  // ... unless its draw clears the depth of its viewport first
+  render::DrawOptions over = o;
+  over.clear_depth = true;
+  gl().renderer->draw(b.view(), cam, over, width, height);
+  const glm::ivec3 shown = readImage(fb).at(project(cam, pa, width, height));
+  CAPTURE(shown);
+  CHECK(shown.g < 90);  // magenta
+  CHECK(shown.b > 150);
+
+  // a viewport: clear fills the whole target (the panel's area too), draw only its viewport
+  render::DrawOptions right = o;
+  right.viewport_x = width / 2;
+  right.viewport_width = width / 2;
+  right.background = {0.6f, 0.1f, 0.1f};
+  gl().renderer->clear(right, width, height);
+  TestScene wide;  // a particle wider than the right half: clipped at the viewport's edge
+  wide.point({0.0f, 0.0f, 0.0f}, 1.2f);
+  wide.topology = 104;
+  gl().renderer->draw(wide.view(), cam, right, width, height);
+  const Image half = readImage(fb);
+  maybeSave("viewport", half);
+  CHECK(near(half.at(width / 4, height / 2), toBytes(right.background)));
+  CHECK(near(half.at(5, 5), toBytes(right.background)));
+  const glm::ivec3 inside = half.at(3 * width / 4, height / 2);
+  CAPTURE(inside);
+  CHECK(inside.r > inside.b + 60);
+}
+
+TEST_CASE("render: one topology, several frames: flag changes recolour, positions move") {
+  REQUIRE_GL();
+  TestScene s;
+  s.topology = 201;  // the same in every frame: radii and index buffers are not uploaded again
+  const glm::vec3 p0(-0.5f, 0.0f, 0.0f), p1(0.5f, 0.0f, 0.0f);
+  s.point(p0, 0.15f);
+  s.point(p1, 0.15f);
+  s.line(0, 1, 0.0f);
+  const render::Camera cam = frontCamera();
+  const render::DrawOptions o = bareOptions();
+  const glm::ivec3 bg = toBytes(o.background);
+  const auto at = [&](const Image& img, const glm::vec3& p) {
+    return img.at(project(cam, p, 200, 150));
+  };
+  const auto lineAt = [&](const Image& img, const glm::vec3& p) {
+    return img.strongest(project(cam, p, 200, 150), bg);
+  };
+  const auto isOrange = [](const glm::ivec3& c) { return c.r > c.b + 60 && c.g > 100; };
+  const auto isMagenta = [](const glm::ivec3& c) { return c.r > 150 && c.b > 150 && c.g < 90; };
+  const auto isYellow = [](const glm::ivec3& c) { return c.r > 180 && c.g > 180 && c.b < 90; };
+  const auto isGrey = [](const glm::ivec3& c) { return std::abs(c.r - c.b) < 25 && c.r > 100; };
+
+  const Image plain = renderScene(s, cam, o);
+  CHECK(isOrange(at(plain, p0)));
+  CHECK(isGrey(lineAt(plain, {0.0f, 0.0f, 0.0f})));
+  // the divergence culprit appears: the point and its spring turn magenta
+  s.flags[0] = render::kPointHighlight;
+  s.line_flags[0] = render::kLineHighlight;
+  const Image culprit = renderScene(s, cam, o);
+  CHECK(isMagenta(at(culprit, p0)));
+  CHECK(isOrange(at(culprit, p1)));
+  CHECK(isMagenta(lineAt(culprit, {0.0f, 0.0f, 0.0f})));
+  // the mouse grabs it instead
+  s.flags[0] = render::kPointGrabbed;
+  s.line_flags[0] = 0;
+  const Image grabbed = renderScene(s, cam, o);
+  CHECK(isYellow(at(grabbed, p0)));
+  CHECK(isGrey(lineAt(grabbed, {0.0f, 0.0f, 0.0f})));
+  // and lets go
+  s.flags[0] = 0;
+  const Image released = renderScene(s, cam, o);
+  CHECK(isOrange(at(released, p0)));
+  CHECK(released.rgba == plain.rgba);
+
+  // positions alone move the point and its spring
+  const glm::vec3 moved(-0.5f, 0.45f, 0.0f);
+  s.positions[1] = moved.y;
+  const Image after = renderScene(s, cam, o);
+  CHECK(isOrange(at(after, moved)));
+  CHECK(near(at(after, p0), bg));
+  CHECK(isGrey(lineAt(after, 0.5f * (moved + p1))));
+  CHECK(near(at(after, {0.0f, 0.0f, 0.0f}), bg));  // where the spring was
+}
+
 TEST_CASE("render: trails fade from old to new") {
   REQUIRE_GL();
   TestScene s;
@@ -644,6 +815,7 @@ TEST_CASE("render: topology and count changes, bad indices and empty views are s
   CHECK(near(empty.at(100, 75), bg));
   // one triangle, then a different one with the same topology id but other counts
   TestScene a;
+  a.topology = 6;
   a.point({-0.5f, -0.5f, 0.0f}), a.point({0.5f, -0.5f, 0.0f}), a.point({0.0f, 0.5f, 0.0f});
   a.triangle(0, 1, 2);
   TestScene b = a;
@@ -784,11 +956,15 @@ TEST_CASE("render: a large cloth (65 536 points, 390 000 springs, 130 000 triang
   REQUIRE_MESSAGE(fb.resize(width, height, 1, &err), err);
   fb.bind();
   const render::SceneView view = s.view();
-  gl().renderer->draw(view, cam, o, width, height);  // warm-up: the topology upload
+  const auto frame = [&](const render::DrawOptions& options) {
+    gl().renderer->clear(options, width, height);
+    gl().renderer->draw(view, cam, options, width, height);
+  };
+  frame(o);  // warm-up: the topology upload
   glFinish();
   const int frames = 3;
   const auto t0 = std::chrono::steady_clock::now();
-  for (int f = 0; f < frames; ++f) gl().renderer->draw(view, cam, o, width, height);
+  for (int f = 0; f < frames; ++f) frame(o);
   glFinish();
   const double ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() /
@@ -807,7 +983,7 @@ TEST_CASE("render: a large cloth (65 536 points, 390 000 springs, 130 000 triang
     only.show_points = points, only.show_lines = lines, only.show_surface = surface;
     only.show_grid = only.show_axes = false;
     const auto start = std::chrono::steady_clock::now();
-    for (int f = 0; f < frames; ++f) gl().renderer->draw(view, cam, only, width, height);
+    for (int f = 0; f < frames; ++f) frame(only);
     glFinish();
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
                .count() /

@@ -262,6 +262,7 @@ struct Viewer {
     draw.viewport_x = sceneX < width - 64 ? sceneX : 0;
     draw.viewport_width = width - draw.viewport_x;
     mouse.setViewport(draw.viewport_x, draw.viewport_width, height);
+    renderer.clear(draw, width, height);  // the panel's area too
     renderer.draw(view, camera, draw, width, height);
     if (imgui) drawUi(loop, width, height);
     glFinish();

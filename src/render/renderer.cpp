@@ -1,8 +1,12 @@
-// The scene renderer: one draw call per kind (grid, surface, springs, particles, axes, trails).
-// Uploads follow DESIGN.md §3.7: the triangle index buffer is rebuilt only when the topology (or a
-// count) changes; positions, radii, flags, normals and the spring colours are uploaded once per
-// frame, each with a single glBufferData. Everything is plain OpenGL 3.3 core, cheap enough for
-// Mesa's llvmpipe (whose cost is per primitive: particles are point sprites, springs GL_LINES).
+// The scene renderer: one pass per kind (grid, surface, springs, particles, axes, trails).
+// Uploads follow DESIGN.md §3.7. The topology path (SceneView::topology or a count changed)
+// rebuilds the index buffers of triangles and lines. Per frame: the positions, once, shared by
+// particles, springs and surface; the surface normals; one strain per spring (the colour map
+// runs in the shader). Radii go up with the topology; point and line flags only when their
+// content changed (they carry per-frame highlights, but rarely change). Everything is plain
+// OpenGL 3.3 core, cheap enough for Mesa's llvmpipe (whose cost is per primitive and per byte
+// uploaded: particles are point sprites, springs GL_LINES whose ends the vertex shader fetches by
+// index from the shared positions, rather than two CPU-coloured vertices per spring).
 #include "render/renderer.hpp"
 
 #include <glad/gl.h>
@@ -13,6 +17,7 @@
 #include <cstdint>
 #include <glm/gtc/type_ptr.hpp>
 #include <limits>
+#include <span>
 
 #include "render/shaders.hpp"
 
@@ -38,7 +43,41 @@ constexpr std::array<glm::vec3, 6> kTrailPalette{{{0.40f, 0.85f, 1.0f},
                                                   {1.0f, 0.50f, 0.78f},
                                                   {0.75f, 0.62f, 1.0f},
                                                   {1.0f, 0.60f, 0.40f}}};
+constexpr glm::vec3 kGridColor{0.62f, 0.64f, 0.68f};
+constexpr std::array<glm::vec3, 3> kAxisColors{{{0.95f, 0.25f, 0.22f},   // x red
+                                                {0.30f, 0.88f, 0.30f},   // y green
+                                                {0.30f, 0.50f, 1.0f}}};  // z blue
+
+// ---- sizes ----
 constexpr float kDefaultRadius = 0.02f;  // m, when the view carries no radii
+// a culprit spring is drawn once more this wide (pixels), where the context allows wide lines:
+// it stands out of a dense cloth
+constexpr float kHighlightLineWidth = 3.0f;
+// texture units of the spring pass's texture buffers
+constexpr GLint kPositionsUnit = 0, kLinesUnit = 1, kStrainUnit = 2, kLineFlagsUnit = 3;
+// the cloth is pushed back by this polygon offset (factor, units), so that springs and the
+// wireframe lying on it win the depth test instead of flickering through it
+constexpr float kSurfaceOffsetFactor = 1.0f, kSurfaceOffsetUnits = 1.0f;
+constexpr float kTrailAlpha = 0.9f;  // of the newest sample; older ones fade linearly to 0
+
+// ---- the ground grid ----
+constexpr float kGridCellsAcross = 8.0f;  // the spacing is the nice step nearest extent / 8
+constexpr float kGridMargin = 0.03f;      // gap under the lowest point, fraction of the extent
+// the floor is lowered (to a full margin under the scene) once the scene comes closer to it than
+// this fraction of the margin: it never sits in the scene, and does not move for every dip
+constexpr float kGridLowerWithin = 0.5f;
+constexpr float kPlanarGridDepth = 0.25f;  // planar scenes: grid behind, fraction of the extent
+constexpr float kMinExtent = 1e-3f;        // m: a single point still gets a finite grid
+// the grid reaches this many scene extents or camera distances: it fills the view at any zoom
+constexpr float kGridReach = 3.0f;
+// cells from the centre to the edge: a few at least; at most 401 lines per direction, whose
+// cost (per primitive on llvmpipe) stays far below the scene's
+constexpr int kGridMinHalf = 4, kGridMaxHalf = 200;
+constexpr int kGridSegments = 12;   // per line, so that alpha can fade towards the edge
+constexpr int kGridMajorEvery = 5;  // every 5th line is stronger
+constexpr float kGridAlphaMajor = 0.42f, kGridAlphaMinor = 0.22f;
+constexpr float kGridFadeStart = 0.3f;  // fraction of the reach where the fade begins
+constexpr float kAxisLength = 1.5f;     // grid cells: longer than a cell, shorter than the scene
 
 // ---- vertices of the coloured-line program ----
 struct ColorVertex {
@@ -56,61 +95,6 @@ ColorVertex colorVertex(const glm::vec3& p, const glm::vec3& c, float alpha = 1.
   return {p.x, p.y, p.z, {toByte(c.r), toByte(c.g), toByte(c.b), toByte(alpha)}};
 }
 
-// ---- shader programs ----
-GLuint compileShader(GLenum type, std::string_view name, std::string* error) {
-  const std::string_view text = shaderSource(name);
-  if (text.empty()) {
-    if (error) *error = "shader " + std::string(name) + " is not embedded in the binary";
-    return 0;
-  }
-  const GLuint s = glCreateShader(type);
-  const char* src = text.data();
-  const GLint len = static_cast<GLint>(text.size());
-  glShaderSource(s, 1, &src, &len);
-  glCompileShader(s);
-  GLint ok = 0;
-  glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
-  if (!ok) {
-    GLint logLen = 0;
-    glGetShaderiv(s, GL_INFO_LOG_LENGTH, &logLen);
-    std::string log(static_cast<size_t>(std::max(logLen, 1)), '\0');
-    glGetShaderInfoLog(s, logLen, nullptr, log.data());
-    if (error) *error = "cannot compile shader " + std::string(name) + ": " + log.c_str();
-    glDeleteShader(s);
-    return 0;
-  }
-  return s;
-}
-
-GLuint linkProgram(std::string_view vert, std::string_view frag, std::string* error) {
-  const GLuint vs = compileShader(GL_VERTEX_SHADER, vert, error);
-  if (!vs) return 0;
-  const GLuint fs = compileShader(GL_FRAGMENT_SHADER, frag, error);
-  if (!fs) {
-    glDeleteShader(vs);
-    return 0;
-  }
-  const GLuint p = glCreateProgram();
-  glAttachShader(p, vs);
-  glAttachShader(p, fs);
-  glLinkProgram(p);
-  glDeleteShader(vs);
-  glDeleteShader(fs);
-  GLint ok = 0;
-  glGetProgramiv(p, GL_LINK_STATUS, &ok);
-  if (!ok) {
-    GLint logLen = 0;
-    glGetProgramiv(p, GL_INFO_LOG_LENGTH, &logLen);
-    std::string log(static_cast<size_t>(std::max(logLen, 1)), '\0');
-    glGetProgramInfoLog(p, logLen, nullptr, log.data());
-    if (error)
-      *error = "cannot link " + std::string(vert) + " + " + std::string(frag) + ": " + log.c_str();
-    glDeleteProgram(p);
-    return 0;
-  }
-  return p;
-}
-
 // One glBufferData per buffer and frame (the driver orphans the old storage).
 void upload(GLenum target, GLuint buffer, size_t bytes, const void* data, GLenum usage) {
   glBindBuffer(target, buffer);
@@ -125,19 +109,24 @@ float niceStep(float x) {
   return (m <= 1.0f ? 1.0f : m <= 2.0f ? 2.0f : m <= 5.0f ? 5.0f : 10.0f) * p;
 }
 
+// The scale the map divides by, or 0 where it cannot (the map then shows the sign only).
+float usableScale(float scale) {
+  return scale > 0.0f && std::isfinite(scale) ? scale : 0.0f;
+}
+
+void setColor(GLuint program, const char* name, const glm::vec3& c) {
+  glUniform3fv(glGetUniformLocation(program, name), 1, glm::value_ptr(c));
+}
+
 }  // namespace
 
 glm::vec3 strainColor(float strain, float scale) {
-  float t;
   if (std::isnan(strain)) return kStrainRest;
-  if (scale > 0.0f && std::isfinite(scale)) {
-    t = strain / scale;
-  } else {
-    t = strain > 0.0f ? 1.0f : strain < 0.0f ? -1.0f : 0.0f;
-  }
+  scale = usableScale(scale);
+  float t = scale > 0.0f ? strain / scale : strain > 0.0f ? 1.0f : strain < 0.0f ? -1.0f : 0.0f;
   t = std::clamp(t, -1.0f, 1.0f);
-  // ease-out: small strains already leave the grey, full scale reaches the end colour
-  const float s = std::abs(t) * (2.0f - std::abs(t));
+  const float a = std::abs(t);
+  const float s = a * (2.0f - a);  // ease-out (as spring.vert)
   return t >= 0.0f ? glm::mix(kStrainRest, kStrainStretched, s)
                    : glm::mix(kStrainRest, kStrainCompressed, s);
 }
@@ -145,32 +134,67 @@ glm::vec3 strainColor(float strain, float scale) {
 struct Renderer::Impl {
   bool ready = false;
 
-  GLuint pointProg = 0, lineProg = 0, surfaceProg = 0;
+  GLuint pointProg = 0, lineProg = 0, springProg = 0, surfaceProg = 0;
   struct {
-    GLint view, proj, viewportHeight, radiusScale, moving, fixed, highlight, grabbed;
+    GLint view, proj, viewportHeight, radiusScale;
   } pu{};
   struct {
     GLint viewProj;
   } lu{};
   struct {
+    GLint viewProj, strainScale;
+  } spu{};
+  struct {
     GLint view, proj, front, back, ortho;
   } su{};
 
-  GLuint vaoPoints = 0, vaoSurface = 0, vaoLines = 0, vaoOverlay = 0, vaoTrails = 0;
-  GLuint vboPositions = 0, vboRadii = 0, vboFlags = 0, vboNormals = 0, eboTriangles = 0;
-  GLuint vboLines = 0, vboOverlay = 0, vboTrails = 0;
-  float maxLineWidth = 1.0f;
+  enum Vao {
+    kVaoPoints,
+    kVaoSurface,
+    kVaoSprings,    // no attributes: spring.vert fetches what it needs
+    kVaoLines,      // the lines indexed over the position attribute, in one colour
+    kVaoHighlight,  // the highlighted ones, likewise
+    kVaoOverlay,
+    kVaoTrails,
+    kVaos
+  };
+  enum Buf {
+    kPositions,
+    kRadii,
+    kFlags,
+    kNormals,
+    kTriangles,
+    kLines,           // point index pairs of the drawn lines (also a texture buffer)
+    kHighlightLines,  // point index pairs of the highlighted ones
+    kStrain,          // per drawn line, a texture buffer
+    kLineFlags,       // per drawn line, a texture buffer
+    kOverlay,
+    kTrails,
+    kBufs
+  };
+  enum Tex { kTexPositions, kTexLines, kTexStrain, kTexLineFlags, kTexs };
+  GLuint vao[kVaos]{}, buf[kBufs]{}, tex[kTexs]{};
+  bool wideLines = false;  // glLineWidth(kHighlightLineWidth) is allowed
+  size_t maxTexels = 0;    // GL_MAX_TEXTURE_BUFFER_SIZE
 
   // topology state
   bool haveTopology = false;
   std::uint64_t topology = 0;
-  size_t nPoints = 0, nLines = 0, nTriangleIndices = 0;
-  std::vector<std::uint32_t> triangles;  // the valid triangles of the view
-  GLsizei triangleIndexCount = 0;
+  size_t nPoints = 0, nLines = 0, nTriangleIndices = 0, nRadii = 0, nFlags = 0;
+  std::vector<std::uint32_t> triangles;    // the valid triangles of the view
+  std::vector<std::uint32_t> lineIndices;  // the valid lines of the view (index pairs)
+  std::vector<std::uint32_t> lineIds;      // the view's index of each; empty: all are valid
+  GLsizei triangleIndexCount = 0, lineCount = 0, highlightCount = 0;
+
+  // the flags last uploaded (flags change rarely: a highlight, a grab, not every frame)
+  bool pointFlagsUploaded = false, lineFlagsUploaded = false;
+  std::vector<std::uint8_t> uploadedPointFlags, uploadedLineFlags;
 
   // per-frame scratch, kept to avoid reallocation
-  std::vector<float> normals;
-  std::vector<ColorVertex> lineVerts, highlightVerts, overlayVerts, trailVerts;
+  std::vector<float> normals, strainScratch;
+  std::vector<std::uint8_t> lineFlagsScratch;
+  std::vector<std::uint32_t> highlightIndices;
+  std::vector<ColorVertex> overlayVerts, trailVerts;
   std::vector<GLint> trailFirst;
   std::vector<GLsizei> trailCount;
 
@@ -192,15 +216,16 @@ struct Renderer::Impl {
 
   void release() {
     if (!glDeleteProgram) return;  // the loader is gone: so is the context
-    if (!pointProg && !lineProg && !surfaceProg && !vaoPoints) return;  // nothing was created
-    for (GLuint p : {pointProg, lineProg, surfaceProg})
+    if (!pointProg && !lineProg && !springProg && !surfaceProg && !vao[0]) return;  // none made
+    for (GLuint p : {pointProg, lineProg, springProg, surfaceProg})
       if (p) glDeleteProgram(p);
-    GLuint vaos[] = {vaoPoints, vaoSurface, vaoLines, vaoOverlay, vaoTrails};
-    glDeleteVertexArrays(5, vaos);
-    GLuint bufs[] = {vboPositions, vboRadii, vboFlags,   vboNormals,
-                     eboTriangles, vboLines, vboOverlay, vboTrails};
-    glDeleteBuffers(8, bufs);
-    pointProg = lineProg = surfaceProg = 0;
+    glDeleteVertexArrays(kVaos, vao);
+    glDeleteBuffers(kBufs, buf);
+    glDeleteTextures(kTexs, tex);
+    pointProg = lineProg = springProg = surfaceProg = 0;
+    std::fill(std::begin(vao), std::end(vao), 0u);
+    std::fill(std::begin(buf), std::end(buf), 0u);
+    std::fill(std::begin(tex), std::end(tex), 0u);
     ready = false;
   }
 
@@ -210,61 +235,100 @@ struct Renderer::Impl {
       if (error) *error = "OpenGL functions are not loaded (no current context?)";
       return false;
     }
-    pointProg = linkProgram("point.vert", "point.frag", error);
-    lineProg = pointProg ? linkProgram("line.vert", "line.frag", error) : 0;
-    surfaceProg = lineProg ? linkProgram("surface.vert", "surface.frag", error) : 0;
-    if (!surfaceProg) {
+    if (!createPrograms(error)) {
       release();
       return false;
     }
+    createVertexArrays();
+    createLineTextures();
+    // wide lines: within the implementation's range, and not in a forward-compatible context
+    // (the window's), where a width above 1 is an error
+    GLfloat range[2] = {1.0f, 1.0f};
+    GLint flags = 0;
+    glGetFloatv(GL_ALIASED_LINE_WIDTH_RANGE, range);
+    glGetIntegerv(GL_CONTEXT_FLAGS, &flags);
+    wideLines =
+        range[1] >= kHighlightLineWidth && !(flags & GL_CONTEXT_FLAG_FORWARD_COMPATIBLE_BIT);
+    GLint texels = 0;
+    glGetIntegerv(GL_MAX_TEXTURE_BUFFER_SIZE, &texels);
+    maxTexels = static_cast<size_t>(std::max(texels, 0));
+    ready = true;
+    return true;
+  }
+
+  bool createPrograms(std::string* error) {
+    pointProg = linkProgram("point.vert", "point.frag", error);
+    lineProg = pointProg ? linkProgram("line.vert", "line.frag", error) : 0;
+    springProg = lineProg ? linkProgram("spring.vert", "spring.frag", error) : 0;
+    surfaceProg = springProg ? linkProgram("surface.vert", "surface.frag", error) : 0;
+    if (!surfaceProg) return false;
     pu.view = glGetUniformLocation(pointProg, "u_view");
     pu.proj = glGetUniformLocation(pointProg, "u_proj");
     pu.viewportHeight = glGetUniformLocation(pointProg, "u_viewport_height");
     pu.radiusScale = glGetUniformLocation(pointProg, "u_radius_scale");
-    pu.moving = glGetUniformLocation(pointProg, "u_color_moving");
-    pu.fixed = glGetUniformLocation(pointProg, "u_color_fixed");
-    pu.highlight = glGetUniformLocation(pointProg, "u_color_highlight");
-    pu.grabbed = glGetUniformLocation(pointProg, "u_color_grabbed");
     lu.viewProj = glGetUniformLocation(lineProg, "u_view_proj");
+    spu.viewProj = glGetUniformLocation(springProg, "u_view_proj");
+    spu.strainScale = glGetUniformLocation(springProg, "u_strain_scale");
     su.view = glGetUniformLocation(surfaceProg, "u_view");
     su.proj = glGetUniformLocation(surfaceProg, "u_proj");
     su.front = glGetUniformLocation(surfaceProg, "u_color_front");
     su.back = glGetUniformLocation(surfaceProg, "u_color_back");
     su.ortho = glGetUniformLocation(surfaceProg, "u_orthographic");
+    // the constant uniforms, once
+    glUseProgram(pointProg);
+    setColor(pointProg, "u_color_moving", kColorMoving);
+    setColor(pointProg, "u_color_fixed", kColorFixed);
+    setColor(pointProg, "u_color_highlight", kMagenta);
+    setColor(pointProg, "u_color_grabbed", kColorGrabbed);
+    glUseProgram(springProg);
+    setColor(springProg, "u_color_rest", kStrainRest);
+    setColor(springProg, "u_color_stretched", kStrainStretched);
+    setColor(springProg, "u_color_compressed", kStrainCompressed);
+    setColor(springProg, "u_color_rigid", kRigid);
+    setColor(springProg, "u_color_highlight", kMagenta);
+    glUniform1i(glGetUniformLocation(springProg, "u_positions"), kPositionsUnit);
+    glUniform1i(glGetUniformLocation(springProg, "u_lines"), kLinesUnit);
+    glUniform1i(glGetUniformLocation(springProg, "u_strain"), kStrainUnit);
+    glUniform1i(glGetUniformLocation(springProg, "u_line_flags"), kLineFlagsUnit);
+    glUseProgram(0);
+    return true;
+  }
 
-    GLuint vaos[5], bufs[8];
-    glGenVertexArrays(5, vaos);
-    glGenBuffers(8, bufs);
-    vaoPoints = vaos[0], vaoSurface = vaos[1], vaoLines = vaos[2], vaoOverlay = vaos[3],
-    vaoTrails = vaos[4];
-    vboPositions = bufs[0], vboRadii = bufs[1], vboFlags = bufs[2], vboNormals = bufs[3],
-    eboTriangles = bufs[4], vboLines = bufs[5], vboOverlay = bufs[6], vboTrails = bufs[7];
-
+  // the buffers and how each pass reads them
+  void createVertexArrays() {
+    glGenVertexArrays(kVaos, vao);
+    glGenBuffers(kBufs, buf);
+    const auto positions = [&] {
+      glBindBuffer(GL_ARRAY_BUFFER, buf[kPositions]);
+      glEnableVertexAttribArray(0);
+      glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 0, nullptr);
+    };
     // particles: positions, radii, flags (the last two may be constant attributes instead)
-    glBindVertexArray(vaoPoints);
-    glBindBuffer(GL_ARRAY_BUFFER, vboPositions);
-    glEnableVertexAttribArray(0);
-    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 0, nullptr);
-    glBindBuffer(GL_ARRAY_BUFFER, vboRadii);
+    glBindVertexArray(vao[kVaoPoints]);
+    positions();
+    glBindBuffer(GL_ARRAY_BUFFER, buf[kRadii]);
     glVertexAttribPointer(1, 1, GL_FLOAT, GL_FALSE, 0, nullptr);
-    glBindBuffer(GL_ARRAY_BUFFER, vboFlags);
+    glBindBuffer(GL_ARRAY_BUFFER, buf[kFlags]);
     glVertexAttribIPointer(2, 1, GL_UNSIGNED_BYTE, 0, nullptr);
-
-    // the surface shares the positions
-    glBindVertexArray(vaoSurface);
-    glBindBuffer(GL_ARRAY_BUFFER, vboPositions);
-    glEnableVertexAttribArray(0);
-    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 0, nullptr);
-    glBindBuffer(GL_ARRAY_BUFFER, vboNormals);
+    // the surface: positions, normals, triangles
+    glBindVertexArray(vao[kVaoSurface]);
+    positions();
+    glBindBuffer(GL_ARRAY_BUFFER, buf[kNormals]);
     glEnableVertexAttribArray(1);
     glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, 0, nullptr);
-    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, eboTriangles);
-
-    // coloured lines: springs, grid + axes, trails
-    for (auto [vao, vbo] : {std::pair{vaoLines, vboLines}, std::pair{vaoOverlay, vboOverlay},
-                            std::pair{vaoTrails, vboTrails}}) {
-      glBindVertexArray(vao);
-      glBindBuffer(GL_ARRAY_BUFFER, vbo);
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, buf[kTriangles]);
+    // lines in one colour (the highlighted ones; all when texture buffers cannot hold them):
+    // positions, line index pairs; attribute 1, the colour, is left a constant
+    glBindVertexArray(vao[kVaoLines]);
+    positions();
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, buf[kLines]);
+    glBindVertexArray(vao[kVaoHighlight]);
+    positions();
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, buf[kHighlightLines]);
+    // lines coloured per vertex: grid + axes, trails
+    for (auto [a, b] : {std::pair{kVaoOverlay, kOverlay}, std::pair{kVaoTrails, kTrails}}) {
+      glBindVertexArray(vao[a]);
+      glBindBuffer(GL_ARRAY_BUFFER, buf[b]);
       glEnableVertexAttribArray(0);
       glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(ColorVertex), nullptr);
       glEnableVertexAttribArray(1);
@@ -273,38 +337,92 @@ struct Renderer::Impl {
     }
     glBindVertexArray(0);
     glBindBuffer(GL_ARRAY_BUFFER, 0);
+  }
 
-    GLfloat range[2] = {1.0f, 1.0f};
-    glGetFloatv(GL_ALIASED_LINE_WIDTH_RANGE, range);
-    maxLineWidth = range[1];
-    ready = true;
-    return true;
+  // the spring pass's texture buffers, read by texelFetch: views of the position and line index
+  // buffers (no copies), strain and flags per line
+  void createLineTextures() {
+    glGenTextures(kTexs, tex);
+    const std::pair<Tex, Buf> views[] = {{kTexPositions, kPositions},
+                                         {kTexLines, kLines},
+                                         {kTexStrain, kStrain},
+                                         {kTexLineFlags, kLineFlags}};
+    const GLenum formats[] = {GL_R32F, GL_R32UI, GL_R32F, GL_R8UI};
+    for (int i = 0; i < kTexs; ++i) {
+      // a generated name becomes a buffer object when first bound: glTexBuffer needs an object
+      glBindBuffer(GL_TEXTURE_BUFFER, buf[views[i].second]);
+      glBindTexture(GL_TEXTURE_BUFFER, tex[views[i].first]);
+      glTexBuffer(GL_TEXTURE_BUFFER, formats[i], buf[views[i].second]);
+    }
+    glBindBuffer(GL_TEXTURE_BUFFER, 0);
+    glBindTexture(GL_TEXTURE_BUFFER, 0);
   }
 
   // ---- the topology path ----
+  // A new topology id, or a count that changed under the same id (a view that breaks the
+  // contract must not make GL read out of bounds), rebuilds the index buffers and the radii.
   void updateTopology(const SceneView& v, size_t n) {
     const bool changed = !haveTopology || v.topology != topology || n != nPoints ||
-                         v.lines.size() / 2 != nLines || v.triangles.size() != nTriangleIndices;
+                         v.lines.size() / 2 != nLines || v.triangles.size() != nTriangleIndices ||
+                         v.radii.size() != nRadii || v.flags.size() != nFlags;
     if (!changed) return;
     haveTopology = true;
     topology = v.topology;
     nPoints = n;
     nLines = v.lines.size() / 2;
     nTriangleIndices = v.triangles.size();
-    // keep only triangles whose indices are in range: GL would read out of bounds
+    nRadii = v.radii.size();
+    nFlags = v.flags.size();
+    uploadPointAttributes(v, n);
+    // keep only triangles and lines whose indices are in range: GL would read out of bounds
     triangles.clear();
     for (size_t t = 0; t + 2 < v.triangles.size(); t += 3) {
       const std::uint32_t a = v.triangles[t], b = v.triangles[t + 1], c = v.triangles[t + 2];
       if (a < n && b < n && c < n) triangles.insert(triangles.end(), {a, b, c});
     }
     triangleIndexCount = static_cast<GLsizei>(triangles.size());
-    glBindVertexArray(vaoSurface);
-    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, eboTriangles);
-    glBufferData(GL_ELEMENT_ARRAY_BUFFER,
-                 static_cast<GLsizeiptr>(triangles.size() * sizeof(std::uint32_t)),
-                 triangles.empty() ? nullptr : triangles.data(), GL_STATIC_DRAW);
-    glBindVertexArray(0);
+    uploadIndices(kVaoSurface, kTriangles, triangles);
+    lineIndices.clear();
+    lineIds.clear();
+    for (size_t l = 0; l < nLines; ++l) {
+      const std::uint32_t a = v.lines[2 * l], b = v.lines[2 * l + 1];
+      if (a < n && b < n) {
+        lineIndices.insert(lineIndices.end(), {a, b});
+        lineIds.push_back(static_cast<std::uint32_t>(l));
+      }
+    }
+    if (lineIds.size() == nLines) lineIds.clear();  // all valid: the identity
+    lineCount = static_cast<GLsizei>(lineIndices.size() / 2);
+    uploadIndices(kVaoLines, kLines, lineIndices);
+    lineFlagsUploaded = false;  // the highlighted lines' indices are rebuilt too
     grid.valid = false;
+  }
+
+  // Radii are constant for a topology (SceneView's contract), so they go up here only. Whether
+  // radii and flags are arrays or constants (a view without them) is vertex array state, set here
+  // too; the constants themselves are set by the point pass.
+  void uploadPointAttributes(const SceneView& v, size_t n) {
+    glBindVertexArray(vao[kVaoPoints]);
+    if (v.radii.size() == n) {
+      upload(GL_ARRAY_BUFFER, buf[kRadii], v.radii.size_bytes(), v.radii.data(), GL_STATIC_DRAW);
+      glEnableVertexAttribArray(1);
+    } else {
+      glDisableVertexAttribArray(1);
+    }
+    if (v.flags.size() == n)
+      glEnableVertexAttribArray(2);
+    else
+      glDisableVertexAttribArray(2);
+    glBindVertexArray(0);
+    pointFlagsUploaded = false;
+  }
+
+  // an element buffer is part of its vertex array's state: bind that first
+  void uploadIndices(Vao a, Buf b, const std::vector<std::uint32_t>& indices) {
+    glBindVertexArray(vao[a]);
+    upload(GL_ELEMENT_ARRAY_BUFFER, buf[b], indices.size() * sizeof(std::uint32_t), indices.data(),
+           GL_STATIC_DRAW);
+    glBindVertexArray(0);
   }
 
   // ---- the ground grid and the axes ----
@@ -320,19 +438,19 @@ struct Renderer::Impl {
     }
     if (!any) lo = hi = glm::vec3(0.0f);
     // the grid plane: x-z under the scene, or x-y behind a planar one
-    const float extent = std::max({hi.x - lo.x, hi.y - lo.y, hi.z - lo.z, 1e-3f});
-    const float margin = 0.03f * extent;
+    const float extent = std::max({hi.x - lo.x, hi.y - lo.y, hi.z - lo.z, kMinExtent});
+    const float margin = kGridMargin * extent;
     const float floor = v.planar ? lo.z : lo.y;
     if (!grid.valid || grid.planar != v.planar) {
       grid.valid = true;
       grid.planar = v.planar;
       grid.extent = extent;
-      grid.spacing = niceStep(extent / 8.0f);
-      grid.level = v.planar ? lo.z - 0.25f * extent : lo.y - margin;
+      grid.spacing = niceStep(extent / kGridCellsAcross);
+      grid.level = v.planar ? lo.z - kPlanarGridDepth * extent : lo.y - margin;
       overlayDirty = true;
     }
     // lowered when the scene falls through it (never raised: no jumping floor)
-    if (floor - 0.5f * margin < grid.level) {
+    if (floor - kGridLowerWithin * margin < grid.level) {
       grid.level = floor - margin;
       overlayDirty = true;
     }
@@ -342,9 +460,10 @@ struct Renderer::Impl {
         v.planar ? glm::vec2(cam.target.x, cam.target.y) : glm::vec2(cam.target.x, cam.target.z);
     glm::vec2 centre = glm::round(target / grid.spacing) * grid.spacing;
     if (!std::isfinite(centre.x) || !std::isfinite(centre.y)) centre = glm::vec2(0.0f);
-    const float want = std::max(3.0f * grid.extent, 3.0f * cam.distance) / grid.spacing;
-    const int half =
-        std::isfinite(want) ? std::clamp(static_cast<int>(std::ceil(want)), 4, 200) : 200;
+    const float want = kGridReach * std::max(grid.extent, cam.distance) / grid.spacing;
+    const int half = std::isfinite(want)
+                         ? std::clamp(static_cast<int>(std::ceil(want)), kGridMinHalf, kGridMaxHalf)
+                         : kGridMaxHalf;
     if (centre != grid.centre || half != grid.half) {
       grid.centre = centre;
       grid.half = half;
@@ -361,19 +480,17 @@ struct Renderer::Impl {
     const auto world = [&](float a, float b) {
       return planar ? glm::vec3(a, b, grid.level) : glm::vec3(a, grid.level, b);
     };
-    const glm::vec3 c(0.62f, 0.64f, 0.68f);
-    constexpr int kSegments = 12;  // per line, so that alpha can fade towards the edge
     const auto fade = [&](float a, float b) {
       const float r = std::hypot(a - grid.centre.x, b - grid.centre.y) / reach;
-      const float t = std::clamp((r - 0.3f) / 0.7f, 0.0f, 1.0f);
+      const float t = std::clamp((r - kGridFadeStart) / (1.0f - kGridFadeStart), 0.0f, 1.0f);
       return 1.0f - t * t * (3.0f - 2.0f * t);
     };
     for (int i = -grid.half; i <= grid.half; ++i) {
-      const float alpha = (i % 5 == 0) ? 0.42f : 0.22f;
+      const float alpha = (i % kGridMajorEvery == 0) ? kGridAlphaMajor : kGridAlphaMinor;
       for (int dir = 0; dir < 2; ++dir) {
-        for (int k = 0; k < kSegments; ++k) {
-          const float u0 = -reach + 2.0f * reach * k / kSegments;
-          const float u1 = -reach + 2.0f * reach * (k + 1) / kSegments;
+        for (int k = 0; k < kGridSegments; ++k) {
+          const float u0 = -reach + 2.0f * reach * k / kGridSegments;
+          const float u1 = -reach + 2.0f * reach * (k + 1) / kGridSegments;
           const float fixedCoord = s * static_cast<float>(i);
           float a0, b0, a1, b1;
           if (dir == 0) {
@@ -383,24 +500,22 @@ struct Renderer::Impl {
             a0 = grid.centre.x + u0, b0 = grid.centre.y + fixedCoord;
             a1 = grid.centre.x + u1, b1 = b0;
           }
-          overlayVerts.push_back(colorVertex(world(a0, b0), c, alpha * fade(a0, b0)));
-          overlayVerts.push_back(colorVertex(world(a1, b1), c, alpha * fade(a1, b1)));
+          overlayVerts.push_back(colorVertex(world(a0, b0), kGridColor, alpha * fade(a0, b0)));
+          overlayVerts.push_back(colorVertex(world(a1, b1), kGridColor, alpha * fade(a1, b1)));
         }
       }
     }
     gridVertexCount = static_cast<GLsizei>(overlayVerts.size());
     // axes at the origin: x red, y green, z blue
-    const float len = 1.5f * s;
-    const glm::vec3 o(0.0f);
-    const glm::vec3 axes[3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
-    const glm::vec3 colors[3] = {
-        {0.95f, 0.25f, 0.22f}, {0.30f, 0.88f, 0.30f}, {0.30f, 0.50f, 1.0f}};
+    const float len = kAxisLength * s;
     for (int a = 0; a < 3; ++a) {
-      overlayVerts.push_back(colorVertex(o, colors[a]));
-      overlayVerts.push_back(colorVertex(o + len * axes[a], colors[a]));
+      glm::vec3 tip(0.0f);
+      tip[a] = len;
+      overlayVerts.push_back(colorVertex(glm::vec3(0.0f), kAxisColors[a]));
+      overlayVerts.push_back(colorVertex(tip, kAxisColors[a]));
     }
     axesVertexCount = 6;
-    upload(GL_ARRAY_BUFFER, vboOverlay, overlayVerts.size() * sizeof(ColorVertex),
+    upload(GL_ARRAY_BUFFER, buf[kOverlay], overlayVerts.size() * sizeof(ColorVertex),
            overlayVerts.data(), GL_STATIC_DRAW);
   }
 
@@ -422,38 +537,52 @@ struct Renderer::Impl {
     }
   }
 
-  void buildLines(const SceneView& v, size_t n, float strainScale) {
-    const size_t count = v.lines.size() / 2;
-    lineVerts.resize(2 * count);
-    highlightVerts.clear();
-    const bool haveStrain = v.line_strain.size() == count;
-    const bool haveFlags = v.line_flags.size() == count;
-    const float* x = v.positions.data();
-    size_t out = 0;
-    for (size_t l = 0; l < count; ++l) {
-      const std::uint32_t a = v.lines[2 * l], b = v.lines[2 * l + 1];
-      if (a >= n || b >= n) continue;
-      const std::uint8_t f = haveFlags ? v.line_flags[l] : 0;
-      glm::vec3 c;
-      if (f & kLineHighlight)
-        c = kMagenta;
-      else if (f & kLineRigid)
-        c = kRigid;
-      else
-        c = strainColor(haveStrain ? v.line_strain[l] : 0.0f, strainScale);
-      const ColorVertex va = colorVertex({x[3 * a], x[3 * a + 1], x[3 * a + 2]}, c);
-      const ColorVertex vb = colorVertex({x[3 * b], x[3 * b + 1], x[3 * b + 2]}, c);
-      if (f & kLineHighlight) {
-        highlightVerts.push_back(va);
-        highlightVerts.push_back(vb);
-      } else {
-        lineVerts[out++] = va;
-        lineVerts[out++] = vb;
-      }
-    }
-    // highlighted lines go last, drawn once more, wider
-    lineVerts.resize(out);
-    lineVerts.insert(lineVerts.end(), highlightVerts.begin(), highlightVerts.end());
+  // A per-line array of the view as the drawn lines see it: itself when every line is drawn,
+  // else gathered into scratch (zeros where the view lacks it).
+  template <class T>
+  std::span<const T> perDrawnLine(std::span<const T> values, std::vector<T>& scratch) const {
+    const bool complete = values.size() == nLines;
+    if (complete && lineIds.empty()) return values;
+    scratch.assign(static_cast<size_t>(lineCount), T{});
+    if (complete)
+      for (size_t k = 0; k < scratch.size(); ++k) scratch[k] = values[lineIds[k]];
+    return scratch;
+  }
+
+  // one float per line, every frame (the colour map runs in spring.vert)
+  void uploadLineStrain(const SceneView& v) {
+    const std::span<const float> strain = perDrawnLine(v.line_strain, strainScratch);
+    upload(GL_TEXTURE_BUFFER, buf[kStrain], strain.size_bytes(), strain.data(), GL_STREAM_DRAW);
+  }
+
+  // Point flags mix bits fixed with the topology (kPointFixed) and per-frame state (a divergence
+  // culprit, the body the mouse holds), so the topology path cannot own them; but they change
+  // only on the frames where such a state begins or ends. They are uploaded when they differ
+  // from the copy last uploaded: comparing n bytes costs far less than an upload, which the
+  // driver copies and may have to synchronise with the previous frame's draw.
+  void uploadPointFlagsIfChanged(const SceneView& v) {
+    if (pointFlagsUploaded && std::ranges::equal(v.flags, uploadedPointFlags)) return;
+    pointFlagsUploaded = true;
+    uploadedPointFlags.assign(v.flags.begin(), v.flags.end());
+    upload(GL_ARRAY_BUFFER, buf[kFlags], v.flags.size_bytes(), v.flags.data(), GL_DYNAMIC_DRAW);
+  }
+
+  // Line flags carry a per-frame state (the divergence culprit) but change rarely: uploaded,
+  // and the highlighted lines' index buffer rebuilt, only when they differ from the copy last
+  // uploaded (comparing nLines bytes costs less than the upload and the rebuild).
+  void uploadLineFlagsIfChanged(const SceneView& v) {
+    const std::span<const std::uint8_t> flags = perDrawnLine(v.line_flags, lineFlagsScratch);
+    if (lineFlagsUploaded && std::ranges::equal(flags, uploadedLineFlags)) return;
+    lineFlagsUploaded = true;
+    uploadedLineFlags.assign(flags.begin(), flags.end());
+    upload(GL_TEXTURE_BUFFER, buf[kLineFlags], flags.size_bytes(), flags.data(), GL_DYNAMIC_DRAW);
+    highlightIndices.clear();
+    for (size_t k = 0; k < flags.size(); ++k)
+      if (flags[k] & kLineHighlight)
+        highlightIndices.insert(highlightIndices.end(),
+                                {lineIndices[2 * k], lineIndices[2 * k + 1]});
+    highlightCount = static_cast<GLsizei>(highlightIndices.size() / 2);
+    uploadIndices(kVaoHighlight, kHighlightLines, highlightIndices);
   }
 
   void buildTrails(const SceneView& v) {
@@ -471,35 +600,83 @@ struct Renderer::Impl {
         for (size_t i = 0; i < len; ++i) {
           const float* p = &v.trails[3 * (offset + i)];
           const float age = static_cast<float>(i + 1) / static_cast<float>(len);  // 1 = newest
-          trailVerts.push_back(colorVertex({p[0], p[1], p[2]}, c, 0.9f * age));
+          trailVerts.push_back(colorVertex({p[0], p[1], p[2]}, c, kTrailAlpha * age));
         }
       }
       offset += len;
     }
   }
 
-  void draw(const SceneView& v, const Camera& cam, const DrawOptions& o, int width, int height) {
+  // ---- the passes of one frame ----
+  struct Frame {
+    glm::mat4 view, proj, viewProj;
+    int height = 0;  // of the viewport, pixels
+    bool orthographic = false;
+    size_t points = 0;
+    bool surface = false;  // the surface or its wireframe is drawn
+    bool lines = false;
+  };
+
+  static void clear(const DrawOptions& o, int width, int height) {
+    if (width <= 0 || height <= 0) return;
     glViewport(0, 0, width, height);
-    glClearColor(o.background.r, o.background.g, o.background.b, 1.0f);
-    glClearDepth(1.0);
     glDisable(GL_SCISSOR_TEST);
     glDepthMask(GL_TRUE);
     glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+    glClearColor(o.background.r, o.background.g, o.background.b, 1.0f);
+    glClearDepth(1.0);
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+  }
+
+  void draw(const SceneView& v, const Camera& cam, const DrawOptions& o, int width, int height) {
+    int x = 0;
     if (o.viewport_width > 0 && o.viewport_x >= 0 && o.viewport_x + o.viewport_width <= width) {
-      glViewport(o.viewport_x, 0, o.viewport_width, height);
+      x = o.viewport_x;
       width = o.viewport_width;  // the aspect ratio and point sizes follow the viewport
     }
     if (!ready || width <= 0 || height <= 0) return;
+    setPassState(x, width, height, o.clear_depth);
 
-    const size_t n = v.positions.size() / 3;
-    updateTopology(v, n);
+    Frame f;
+    f.points = v.positions.size() / 3;
+    updateTopology(v, f.points);
+    f.view = cam.view();
+    f.proj = cam.projection(static_cast<float>(width) / static_cast<float>(height));
+    f.viewProj = f.proj * f.view;
+    f.height = height;
+    f.orthographic = cam.planar;
+    f.surface = (o.show_surface || o.wireframe) && triangleIndexCount > 0;
+    f.lines = o.show_lines && lineCount > 0;
+    const bool points = o.show_points && f.points > 0;
 
-    const float aspect = static_cast<float>(width) / static_cast<float>(height);
-    const glm::mat4 viewM = cam.view();
-    const glm::mat4 projM = cam.projection(aspect);
-    const glm::mat4 viewProj = projM * viewM;
+    // positions: one upload shared by particles, springs and surface
+    if (f.surface || f.lines || points)
+      upload(GL_ARRAY_BUFFER, buf[kPositions], v.positions.size_bytes(), v.positions.data(),
+             GL_STREAM_DRAW);
+    if (o.show_grid || o.show_axes) updateGrid(v, f.points, cam);
+    if (o.show_grid) drawGridPass(f);
+    if (f.surface) drawSurfacePass(v, f, o);
+    if (f.lines) drawSpringPass(v, f, o);
+    if (points) drawPointPass(v, f, o);
+    if (o.show_axes) drawAxesPass(f);
+    if (o.show_trails && !v.trail_lengths.empty()) drawTrailPass(v, f);
+    glBindVertexArray(0);
+    glUseProgram(0);
+  }
 
+  // the viewport and the GL state every pass starts from
+  static void setPassState(int x, int width, int height, bool clearDepth) {
+    glViewport(x, 0, width, height);
+    glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+    glDepthMask(GL_TRUE);
+    if (clearDepth) {
+      // only this viewport: a neighbouring scene keeps its depth
+      glEnable(GL_SCISSOR_TEST);
+      glScissor(x, 0, width, height);
+      glClearDepth(1.0);
+      glClear(GL_DEPTH_BUFFER_BIT);
+    }
+    glDisable(GL_SCISSOR_TEST);
     glEnable(GL_DEPTH_TEST);
     glDepthFunc(GL_LEQUAL);  // springs win over the wireframe on shared edges
     glDisable(GL_CULL_FACE);
@@ -510,128 +687,137 @@ struct Renderer::Impl {
     glLineWidth(1.0f);
     // blending keeps the destination alpha at 1 (PNGs stay opaque)
     glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+  }
 
-    // positions: one upload shared by particles and surface
-    const bool surface = (o.show_surface || o.wireframe) && triangleIndexCount > 0;
-    if (surface || (o.show_points && n > 0))
-      upload(GL_ARRAY_BUFFER, vboPositions, 3 * n * sizeof(float), v.positions.data(),
-             GL_STREAM_DRAW);
-
-    // grid first, behind everything, without writing depth
-    const bool overlay = o.show_grid || o.show_axes;
-    if (overlay) updateGrid(v, n, cam);
+  // the ground grid, first, behind everything, blended and not writing depth
+  void drawGridPass(const Frame& f) {
+    if (gridVertexCount == 0) return;
     glUseProgram(lineProg);
-    glUniformMatrix4fv(lu.viewProj, 1, GL_FALSE, glm::value_ptr(viewProj));
-    if (o.show_grid && gridVertexCount > 0) {
-      glBindVertexArray(vaoOverlay);
-      glEnable(GL_BLEND);
-      glDepthMask(GL_FALSE);
-      glDrawArrays(GL_LINES, 0, gridVertexCount);
-      glDepthMask(GL_TRUE);
-      glDisable(GL_BLEND);
-    }
+    glUniformMatrix4fv(lu.viewProj, 1, GL_FALSE, glm::value_ptr(f.viewProj));
+    glBindVertexArray(vao[kVaoOverlay]);
+    glEnable(GL_BLEND);
+    glDepthMask(GL_FALSE);
+    glDrawArrays(GL_LINES, 0, gridVertexCount);
+    glDepthMask(GL_TRUE);
+    glDisable(GL_BLEND);
+  }
 
-    // the surface, pushed back a little so that springs and wireframe on it stay visible
-    if (surface) {
-      computeNormals(v, n);
-      upload(GL_ARRAY_BUFFER, vboNormals, normals.size() * sizeof(float), normals.data(),
-             GL_STREAM_DRAW);
-      glUseProgram(surfaceProg);
-      glUniformMatrix4fv(su.view, 1, GL_FALSE, glm::value_ptr(viewM));
-      glUniformMatrix4fv(su.proj, 1, GL_FALSE, glm::value_ptr(projM));
-      glUniform1i(su.ortho, cam.planar ? 1 : 0);
-      glBindVertexArray(vaoSurface);
-      if (o.show_surface) {
-        glUniform3fv(su.front, 1, glm::value_ptr(kClothFront));
-        glUniform3fv(su.back, 1, glm::value_ptr(kClothBack));
-        glEnable(GL_POLYGON_OFFSET_FILL);
-        glPolygonOffset(1.0f, 1.0f);
-        glDrawElements(GL_TRIANGLES, triangleIndexCount, GL_UNSIGNED_INT, nullptr);
-        glDisable(GL_POLYGON_OFFSET_FILL);
-      }
-      if (o.wireframe) {
-        glUniform3fv(su.front, 1, glm::value_ptr(kWire));
-        glUniform3fv(su.back, 1, glm::value_ptr(kWire));
-        glPolygonMode(GL_FRONT_AND_BACK, GL_LINE);
-        glDrawElements(GL_TRIANGLES, triangleIndexCount, GL_UNSIGNED_INT, nullptr);
-        glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
-      }
+  // the lit cloth and/or its wireframe, pushed back so that springs on it stay visible
+  void drawSurfacePass(const SceneView& v, const Frame& f, const DrawOptions& o) {
+    computeNormals(v, f.points);
+    upload(GL_ARRAY_BUFFER, buf[kNormals], normals.size() * sizeof(float), normals.data(),
+           GL_STREAM_DRAW);
+    glUseProgram(surfaceProg);
+    glUniformMatrix4fv(su.view, 1, GL_FALSE, glm::value_ptr(f.view));
+    glUniformMatrix4fv(su.proj, 1, GL_FALSE, glm::value_ptr(f.proj));
+    glUniform1i(su.ortho, f.orthographic ? 1 : 0);
+    glBindVertexArray(vao[kVaoSurface]);
+    if (o.show_surface) {
+      glUniform3fv(su.front, 1, glm::value_ptr(kClothFront));
+      glUniform3fv(su.back, 1, glm::value_ptr(kClothBack));
+      glEnable(GL_POLYGON_OFFSET_FILL);
+      glPolygonOffset(kSurfaceOffsetFactor, kSurfaceOffsetUnits);
+      glDrawElements(GL_TRIANGLES, triangleIndexCount, GL_UNSIGNED_INT, nullptr);
+      glDisable(GL_POLYGON_OFFSET_FILL);
     }
-
-    // springs and rods
-    if (o.show_lines && !v.lines.empty()) {
-      buildLines(v, n, o.strain_scale);
-      upload(GL_ARRAY_BUFFER, vboLines, lineVerts.size() * sizeof(ColorVertex), lineVerts.data(),
-             GL_STREAM_DRAW);
-      glUseProgram(lineProg);
-      glBindVertexArray(vaoLines);
-      const GLsizei total = static_cast<GLsizei>(lineVerts.size());
-      const GLsizei hl = static_cast<GLsizei>(highlightVerts.size());
-      glDrawArrays(GL_LINES, 0, total);
-      if (hl > 0 && maxLineWidth >= 3.0f) {
-        glLineWidth(3.0f);
-        glDrawArrays(GL_LINES, total - hl, hl);
-        glLineWidth(1.0f);
-      }
+    if (o.wireframe) {
+      glUniform3fv(su.front, 1, glm::value_ptr(kWire));
+      glUniform3fv(su.back, 1, glm::value_ptr(kWire));
+      glPolygonMode(GL_FRONT_AND_BACK, GL_LINE);
+      glDrawElements(GL_TRIANGLES, triangleIndexCount, GL_UNSIGNED_INT, nullptr);
+      glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
     }
+  }
 
-    // particles
-    if (o.show_points && n > 0) {
-      glUseProgram(pointProg);
-      glUniformMatrix4fv(pu.view, 1, GL_FALSE, glm::value_ptr(viewM));
-      glUniformMatrix4fv(pu.proj, 1, GL_FALSE, glm::value_ptr(projM));
-      glUniform1f(pu.viewportHeight, static_cast<float>(height));
-      glUniform1f(pu.radiusScale, o.point_scale);
-      glUniform3fv(pu.moving, 1, glm::value_ptr(kColorMoving));
-      glUniform3fv(pu.fixed, 1, glm::value_ptr(kColorFixed));
-      glUniform3fv(pu.highlight, 1, glm::value_ptr(kMagenta));
-      glUniform3fv(pu.grabbed, 1, glm::value_ptr(kColorGrabbed));
-      glBindVertexArray(vaoPoints);
-      if (v.radii.size() == n) {
-        upload(GL_ARRAY_BUFFER, vboRadii, n * sizeof(float), v.radii.data(), GL_STREAM_DRAW);
-        glEnableVertexAttribArray(1);
-      } else {
-        glDisableVertexAttribArray(1);
-        glVertexAttrib1f(1, kDefaultRadius);
+  // Springs coloured by strain, rods neutral (spring.vert: GL_LINES whose ends and colours are
+  // fetched from texture buffers, one strain per line uploaded per frame). The culprits are
+  // drawn once more on top (wider where allowed), so that no neighbour drawn later covers them.
+  void drawSpringPass(const SceneView& v, const Frame& f, const DrawOptions& o) {
+    uploadLineFlagsIfChanged(v);
+    // GL 3.3 promises texture buffers of only 65 536 texels (desktop drivers 2^27): beyond the
+    // limit the lines are drawn in the rest colour, indexed over the position attribute
+    const size_t need = std::max(3 * f.points, lineIndices.size());
+    if (need <= maxTexels) {
+      uploadLineStrain(v);
+      glUseProgram(springProg);
+      glUniformMatrix4fv(spu.viewProj, 1, GL_FALSE, glm::value_ptr(f.viewProj));
+      glUniform1f(spu.strainScale, usableScale(o.strain_scale));
+      for (const auto& [unit, t] :
+           {std::pair{kPositionsUnit, kTexPositions}, std::pair{kLinesUnit, kTexLines},
+            std::pair{kStrainUnit, kTexStrain}, std::pair{kLineFlagsUnit, kTexLineFlags}}) {
+        glActiveTexture(GL_TEXTURE0 + static_cast<GLenum>(unit));
+        glBindTexture(GL_TEXTURE_BUFFER, tex[t]);
       }
-      if (v.flags.size() == n) {
-        upload(GL_ARRAY_BUFFER, vboFlags, n, v.flags.data(), GL_STREAM_DRAW);
-        glEnableVertexAttribArray(2);
-      } else {
-        glDisableVertexAttribArray(2);
-        glVertexAttribI4ui(2, 0, 0, 0, 0);
-      }
-      // smooth sprite edges when multisampled (no effect on a single-sample target); the
-      // coverage alpha itself is not written (llvmpipe ignores GL_SAMPLE_ALPHA_TO_ONE)
-      glEnable(GL_SAMPLE_ALPHA_TO_COVERAGE);
-      glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_FALSE);
-      glDrawArrays(GL_POINTS, 0, static_cast<GLsizei>(n));
-      glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
-      glDisable(GL_SAMPLE_ALPHA_TO_COVERAGE);
+      glActiveTexture(GL_TEXTURE0);
+      glBindVertexArray(vao[kVaoSprings]);
+      glDrawArrays(GL_LINES, 0, 2 * lineCount);
+    } else {
+      drawLinesInOneColour(f, kVaoLines, kStrainRest, 2 * lineCount);
     }
+    if (highlightCount > 0) {
+      if (wideLines) glLineWidth(kHighlightLineWidth);
+      drawLinesInOneColour(f, kVaoHighlight, kMagenta, 2 * highlightCount);
+      glLineWidth(1.0f);
+    }
+  }
 
-    // axes, then the trails (blended, not writing depth)
+  // indexed lines through the per-vertex colour program, the colour a constant attribute
+  void drawLinesInOneColour(const Frame& f, Vao a, const glm::vec3& color, GLsizei indices) {
     glUseProgram(lineProg);
-    if (o.show_axes && axesVertexCount > 0) {
-      glBindVertexArray(vaoOverlay);
-      glDrawArrays(GL_LINES, gridVertexCount, axesVertexCount);
-    }
-    if (o.show_trails && !v.trail_lengths.empty()) {
-      buildTrails(v);
-      if (!trailCount.empty()) {
-        upload(GL_ARRAY_BUFFER, vboTrails, trailVerts.size() * sizeof(ColorVertex),
-               trailVerts.data(), GL_STREAM_DRAW);
-        glBindVertexArray(vaoTrails);
-        glEnable(GL_BLEND);
-        glDepthMask(GL_FALSE);
-        glMultiDrawArrays(GL_LINE_STRIP, trailFirst.data(), trailCount.data(),
-                          static_cast<GLsizei>(trailCount.size()));
-        glDepthMask(GL_TRUE);
-        glDisable(GL_BLEND);
-      }
-    }
-    glBindVertexArray(0);
-    glUseProgram(0);
+    glUniformMatrix4fv(lu.viewProj, 1, GL_FALSE, glm::value_ptr(f.viewProj));
+    glBindVertexArray(vao[a]);
+    glVertexAttrib4f(1, color.r, color.g, color.b, 1.0f);
+    glDrawElements(GL_LINES, indices, GL_UNSIGNED_INT, nullptr);
+  }
+
+  // particles as sphere impostors
+  void drawPointPass(const SceneView& v, const Frame& f, const DrawOptions& o) {
+    const size_t n = f.points;
+    glUseProgram(pointProg);
+    glUniformMatrix4fv(pu.view, 1, GL_FALSE, glm::value_ptr(f.view));
+    glUniformMatrix4fv(pu.proj, 1, GL_FALSE, glm::value_ptr(f.proj));
+    glUniform1f(pu.viewportHeight, static_cast<float>(f.height));
+    glUniform1f(pu.radiusScale, o.point_scale);
+    glBindVertexArray(vao[kVaoPoints]);
+    // constants where the view has no array (context state: other passes may change them)
+    if (v.radii.size() != n) glVertexAttrib1f(1, kDefaultRadius);
+    if (v.flags.size() == n)
+      uploadPointFlagsIfChanged(v);
+    else
+      glVertexAttribI4ui(2, 0, 0, 0, 0);
+    // smooth sprite edges when multisampled (no effect on a single-sample target); the
+    // coverage alpha itself is not written (llvmpipe ignores GL_SAMPLE_ALPHA_TO_ONE)
+    glEnable(GL_SAMPLE_ALPHA_TO_COVERAGE);
+    glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_FALSE);
+    glDrawArrays(GL_POINTS, 0, static_cast<GLsizei>(n));
+    glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+    glDisable(GL_SAMPLE_ALPHA_TO_COVERAGE);
+  }
+
+  // the axes at the origin, over the scene's depth like any line
+  void drawAxesPass(const Frame& f) {
+    if (axesVertexCount == 0) return;
+    glUseProgram(lineProg);
+    glUniformMatrix4fv(lu.viewProj, 1, GL_FALSE, glm::value_ptr(f.viewProj));
+    glBindVertexArray(vao[kVaoOverlay]);
+    glDrawArrays(GL_LINES, gridVertexCount, axesVertexCount);
+  }
+
+  // trails last, blended and not writing depth
+  void drawTrailPass(const SceneView& v, const Frame& f) {
+    buildTrails(v);
+    if (trailCount.empty()) return;
+    upload(GL_ARRAY_BUFFER, buf[kTrails], trailVerts.size() * sizeof(ColorVertex),
+           trailVerts.data(), GL_STREAM_DRAW);
+    glUseProgram(lineProg);
+    glUniformMatrix4fv(lu.viewProj, 1, GL_FALSE, glm::value_ptr(f.viewProj));
+    glBindVertexArray(vao[kVaoTrails]);
+    glEnable(GL_BLEND);
+    glDepthMask(GL_FALSE);
+    glMultiDrawArrays(GL_LINE_STRIP, trailFirst.data(), trailCount.data(),
+                      static_cast<GLsizei>(trailCount.size()));
+    glDepthMask(GL_TRUE);
+    glDisable(GL_BLEND);
   }
 };
 
@@ -640,6 +826,10 @@ Renderer::~Renderer() = default;
 
 bool Renderer::init(std::string* error) {
   return impl_->init(error);
+}
+
+void Renderer::clear(const DrawOptions& options, int width, int height) {
+  Impl::clear(options, width, height);
 }
 
 void Renderer::draw(const SceneView& view, const Camera& camera, const DrawOptions& options,

@@ -20,16 +20,18 @@ enum LineFlag : std::uint8_t {
 
 struct SceneView {
   std::span<const float> positions;              // x y z per point (m)
-  std::span<const float> radii;                  // per point (m)
-  std::span<const std::uint8_t> flags;           // PointFlag bits per point
+  std::span<const float> radii;                  // per point (m); changes only with topology
+  std::span<const std::uint8_t> flags;           // PointFlag bits per point; may change any frame
   std::span<const std::uint32_t> lines;          // point index pairs (springs, rods)
   std::span<const float> line_strain;            // per line: (l - rest) / rest (0 for rods)
   std::span<const std::uint8_t> line_flags;      // LineFlag bits per line
   std::span<const std::uint32_t> triangles;      // point index triples (cloth surface)
   std::span<const float> trails;                 // x y z per trail vertex, trails one after another
   std::span<const std::uint32_t> trail_lengths;  // vertices of each trail, oldest first
-  std::uint64_t topology = 0;  // changes whenever a count or an index array changes
-  bool planar = false;         // an x-y scene: the app uses the 2-D camera
+  // changes whenever a count, an index array or the radii change (the renderer rebuilds its
+  // index buffers and uploads the radii only then)
+  std::uint64_t topology = 0;
+  bool planar = false;  // an x-y scene: the app uses the 2-D camera
 };
 
 }  // namespace render

@@ -1,6 +1,8 @@
-// GLSL sources from shaders/, compiled into the binary (scripts/embed_shaders.cmake).
+// GLSL sources from shaders/, compiled into the binary (scripts/embed_files.cmake), and the
+// programs linked from them.
 #pragma once
 
+#include <string>
 #include <string_view>
 
 namespace render {
@@ -15,5 +17,9 @@ extern const int kEmbeddedShaderCount;
 
 // The text of shaders/NAME, or an empty view if there is none.
 std::string_view shaderSource(std::string_view name);
+
+// Compiles shaders/VERT and shaders/FRAG and links them (needs a current context). Returns the
+// program, or 0 with the compiler's or linker's log in *error.
+unsigned linkProgram(std::string_view vert, std::string_view frag, std::string* error);
 
 }  // namespace render
