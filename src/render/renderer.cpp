@@ -1,8 +1,8 @@
 // The scene renderer: one pass per kind (grid, surface, springs, particles, axes, trails).
-// Uploads follow DESIGN.md §3.7. The topology path (SceneView::topology or a count changed)
-// rebuilds the index buffers of triangles and lines. Per frame: the positions, once, shared by
-// particles, springs and surface; the surface normals; one strain per spring (the colour map
-// runs in the shader). Radii go up with the topology; point and line flags only when their
+// Uploads follow docs/architecture.md#two-upload-paths. The topology path (SceneView::topology or a
+// count changed) rebuilds the index buffers of triangles and lines. Per frame: the positions, once,
+// shared by particles, springs and surface; the surface normals; one strain per spring (the colour
+// map runs in the shader). Radii go up with the topology; point and line flags only when their
 // content changed (they carry per-frame highlights, but rarely change). Everything is plain
 // OpenGL 3.3 core, cheap enough for Mesa's llvmpipe (whose cost is per primitive and per byte
 // uploaded: particles are point sprites, springs GL_LINES whose ends the vertex shader fetches by

@@ -1,8 +1,9 @@
 // Draws a SceneView into the currently bound framebuffer (needs only a current OpenGL 3.3 core
 // context: a GLFW window or a headless EGL context). Particles are sphere impostors (point
 // sprites), springs GL_LINES coloured by strain in the shader, cloth a lit two-sided surface. Two
-// upload paths (DESIGN.md §3.7): index buffers when SceneView::topology changes; positions (one
-// buffer for particles, springs and surface) and one strain per spring every frame.
+// upload paths (docs/architecture.md#two-upload-paths): index buffers when SceneView::topology
+// changes; positions (one buffer for particles, springs and surface) and one strain per spring
+// every frame.
 #pragma once
 
 #include <glm/glm.hpp>

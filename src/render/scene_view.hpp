@@ -1,5 +1,6 @@
-// The plain data the renderer draws (DESIGN.md §1-2): spans of floats and indices built by the app
-// from the simulation state. The renderer never sees sim/ or scene/.
+// The plain data the renderer draws (docs/architecture.md#from-a-scene-file-to-pixels): spans of
+// floats and indices built by the app from the simulation state. The renderer never sees sim/ or
+// scene/.
 #pragma once
 
 #include <cstdint>

@@ -13,7 +13,7 @@ struct EmbeddedScene {
   const char* name;
   const char* text;
 };
-// defined in the generated catalog_data.cpp (scripts/embed_scenes.cmake)
+// defined in the generated catalog_data.cpp (scripts/embed_files.cmake)
 extern const EmbeddedScene kEmbeddedScenes[];
 extern const int kEmbeddedSceneCount;
 }  // namespace detail
