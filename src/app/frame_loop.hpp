@@ -1,6 +1,7 @@
-// The fixed-timestep loop (DESIGN.md §3.5): simulated time advances in whole steps of dt,
-// independent of the frame rate, through an accumulator; at most `budget` seconds of stepping per
-// frame, the backlog that did not fit dropped rather than carried (no "spiral of death").
+// The fixed-timestep loop (docs/architecture.md#the-fixed-step-loop): simulated time advances in
+// whole steps of dt, independent of the frame rate, through an accumulator; at most `budget`
+// seconds of stepping per frame, the backlog that did not fit dropped rather than carried (no
+// "spiral of death").
 #pragma once
 
 #include <functional>

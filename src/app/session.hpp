@@ -1,6 +1,6 @@
-// The Session (DESIGN.md §2): owns the scene's model, state and stepper; the panel and the input
-// emit ui::Commands, which it validates and applies between steps. One owner changes simulation
-// state. Also keeps the diagnostics the panel plots.
+// The Session (docs/architecture.md#the-session-and-commands): owns the scene's model, state and
+// stepper; the panel and the input emit ui::Commands, which it validates and applies between
+// steps. One owner changes simulation state. Also keeps the diagnostics the panel plots.
 #pragma once
 
 #include <deque>

@@ -1,5 +1,6 @@
-// Simulation state -> render::SceneView (DESIGN.md §2): positions as floats, radii, flags, spring
-// strains, cloth triangles, trails. Owns the arrays the view's spans point into.
+// Simulation state -> render::SceneView (docs/architecture.md#from-a-scene-file-to-pixels):
+// positions as floats, radii, flags, spring strains, cloth triangles, trails. Owns the arrays the
+// view's spans point into.
 #pragma once
 
 #include <cstdint>

@@ -16,13 +16,11 @@ struct ViewerOptions {
   std::string screenshot;  // PNG of the last frame
   bool headless = false;   // force EGL even with a display
   bool no_ui = false;
-  bool stats = false;
-  bool scene_given = false,
-       size_given = false;  // else taken from the preferences      // wall-clock loop even with
-                            // --frames; print frame timings at exit
+  bool scene_given = false, size_given = false;  // else taken from the preferences
+  bool stats = false;  // wall-clock loop even with --frames; print frame timings at exit
 };
 
-// Parses the window options (INTERFACE.md §4); returns 0 or exit status 2 with a message.
+// Parses the window options (docs/cli.md#the-window); returns 0 or exit status 2 with a message.
 int parseViewerOptions(const std::vector<std::string>& args, ViewerOptions& o, std::string& error);
 int viewerMain(const std::vector<std::string>& args);
 
