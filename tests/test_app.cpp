@@ -250,6 +250,24 @@ TEST_CASE("app: --screenshot without a display renders headless to a PNG of the 
   CHECK(be32(20) == 240);
 }
 
+TEST_CASE("app: a scripted run that raises the banner prints the report and exits 3, as run") {
+  using namespace testutil;
+  const auto png = tempDir() / "diverged.png";
+  std::filesystem::remove(png);
+  const auto r = springlab({"cloth_16", "--integrator", "euler", "--dt", "0.004", "--frames", "30",
+                            "--size", "64x64", "--headless", "--screenshot", png.string()});
+  CHECK(r.status == 3);
+  const auto errLines = lines(r.err);
+  REQUIRE(errLines.size() == 1);
+  CHECK(errLines[0].rfind("springlab: diverged at t = ", 0) == 0);
+  CHECK(errLines[0].find(" s with euler: runaway") != std::string::npos);
+  CHECK(std::filesystem::exists(png));  // the picture of the banner is still written
+  // the same scene with its own integrator runs the 30 frames cleanly
+  const auto ok = springlab({"cloth_16", "--frames", "30", "--size", "64x64", "--headless"});
+  CHECK(ok.status == 0);
+  CHECK(ok.err.empty());
+}
+
 TEST_CASE("app: the interactive window without a display fails with a message saying what to do") {
   using namespace testutil;
   const std::string cmd = "env -u DISPLAY -u WAYLAND_DISPLAY '" + std::string(SPRINGLAB_BIN) +

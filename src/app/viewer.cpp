@@ -688,6 +688,11 @@ int viewerMain(const std::vector<std::string>& args) {
         1000.0 * n / sumFrame, sumRealtime / n);
   }
   if (!o.screenshot.empty() && !v.saveScreenshot(o.screenshot)) exitStatus = 2;
+  if (scripted && v.session.divergence()) {
+    // as `run`: a script learns of the divergence from the status, a person from the report
+    std::fprintf(stderr, "springlab: %s\n", v.session.divergence()->message().c_str());
+    exitStatus = 3;
+  }
   v.releaseGl();
   if (v.imgui) {
     ImGui_ImplOpenGL3_Shutdown();
