@@ -99,6 +99,70 @@ TEST_CASE("app: the step budget drops the backlog instead of carrying it") {
   CHECK(loop.realtimePercent() < 100.0);  // the simulation fell behind and says so
 }
 
+TEST_CASE("app: the real-time figure is simulated time advanced over wall time") {
+  FakeClock clock;
+  FixedStepLoop loop(clock, 1.0);
+  auto step = [] { return true; };
+  CHECK(loop.realtimePercent() == 0.0);  // nothing measured yet: no figure made up
+  loop.frame(0.001, 1.0, false, step);
+  // frames of 50 ms at time scale 0.25: 12.5 ms of simulated time each (12 or 13 steps)
+  double sim = 0.0, wallTime = 0.0;
+  for (int f = 0; f < 10; ++f) {
+    clock.t += 0.05;
+    wallTime += 0.05;
+    sim += loop.frame(0.001, 0.25, false, step).sim_seconds;
+  }
+  CHECK(loop.realtimePercent() == doctest::Approx(100.0 * sim / wallTime).epsilon(1e-12));
+  CHECK(loop.realtimePercent() == doctest::Approx(25.0).epsilon(0.01));
+  CHECK(loop.stepsPerSecond() == doctest::Approx(sim / 0.001 / wallTime).epsilon(1e-9));
+  // a stall of 2 s is not replayed (gap cap) but is counted: the figure shows the loss
+  clock.t += 2.0;
+  const double stalled = loop.frame(0.001, 1.0, false, step).sim_seconds;
+  CHECK(stalled == doctest::Approx(FixedStepLoop::kMaxFrameGap));
+  // the window keeps the last second of wall time: here only the stalled frame
+  CHECK(loop.realtimePercent() == doctest::Approx(100.0 * stalled / 2.0));
+}
+
+TEST_CASE("app: pacing: real-time motion lets a slow step take longer frames than smooth frames") {
+  // a machine that needs 2 ms of wall time per 1 ms step; rendering and presenting take 5 ms
+  constexpr double kRender = 0.005, kStepCost = 0.002, kDt = 0.001;
+  auto run = [&](app::Pacing pacing, double& framePeriod, double& realtime) {
+    FakeClock clock;
+    FixedStepLoop loop(clock);
+    auto slowStep = [&] {
+      clock.t += kStepCost;
+      return true;
+    };
+    double start = 0.0;
+    int steps = 0;
+    constexpr int kFrames = 40;
+    for (int f = 0; f <= kFrames; ++f) {
+      if (f == 10) start = clock.t, steps = 0;  // settled
+      loop.setBudget(app::stepBudget(pacing, kRender));
+      steps += loop.frame(kDt, 1.0, false, slowStep).steps;
+      clock.t += kRender;
+    }
+    framePeriod = (clock.t - start) / (kFrames - 9);
+    realtime = loop.realtimePercent();
+    return steps;
+  };
+  double motionFrame, motionRt, smoothFrame, smoothRt;
+  const int motionSteps = run(app::Pacing::RealTimeMotion, motionFrame, motionRt);
+  const int smoothSteps = run(app::Pacing::SmoothFrames, smoothFrame, smoothRt);
+  CHECK(motionSteps > 2 * smoothSteps);
+  // smooth frames hold 60 frames/s (to a step's cost); real-time motion goes down to 20
+  CHECK(smoothFrame == doctest::Approx(app::kSmoothFrame).epsilon(kStepCost / app::kSmoothFrame));
+  CHECK(motionFrame ==
+        doctest::Approx(app::kRealTimeMotionFrame).epsilon(kStepCost / app::kRealTimeMotionFrame));
+  // the machine steps at half speed at best: real-time motion gets closer to it
+  CHECK(motionRt > smoothRt);
+  CHECK(motionRt < 50.0);
+  // the budgets themselves: the frame less the rest of the work, never under the minimum
+  CHECK(app::stepBudget(app::Pacing::SmoothFrames, 0.005) == doctest::Approx(1.0 / 60 - 0.005));
+  CHECK(app::stepBudget(app::Pacing::RealTimeMotion, 0.005) == doctest::Approx(0.045));
+  CHECK(app::stepBudget(app::Pacing::SmoothFrames, 0.5) == app::kMinStepBudget);
+}
+
 TEST_CASE("app: a diverging step stops the frame") {
   FakeClock clock;
   FixedStepLoop loop(clock, 1.0);

@@ -152,8 +152,10 @@ struct Viewer {
   GLFWwindow* window = nullptr;
   bool imgui = false;
   int samples = 4;  // multisampling; 1 on software renderers, where 4 doubles the frame time
-  double lastSimMs = 0.0, lastRenderMs = 0.0;
-  int sceneX = 0;  // the scene's viewport starts right of the panel (last frame's width)
+  double lastSimMs = 0.0, lastRenderMs = 0.0, lastPresentMs = 0.0;  // the last frame's parts
+  Pacing pacing = Pacing::RealTimeMotion;
+  bool follow = false;  // the camera re-centres on the scene's motion every frame
+  int sceneX = 0;       // the scene's viewport starts right of the panel (last frame's width)
 
   int sceneWidth() const { return fbo.width() - sceneX; }
   MouseControl mouse{camera, session, views};
@@ -208,6 +210,12 @@ struct Viewer {
       case K::SetShowSprings:
         draw.show_lines = c.value != 0.0;
         break;
+      case K::SetPacing:
+        pacing = c.value == 1.0 ? Pacing::SmoothFrames : Pacing::RealTimeMotion;
+        break;
+      case K::SetFollow:
+        follow = c.value != 0.0;
+        break;
       case K::Screenshot:
         saveScreenshot(c.text.empty() ? timestampName() : c.text);
         break;
@@ -239,6 +247,9 @@ struct Viewer {
     pm.realtime_percent = loop.realtimePercent();
     pm.frame_ms_sim = lastSimMs;
     pm.frame_ms_render = lastRenderMs;
+    pm.frame_ms_present = lastPresentMs;
+    pm.pacing = static_cast<int>(pacing);
+    pm.follow = follow;
     pm.strain_scale = draw.strain_scale;
     pm.wireframe = draw.wireframe;
     pm.show_trails = draw.show_trails;
@@ -634,8 +645,11 @@ int viewerMain(const std::vector<std::string>& args) {
   Clock& clock = realLoop ? static_cast<Clock&>(wall) : static_cast<Clock&>(fake);
   FixedStepLoop loop(clock);
   if (!realLoop) loop.setBudget(1e9);
-  double sumSim = 0.0, sumRender = 0.0, sumFrame = 0.0, sumRealtime = 0.0;
-  double lastFrameStart = wall.now(), lastFrameMs = 0.0;
+  double sumSim = 0.0, sumRender = 0.0, sumPresent = 0.0, sumFrame = 0.0;
+  // --stats' real time: the simulated time advanced by frames 3..N over the wall time it was due
+  // for, from frame 2's clock reading to frame N's (frame 1 compiles shaders and factorises)
+  double simMark = 0.0, wallMark = 0.0;
+  double lastFrameStart = wall.now();
   long long frame = 0;
   int exitStatus = 0;
   while (!v.quit) {
@@ -650,10 +664,9 @@ int viewerMain(const std::vector<std::string>& args) {
       }
     }
     fake.t += 1.0 / 60.0;
-    // stepping gets what the rest of the last frame (rendering, UI, presenting) left of a 60 Hz
-    // frame, at least 1 ms: the frame rate holds and the simulation slows instead
-    if (realLoop) loop.setBudget(std::max(0.001, 0.0160 - 1e-3 * (lastFrameMs - v.lastSimMs)));
+    if (realLoop) loop.setBudget(stepBudget(v.pacing, 1e-3 * (v.lastRenderMs + v.lastPresentMs)));
     v.renderFrame(loop, w, h, true);
+    const double presentStart = wall.now();
     if (v.window) {
       glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
       glBindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);
@@ -662,6 +675,7 @@ int viewerMain(const std::vector<std::string>& args) {
       glBlitFramebuffer(0, 0, w, h, 0, 0, w, h, GL_COLOR_BUFFER_BIT, GL_NEAREST);
       glfwSwapBuffers(v.window);
     }
+    v.lastPresentMs = 1000.0 * (wall.now() - presentStart);
     ++frame;
     if (windowed && !scripted && !o.stats) {
       // vsync paces the loop where the driver honours it; where it does not (Xvfb, some
@@ -670,22 +684,23 @@ int viewerMain(const std::vector<std::string>& args) {
       if (left > 0.001) std::this_thread::sleep_for(std::chrono::duration<double>(left - 0.0005));
     }
     const double now = wall.now();
-    lastFrameMs = 1000.0 * (now - lastFrameStart);
+    if (frame == 2) simMark = v.session.state().t, wallMark = loop.lastClockReading();
     if (frame > 1) {  // the first frame compiles shaders and factorises: not counted
-      sumSim += v.lastSimMs, sumRender += v.lastRenderMs,
-          sumFrame += 1000.0 * (now - lastFrameStart);
-      sumRealtime += loop.realtimePercent();
+      sumSim += v.lastSimMs, sumRender += v.lastRenderMs, sumPresent += v.lastPresentMs;
+      sumFrame += 1000.0 * (now - lastFrameStart);
     }
     lastFrameStart = now;
     if (o.frames > 0 && frame >= o.frames) break;
   }
   if (o.stats && frame > 1) {
     const double n = static_cast<double>(frame - 1);
+    const double dueWall = loop.lastClockReading() - wallMark;
+    const double realtime = dueWall > 0.0 ? 100.0 * (v.session.state().t - simMark) / dueWall : 0.0;
     std::printf(
-        "frames %lld, %dx%d: simulation %.2f ms + rendering %.2f ms per frame, %.1f ms per "
-        "frame in all (%.1f frames/s), real time %.0f %%\n",
-        frame, v.fbo.width(), v.fbo.height(), sumSim / n, sumRender / n, sumFrame / n,
-        1000.0 * n / sumFrame, sumRealtime / n);
+        "frames %lld, %dx%d: simulation %.2f ms + rendering %.2f ms + presenting %.2f ms per "
+        "frame, %.1f ms per frame in all (%.1f frames/s), real time %.3g %%\n",
+        frame, v.fbo.width(), v.fbo.height(), sumSim / n, sumRender / n, sumPresent / n,
+        sumFrame / n, 1000.0 * n / sumFrame, realtime);
   }
   if (!o.screenshot.empty() && !v.saveScreenshot(o.screenshot)) exitStatus = 2;
   if (scripted && v.session.divergence()) {
