@@ -24,6 +24,23 @@ ui::Command gravity(double gy) {
   return c;
 }
 
+// Runs a session as a scripted window run does: the steps due in each 1/60 s of simulated time,
+// then one sample (where the runaway rule is applied). Stops at `duration`, after `maxSteps`, or
+// at a divergence; returns the simulated time reached.
+double runLikeTheWindow(app::Session& s, double duration, long long maxSteps) {
+  long long steps = 0;
+  for (int frame = 1; !s.divergence() && steps < maxSteps; ++frame) {
+    const double frameEnd = std::min(frame / 60.0, duration);
+    while (s.state().t + 0.5 * s.dt() <= frameEnd && steps < maxSteps) {
+      if (!s.stepOnce()) break;
+      ++steps;
+    }
+    s.sample();
+    if (frameEnd >= duration) break;
+  }
+  return s.state().t;
+}
+
 struct FakeClock : app::Clock {
   double t = 0.0;
   double now() override { return t; }
@@ -251,8 +268,121 @@ TEST_CASE("app: divergence pauses with a report, the last finite state is kept")
   CHECK((view.line_flags[0] & render::kLineHighlight) != 0);
   CHECK(s.apply(ui::command(K::Rewind), &msg));
   CHECK_FALSE(s.divergence());
+  CHECK_FALSE(s.apply(ui::command(K::Rewind), &msg));  // nothing to go back from now
+  CHECK(msg == "rewind: no divergence to go back from");
   CHECK(s.apply(ui::command(K::Reset), &msg));
   CHECK(s.state().t == 0.0);
+}
+
+TEST_CASE("app: Rewind goes back about a second before a runaway, to a state that runs again") {
+  app::Session s;
+  s.load("cloth_16");
+  std::string msg;
+  // 3 s of a sane run fill the ring of snapshots; then euler at a large dt blows up
+  runLikeTheWindow(s, 3.0, 1000000);
+  REQUIRE_FALSE(s.divergence());
+  REQUIRE(s.apply(ui::command(K::SetIntegrator, 0, 0, "euler"), &msg));
+  REQUIRE(s.apply(ui::command(K::SetDt, 0.004), &msg));
+  runLikeTheWindow(s, 6.0, 1000000);
+  REQUIRE(s.divergence());
+  const double tDiverged = s.divergence()->t;
+  ui::PanelModel pm;
+  s.fillPanel(pm);
+  CHECK(pm.can_rewind);
+  // the report on screen: the time to 6 significant digits, not run's 17
+  CHECK(pm.divergence.rfind("diverged at t = ", 0) == 0);
+  char shortT[32];
+  std::snprintf(shortT, sizeof shortT, "%.6g s with euler: ", tDiverged);
+  CHECK(pm.divergence.find(shortT) != std::string::npos);
+  CHECK(s.divergence()->message() != pm.divergence);
+  REQUIRE(s.apply(ui::command(K::Rewind), &msg));
+  CHECK_FALSE(s.divergence());
+  CHECK(s.paused());
+  // one snapshot per 0.25 s: the newest at least 1 s before the banner
+  CHECK(s.state().t <= tDiverged - app::Session::kRewindBack);
+  CHECK(s.state().t >
+        tDiverged - app::Session::kRewindBack - app::Session::kSnapshotInterval - s.dt());
+  CHECK(s.steps() > 0);
+  s.fillPanel(pm);
+  CHECK(pm.energy_time.back() <= s.state().t);  // the plots went back too
+  // back on the scene's integrator and dt, it runs on from there
+  REQUIRE(s.apply(ui::command(K::SetIntegrator, 0, 0, "symplectic_euler"), &msg));
+  REQUIRE(s.apply(ui::command(K::SetDt, 0.0005), &msg));
+  s.setPaused(false);
+  const double from = s.state().t;
+  CHECK(runLikeTheWindow(s, from + 0.5, 1000000) == doctest::Approx(from + 0.5).epsilon(1e-6));
+  CHECK_FALSE(s.divergence());
+}
+
+TEST_CASE("app: the culprit is highlighted and enlarged even in a cloth drawn without springs") {
+  app::Session s;
+  s.load("cloth_16");
+  std::string msg;
+  REQUIRE(s.apply(ui::command(K::SetIntegrator, 0, 0, "euler"), &msg));
+  REQUIRE(s.apply(ui::command(K::SetDt, 0.004), &msg));
+  app::ViewBuilder vb;
+  const std::vector<float> before(vb.build(s, false).radii.begin(), vb.build(s, false).radii.end());
+  runLikeTheWindow(s, 1.0, 100000);
+  REQUIRE(s.divergence());
+  const int body = s.divergence()->body;
+  REQUIRE(body >= 0);
+  const auto& v = vb.build(s, false);
+  CHECK((v.flags[body] & render::kPointHighlight) != 0);
+  CHECK(v.radii[body] >= app::ViewBuilder::kCulpritRadiusScale * before[body]);
+  for (size_t i = 0; i < before.size(); ++i)
+    if (static_cast<int>(i) != body) CHECK(v.radii[i] == before[i]);
+}
+
+TEST_CASE(
+    "app: the plots hold still while paused, and a conservative change re-anchors the drift") {
+  app::Session s;
+  s.load("seed003_table1_case1");
+  std::string msg;
+  for (int f = 0; f < 30; ++f) {
+    for (int i = 0; i < 8; ++i) REQUIRE(s.stepOnce());
+    s.sample();
+  }
+  ui::PanelModel pm;
+  s.fillPanel(pm);
+  REQUIRE(pm.energy_time.size() == 30);
+  const float newest = pm.energy_time.back();
+  s.setPaused(true);
+  for (int f = 0; f < 700; ++f) s.sample();  // more frames than the history holds
+  s.fillPanel(pm);
+  CHECK(pm.energy_time.size() == 30);
+  CHECK(pm.energy_time.back() == newest);
+  CHECK(pm.marks.empty());
+  // a single step while paused is a new state: one sample
+  REQUIRE(s.apply(ui::command(K::Step, 0, 1), &msg));
+  s.sample();
+  s.sample();
+  s.fillPanel(pm);
+  CHECK(pm.energy_time.size() == 31);
+  // stiffness x4: the energy changes, the drift is measured from the new energy
+  const double e0 = s.initialEnergy();
+  REQUIRE(s.apply(ui::command(K::SetStiffnessScale, 4.0), &msg));
+  CHECK(s.initialEnergy() != e0);
+  CHECK(s.initialEnergy() == doctest::Approx(s.energy().total()));
+  REQUIRE(s.apply(ui::command(K::Step, 0, 1), &msg));
+  s.sample();
+  s.fillPanel(pm);
+  CHECK(pm.drift.back() < 1e-3);
+  REQUIRE(pm.marks.size() == 1);
+  CHECK(pm.marks[0] == doctest::Approx(s.state().t - s.dt()));
+  // gravity too; damping does not (it is not a conservative change)
+  REQUIRE(s.apply(ui::command(K::Step, 0, 1), &msg));
+  REQUIRE(s.apply(gravity(-1.62), &msg));
+  REQUIRE(s.apply(ui::command(K::SetSpringDamping, 0.5), &msg));
+  s.fillPanel(pm);
+  CHECK(pm.marks.size() == 2);
+  // taking hold with the mouse and letting go: two marks more
+  REQUIRE(s.apply(ui::command(K::Step, 0, 1), &msg));
+  s.setGrab(1, sim::Vec3(1, 1, 0));
+  REQUIRE(s.apply(ui::command(K::Step, 0, 1), &msg));
+  s.setGrab(-1, sim::Vec3::Zero());
+  s.fillPanel(pm);
+  CHECK(pm.marks.size() == 4);
+  CHECK(s.initialEnergy() == doctest::Approx(s.energy().total()));
 }
 
 TEST_CASE("app: the mouse spring pulls a particle and a pendulum bob") {
@@ -572,25 +702,6 @@ TEST_CASE(
 
 #ifdef SPRINGLAB_VIEWER
 #include "scene/catalog.hpp"
-
-namespace {
-// Runs a session as a scripted window run does: the steps due in each 1/60 s of simulated time,
-// then one sample (where the runaway rule is applied). Stops at `duration`, after `maxSteps`, or
-// at a divergence; returns the simulated time reached.
-double runLikeTheWindow(app::Session& s, double duration, long long maxSteps) {
-  long long steps = 0;
-  for (int frame = 1; !s.divergence() && steps < maxSteps; ++frame) {
-    const double frameEnd = std::min(frame / 60.0, duration);
-    while (s.state().t + 0.5 * s.dt() <= frameEnd && steps < maxSteps) {
-      if (!s.stepOnce()) break;
-      ++steps;
-    }
-    s.sample();
-    if (frameEnd >= duration) break;
-  }
-  return s.state().t;
-}
-}  // namespace
 
 TEST_CASE("app: every built-in scene runs its whole duration in the window without a banner") {
   // Work cap, in body-steps weighted by the integrator's order (rk4 evaluates forces 4 times a

@@ -28,6 +28,11 @@ class ViewBuilder {
   // Bounding box of the points (m).
   void bounds(float lo[3], float hi[3]) const;
 
+  // The culprit of a divergence is drawn kCulpritRadiusScale times its size, and at least
+  // kCulpritOfScene of the scene's size: a cloth's beads are too small to find otherwise.
+  static constexpr float kCulpritRadiusScale = 3.0f;
+  static constexpr double kCulpritOfScene = 0.02;
+
  private:
   void rebuildTopology(const Session& s);
   const scene::Built* built_ = nullptr;
@@ -39,7 +44,8 @@ class ViewBuilder {
     size_t head = 0;          // oldest sample once full
   };
   std::vector<Trail> trails_of_;
-  std::vector<float> pos_, radii_, strain_, trails_;
+  std::vector<float> pos_, radii_, point_radii_, strain_, trails_;  // point_radii_: this frame's
+  float culprit_radius_ = 0.0f;  // m, the least radius of a divergence's culprit
   std::vector<std::uint8_t> flags_, line_flags_, base_flags_;
   std::vector<std::uint32_t> lines_, tris_, trail_len_;
   Eigen::VectorXd tmp_;

@@ -193,7 +193,10 @@ struct Viewer {
       frameScene();
       sceneDefaults();
     }
-    if (c.kind == K::Reset) views.clearTrails();
+    if (c.kind == K::Reset) {  // the initial state, seen as at the start
+      views.clearTrails();
+      frameScene();
+    }
     if (handled) return;
     switch (c.kind) {
       case K::SetStrainScale:
