@@ -755,3 +755,84 @@ TEST_CASE("app: exploding runs still raise the banner, finite runaways included"
   }
 }
 #endif
+
+#ifdef SPRINGLAB_VIEWER
+#include "app/framing.hpp"
+
+namespace {
+// true when every body of the view projects inside the scene viewport
+bool allInView(const app::MouseControl& mouse, const render::SceneView& v, int x0, int w, int h) {
+  for (size_t i = 0; i + 2 < v.positions.size(); i += 3) {
+    const glm::dvec2 p =
+        mouse.project(glm::vec3(v.positions[i], v.positions[i + 1], v.positions[i + 2]));
+    if (p.x < x0 || p.x > x0 + w || p.y < 0 || p.y > h) return false;
+  }
+  return true;
+}
+}  // namespace
+
+TEST_CASE("app: framing keeps the motion in the viewport right of the panel") {
+  // a viewport narrower than high: the panel takes 400 of 1000 px
+  constexpr int kX0 = 400, kW = 600, kH = 720;
+  for (const char* scene : {"seed003_table4_wide_angle", "seed002_elastic_pendulum",
+                            "seed004_fig6b", "seed000_closed_loop"}) {
+    CAPTURE(scene);
+    app::Session s;
+    s.load(scene);
+    app::ViewBuilder views;
+    render::Camera camera;
+    app::MouseControl mouse(camera, s, views);
+    mouse.setViewport(kX0, kW, kH);
+    app::SceneFraming framing;
+    const scene::Built& b = s.built();
+    framing.reset(b.kind == sim::SystemKind::Pendulum ? app::pendulumReach(b.pendulum)
+                                                      : app::Box{});
+    bool inView = true;
+    const double end = std::min(15.0, s.def().duration);
+    for (int f = 1; f <= 60 * end; ++f) {
+      while (s.state().t + 0.5 * s.dt() <= f / 60.0) REQUIRE(s.stepOnce());
+      const auto& v = views.build(s, false);
+      camera.planar = v.planar;
+      framing.update(camera, v.positions, float(kW) / kH, false);
+      inView = inView && allInView(mouse, v, kX0, kW, kH);
+    }
+    CHECK(inView);
+    if (b.kind == sim::SystemKind::Pendulum) {  // the whole reach from the first frame on
+      const app::Box reach = app::pendulumReach(b.pendulum);
+      for (const glm::vec3& corner : {reach.lo, reach.hi}) {
+        const glm::dvec2 p = mouse.project(corner);
+        CHECK(p.x >= kX0);
+        CHECK(p.x <= kX0 + kW);
+      }
+    }
+  }
+}
+
+TEST_CASE("app: framing leaves a camera the user moved alone, and follow re-centres") {
+  app::Session s;
+  s.load("cloth_32_horizontal");
+  app::ViewBuilder views;
+  render::Camera camera;
+  app::SceneFraming framing;
+  framing.reset(app::Box{});
+  const auto& v0 = views.build(s, false);
+  framing.update(camera, v0.positions, 1.5f, false);
+  const float d0 = camera.distance;
+  camera.orbit(0.3f, 0.0f);  // the user orbits
+  const render::Camera moved = camera;
+  for (int i = 0; i < 4000; ++i) REQUIRE(s.stepOnce());  // 1 s: the cloth falls
+  const auto& v1 = views.build(s, false);
+  framing.update(camera, v1.positions, 1.5f, false);
+  CHECK(camera.distance == moved.distance);
+  CHECK(camera.target == moved.target);
+  // follow: the target is the bodies' centre, the zoom stays
+  framing.update(camera, v1.positions, 1.5f, true);
+  CHECK(camera.target == app::boxOf(v1.positions).centre());
+  CHECK(camera.distance == moved.distance);
+  // a reset frames afresh
+  framing.reset(app::Box{});
+  framing.update(camera, v1.positions, 1.5f, false);
+  CHECK(camera.distance != moved.distance);
+  CHECK(d0 > 0.0f);
+}
+#endif

@@ -21,6 +21,7 @@
 
 #include "app/egl_context.hpp"
 #include "app/frame_loop.hpp"
+#include "app/framing.hpp"
 #include "app/mouse.hpp"
 #include "app/session.hpp"
 #include "app/view_builder.hpp"
@@ -155,24 +156,16 @@ struct Viewer {
   double lastSimMs = 0.0, lastRenderMs = 0.0, lastPresentMs = 0.0;  // the last frame's parts
   Pacing pacing = Pacing::RealTimeMotion;
   bool follow = false;  // the camera re-centres on the scene's motion every frame
-  int sceneX = 0;       // the scene's viewport starts right of the panel (last frame's width)
+  int sceneX = 0;       // px: the scene's viewport starts right of the panel
 
-  int sceneWidth() const { return fbo.width() - sceneX; }
   MouseControl mouse{camera, session, views};
 
+  SceneFraming framing;
+  // Frame the scene afresh at the next frame (a load, a reset, the F key): a pendulum's reach,
+  // or the bodies as they are, the box then growing with the motion.
   void frameScene() {
-    float lo[3], hi[3];
-    camera.planar = views.build(session, false).planar;
-    views.bounds(lo, hi);
     const scene::Built& b = session.built();
-    if (b.kind == sim::SystemKind::Pendulum) {
-      // everything the chain can reach: a disc of its total length around the pivot
-      const float r = static_cast<float>(b.pendulum.length.sum());
-      for (int c = 0; c < 2; ++c)
-        lo[c] = static_cast<float>(b.pendulum.pivot[c]) - r,
-        hi[c] = static_cast<float>(b.pendulum.pivot[c]) + r;
-    }
-    camera.frame(glm::vec3(lo[0], lo[1], lo[2]), glm::vec3(hi[0], hi[1], hi[2]));
+    framing.reset(b.kind == sim::SystemKind::Pendulum ? pendulumReach(b.pendulum) : Box{});
   }
 
   // display defaults of a freshly loaded scene: a cloth shows its surface, not its springs
@@ -253,6 +246,7 @@ struct Viewer {
     pm.frame_ms_present = lastPresentMs;
     pm.pacing = static_cast<int>(pacing);
     pm.follow = follow;
+    pm.scene_viewport_x = static_cast<float>(draw.viewport_x);
     pm.strain_scale = draw.strain_scale;
     pm.wireframe = draw.wireframe;
     pm.show_trails = draw.show_trails;
@@ -268,6 +262,9 @@ struct Viewer {
                [&] { return session.stepOnce(); });
     if (sample) session.sample();
     const double t1 = timer.now();
+    // the UI is laid out first: the panel's width decides this frame's scene viewport
+    std::vector<ui::Command> commands;
+    if (imgui) commands = layOutUi(loop, width, height);
     std::string err;
     if (fbo.width() != width || fbo.height() != height) fbo.resize(width, height, samples, &err);
     fbo.bind();
@@ -275,15 +272,22 @@ struct Viewer {
     camera.planar = view.planar;
     draw.viewport_x = sceneX < width - 64 ? sceneX : 0;
     draw.viewport_width = width - draw.viewport_x;
+    framing.update(camera, view.positions, float(draw.viewport_width) / float(height), follow);
     mouse.setViewport(draw.viewport_x, draw.viewport_width, height);
     renderer.draw(view, camera, draw, width, height);
-    if (imgui) drawUi(loop, width, height);
+    if (imgui) {
+      ImGui::Render();
+      ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+      for (const auto& c : commands) applyCommand(c);
+    }
     glFinish();
     lastSimMs = 1000.0 * (t1 - t0);
     lastRenderMs = 1000.0 * (timer.now() - t1);
   }
 
-  void drawUi(const FixedStepLoop& loop, int width, int height) {
+  // The panel, banner, legend, status line and help as an ImGui frame (drawn after the scene);
+  // sets the scene viewport's left edge; returns the commands issued.
+  std::vector<ui::Command> layOutUi(const FixedStepLoop& loop, int width, int height) {
     ImGuiIO& io = ImGui::GetIO();
     ImGui_ImplOpenGL3_NewFrame();
     if (window) {
@@ -318,14 +322,12 @@ struct Viewer {
       ui::drawHelpOverlay(&open);
       if (!open) showHelp = panelState.show_help = false;
     }
-    // next frame's scene viewport: right of the panel unless it is collapsed or hidden
+    // the scene's viewport: right of the panel unless it is collapsed or hidden
     sceneX = 0;
     if (showUi)
       if (const ImGuiWindow* w = ImGui::FindWindowByName("springlab"); w && !w->Collapsed)
         sceneX = static_cast<int>(w->Pos.x + w->Size.x);
-    ImGui::Render();
-    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-    for (const auto& c : cmds) applyCommand(c);
+    return cmds;
   }
 
   // ---- input (window only): GLFW events in framebuffer pixels to MouseControl ----
@@ -638,6 +640,7 @@ int viewerMain(const std::vector<std::string>& args) {
   if (prefs.camera && !o.scene_given) {
     v.camera.target = glm::vec3(prefs.cam[0], prefs.cam[1], prefs.cam[2]);
     v.camera.distance = prefs.cam[3], v.camera.yaw = prefs.cam[4], v.camera.pitch = prefs.cam[5];
+    v.framing.keepCamera();
   }
 
   SteadyClock wall;
