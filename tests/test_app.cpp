@@ -10,6 +10,7 @@
 #include "app/frame_loop.hpp"
 #include "app/session.hpp"
 #include "app/view_builder.hpp"
+#include "app/viewer.hpp"
 #include "scene/load.hpp"
 #include "util.hpp"
 
@@ -834,5 +835,39 @@ TEST_CASE("app: framing leaves a camera the user moved alone, and follow re-cent
   framing.update(camera, v1.positions, 1.5f, false);
   CHECK(camera.distance != moved.distance);
   CHECK(d0 > 0.0f);
+}
+#endif
+
+#ifdef SPRINGLAB_VIEWER
+TEST_CASE("app: the first window opens on a scene that moves in 3-D") {
+  app::Session s;
+  s.load(app::ViewerOptions{}.scene);
+  app::ViewBuilder views;
+  CHECK_FALSE(views.build(s, false).planar);
+  const Eigen::VectorXd x0 = s.state().x;
+  for (int i = 0; i < 400; ++i) REQUIRE(s.stepOnce());  // 0.1 s
+  double moved = 0.0;
+  for (Eigen::Index i = 1; i < x0.size(); i += 3) moved = std::max(moved, x0[i] - s.state().x[i]);
+  CHECK(moved > 0.01);  // m: it sags out of its initial plane
+}
+
+TEST_CASE("app: SIGTERM ends the window like closing it, and the preferences are saved") {
+  using namespace testutil;
+  REQUIRE(std::system("command -v xvfb-run >/dev/null 2>&1") == 0);
+  const auto config = tempDir() / "sigterm-config";
+  std::filesystem::remove_all(config);
+  const std::string cmd = "XDG_CONFIG_HOME='" + config.string() +
+                          "' xvfb-run -a -s '-screen 0 800x600x24' sh -c \"'" +
+                          std::string(SPRINGLAB_BIN) +
+                          "' seed004_double_pendulum --size 320x240 & pid=\\$!; sleep 3; "
+                          "kill -TERM \\$pid; wait \\$pid; echo status \\$?\" > '" +
+                          (tempDir() / "sigterm.txt").string() + "' 2>&1";
+  std::system(cmd.c_str());
+  const std::string out = readFile(tempDir() / "sigterm.txt");
+  INFO(out);
+  CHECK(out.find("status 0") != std::string::npos);
+  const std::string prefs = readFile(config / "springlab" / "prefs.ini");
+  CHECK(prefs.find("scene=seed004_double_pendulum") != std::string::npos);
+  CHECK(prefs.find("window=320x240") != std::string::npos);
 }
 #endif

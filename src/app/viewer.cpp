@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -168,8 +169,14 @@ struct Viewer {
     framing.reset(b.kind == sim::SystemKind::Pendulum ? pendulumReach(b.pendulum) : Box{});
   }
 
-  // display defaults of a freshly loaded scene: a cloth shows its surface, not its springs
-  void sceneDefaults() { draw.show_lines = session.built().triangles.empty(); }
+  // Display defaults of a freshly loaded scene: a cloth shows its surface, not its springs; a 3-D
+  // scene is seen from above and aside (render::Camera's default pitch is nearly edge-on to a
+  // horizontal cloth, and a little yaw shows depth).
+  void sceneDefaults() {
+    draw.show_lines = session.built().triangles.empty();
+    if (!views.build(session, false).planar) camera.yaw = kYaw3d, camera.pitch = kPitch3d;
+  }
+  static constexpr float kYaw3d = 0.5f, kPitch3d = 0.6f;  // rad
 
   void applyCommand(const ui::Command& c) {
     std::string msg;
@@ -426,6 +433,12 @@ struct Viewer {
 
 Viewer* g_viewer = nullptr;  // for the GLFW callbacks (one window)
 
+// SIGTERM (a logout, `kill`) ends the loop like closing the window, so preferences are saved.
+volatile std::sig_atomic_t g_terminate = 0;
+extern "C" void onTerminate(int) {
+  g_terminate = 1;
+}
+
 void initImGui(float scale, bool persist) {
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
@@ -658,7 +671,8 @@ int viewerMain(const std::vector<std::string>& args) {
   double lastFrameStart = wall.now();
   long long frame = 0;
   int exitStatus = 0;
-  while (!v.quit) {
+  std::signal(SIGTERM, onTerminate);
+  while (!v.quit && !g_terminate) {
     int w = o.width, h = o.height;
     if (v.window) {
       glfwPollEvents();

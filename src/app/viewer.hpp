@@ -8,7 +8,8 @@
 namespace app {
 
 struct ViewerOptions {
-  std::string scene = "cloth_32";
+  // the first interactive session's scene: one that moves in 3-D (a cloth sagging into a dish)
+  std::string scene = "cloth_32_horizontal";
   std::string integrator;  // empty: the scene's
   double dt = 0.0;         // 0: the scene's
   int width = 1280, height = 720;
