@@ -8,6 +8,7 @@
 #include <cstdlib>
 
 #include "app/frame_loop.hpp"
+#include "app/framing.hpp"
 #include "app/session.hpp"
 #include "app/view_builder.hpp"
 #include "app/viewer.hpp"
@@ -593,10 +594,10 @@ struct MouseRig {
   app::MouseControl mouse{camera, session, views};
   explicit MouseRig(const char* scene) {
     session.load(scene);
-    camera.planar = views.build(session, false).planar;
-    float lo[3], hi[3];
-    views.bounds(lo, hi);
-    camera.frame(glm::vec3(lo[0], lo[1], lo[2]), glm::vec3(hi[0], hi[1], hi[2]));
+    const auto& v = views.build(session, false);
+    camera.planar = v.planar;
+    const app::Box box = app::boxOf(v.positions);
+    camera.frame(box.lo, box.hi);
     mouse.setViewport(400, 880, 720);
   }
   glm::dvec2 pixelOfBody(int body) {
@@ -869,5 +870,34 @@ TEST_CASE("app: SIGTERM ends the window like closing it, and the preferences are
   const std::string prefs = readFile(config / "springlab" / "prefs.ini");
   CHECK(prefs.find("scene=seed004_double_pendulum") != std::string::npos);
   CHECK(prefs.find("window=320x240") != std::string::npos);
+}
+#endif
+
+#ifdef SPRINGLAB_VIEWER
+#include "app/prefs.hpp"
+
+TEST_CASE("app: the window's key table and the help's bindings agree") {
+  std::string mismatches;
+  for (const auto& m : app::keyBindingMismatches()) mismatches.append(m).append("; ");
+  CHECK_MESSAGE(mismatches.empty(), mismatches);
+}
+
+TEST_CASE("app: preferences: every value is checked, a damaged line changes nothing") {
+  app::Prefs p;
+  for (const char* line : {"window=12x7", "window=abc", "ui_scale=9", "ui_scale=nan",
+                           "camera=1 2 3 -1 0 0", "camera=1 2 nan 3 0 0", "camera=1 2", "junk"})
+    p.parseLine(line);
+  CHECK(p.width == 0);
+  CHECK(p.ui_scale == 0.0f);
+  CHECK_FALSE(p.camera);
+  for (const char* line :
+       {"window=800x600", "ui_scale=1.5", "camera=1 2 3 4 0.5 0.25", "scene=seed004_fig6b"})
+    p.parseLine(line);
+  CHECK(p.width == 800);
+  CHECK(p.height == 600);
+  CHECK(p.ui_scale == 1.5f);
+  REQUIRE(p.camera);
+  CHECK(p.cam[3] == 4.0f);
+  CHECK(p.scene == "seed004_fig6b");
 }
 #endif

@@ -188,16 +188,4 @@ const std::vector<int> ViewBuilder::trailBodies() const {
   return out;
 }
 
-void ViewBuilder::bounds(float lo[3], float hi[3]) const {
-  for (int c = 0; c < 3; ++c) lo[c] = 1e30f, hi[c] = -1e30f;
-  for (size_t i = 0; i + 2 < pos_.size(); i += 3)
-    for (int c = 0; c < 3; ++c) {
-      if (!std::isfinite(pos_[i + c])) continue;
-      lo[c] = std::min(lo[c], pos_[i + c]);
-      hi[c] = std::max(hi[c], pos_[i + c]);
-    }
-  if (lo[0] > hi[0])
-    for (int c = 0; c < 3; ++c) lo[c] = -1, hi[c] = 1;
-}
-
 }  // namespace app

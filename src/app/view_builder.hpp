@@ -25,8 +25,6 @@ class ViewBuilder {
   // Adds a trail on `body`, or removes it if it has one (the T key).
   void toggleTrail(int body);
   const std::vector<int> trailBodies() const;
-  // Bounding box of the points (m).
-  void bounds(float lo[3], float hi[3]) const;
 
   // The culprit of a divergence is drawn kCulpritRadiusScale times its size, and at least
   // kCulpritOfScene of the scene's size: a cloth's beads are too small to find otherwise.
