@@ -2,7 +2,8 @@
 # Builds springlab and opens the viewer on a default scene worth looking at (the 32 x 32 cloth,
 # horizontal, sagging into a dish: it moves in 3-D).
 # Without a display it says so, renders the same scene headless to
-# springlab-cloth_32_horizontal.png and runs the headless simulation instead. Extra arguments go to springlab.
+# springlab-cloth_32_horizontal.png and runs the headless simulation instead. Extra arguments go to
+# springlab.
 # Usage: bash scripts/run.sh [SCENE] [options]
 set -euo pipefail
 cd "$(dirname "$0")/.."
