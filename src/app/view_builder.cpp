@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "app/framing.hpp"
 #include "sim/pendulum.hpp"
 
 namespace app {
@@ -121,7 +122,12 @@ const render::SceneView& ViewBuilder::build(const Session& s, bool trails) {
     // whatever the display options (a cloth hides its springs and its beads are small and under
     // the surface): the culprit is flagged and drawn large enough to find
     flags_[culprit] |= render::kPointHighlight;
-    point_radii_[culprit] = std::max(kCulpritRadiusScale * radii_[culprit], culprit_radius_);
+    // ... at the size of the scene as it is now: a runaway spreads it over hundreds of metres
+    const Box now = boxOf(pos_);
+    const float spread = now.empty() ? 0.0f : glm::length(now.hi - now.lo);
+    point_radii_[culprit] =
+        std::max({kCulpritRadiusScale * radii_[culprit], culprit_radius_,
+                  static_cast<float>(kCulpritOfScene) * (std::isfinite(spread) ? spread : 0.0f)});
   }
   // line strains (l - r) / r
   const size_t nl = lines_.size() / 2;

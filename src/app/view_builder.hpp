@@ -27,7 +27,8 @@ class ViewBuilder {
   const std::vector<int> trailBodies() const;
 
   // The culprit of a divergence is drawn kCulpritRadiusScale times its size, and at least
-  // kCulpritOfScene of the scene's size: a cloth's beads are too small to find otherwise.
+  // kCulpritOfScene of the scene's size, initial or current (whichever is larger): a cloth's beads
+  // are too small to find otherwise.
   static constexpr float kCulpritRadiusScale = 3.0f;
   static constexpr double kCulpritOfScene = 0.02;
 
