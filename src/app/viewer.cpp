@@ -112,7 +112,9 @@ struct Viewer {
       frameScene();
       sceneDefaults();
     }
-    if (c.kind == K::Reset) {  // the initial state, seen as at the start
+    if (c.kind == K::Reset || c.kind == K::Rewind) {
+      // the initial state, or one before the runaway: seen afresh, not from where the
+      // explosion took the camera and the trails
       views.clearTrails();
       frameScene();
     }
