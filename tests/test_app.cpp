@@ -705,7 +705,9 @@ TEST_CASE(
 #ifdef SPRINGLAB_VIEWER
 #include "scene/catalog.hpp"
 
-TEST_CASE("app: every built-in scene runs its whole duration in the window without a banner") {
+TEST_CASE(
+    "app: every built-in scene runs as in the window without a false banner (the 4 largest for a "
+    "capped share)") {
   // Work, in body-steps weighted by the integrator's order (rk4 evaluates forces 4 times a
   // step). Over their whole duration the large scenes would take minutes in a test (rope_1000
   // ~18 s, cloth_256 ~5 min): a scene within kWholeRun runs whole (cloth_32 included); cloth_64,
