@@ -8,8 +8,10 @@
 #include <cstdlib>
 
 #include "app/frame_loop.hpp"
+#include "app/framing.hpp"
 #include "app/session.hpp"
 #include "app/view_builder.hpp"
+#include "app/viewer.hpp"
 #include "scene/load.hpp"
 #include "util.hpp"
 
@@ -22,6 +24,23 @@ ui::Command gravity(double gy) {
   ui::Command c = ui::command(K::SetGravity);
   c.vec[1] = gy;
   return c;
+}
+
+// Runs a session as a scripted window run does: the steps due in each 1/60 s of simulated time,
+// then one sample (where the runaway rule is applied). Stops at `duration`, after `maxSteps`, or
+// at a divergence; returns the simulated time reached.
+double runLikeTheWindow(app::Session& s, double duration, long long maxSteps) {
+  long long steps = 0;
+  for (int frame = 1; !s.divergence() && steps < maxSteps; ++frame) {
+    const double frameEnd = std::min(frame / 60.0, duration);
+    while (s.state().t + 0.5 * s.dt() <= frameEnd && steps < maxSteps) {
+      if (!s.stepOnce()) break;
+      ++steps;
+    }
+    s.sample();
+    if (frameEnd >= duration) break;
+  }
+  return s.state().t;
 }
 
 struct FakeClock : app::Clock {
@@ -97,6 +116,70 @@ TEST_CASE("app: the step budget drops the backlog instead of carrying it") {
   loop.frame(0.0001, 1.0, false, [&] { return ++quick, true; });
   CHECK(quick == 105);
   CHECK(loop.realtimePercent() < 100.0);  // the simulation fell behind and says so
+}
+
+TEST_CASE("app: the real-time figure is simulated time advanced over wall time") {
+  FakeClock clock;
+  FixedStepLoop loop(clock, 1.0);
+  auto step = [] { return true; };
+  CHECK(loop.realtimePercent() == 0.0);  // nothing measured yet: no figure made up
+  loop.frame(0.001, 1.0, false, step);
+  // frames of 50 ms at time scale 0.25: 12.5 ms of simulated time each (12 or 13 steps)
+  double sim = 0.0, wallTime = 0.0;
+  for (int f = 0; f < 10; ++f) {
+    clock.t += 0.05;
+    wallTime += 0.05;
+    sim += loop.frame(0.001, 0.25, false, step).sim_seconds;
+  }
+  CHECK(loop.realtimePercent() == doctest::Approx(100.0 * sim / wallTime).epsilon(1e-12));
+  CHECK(loop.realtimePercent() == doctest::Approx(25.0).epsilon(0.01));
+  CHECK(loop.stepsPerSecond() == doctest::Approx(sim / 0.001 / wallTime).epsilon(1e-9));
+  // a stall of 2 s is not replayed (gap cap) but is counted: the figure shows the loss
+  clock.t += 2.0;
+  const double stalled = loop.frame(0.001, 1.0, false, step).sim_seconds;
+  CHECK(stalled == doctest::Approx(FixedStepLoop::kMaxFrameGap));
+  // the window keeps the last second of wall time: here only the stalled frame
+  CHECK(loop.realtimePercent() == doctest::Approx(100.0 * stalled / 2.0));
+}
+
+TEST_CASE("app: pacing: real-time motion lets a slow step take longer frames than smooth frames") {
+  // a machine that needs 2 ms of wall time per 1 ms step; rendering and presenting take 5 ms
+  constexpr double kRender = 0.005, kStepCost = 0.002, kDt = 0.001;
+  auto run = [&](app::Pacing pacing, double& framePeriod, double& realtime) {
+    FakeClock clock;
+    FixedStepLoop loop(clock);
+    auto slowStep = [&] {
+      clock.t += kStepCost;
+      return true;
+    };
+    double start = 0.0;
+    int steps = 0;
+    constexpr int kFrames = 40;
+    for (int f = 0; f <= kFrames; ++f) {
+      if (f == 10) start = clock.t, steps = 0;  // settled
+      loop.setBudget(app::stepBudget(pacing, kRender));
+      steps += loop.frame(kDt, 1.0, false, slowStep).steps;
+      clock.t += kRender;
+    }
+    framePeriod = (clock.t - start) / (kFrames - 9);
+    realtime = loop.realtimePercent();
+    return steps;
+  };
+  double motionFrame, motionRt, smoothFrame, smoothRt;
+  const int motionSteps = run(app::Pacing::RealTimeMotion, motionFrame, motionRt);
+  const int smoothSteps = run(app::Pacing::SmoothFrames, smoothFrame, smoothRt);
+  CHECK(motionSteps > 2 * smoothSteps);
+  // smooth frames hold 60 frames/s (to a step's cost); real-time motion goes down to 20
+  CHECK(smoothFrame == doctest::Approx(app::kSmoothFrame).epsilon(kStepCost / app::kSmoothFrame));
+  CHECK(motionFrame ==
+        doctest::Approx(app::kRealTimeMotionFrame).epsilon(kStepCost / app::kRealTimeMotionFrame));
+  // the machine steps at half speed at best: real-time motion gets closer to it
+  CHECK(motionRt > smoothRt);
+  CHECK(motionRt < 50.0);
+  // the budgets themselves: the frame less the rest of the work, never under the minimum
+  CHECK(app::stepBudget(app::Pacing::SmoothFrames, 0.005) == doctest::Approx(1.0 / 60 - 0.005));
+  CHECK(app::stepBudget(app::Pacing::RealTimeMotion, 0.005) == doctest::Approx(0.045));
+  CHECK(app::stepBudget(app::Pacing::SmoothFrames, 0.5) == app::kMinStepBudget);
 }
 
 TEST_CASE("app: a diverging step stops the frame") {
@@ -187,8 +270,121 @@ TEST_CASE("app: divergence pauses with a report, the last finite state is kept")
   CHECK((view.line_flags[0] & render::kLineHighlight) != 0);
   CHECK(s.apply(ui::command(K::Rewind), &msg));
   CHECK_FALSE(s.divergence());
+  CHECK_FALSE(s.apply(ui::command(K::Rewind), &msg));  // nothing to go back from now
+  CHECK(msg == "rewind: no divergence to go back from");
   CHECK(s.apply(ui::command(K::Reset), &msg));
   CHECK(s.state().t == 0.0);
+}
+
+TEST_CASE("app: Rewind goes back about a second before a runaway, to a state that runs again") {
+  app::Session s;
+  s.load("cloth_16");
+  std::string msg;
+  // 3 s of a sane run fill the ring of snapshots; then euler at a large dt blows up
+  runLikeTheWindow(s, 3.0, 1000000);
+  REQUIRE_FALSE(s.divergence());
+  REQUIRE(s.apply(ui::command(K::SetIntegrator, 0, 0, "euler"), &msg));
+  REQUIRE(s.apply(ui::command(K::SetDt, 0.004), &msg));
+  runLikeTheWindow(s, 6.0, 1000000);
+  REQUIRE(s.divergence());
+  const double tDiverged = s.divergence()->t;
+  ui::PanelModel pm;
+  s.fillPanel(pm);
+  CHECK(pm.can_rewind);
+  // the report on screen: the time to 6 significant digits, not run's 17
+  CHECK(pm.divergence.rfind("diverged at t = ", 0) == 0);
+  char shortT[32];
+  std::snprintf(shortT, sizeof shortT, "%.6g s with euler: ", tDiverged);
+  CHECK(pm.divergence.find(shortT) != std::string::npos);
+  CHECK(s.divergence()->message() != pm.divergence);
+  REQUIRE(s.apply(ui::command(K::Rewind), &msg));
+  CHECK_FALSE(s.divergence());
+  CHECK(s.paused());
+  // one snapshot per 0.25 s: the newest at least 1 s before the banner
+  CHECK(s.state().t <= tDiverged - app::Session::kRewindBack);
+  CHECK(s.state().t >
+        tDiverged - app::Session::kRewindBack - app::Session::kSnapshotInterval - s.dt());
+  CHECK(s.steps() > 0);
+  s.fillPanel(pm);
+  CHECK(pm.energy_time.back() <= s.state().t);  // the plots went back too
+  // back on the scene's integrator and dt, it runs on from there
+  REQUIRE(s.apply(ui::command(K::SetIntegrator, 0, 0, "symplectic_euler"), &msg));
+  REQUIRE(s.apply(ui::command(K::SetDt, 0.0005), &msg));
+  s.setPaused(false);
+  const double from = s.state().t;
+  CHECK(runLikeTheWindow(s, from + 0.5, 1000000) == doctest::Approx(from + 0.5).epsilon(1e-6));
+  CHECK_FALSE(s.divergence());
+}
+
+TEST_CASE("app: the culprit is highlighted and enlarged even in a cloth drawn without springs") {
+  app::Session s;
+  s.load("cloth_16");
+  std::string msg;
+  REQUIRE(s.apply(ui::command(K::SetIntegrator, 0, 0, "euler"), &msg));
+  REQUIRE(s.apply(ui::command(K::SetDt, 0.004), &msg));
+  app::ViewBuilder vb;
+  const std::vector<float> before(vb.build(s, false).radii.begin(), vb.build(s, false).radii.end());
+  runLikeTheWindow(s, 1.0, 100000);
+  REQUIRE(s.divergence());
+  const int body = s.divergence()->body;
+  REQUIRE(body >= 0);
+  const auto& v = vb.build(s, false);
+  CHECK((v.flags[body] & render::kPointHighlight) != 0);
+  CHECK(v.radii[body] >= app::ViewBuilder::kCulpritRadiusScale * before[body]);
+  for (size_t i = 0; i < before.size(); ++i)
+    if (static_cast<int>(i) != body) CHECK(v.radii[i] == before[i]);
+}
+
+TEST_CASE(
+    "app: the plots hold still while paused, and a conservative change re-anchors the drift") {
+  app::Session s;
+  s.load("seed003_table1_case1");
+  std::string msg;
+  for (int f = 0; f < 30; ++f) {
+    for (int i = 0; i < 8; ++i) REQUIRE(s.stepOnce());
+    s.sample();
+  }
+  ui::PanelModel pm;
+  s.fillPanel(pm);
+  REQUIRE(pm.energy_time.size() == 30);
+  const float newest = pm.energy_time.back();
+  s.setPaused(true);
+  for (int f = 0; f < 700; ++f) s.sample();  // more frames than the history holds
+  s.fillPanel(pm);
+  CHECK(pm.energy_time.size() == 30);
+  CHECK(pm.energy_time.back() == newest);
+  CHECK(pm.marks.empty());
+  // a single step while paused is a new state: one sample
+  REQUIRE(s.apply(ui::command(K::Step, 0, 1), &msg));
+  s.sample();
+  s.sample();
+  s.fillPanel(pm);
+  CHECK(pm.energy_time.size() == 31);
+  // stiffness x4: the energy changes, the drift is measured from the new energy
+  const double e0 = s.initialEnergy();
+  REQUIRE(s.apply(ui::command(K::SetStiffnessScale, 4.0), &msg));
+  CHECK(s.initialEnergy() != e0);
+  CHECK(s.initialEnergy() == doctest::Approx(s.energy().total()));
+  REQUIRE(s.apply(ui::command(K::Step, 0, 1), &msg));
+  s.sample();
+  s.fillPanel(pm);
+  CHECK(pm.drift.back() < 1e-3);
+  REQUIRE(pm.marks.size() == 1);
+  CHECK(pm.marks[0] == doctest::Approx(s.state().t - s.dt()));
+  // gravity too; damping does not (it is not a conservative change)
+  REQUIRE(s.apply(ui::command(K::Step, 0, 1), &msg));
+  REQUIRE(s.apply(gravity(-1.62), &msg));
+  REQUIRE(s.apply(ui::command(K::SetSpringDamping, 0.5), &msg));
+  s.fillPanel(pm);
+  CHECK(pm.marks.size() == 2);
+  // taking hold with the mouse and letting go: two marks more
+  REQUIRE(s.apply(ui::command(K::Step, 0, 1), &msg));
+  s.setGrab(1, sim::Vec3(1, 1, 0));
+  REQUIRE(s.apply(ui::command(K::Step, 0, 1), &msg));
+  s.setGrab(-1, sim::Vec3::Zero());
+  s.fillPanel(pm);
+  CHECK(pm.marks.size() == 4);
+  CHECK(s.initialEnergy() == doctest::Approx(s.energy().total()));
 }
 
 TEST_CASE("app: the mouse spring pulls a particle and a pendulum bob") {
@@ -250,6 +446,24 @@ TEST_CASE("app: --screenshot without a display renders headless to a PNG of the 
   CHECK(be32(20) == 240);
 }
 
+TEST_CASE("app: a scripted run that raises the banner prints the report and exits 3, as run") {
+  using namespace testutil;
+  const auto png = tempDir() / "diverged.png";
+  std::filesystem::remove(png);
+  const auto r = springlab({"cloth_16", "--integrator", "euler", "--dt", "0.004", "--frames", "30",
+                            "--size", "64x64", "--headless", "--screenshot", png.string()});
+  CHECK(r.status == 3);
+  const auto errLines = lines(r.err);
+  REQUIRE(errLines.size() == 1);
+  CHECK(errLines[0].rfind("springlab: diverged at t = ", 0) == 0);
+  CHECK(errLines[0].find(" s with euler: runaway") != std::string::npos);
+  CHECK(std::filesystem::exists(png));  // the picture of the banner is still written
+  // the same scene with its own integrator runs the 30 frames cleanly
+  const auto ok = springlab({"cloth_16", "--frames", "30", "--size", "64x64", "--headless"});
+  CHECK(ok.status == 0);
+  CHECK(ok.err.empty());
+}
+
 TEST_CASE("app: the interactive window without a display fails with a message saying what to do") {
   using namespace testutil;
   const std::string cmd = "env -u DISPLAY -u WAYLAND_DISPLAY '" + std::string(SPRINGLAB_BIN) +
@@ -279,7 +493,8 @@ TEST_CASE("app: window options are validated") {
 }
 
 TEST_CASE("app: smoke test of the real GLFW window under xvfb-run") {
-  // Decided here, not compiled out (DESIGN.md §4): the test command installs xvfb and xauth.
+  // Decided here, not compiled out (docs/architecture.md#dependencies-and-platform-notes): the
+  // test command installs xvfb and xauth.
   using namespace testutil;
   REQUIRE_MESSAGE(std::system("command -v xvfb-run >/dev/null 2>&1") == 0,
                   "xvfb-run is missing: install xvfb and xauth (bash scripts/install-deps.sh)");
@@ -379,10 +594,10 @@ struct MouseRig {
   app::MouseControl mouse{camera, session, views};
   explicit MouseRig(const char* scene) {
     session.load(scene);
-    camera.planar = views.build(session, false).planar;
-    float lo[3], hi[3];
-    views.bounds(lo, hi);
-    camera.frame(glm::vec3(lo[0], lo[1], lo[2]), glm::vec3(hi[0], hi[1], hi[2]));
+    const auto& v = views.build(session, false);
+    camera.planar = v.planar;
+    const app::Box box = app::boxOf(v.positions);
+    camera.frame(box.lo, box.hi);
     mouse.setViewport(400, 880, 720);
   }
   glm::dvec2 pixelOfBody(int body) {
@@ -484,5 +699,209 @@ TEST_CASE(
     CHECK(r.camera.yaw == yaw);
     r.mouse.release(500, 50);
   }
+}
+#endif
+
+#ifdef SPRINGLAB_VIEWER
+#include "scene/catalog.hpp"
+
+TEST_CASE(
+    "app: every built-in scene runs as in the window without a false banner (the 4 largest for a "
+    "capped share)") {
+  // Work, in body-steps weighted by the integrator's order (rk4 evaluates forces 4 times a
+  // step). Over their whole duration the large scenes would take minutes in a test (rope_1000
+  // ~18 s, cloth_256 ~5 min): a scene within kWholeRun runs whole (cloth_32 included); cloth_64,
+  // cloth_128, cloth_256 and rope_1000 run for kCappedRun / work steps, and at least one frame's
+  // (the first sample, where the runaway rule first applies).
+  constexpr double kWholeRun = 4.1e7, kCappedRun = 1.5e7;
+  for (const std::string& name : scene::builtinNames()) {
+    CAPTURE(name);
+    app::Session s;
+    s.load(name);
+    const double work = s.built().bodies() * double(sim::info(s.method()).order);
+    const auto total = static_cast<long long>(std::llround(s.def().duration / s.dt()));
+    const auto oneFrame = static_cast<long long>(std::ceil(1.0 / 60.0 / s.dt()));
+    const long long cap = total * work <= kWholeRun
+                              ? total
+                              : std::max(oneFrame, static_cast<long long>(kCappedRun / work));
+    const double reached = runLikeTheWindow(s, s.def().duration, std::min(total, cap));
+    CHECK_MESSAGE(!s.divergence(), (s.divergence() ? s.divergence()->message() : ""));
+    if (cap >= total) CHECK(reached == doctest::Approx(s.def().duration).epsilon(1e-9));
+  }
+  // the window runs past a scene's duration: rope_100 (2 s) used to raise a false runaway at
+  // t = 3.117 s, its energy scaled by an E0 near 0
+  app::Session rope;
+  rope.load("rope_100");
+  CHECK(runLikeTheWindow(rope, 4.0, 1000000) == doctest::Approx(4.0));
+  CHECK_MESSAGE(!rope.divergence(), (rope.divergence() ? rope.divergence()->message() : ""));
+}
+
+TEST_CASE("app: exploding runs still raise the banner, finite runaways included") {
+  struct Case {
+    const char* scene;
+    const char* integrator;
+    double dt, duration;
+    bool finite;  // the banner comes from the runaway rule, the state still finite
+  };
+  for (const Case& c : {Case{"cloth_16", "euler", 0.004, 2.0, false},
+                        Case{"cloth_32", "time_fe", 0.004, 1.1, true}}) {
+    CAPTURE(c.scene);
+    app::Session s;
+    s.load(c.scene);
+    std::string msg;
+    REQUIRE(s.apply(ui::command(K::SetIntegrator, 0, 0, c.integrator), &msg));
+    REQUIRE(s.apply(ui::command(K::SetDt, c.dt), &msg));
+    runLikeTheWindow(s, c.duration, 1000000);
+    REQUIRE(s.divergence());
+    CHECK(s.paused());
+    if (c.finite) {
+      CHECK(s.state().x.allFinite());
+      CHECK(s.divergence()->what.find("runaway") != std::string::npos);
+    }
+  }
+}
+#endif
+
+#ifdef SPRINGLAB_VIEWER
+#include "app/framing.hpp"
+
+namespace {
+// true when every body of the view projects inside the scene viewport
+bool allInView(const app::MouseControl& mouse, const render::SceneView& v, int x0, int w, int h) {
+  for (size_t i = 0; i + 2 < v.positions.size(); i += 3) {
+    const glm::dvec2 p =
+        mouse.project(glm::vec3(v.positions[i], v.positions[i + 1], v.positions[i + 2]));
+    if (p.x < x0 || p.x > x0 + w || p.y < 0 || p.y > h) return false;
+  }
+  return true;
+}
+}  // namespace
+
+TEST_CASE("app: framing keeps the motion in the viewport right of the panel") {
+  // a viewport narrower than high: the panel takes 400 of 1000 px
+  constexpr int kX0 = 400, kW = 600, kH = 720;
+  for (const char* scene : {"seed003_table4_wide_angle", "seed002_elastic_pendulum",
+                            "seed004_fig6b", "seed000_closed_loop"}) {
+    CAPTURE(scene);
+    app::Session s;
+    s.load(scene);
+    app::ViewBuilder views;
+    render::Camera camera;
+    app::MouseControl mouse(camera, s, views);
+    mouse.setViewport(kX0, kW, kH);
+    app::SceneFraming framing;
+    const scene::Built& b = s.built();
+    framing.reset(b.kind == sim::SystemKind::Pendulum ? app::pendulumReach(b.pendulum)
+                                                      : app::Box{});
+    bool inView = true;
+    const double end = std::min(15.0, s.def().duration);
+    for (int f = 1; f <= 60 * end; ++f) {
+      while (s.state().t + 0.5 * s.dt() <= f / 60.0) REQUIRE(s.stepOnce());
+      const auto& v = views.build(s, false);
+      camera.planar = v.planar;
+      framing.update(camera, v.positions, float(kW) / kH, false);
+      inView = inView && allInView(mouse, v, kX0, kW, kH);
+    }
+    CHECK(inView);
+    if (b.kind == sim::SystemKind::Pendulum) {  // the whole reach from the first frame on
+      const app::Box reach = app::pendulumReach(b.pendulum);
+      for (const glm::vec3& corner : {reach.lo, reach.hi}) {
+        const glm::dvec2 p = mouse.project(corner);
+        CHECK(p.x >= kX0);
+        CHECK(p.x <= kX0 + kW);
+      }
+    }
+  }
+}
+
+TEST_CASE("app: framing leaves a camera the user moved alone, and follow re-centres") {
+  app::Session s;
+  s.load("cloth_32_horizontal");
+  app::ViewBuilder views;
+  render::Camera camera;
+  app::SceneFraming framing;
+  framing.reset(app::Box{});
+  const auto& v0 = views.build(s, false);
+  framing.update(camera, v0.positions, 1.5f, false);
+  const float d0 = camera.distance;
+  camera.orbit(0.3f, 0.0f);  // the user orbits
+  const render::Camera moved = camera;
+  for (int i = 0; i < 4000; ++i) REQUIRE(s.stepOnce());  // 1 s: the cloth falls
+  const auto& v1 = views.build(s, false);
+  framing.update(camera, v1.positions, 1.5f, false);
+  CHECK(camera.distance == moved.distance);
+  CHECK(camera.target == moved.target);
+  // follow: the target is the bodies' centre, the zoom stays
+  framing.update(camera, v1.positions, 1.5f, true);
+  CHECK(camera.target == app::boxOf(v1.positions).centre());
+  CHECK(camera.distance == moved.distance);
+  // a reset frames afresh
+  framing.reset(app::Box{});
+  framing.update(camera, v1.positions, 1.5f, false);
+  CHECK(camera.distance != moved.distance);
+  CHECK(d0 > 0.0f);
+}
+#endif
+
+#ifdef SPRINGLAB_VIEWER
+TEST_CASE("app: the first window opens on a scene that moves in 3-D") {
+  app::Session s;
+  s.load(app::ViewerOptions{}.scene);
+  app::ViewBuilder views;
+  CHECK_FALSE(views.build(s, false).planar);
+  const Eigen::VectorXd x0 = s.state().x;
+  for (int i = 0; i < 400; ++i) REQUIRE(s.stepOnce());  // 0.1 s
+  double moved = 0.0;
+  for (Eigen::Index i = 1; i < x0.size(); i += 3) moved = std::max(moved, x0[i] - s.state().x[i]);
+  CHECK(moved > 0.01);  // m: it sags out of its initial plane
+}
+
+TEST_CASE("app: SIGTERM ends the window like closing it, and the preferences are saved") {
+  using namespace testutil;
+  REQUIRE(std::system("command -v xvfb-run >/dev/null 2>&1") == 0);
+  const auto config = tempDir() / "sigterm-config";
+  std::filesystem::remove_all(config);
+  const std::string cmd = "XDG_CONFIG_HOME='" + config.string() +
+                          "' xvfb-run -a -s '-screen 0 800x600x24' sh -c \"'" +
+                          std::string(SPRINGLAB_BIN) +
+                          "' seed004_double_pendulum --size 320x240 & pid=\\$!; sleep 3; "
+                          "kill -TERM \\$pid; wait \\$pid; echo status \\$?\" > '" +
+                          (tempDir() / "sigterm.txt").string() + "' 2>&1";
+  std::system(cmd.c_str());
+  const std::string out = readFile(tempDir() / "sigterm.txt");
+  INFO(out);
+  CHECK(out.find("status 0") != std::string::npos);
+  const std::string prefs = readFile(config / "springlab" / "prefs.ini");
+  CHECK(prefs.find("scene=seed004_double_pendulum") != std::string::npos);
+  CHECK(prefs.find("window=320x240") != std::string::npos);
+}
+#endif
+
+#ifdef SPRINGLAB_VIEWER
+#include "app/prefs.hpp"
+
+TEST_CASE("app: the window's key table and the help's bindings agree") {
+  std::string mismatches;
+  for (const auto& m : app::keyBindingMismatches()) mismatches.append(m).append("; ");
+  CHECK_MESSAGE(mismatches.empty(), mismatches);
+}
+
+TEST_CASE("app: preferences: every value is checked, a damaged line changes nothing") {
+  app::Prefs p;
+  for (const char* line : {"window=12x7", "window=abc", "ui_scale=9", "ui_scale=nan",
+                           "camera=1 2 3 -1 0 0", "camera=1 2 nan 3 0 0", "camera=1 2", "junk"})
+    p.parseLine(line);
+  CHECK(p.width == 0);
+  CHECK(p.ui_scale == 0.0f);
+  CHECK_FALSE(p.camera);
+  for (const char* line :
+       {"window=800x600", "ui_scale=1.5", "camera=1 2 3 4 0.5 0.25", "scene=seed004_fig6b"})
+    p.parseLine(line);
+  CHECK(p.width == 800);
+  CHECK(p.height == 600);
+  CHECK(p.ui_scale == 1.5f);
+  REQUIRE(p.camera);
+  CHECK(p.cam[3] == 4.0f);
+  CHECK(p.scene == "seed004_fig6b");
 }
 #endif

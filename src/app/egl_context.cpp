@@ -22,7 +22,8 @@ HeadlessContext::~HeadlessContext() {
 
 bool HeadlessContext::create() {
   // The first load sees no display and reports EGL 1.0: enough for the client extensions that
-  // give eglGetPlatformDisplayEXT (DESIGN.md §4). Load again once a display is initialised.
+  // give eglGetPlatformDisplayEXT (docs/architecture.md#dependencies-and-platform-notes). Load
+  // again once a display is initialised.
   if (!gladLoaderLoadEGL(EGL_NO_DISPLAY)) {
     error_ = "cannot load libEGL (install libegl1 and Mesa's libegl-mesa0)";
     return false;

@@ -29,7 +29,6 @@ class MouseControl {
   void move(double x, double y);
   void scroll(double dy, bool uiCapture);
 
-  bool dragging() const { return orbit_ || pan_ || grab_; }
   double x() const { return x_; }
   double y() const { return y_; }
 

@@ -3,13 +3,31 @@
 #include <algorithm>
 #include <cmath>
 
+#include "app/framing.hpp"
 #include "sim/pendulum.hpp"
 
 namespace app {
 
 namespace {
 constexpr size_t kTrailSamples = 240;  // 4 s at 60 frames/s
-}
+
+// Radii, as fractions of lengths the scene defines, so that bodies read as beads on the springs
+// whatever the scene's units.
+// Pendulum bob: a fraction of the shortest rod (two bobs never overlap) and of the whole chain (a
+// short rod in a long chain does not get a huge bob); scaled by the cube root of the bob's mass
+// relative to the heaviest (a sphere's size for a given density).
+constexpr double kBobOfShortestRod = 0.3, kBobOfChain = 0.06;
+constexpr double kPivotOfBob = 0.4;  // the pivot: a smaller dot than the bobs
+// Particle: a fifth of the median spring's rest length leaves the spring visible between beads.
+constexpr double kParticleOfSpring = 0.2;
+// Without springs: a fraction of the scene's size (at least 1 m: a single particle has none).
+constexpr double kParticleOfSceneNoSprings = 0.03;
+// A cloth mesh shows its surface: beads small next to its shortest edge, so they do not cover it.
+constexpr double kParticleOfMeshEdge = 0.12;
+// Never more than this fraction of the scene's size (a few particles on long springs).
+constexpr double kParticleOfSceneMax = 0.04;
+constexpr double kFallbackRadius = 0.05;  // m, when a scene has no length at all
+}  // namespace
 
 int ViewBuilder::pointOfBody(const Session& s, int body) {
   return s.built().kind == sim::SystemKind::Pendulum ? body + 1 : body;
@@ -28,11 +46,11 @@ void ViewBuilder::rebuildTopology(const Session& s) {
   if (b.kind == sim::SystemKind::Pendulum) {
     const auto& p = b.pendulum;
     const int n = p.links();
-    // bob radius: a fraction of the shortest rod, scaled by the cube root of the mass
     const double shortest = p.length.minCoeff(), heaviest = p.mass.maxCoeff();
     const double total = p.length.sum();
-    const double base = std::min(0.3 * shortest, 0.06 * total);
-    radii_.push_back(static_cast<float>(0.4 * base));  // the pivot
+    const double base = std::min(kBobOfShortestRod * shortest, kBobOfChain * total);
+    culprit_radius_ = static_cast<float>(kCulpritOfScene * total);
+    radii_.push_back(static_cast<float>(kPivotOfBob * base));
     base_flags_.push_back(render::kPointFixed);
     for (int i = 0; i < n; ++i) {
       radii_.push_back(static_cast<float>(base * std::cbrt(p.mass[i] / heaviest)));
@@ -53,11 +71,12 @@ void ViewBuilder::rebuildTopology(const Session& s) {
     double extent = 0.0;
     for (int i = 0; i < n; ++i)
       extent = std::max(extent, (b.state.x.segment<3>(3 * i) - b.state.x.segment<3>(0)).norm());
-    double r = typical > 0.0 ? 0.2 * typical : 0.03 * std::max(extent, 1.0);
-    if (!b.triangles.empty() && m.springs() > 0)  // a mesh: small beads, the surface shows
-      r = 0.12 * m.rest_length.minCoeff();
-    if (extent > 0.0) r = std::min(r, 0.04 * extent);
-    if (!(r > 0.0)) r = 0.05;
+    double r = typical > 0.0 ? kParticleOfSpring * typical
+                             : kParticleOfSceneNoSprings * std::max(extent, 1.0);
+    if (!b.triangles.empty() && m.springs() > 0) r = kParticleOfMeshEdge * m.rest_length.minCoeff();
+    if (extent > 0.0) r = std::min(r, kParticleOfSceneMax * extent);
+    if (!(r > 0.0)) r = kFallbackRadius;
+    culprit_radius_ = static_cast<float>(kCulpritOfScene * std::max(extent, r));
     for (int i = 0; i < n; ++i) {
       radii_.push_back(static_cast<float>(r));
       base_flags_.push_back(m.fixed(i) ? render::kPointFixed : 0);
@@ -98,8 +117,18 @@ const render::SceneView& ViewBuilder::build(const Session& s, bool trails) {
   if (grabbed >= 0) flags_[pointOfBody(s, grabbed)] |= render::kPointGrabbed;
   int culprit = -1;
   if (s.divergence() && s.divergence()->body >= 0) culprit = pointOfBody(s, s.divergence()->body);
-  if (culprit >= 0 && culprit < static_cast<int>(flags_.size()))
+  point_radii_ = radii_;
+  if (culprit >= 0 && culprit < static_cast<int>(flags_.size())) {
+    // whatever the display options (a cloth hides its springs and its beads are small and under
+    // the surface): the culprit is flagged and drawn large enough to find
     flags_[culprit] |= render::kPointHighlight;
+    // ... at the size of the scene as it is now: a runaway spreads it over hundreds of metres
+    const Box now = boxOf(pos_);
+    const float spread = now.empty() ? 0.0f : glm::length(now.hi - now.lo);
+    point_radii_[culprit] =
+        std::max({kCulpritRadiusScale * radii_[culprit], culprit_radius_,
+                  static_cast<float>(kCulpritOfScene) * (std::isfinite(spread) ? spread : 0.0f)});
+  }
   // line strains (l - r) / r
   const size_t nl = lines_.size() / 2;
   strain_.assign(nl, 0.0f);
@@ -137,7 +166,7 @@ const render::SceneView& ViewBuilder::build(const Session& s, bool trails) {
     trail_len_.push_back(static_cast<std::uint32_t>(count));
   }
   view_.positions = pos_;
-  view_.radii = radii_;
+  view_.radii = point_radii_;
   view_.flags = flags_;
   view_.lines = lines_;
   view_.line_strain = strain_;
@@ -163,18 +192,6 @@ const std::vector<int> ViewBuilder::trailBodies() const {
   std::vector<int> out;
   for (const auto& t : trails_of_) out.push_back(t.body);
   return out;
-}
-
-void ViewBuilder::bounds(float lo[3], float hi[3]) const {
-  for (int c = 0; c < 3; ++c) lo[c] = 1e30f, hi[c] = -1e30f;
-  for (size_t i = 0; i + 2 < pos_.size(); i += 3)
-    for (int c = 0; c < 3; ++c) {
-      if (!std::isfinite(pos_[i + c])) continue;
-      lo[c] = std::min(lo[c], pos_[i + c]);
-      hi[c] = std::max(hi[c], pos_[i + c]);
-    }
-  if (lo[0] > hi[0])
-    for (int c = 0; c < 3; ++c) lo[c] = -1, hi[c] = 1;
 }
 
 }  // namespace app

@@ -1,5 +1,6 @@
-// Simulation state -> render::SceneView (DESIGN.md §2): positions as floats, radii, flags, spring
-// strains, cloth triangles, trails. Owns the arrays the view's spans point into.
+// Simulation state -> render::SceneView (docs/architecture.md#from-a-scene-file-to-pixels):
+// positions as floats, radii, flags, spring strains, cloth triangles, trails. Owns the arrays the
+// view's spans point into.
 #pragma once
 
 #include <cstdint>
@@ -24,8 +25,12 @@ class ViewBuilder {
   // Adds a trail on `body`, or removes it if it has one (the T key).
   void toggleTrail(int body);
   const std::vector<int> trailBodies() const;
-  // Bounding box of the points (m).
-  void bounds(float lo[3], float hi[3]) const;
+
+  // The culprit of a divergence is drawn kCulpritRadiusScale times its size, and at least
+  // kCulpritOfScene of the scene's size, initial or current (whichever is larger): a cloth's beads
+  // are too small to find otherwise.
+  static constexpr float kCulpritRadiusScale = 3.0f;
+  static constexpr double kCulpritOfScene = 0.02;
 
  private:
   void rebuildTopology(const Session& s);
@@ -38,7 +43,8 @@ class ViewBuilder {
     size_t head = 0;          // oldest sample once full
   };
   std::vector<Trail> trails_of_;
-  std::vector<float> pos_, radii_, strain_, trails_;
+  std::vector<float> pos_, radii_, point_radii_, strain_, trails_;  // point_radii_: this frame's
+  float culprit_radius_ = 0.0f;  // m, the least radius of a divergence's culprit
   std::vector<std::uint8_t> flags_, line_flags_, base_flags_;
   std::vector<std::uint32_t> lines_, tris_, trail_len_;
   Eigen::VectorXd tmp_;

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -21,13 +22,14 @@
 
 #include "app/egl_context.hpp"
 #include "app/frame_loop.hpp"
+#include "app/framing.hpp"
 #include "app/mouse.hpp"
+#include "app/prefs.hpp"
 #include "app/session.hpp"
 #include "app/view_builder.hpp"
 #include "cli/commands.hpp"
 #include "render/renderer.hpp"
 #include "scene/scene_def.hpp"
-#include "util/atomic_file.hpp"
 
 namespace app {
 
@@ -35,34 +37,11 @@ namespace {
 
 using ui::command;
 
-bool parseSize(const std::string& s, int& w, int& h) {
-  const auto x = s.find('x');
-  if (x == std::string::npos) return false;
-  long long a, b;
-  if (!cli::parseWhole(s.substr(0, x), a) || !cli::parseWhole(s.substr(x + 1), b)) return false;
-  if (a < 16 || b < 16 || a > 16384 || b > 16384) return false;
-  w = static_cast<int>(a), h = static_cast<int>(b);
-  return true;
-}
-
 // Fake clock for headless frames: each frame is exactly 1/60 s of wall time.
 struct FrameClock : Clock {
   double t = 0.0;
   double now() override { return t; }
 };
-
-std::string configDir() {
-  const char* xdg = std::getenv("XDG_CONFIG_HOME");
-  const char* home = std::getenv("HOME");
-  std::filesystem::path p;
-  if (xdg && *xdg)
-    p = std::filesystem::path(xdg) / "springlab";
-  else if (home && *home)
-    p = std::filesystem::path(home) / ".config" / "springlab";
-  else
-    return {};
-  return p.string();
-}
 
 std::string timestampName() {
   char buf[64];
@@ -70,64 +49,6 @@ std::string timestampName() {
   std::strftime(buf, sizeof buf, "springlab-%Y%m%d-%H%M%S.png", std::localtime(&t));
   return buf;
 }
-
-// Preferences of interactive sessions ($XDG_CONFIG_HOME/springlab/prefs.ini): window size, UI
-// scale, last scene, camera. Never read or written by scripted runs (--frames, --screenshot).
-struct Prefs {
-  int width = 0, height = 0;
-  float ui_scale = 0.0f;  // 0: the monitor's content scale
-  std::string scene;
-  bool camera = false;
-  float cam[6] = {0, 0, 0, 3, 0, 0.25f};  // target xyz, distance, yaw, pitch
-
-  static std::string path() {
-    const std::string d = configDir();
-    return d.empty() ? d : d + "/prefs.ini";
-  }
-  void load() {
-    const std::string p = path();
-    std::FILE* f = p.empty() ? nullptr : std::fopen(p.c_str(), "r");
-    if (!f) return;
-    char line[1024];
-    while (std::fgets(line, sizeof line, f)) {
-      std::string s(line);
-      while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.pop_back();
-      const auto eq = s.find('=');
-      if (eq == std::string::npos) continue;
-      const std::string k = s.substr(0, eq), val = s.substr(eq + 1);
-      // every value is checked: a damaged file changes nothing
-      if (k == "window") {
-        int w = 0, h = 0;
-        if (parseSize(val, w, h)) width = w, height = h;
-      } else if (k == "ui_scale") {
-        double u;
-        if (cli::parseDouble(val, u) && u >= 0.5 && u <= 4.0) ui_scale = static_cast<float>(u);
-      } else if (k == "scene") {
-        scene = val;
-      } else if (k == "camera") {
-        float c[6];
-        if (std::sscanf(val.c_str(), "%f %f %f %f %f %f", &c[0], &c[1], &c[2], &c[3], &c[4],
-                        &c[5]) == 6 &&
-            std::isfinite(c[0] + c[1] + c[2] + c[3] + c[4] + c[5]) && c[3] > 0) {
-          std::copy(c, c + 6, cam);
-          camera = true;
-        }
-      }
-    }
-    std::fclose(f);
-  }
-  void save() const {
-    const std::string p = path();
-    if (p.empty()) return;
-    std::error_code ec;
-    std::filesystem::create_directories(std::filesystem::path(p).parent_path(), ec);
-    char numbers[256];
-    std::snprintf(numbers, sizeof numbers, "window=%dx%d\nui_scale=%g\ncamera=%g %g %g %g %g %g\n",
-                  width, height, ui_scale, cam[0], cam[1], cam[2], cam[3], cam[4], cam[5]);
-    const std::string text = numbers + ("scene=" + scene + "\n");
-    util::writeFileAtomically(p, text, nullptr);  // preferences are best effort
-  }
-};
 
 // Everything one viewer run needs, front-end independent.
 struct Viewer {
@@ -152,29 +73,29 @@ struct Viewer {
   GLFWwindow* window = nullptr;
   bool imgui = false;
   int samples = 4;  // multisampling; 1 on software renderers, where 4 doubles the frame time
-  double lastSimMs = 0.0, lastRenderMs = 0.0;
-  int sceneX = 0;  // the scene's viewport starts right of the panel (last frame's width)
+  double lastSimMs = 0.0, lastRenderMs = 0.0, lastPresentMs = 0.0;  // the last frame's parts
+  Pacing pacing = Pacing::RealTimeMotion;
+  bool follow = false;  // the camera re-centres on the scene's motion every frame
+  int sceneX = 0;       // px: the scene's viewport starts right of the panel
 
-  int sceneWidth() const { return fbo.width() - sceneX; }
   MouseControl mouse{camera, session, views};
 
+  SceneFraming framing;
+  // Frame the scene afresh at the next frame (a load, a reset, the F key): a pendulum's reach,
+  // or the bodies as they are, the box then growing with the motion.
   void frameScene() {
-    float lo[3], hi[3];
-    camera.planar = views.build(session, false).planar;
-    views.bounds(lo, hi);
     const scene::Built& b = session.built();
-    if (b.kind == sim::SystemKind::Pendulum) {
-      // everything the chain can reach: a disc of its total length around the pivot
-      const float r = static_cast<float>(b.pendulum.length.sum());
-      for (int c = 0; c < 2; ++c)
-        lo[c] = static_cast<float>(b.pendulum.pivot[c]) - r,
-        hi[c] = static_cast<float>(b.pendulum.pivot[c]) + r;
-    }
-    camera.frame(glm::vec3(lo[0], lo[1], lo[2]), glm::vec3(hi[0], hi[1], hi[2]));
+    framing.reset(b.kind == sim::SystemKind::Pendulum ? pendulumReach(b.pendulum) : Box{});
   }
 
-  // display defaults of a freshly loaded scene: a cloth shows its surface, not its springs
-  void sceneDefaults() { draw.show_lines = session.built().triangles.empty(); }
+  // Display defaults of a freshly loaded scene: a cloth shows its surface, not its springs; a 3-D
+  // scene is seen from above and aside (render::Camera's default pitch is nearly edge-on to a
+  // horizontal cloth, and a little yaw shows depth).
+  void sceneDefaults() {
+    draw.show_lines = session.built().triangles.empty();
+    if (!views.build(session, false).planar) camera.yaw = kYaw3d, camera.pitch = kPitch3d;
+  }
+  static constexpr float kYaw3d = 0.5f, kPitch3d = 0.6f;  // rad
 
   void applyCommand(const ui::Command& c) {
     std::string msg;
@@ -191,7 +112,12 @@ struct Viewer {
       frameScene();
       sceneDefaults();
     }
-    if (c.kind == K::Reset) views.clearTrails();
+    if (c.kind == K::Reset || c.kind == K::Rewind) {
+      // the initial state, or one before the runaway: seen afresh, not from where the
+      // explosion took the camera and the trails
+      views.clearTrails();
+      frameScene();
+    }
     if (handled) return;
     switch (c.kind) {
       case K::SetStrainScale:
@@ -207,6 +133,12 @@ struct Viewer {
         break;
       case K::SetShowSprings:
         draw.show_lines = c.value != 0.0;
+        break;
+      case K::SetPacing:
+        pacing = c.value == 1.0 ? Pacing::SmoothFrames : Pacing::RealTimeMotion;
+        break;
+      case K::SetFollow:
+        follow = c.value != 0.0;
         break;
       case K::Screenshot:
         saveScreenshot(c.text.empty() ? timestampName() : c.text);
@@ -239,6 +171,10 @@ struct Viewer {
     pm.realtime_percent = loop.realtimePercent();
     pm.frame_ms_sim = lastSimMs;
     pm.frame_ms_render = lastRenderMs;
+    pm.frame_ms_present = lastPresentMs;
+    pm.pacing = static_cast<int>(pacing);
+    pm.follow = follow;
+    pm.scene_viewport_x = static_cast<float>(draw.viewport_x);
     pm.strain_scale = draw.strain_scale;
     pm.wireframe = draw.wireframe;
     pm.show_trails = draw.show_trails;
@@ -254,6 +190,9 @@ struct Viewer {
                [&] { return session.stepOnce(); });
     if (sample) session.sample();
     const double t1 = timer.now();
+    // the UI is laid out first: the panel's width decides this frame's scene viewport
+    std::vector<ui::Command> commands;
+    if (imgui) commands = layOutUi(loop, width, height);
     std::string err;
     if (fbo.width() != width || fbo.height() != height) fbo.resize(width, height, samples, &err);
     fbo.bind();
@@ -261,16 +200,23 @@ struct Viewer {
     camera.planar = view.planar;
     draw.viewport_x = sceneX < width - 64 ? sceneX : 0;
     draw.viewport_width = width - draw.viewport_x;
+    framing.update(camera, view.positions, float(draw.viewport_width) / float(height), follow);
     mouse.setViewport(draw.viewport_x, draw.viewport_width, height);
     renderer.clear(draw, width, height);  // the panel's area too
     renderer.draw(view, camera, draw, width, height);
-    if (imgui) drawUi(loop, width, height);
+    if (imgui) {
+      ImGui::Render();
+      ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+      for (const auto& c : commands) applyCommand(c);
+    }
     glFinish();
     lastSimMs = 1000.0 * (t1 - t0);
     lastRenderMs = 1000.0 * (timer.now() - t1);
   }
 
-  void drawUi(const FixedStepLoop& loop, int width, int height) {
+  // The panel, banner, legend, status line and help as an ImGui frame (drawn after the scene);
+  // sets the scene viewport's left edge; returns the commands issued.
+  std::vector<ui::Command> layOutUi(const FixedStepLoop& loop, int width, int height) {
     ImGuiIO& io = ImGui::GetIO();
     ImGui_ImplOpenGL3_NewFrame();
     if (window) {
@@ -305,14 +251,12 @@ struct Viewer {
       ui::drawHelpOverlay(&open);
       if (!open) showHelp = panelState.show_help = false;
     }
-    // next frame's scene viewport: right of the panel unless it is collapsed or hidden
+    // the scene's viewport: right of the panel unless it is collapsed or hidden
     sceneX = 0;
     if (showUi)
       if (const ImGuiWindow* w = ImGui::FindWindowByName("springlab"); w && !w->Collapsed)
         sceneX = static_cast<int>(w->Pos.x + w->Size.x);
-    ImGui::Render();
-    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-    for (const auto& c : cmds) applyCommand(c);
+    return cmds;
   }
 
   // ---- input (window only): GLFW events in framebuffer pixels to MouseControl ----
@@ -345,71 +289,69 @@ struct Viewer {
 
   void onScroll(double dy) { mouse.scroll(dy, ImGui::GetIO().WantCaptureMouse); }
 
-  void onKey(int key, int action, int mods) {
-    if (action == GLFW_RELEASE) return;
-    if (ImGui::GetIO().WantCaptureKeyboard) return;
-    using K = ui::Command::Kind;
-    const bool ctrl = mods & GLFW_MOD_CONTROL, shift = mods & GLFW_MOD_SHIFT;
-    ui::Command c = command(K::Quit);
-    switch (key) {
-      case GLFW_KEY_SPACE:
-        c = command(K::SetPaused, session.paused() ? 0.0 : 1.0);
-        break;
-      case GLFW_KEY_RIGHT:
-        c = command(K::Step, 0.0, shift ? 10 : 1);
-        break;
-      case GLFW_KEY_R:
-        if (ctrl) return;
-        c = command(K::Reset);
-        break;
-      case GLFW_KEY_BACKSPACE:
-        c = command(K::Reset);
-        break;
-      case GLFW_KEY_L:
-        if (!ctrl) return;
-        c = command(K::Reload);
-        break;
-      case GLFW_KEY_EQUAL:
-      case GLFW_KEY_KP_ADD:
-        c = command(K::SetTimeScale,
-                    std::min(session.timeScale() * 2.0, ui::Limits::kTimeScaleMax));
-        break;
-      case GLFW_KEY_MINUS:
-      case GLFW_KEY_KP_SUBTRACT:
-        c = command(K::SetTimeScale,
-                    std::max(session.timeScale() / 2.0, ui::Limits::kTimeScaleMin));
-        break;
-      case GLFW_KEY_P:
-        if (!ctrl) return;
-        c = command(K::Screenshot);
-        break;
-      case GLFW_KEY_Q:
-        if (!ctrl) return;
-        c = command(K::Quit);
-        break;
-      case GLFW_KEY_TAB:
-        showUi = !showUi;
-        return;
-      case GLFW_KEY_F1:
-        showHelp = !showHelp;
-        return;
-      case GLFW_KEY_F:
-        frameScene();
-        return;
-      case GLFW_KEY_T: {  // a trail on the body under the cursor (or off again)
-        glm::vec3 hit;
-        const int body = mouse.pick(mouse.x(), mouse.y(), hit);
-        if (body >= 0) views.toggleTrail(body);
-        return;
-      }
-      default:
-        return;
-    }
-    applyCommand(c);
+  void onKey(int key, int action, int mods);
+  // for the key table: time scale x2 or /2 within the limits
+  void scaleTime(double factor) {
+    const double ts = std::clamp(session.timeScale() * factor, ui::Limits::kTimeScaleMin,
+                                 ui::Limits::kTimeScaleMax);
+    applyCommand(command(ui::Command::Kind::SetTimeScale, ts));
+  }
+  void toggleTrailUnderCursor() {
+    glm::vec3 hit;
+    const int body = mouse.pick(mouse.x(), mouse.y(), hit);
+    if (body >= 0) views.toggleTrail(body);
   }
 };
 
+// The keyboard half of ui::bindings() (the help overlay's table): each row's keys, as GLFW keys,
+// and what they do. keyBindingMismatches() holds the two tables equal; the mouse rows are
+// MouseControl's.
+struct KeyAction {
+  const char* binding;  // the `keys` of the ui::bindings() row this implements
+  int key;              // GLFW key
+  bool ctrl;            // true: only with Ctrl; false: only without
+  void (*act)(Viewer& v, bool shift);
+};
+using K = ui::Command::Kind;
+constexpr KeyAction kKeyActions[] = {
+    {"Space", GLFW_KEY_SPACE, false,
+     [](Viewer& v, bool) { v.applyCommand(command(K::SetPaused, v.session.paused() ? 0 : 1)); }},
+    {"Right arrow", GLFW_KEY_RIGHT, false,
+     [](Viewer& v, bool shift) { v.applyCommand(command(K::Step, 0.0, shift ? 10 : 1)); }},
+    {"R or Backspace", GLFW_KEY_R, false,
+     [](Viewer& v, bool) { v.applyCommand(command(K::Reset)); }},
+    {"R or Backspace", GLFW_KEY_BACKSPACE, false,
+     [](Viewer& v, bool) { v.applyCommand(command(K::Reset)); }},
+    {"Ctrl+L", GLFW_KEY_L, true, [](Viewer& v, bool) { v.applyCommand(command(K::Reload)); }},
+    {"+ / -", GLFW_KEY_EQUAL, false, [](Viewer& v, bool) { v.scaleTime(2.0); }},
+    {"+ / -", GLFW_KEY_KP_ADD, false, [](Viewer& v, bool) { v.scaleTime(2.0); }},
+    {"+ / -", GLFW_KEY_MINUS, false, [](Viewer& v, bool) { v.scaleTime(0.5); }},
+    {"+ / -", GLFW_KEY_KP_SUBTRACT, false, [](Viewer& v, bool) { v.scaleTime(0.5); }},
+    {"Ctrl+P", GLFW_KEY_P, true, [](Viewer& v, bool) { v.applyCommand(command(K::Screenshot)); }},
+    {"Ctrl+Q", GLFW_KEY_Q, true, [](Viewer& v, bool) { v.applyCommand(command(K::Quit)); }},
+    {"Tab", GLFW_KEY_TAB, false, [](Viewer& v, bool) { v.showUi = !v.showUi; }},
+    {"F1", GLFW_KEY_F1, false, [](Viewer& v, bool) { v.showHelp = !v.showHelp; }},
+    {"F", GLFW_KEY_F, false, [](Viewer& v, bool) { v.frameScene(); }},
+    {"T", GLFW_KEY_T, false, [](Viewer& v, bool) { v.toggleTrailUnderCursor(); }},
+};
+// The rows of ui::bindings() that MouseControl implements.
+constexpr const char* kMouseRows[] = {"Left-drag", "Right-drag or Shift+left-drag", "Wheel",
+                                      "Double-click", "Ctrl+left-drag"};
+
+void Viewer::onKey(int key, int action, int mods) {
+  if (action == GLFW_RELEASE || ImGui::GetIO().WantCaptureKeyboard) return;
+  const bool ctrl = mods & GLFW_MOD_CONTROL, shift = mods & GLFW_MOD_SHIFT;
+  for (const KeyAction& k : kKeyActions)
+    if (k.key == key && k.ctrl == ctrl) return k.act(*this, shift);
+}
+
 Viewer* g_viewer = nullptr;  // for the GLFW callbacks (one window)
+
+// SIGTERM (a logout, `kill`) ends the loop like closing the window, so preferences are saved.
+volatile std::sig_atomic_t g_terminate = 0;
+extern "C" void onTerminate(int) {
+  g_terminate = 1;
+}
 
 void initImGui(float scale, bool persist) {
   IMGUI_CHECKVERSION();
@@ -433,6 +375,26 @@ void initImGui(float scale, bool persist) {
 }
 
 }  // namespace
+
+std::vector<std::string> keyBindingMismatches() {
+  std::vector<std::string> out;
+  auto implemented = [](std::string_view row) {
+    for (const KeyAction& k : kKeyActions)
+      if (row == k.binding) return true;
+    for (const char* m : kMouseRows)
+      if (row == m) return true;
+    return false;
+  };
+  for (const ui::Binding& b : ui::bindings())
+    if (!implemented(b.keys)) out.push_back(std::string("no action for ").append(b.keys));
+  for (const KeyAction& k : kKeyActions) {
+    bool listed = false;
+    for (const ui::Binding& b : ui::bindings())
+      listed = listed || std::string_view(b.keys) == k.binding;
+    if (!listed) out.push_back(std::string("not in the help: ").append(k.binding));
+  }
+  return out;
+}
 
 int parseViewerOptions(const std::vector<std::string>& args, ViewerOptions& o, std::string& error) {
   bool sceneSet = false;
@@ -458,7 +420,7 @@ int parseViewerOptions(const std::vector<std::string>& args, ViewerOptions& o, s
     } else if (a == "--size") {
       if (!value(v)) return 2;
       o.size_given = true;
-      if (!parseSize(v, o.width, o.height)) {
+      if (!parseWindowSize(v, o.width, o.height)) {
         error = "--size: must be WxH with 16 <= W, H <= 16384, not \"" + v + "\"";
         return 2;
       }
@@ -494,25 +456,17 @@ int parseViewerOptions(const std::vector<std::string>& args, ViewerOptions& o, s
   return 0;
 }
 
-int viewerMain(const std::vector<std::string>& args) {
-  Viewer v;
-  std::string error;
-  if (parseViewerOptions(args, v.opt, error) != 0) {
-    std::fprintf(stderr, "springlab: %s\n", error.c_str());
-    return 2;
-  }
+namespace {
+
+// The scene, integrator and dt of a run: the options', else (interactive runs) the last
+// session's scene. Returns 0, or exit status 2 with the message printed.
+int setUpSession(Viewer& v, const Prefs& prefs, bool scripted) {
   ViewerOptions& o = v.opt;
-  const bool scripted = o.frames > 0 || !o.screenshot.empty();
-  Prefs prefs;
-  if (!scripted) {
-    prefs.load();
-    if (!o.size_given && prefs.width > 0) o.width = prefs.width, o.height = prefs.height;
-    if (!o.scene_given && !prefs.scene.empty()) {
-      try {
-        v.session.load(prefs.scene);  // the last scene, if it still loads
-        o.scene = prefs.scene;
-      } catch (const scene::Error&) {
-      }
+  if (!scripted && !o.scene_given && !prefs.scene.empty()) {
+    try {
+      v.session.load(prefs.scene);  // the last scene, if it still loads
+      o.scene = prefs.scene;
+    } catch (const scene::Error&) {
     }
   }
   try {
@@ -521,44 +475,48 @@ int viewerMain(const std::vector<std::string>& args) {
     std::fprintf(stderr, "%s\n", e.what());
     return 2;
   }
+  std::string error;
   if (!o.integrator.empty() &&
-      !v.session.apply(command(ui::Command::Kind::SetIntegrator, 0.0, 0, o.integrator), &error)) {
+      !v.session.apply(command(K::SetIntegrator, 0.0, 0, o.integrator), &error)) {
     std::fprintf(stderr, "springlab: --integrator: %s\n", error.c_str());
     return 2;
   }
-  if (o.dt > 0.0) {
-    const ui::Command c = command(ui::Command::Kind::SetDt, o.dt);
-    if (!v.session.apply(c, &error)) {
-      std::fprintf(stderr, "springlab: --dt: %s (allowed %g to %g s)\n", error.c_str(),
-                   ui::Limits::kDtMin, ui::Limits::kDtMax);
-      return 2;
-    }
+  if (o.dt > 0.0 && !v.session.apply(command(K::SetDt, o.dt), &error)) {
+    std::fprintf(stderr, "springlab: --dt: %s (allowed %g to %g s)\n", error.c_str(),
+                 ui::Limits::kDtMin, ui::Limits::kDtMax);
+    return 2;
   }
-  if (!scripted) o.frames = -1;
-  if (!o.screenshot.empty() && o.frames < 0) o.frames = 1;
+  return 0;
+}
 
-  // front end: a GLFW window when there is a display, headless EGL for scripted runs without one
+// A GLFW window with a current OpenGL 3.3 core context, or nullptr.
+GLFWwindow* openWindow(const ViewerOptions& o, const std::string& title) {
+  glfwSetErrorCallback([](int, const char*) {});
+  if (!glfwInit()) return nullptr;
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+  glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);
+  GLFWwindow* w = glfwCreateWindow(o.width, o.height, title.c_str(), nullptr, nullptr);
+  if (!w) return nullptr;
+  glfwMakeContextCurrent(w);
+  if (gladLoadGL(reinterpret_cast<GLADloadfunc>(glfwGetProcAddress)) != 0) return w;
+  glfwDestroyWindow(w);
+  return nullptr;
+}
+
+// The front end: a GLFW window when there is a display, headless EGL for scripted runs without
+// one (or with --headless). Returns 0, or exit status 2 with a message saying what to do instead.
+int openContext(Viewer& v, HeadlessContext& egl, bool scripted) {
+  const ViewerOptions& o = v.opt;
   const char* display = std::getenv("DISPLAY");
   const char* wayland = std::getenv("WAYLAND_DISPLAY");
   const bool haveDisplay = (display && *display) || (wayland && *wayland);
-  HeadlessContext egl;
-  bool windowed = false;
   if (haveDisplay && !o.headless) {
-    glfwSetErrorCallback([](int, const char*) {});
-    if (glfwInit()) {
-      glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
-      glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
-      glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
-      glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
-      glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);
-      v.window = glfwCreateWindow(
-          o.width, o.height, ("springlab: " + v.session.sceneName()).c_str(), nullptr, nullptr);
-      if (v.window) {
-        glfwMakeContextCurrent(v.window);
-        windowed = gladLoadGL(reinterpret_cast<GLADloadfunc>(glfwGetProcAddress)) != 0;
-      }
-    }
-    if (!windowed && !scripted) {
+    v.window = openWindow(o, std::string("springlab: ").append(v.session.sceneName()));
+    if (v.window) return 0;
+    if (!scripted) {
       std::fprintf(stderr,
                    "springlab: cannot open an OpenGL 3.3 window on this display; for a picture "
                    "use springlab %s --screenshot out.png, for numbers springlab run %s\n",
@@ -566,26 +524,42 @@ int viewerMain(const std::vector<std::string>& args) {
       return 2;
     }
   }
-  if (!windowed) {
-    if (!scripted) {
-      std::fprintf(stderr,
-                   "springlab: no display (DISPLAY and WAYLAND_DISPLAY are unset), so no window; "
-                   "without one use springlab %s --screenshot out.png (rendered headless), "
-                   "springlab record, or springlab run %s\n",
-                   o.scene.c_str(), o.scene.c_str());
-      return 2;
-    }
-    if (!egl.create()) {
-      std::fprintf(stderr, "springlab: headless rendering unavailable: %s\n", egl.error().c_str());
-      return 2;
-    }
+  if (!scripted) {
+    std::fprintf(stderr,
+                 "springlab: no display (DISPLAY and WAYLAND_DISPLAY are unset), so no window; "
+                 "without one use springlab %s --screenshot out.png (rendered headless), "
+                 "springlab record, or springlab run %s\n",
+                 o.scene.c_str(), o.scene.c_str());
+    return 2;
   }
-  {
-    const char* r = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
-    const std::string rs = r ? r : "";
-    if (rs.find("llvmpipe") != std::string::npos || rs.find("softpipe") != std::string::npos)
-      v.samples = 1;
+  if (!egl.create()) {
+    std::fprintf(stderr, "springlab: headless rendering unavailable: %s\n", egl.error().c_str());
+    return 2;
   }
+  return 0;
+}
+
+// The window's input goes to the Viewer; ImGui's GLFW backend chains to these callbacks.
+void connectInput(Viewer& v) {
+  g_viewer = &v;
+  glfwSetMouseButtonCallback(
+      v.window, [](GLFWwindow*, int b, int a, int m) { g_viewer->onMouseButton(b, a, m); });
+  glfwSetCursorPosCallback(v.window, [](GLFWwindow*, double x, double y) {
+    g_viewer->onCursor(x, y);  // MouseControl moves only what a press outside ImGui began
+  });
+  glfwSetScrollCallback(v.window, [](GLFWwindow*, double, double dy) { g_viewer->onScroll(dy); });
+  glfwSetKeyCallback(v.window,
+                     [](GLFWwindow*, int k, int, int a, int m) { g_viewer->onKey(k, a, m); });
+  ImGui_ImplGlfw_InitForOpenGL(v.window, true);
+}
+
+// The renderer, ImGui and the first framing, once a context is current. Returns 0 or 2.
+int setUpRendering(Viewer& v, const Prefs& prefs, bool scripted) {
+  const char* r = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+  const std::string rs = r ? r : "";
+  if (rs.find("llvmpipe") != std::string::npos || rs.find("softpipe") != std::string::npos)
+    v.samples = 1;
+  std::string error;
   if (!v.renderer.init(&error)) {
     std::fprintf(stderr, "springlab: renderer: %s\n", error.c_str());
     return 2;
@@ -597,23 +571,10 @@ int viewerMain(const std::vector<std::string>& args) {
     scale = std::max(1.0f, sx);
   }
   if (prefs.ui_scale > 0.0f) scale = prefs.ui_scale;
-  v.imgui = !o.no_ui;
+  v.imgui = !v.opt.no_ui;
   if (v.imgui) {
-    initImGui(scale, windowed && !scripted);
-    if (v.window) {
-      g_viewer = &v;
-      // our callbacks first: ImGui's GLFW backend chains to them
-      glfwSetMouseButtonCallback(
-          v.window, [](GLFWwindow*, int b, int a, int m) { g_viewer->onMouseButton(b, a, m); });
-      glfwSetCursorPosCallback(v.window, [](GLFWwindow*, double x, double y) {
-        g_viewer->onCursor(x, y);  // MouseControl moves only what a press outside ImGui began
-      });
-      glfwSetScrollCallback(v.window,
-                            [](GLFWwindow*, double, double dy) { g_viewer->onScroll(dy); });
-      glfwSetKeyCallback(v.window,
-                         [](GLFWwindow*, int k, int, int a, int m) { g_viewer->onKey(k, a, m); });
-      ImGui_ImplGlfw_InitForOpenGL(v.window, true);
-    }
+    initImGui(scale, v.window && !scripted);
+    if (v.window) connectInput(v);
     if (!ImGui_ImplOpenGL3_Init("#version 330 core")) {
       std::fprintf(stderr, "springlab: the ImGui OpenGL backend failed; continuing without UI\n");
       v.imgui = false;
@@ -622,24 +583,67 @@ int viewerMain(const std::vector<std::string>& args) {
   if (v.window) glfwSwapInterval(1);  // vsync: the frame rate paces the loop, no busy wait
   v.frameScene();
   v.sceneDefaults();
-  if (prefs.camera && !o.scene_given) {
+  if (prefs.camera && !v.opt.scene_given) {
     v.camera.target = glm::vec3(prefs.cam[0], prefs.cam[1], prefs.cam[2]);
     v.camera.distance = prefs.cam[3], v.camera.yaw = prefs.cam[4], v.camera.pitch = prefs.cam[5];
+    v.framing.keepCamera();
   }
+  return 0;
+}
 
+// The framebuffer object to the window, then swap.
+void presentToWindow(Viewer& v, int w, int h) {
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
+  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);
+  v.fbo.bind();
+  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);
+  glBlitFramebuffer(0, 0, w, h, 0, 0, w, h, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+  glfwSwapBuffers(v.window);
+}
+
+// --stats: frame timings from frame 2 on (frame 1 compiles shaders and factorises).
+struct FrameStats {
+  double sim = 0.0, render = 0.0, present = 0.0, frame = 0.0;  // ms, summed
+  long long frames = 0;
+  // the real time: the simulated time advanced by frames 3..N over the wall time it was due
+  // for, from frame 2's clock reading to frame N's
+  double simMark = 0.0, wallMark = 0.0;
+
+  void add(const Viewer& v, const FixedStepLoop& loop, long long frameNumber, double frameMs) {
+    if (frameNumber == 2) simMark = v.session.state().t, wallMark = loop.lastClockReading();
+    if (frameNumber < 2) return;
+    sim += v.lastSimMs, render += v.lastRenderMs, present += v.lastPresentMs, frame += frameMs;
+    ++frames;
+  }
+  void print(const Viewer& v, const FixedStepLoop& loop) const {
+    if (frames < 1) return;
+    const double n = static_cast<double>(frames);
+    const double dueWall = loop.lastClockReading() - wallMark;
+    const double realtime = dueWall > 0.0 ? 100.0 * (v.session.state().t - simMark) / dueWall : 0.0;
+    std::printf(
+        "frames %lld, %dx%d: simulation %.2f ms + rendering %.2f ms + presenting %.2f ms per "
+        "frame, %.1f ms per frame in all (%.1f frames/s), real time %.3g %%\n",
+        frames + 1, v.fbo.width(), v.fbo.height(), sim / n, render / n, present / n, frame / n,
+        1000.0 * n / frame, realtime);
+  }
+};
+
+// The frame loop, until the window closes, Quit, SIGTERM, or the scripted frame count.
+void runFrames(Viewer& v, bool scripted) {
+  const ViewerOptions& o = v.opt;
   SteadyClock wall;
   FrameClock fake;
   // scripted frames are deterministic (each frame is 1/60 s and every due step runs) unless
   // --stats asks for the real loop, the one whose timings matter
-  const bool realLoop = (windowed && !scripted) || o.stats;
+  const bool realLoop = !scripted || o.stats;
   Clock& clock = realLoop ? static_cast<Clock&>(wall) : static_cast<Clock&>(fake);
   FixedStepLoop loop(clock);
   if (!realLoop) loop.setBudget(1e9);
-  double sumSim = 0.0, sumRender = 0.0, sumFrame = 0.0, sumRealtime = 0.0;
-  double lastFrameStart = wall.now(), lastFrameMs = 0.0;
+  FrameStats stats;
+  double lastFrameStart = wall.now();
   long long frame = 0;
-  int exitStatus = 0;
-  while (!v.quit) {
+  std::signal(SIGTERM, onTerminate);
+  while (!v.quit && !g_terminate) {
     int w = o.width, h = o.height;
     if (v.window) {
       glfwPollEvents();
@@ -651,44 +655,36 @@ int viewerMain(const std::vector<std::string>& args) {
       }
     }
     fake.t += 1.0 / 60.0;
-    // stepping gets what the rest of the last frame (rendering, UI, presenting) left of a 60 Hz
-    // frame, at least 1 ms: the frame rate holds and the simulation slows instead
-    if (realLoop) loop.setBudget(std::max(0.001, 0.0160 - 1e-3 * (lastFrameMs - v.lastSimMs)));
+    if (realLoop) loop.setBudget(stepBudget(v.pacing, 1e-3 * (v.lastRenderMs + v.lastPresentMs)));
     v.renderFrame(loop, w, h, true);
-    if (v.window) {
-      glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
-      glBindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);
-      v.fbo.bind();
-      glBindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);
-      glBlitFramebuffer(0, 0, w, h, 0, 0, w, h, GL_COLOR_BUFFER_BIT, GL_NEAREST);
-      glfwSwapBuffers(v.window);
-    }
+    const double presentStart = wall.now();
+    if (v.window) presentToWindow(v, w, h);
+    v.lastPresentMs = 1000.0 * (wall.now() - presentStart);
     ++frame;
-    if (windowed && !scripted && !o.stats) {
+    if (v.window && !scripted && !o.stats) {
       // vsync paces the loop where the driver honours it; where it does not (Xvfb, some
       // drivers), sleep out the rest of a 60 Hz frame rather than spin
-      const double left = 1.0 / 60.0 - (wall.now() - lastFrameStart);
+      const double left = kSmoothFrame - (wall.now() - lastFrameStart);
       if (left > 0.001) std::this_thread::sleep_for(std::chrono::duration<double>(left - 0.0005));
     }
     const double now = wall.now();
-    lastFrameMs = 1000.0 * (now - lastFrameStart);
-    if (frame > 1) {  // the first frame compiles shaders and factorises: not counted
-      sumSim += v.lastSimMs, sumRender += v.lastRenderMs,
-          sumFrame += 1000.0 * (now - lastFrameStart);
-      sumRealtime += loop.realtimePercent();
-    }
+    stats.add(v, loop, frame, 1000.0 * (now - lastFrameStart));
     lastFrameStart = now;
     if (o.frames > 0 && frame >= o.frames) break;
   }
-  if (o.stats && frame > 1) {
-    const double n = static_cast<double>(frame - 1);
-    std::printf(
-        "frames %lld, %dx%d: simulation %.2f ms + rendering %.2f ms per frame, %.1f ms per "
-        "frame in all (%.1f frames/s), real time %.0f %%\n",
-        frame, v.fbo.width(), v.fbo.height(), sumSim / n, sumRender / n, sumFrame / n,
-        1000.0 * n / sumFrame, sumRealtime / n);
+  if (o.stats) stats.print(v, loop);
+}
+
+// Ends a run: the screenshot, the divergence report of a scripted run, the preferences of an
+// interactive one, GL and ImGui released while the context is current. Returns the exit status.
+int finish(Viewer& v, Prefs& prefs, bool scripted) {
+  int exitStatus = 0;
+  if (!v.opt.screenshot.empty() && !v.saveScreenshot(v.opt.screenshot)) exitStatus = 2;
+  if (scripted && v.session.divergence()) {
+    // as `run`: a script learns of the divergence from the status, a person from the report
+    std::fprintf(stderr, "springlab: %s\n", v.session.divergence()->message().c_str());
+    exitStatus = 3;
   }
-  if (!o.screenshot.empty() && !v.saveScreenshot(o.screenshot)) exitStatus = 2;
   v.releaseGl();
   if (v.imgui) {
     ImGui_ImplOpenGL3_Shutdown();
@@ -708,6 +704,32 @@ int viewerMain(const std::vector<std::string>& args) {
     glfwTerminate();
   }
   return exitStatus;
+}
+
+}  // namespace
+
+int viewerMain(const std::vector<std::string>& args) {
+  Viewer v;
+  std::string error;
+  if (parseViewerOptions(args, v.opt, error) != 0) {
+    std::fprintf(stderr, "springlab: %s\n", error.c_str());
+    return 2;
+  }
+  ViewerOptions& o = v.opt;
+  const bool scripted = o.frames > 0 || !o.screenshot.empty();
+  Prefs prefs;
+  if (!scripted) {
+    prefs.load();
+    if (!o.size_given && prefs.width > 0) o.width = prefs.width, o.height = prefs.height;
+  }
+  if (const int status = setUpSession(v, prefs, scripted); status != 0) return status;
+  if (!scripted) o.frames = -1;
+  if (!o.screenshot.empty() && o.frames < 0) o.frames = 1;
+  HeadlessContext egl;
+  if (const int status = openContext(v, egl, scripted); status != 0) return status;
+  if (const int status = setUpRendering(v, prefs, scripted); status != 0) return status;
+  runFrames(v, scripted);
+  return finish(v, prefs, scripted);
 }
 
 }  // namespace app

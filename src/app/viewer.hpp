@@ -8,7 +8,8 @@
 namespace app {
 
 struct ViewerOptions {
-  std::string scene = "cloth_32";
+  // the first interactive session's scene: one that moves in 3-D (a cloth sagging into a dish)
+  std::string scene = "cloth_32_horizontal";
   std::string integrator;  // empty: the scene's
   double dt = 0.0;         // 0: the scene's
   int width = 1280, height = 720;
@@ -16,14 +17,16 @@ struct ViewerOptions {
   std::string screenshot;  // PNG of the last frame
   bool headless = false;   // force EGL even with a display
   bool no_ui = false;
-  bool stats = false;
-  bool scene_given = false,
-       size_given = false;  // else taken from the preferences      // wall-clock loop even with
-                            // --frames; print frame timings at exit
+  bool scene_given = false, size_given = false;  // else taken from the preferences
+  bool stats = false;  // wall-clock loop even with --frames; print frame timings at exit
 };
 
-// Parses the window options (INTERFACE.md §4); returns 0 or exit status 2 with a message.
+// Parses the window options (docs/cli.md#the-window); returns 0 or exit status 2 with a message.
 int parseViewerOptions(const std::vector<std::string>& args, ViewerOptions& o, std::string& error);
 int viewerMain(const std::vector<std::string>& args);
+
+// The window's key table against ui::bindings(), the help overlay's: rows without an action,
+// actions without a row. Empty when they agree (a test holds it so).
+std::vector<std::string> keyBindingMismatches();
 
 }  // namespace app

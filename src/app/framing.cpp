@@ -1,0 +1,92 @@
+#include "app/framing.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace app {
+
+void Box::add(const glm::vec3& p) {
+  lo = glm::min(lo, p);
+  hi = glm::max(hi, p);
+}
+
+void Box::add(const Box& b) {
+  if (!b.empty()) add(b.lo), add(b.hi);
+}
+
+bool Box::contains(const Box& b) const {
+  return b.empty() ||
+         (glm::all(glm::lessThanEqual(lo, b.lo)) && glm::all(glm::greaterThanEqual(hi, b.hi)));
+}
+
+Box boxOf(std::span<const float> xyz) {
+  Box b;
+  for (size_t i = 0; i + 2 < xyz.size(); i += 3) {
+    const glm::vec3 p(xyz[i], xyz[i + 1], xyz[i + 2]);
+    if (std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z)) b.add(p);
+  }
+  return b;
+}
+
+Box pendulumReach(const sim::PendulumModel& m) {
+  const glm::vec3 pivot(m.pivot.x(), m.pivot.y(), m.pivot.z());
+  const float r = static_cast<float>(m.length.sum());
+  Box b;
+  b.add(pivot - glm::vec3(r, r, 0.0f));
+  b.add(pivot + glm::vec3(r, r, 0.0f));
+  return b;
+}
+
+void frameBox(render::Camera& camera, const Box& box, float aspect) {
+  if (box.empty()) return;
+  const float a = aspect > 0.0f && std::isfinite(aspect) ? aspect : 1.0f;
+  if (camera.planar) {
+    // Camera::frame fits max(half width, half height) to the height: a box wider than the
+    // viewport's shape gets the height that makes its width fit
+    const glm::vec3 c = box.centre(), half = 0.5f * (box.hi - box.lo);
+    const float h = std::max(half.y, half.x / a);
+    camera.frame(glm::vec3(c.x - std::min(half.x, h), c.y - h, c.z - half.z),
+                 glm::vec3(c.x + std::min(half.x, h), c.y + h, c.z + half.z));
+    return;
+  }
+  camera.frame(box.lo, box.hi);  // the bounding sphere fits the vertical field of view
+  if (a < 1.0f) {                // ... and, in a narrow viewport, the horizontal one
+    const float half = 0.5f * camera.fov_y;
+    camera.distance *= std::sin(half) / std::sin(std::atan(a * std::tan(half)));
+  }
+}
+
+void SceneFraming::reset(const Box& initial) {
+  seen_ = initial;
+  pending_ = true;
+  user_moved_ = false;
+}
+
+namespace {
+bool sameView(const render::Camera& a, const render::Camera& b) {
+  return a.target == b.target && a.distance == b.distance && a.yaw == b.yaw && a.pitch == b.pitch;
+}
+
+Box grown(const Box& b, float factor) {
+  const glm::vec3 c = b.centre(), half = 0.5f * factor * (b.hi - b.lo);
+  return {c - half, c + half};
+}
+}  // namespace
+
+void SceneFraming::update(render::Camera& camera, std::span<const float> xyz, float aspect,
+                          bool follow) {
+  const Box now = boxOf(xyz);
+  seen_.add(now);
+  if (!pending_ && !sameView(camera, last_)) user_moved_ = true;
+  if (follow && !now.empty()) {
+    camera.target = now.centre();  // re-centre; the zoom and the angles stay the user's
+  } else if (!user_moved_ && (pending_ || aspect != aspect_ || !framed_.contains(seen_))) {
+    framed_ = grown(seen_, kHeadroom);
+    frameBox(camera, framed_, aspect);
+    pending_ = false;
+  }
+  aspect_ = aspect;
+  last_ = camera;
+}
+
+}  // namespace app

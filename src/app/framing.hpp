@@ -1,0 +1,58 @@
+// What the camera frames: for a pendulum, everything its chain can reach; for a spring system, the
+// motion seen so far, a box grown with the state every frame. The camera re-frames when the motion
+// leaves the framed box or the viewport's shape changes, until the user moves the camera; with
+// follow on, it re-centres on the bodies every frame instead.
+#pragma once
+
+#include <glm/glm.hpp>
+#include <span>
+
+#include "render/camera.hpp"
+#include "sim/pendulum.hpp"
+
+namespace app {
+
+struct Box {
+  glm::vec3 lo{1e30f}, hi{-1e30f};  // m; empty while lo > hi
+  bool empty() const { return lo.x > hi.x; }
+  void add(const glm::vec3& p);
+  void add(const Box& b);
+  bool contains(const Box& b) const;
+  glm::vec3 centre() const { return 0.5f * (lo + hi); }
+};
+
+// The finite points of a flat x y z array.
+Box boxOf(std::span<const float> xyz);
+// Everything a pendulum can reach: the pivot +- the summed rod lengths in x and y (the chain is
+// planar in x-y).
+Box pendulumReach(const sim::PendulumModel& m);
+
+// Points the camera at `box` so that all of it shows in a viewport of the given aspect
+// (width / height): render::Camera::frame fits the height, a narrow viewport needs more.
+void frameBox(render::Camera& camera, const Box& box, float aspect);
+
+class SceneFraming {
+ public:
+  // A new scene, a reset, or the F key: frame `initial` (the pendulum's reach, or the bodies now).
+  void reset(const Box& initial);
+  // Once per frame with the bodies' positions and the scene viewport's aspect; moves the camera
+  // when the motion left the framed box, the viewport changed shape, or `follow` is on. Leaves
+  // it alone once the user has moved it (until the next reset), follow excepted.
+  void update(render::Camera& camera, std::span<const float> xyz, float aspect, bool follow);
+  // Keep the camera as it is (restored from the preferences) until the next reset.
+  void keepCamera() { pending_ = false, user_moved_ = true; }
+  const Box& seen() const { return seen_; }
+
+  // The box framed is the motion seen, grown by this factor about its centre: room for the
+  // motion to grow a little before the camera moves again (no re-framing every frame).
+  static constexpr float kHeadroom = 1.25f;
+
+ private:
+  Box seen_, framed_;
+  bool pending_ = true;      // frame at the next update
+  bool user_moved_ = false;  // the camera differs from what framing last set
+  render::Camera last_;      // the camera as framing left it
+  float aspect_ = 0.0f;
+};
+
+}  // namespace app

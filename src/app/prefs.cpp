@@ -1,0 +1,86 @@
+#include "app/prefs.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+
+#include "cli/commands.hpp"
+#include "util/atomic_file.hpp"
+
+namespace app {
+
+std::string configDir() {
+  const char* xdg = std::getenv("XDG_CONFIG_HOME");
+  const char* home = std::getenv("HOME");
+  if (xdg && *xdg) return (std::filesystem::path(xdg) / "springlab").string();
+  if (home && *home) return (std::filesystem::path(home) / ".config" / "springlab").string();
+  return {};
+}
+
+bool parseWindowSize(const std::string& s, int& w, int& h) {
+  const auto x = s.find('x');
+  if (x == std::string::npos) return false;
+  long long a, b;
+  if (!cli::parseWhole(s.substr(0, x), a) || !cli::parseWhole(s.substr(x + 1), b)) return false;
+  if (a < 16 || b < 16 || a > 16384 || b > 16384) return false;
+  w = static_cast<int>(a), h = static_cast<int>(b);
+  return true;
+}
+
+std::string Prefs::path() {
+  const std::string d = configDir();
+  return d.empty() ? d : d + "/prefs.ini";
+}
+
+void Prefs::parseLine(const std::string& line) {
+  const auto eq = line.find('=');
+  if (eq == std::string::npos) return;
+  const std::string k = line.substr(0, eq), val = line.substr(eq + 1);
+  if (k == "window") {
+    int w = 0, h = 0;
+    if (parseWindowSize(val, w, h)) width = w, height = h;
+  } else if (k == "ui_scale") {
+    double u;
+    if (cli::parseDouble(val, u) && u >= 0.5 && u <= 4.0) ui_scale = static_cast<float>(u);
+  } else if (k == "scene") {
+    scene = val;
+  } else if (k == "camera") {
+    float c[6];
+    if (std::sscanf(val.c_str(), "%f %f %f %f %f %f", &c[0], &c[1], &c[2], &c[3], &c[4], &c[5]) ==
+            6 &&
+        std::isfinite(c[0] + c[1] + c[2] + c[3] + c[4] + c[5]) && c[3] > 0) {
+      std::copy(c, c + 6, cam);
+      camera = true;
+    }
+  }
+}
+
+void Prefs::load() {
+  const std::string p = path();
+  std::FILE* f = p.empty() ? nullptr : std::fopen(p.c_str(), "r");
+  if (!f) return;
+  char buf[1024];
+  while (std::fgets(buf, sizeof buf, f)) {
+    std::string line(buf);
+    while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.pop_back();
+    parseLine(line);
+  }
+  std::fclose(f);
+}
+
+void Prefs::save() const {
+  const std::string p = path();
+  if (p.empty()) return;
+  std::error_code ec;
+  std::filesystem::create_directories(std::filesystem::path(p).parent_path(), ec);
+  char numbers[256];
+  std::snprintf(numbers, sizeof numbers, "window=%dx%d\nui_scale=%g\ncamera=%g %g %g %g %g %g\n",
+                width, height, ui_scale, cam[0], cam[1], cam[2], cam[3], cam[4], cam[5]);
+  std::string text(numbers);
+  text.append("scene=").append(scene).append("\n");
+  util::writeFileAtomically(p, text, nullptr);
+}
+
+}  // namespace app

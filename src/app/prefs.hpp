@@ -1,0 +1,31 @@
+// Preferences of interactive sessions ($XDG_CONFIG_HOME/springlab/prefs.ini): window size, UI
+// scale, last scene, camera. Never read or written by scripted runs (--frames, --screenshot).
+#pragma once
+
+#include <string>
+
+namespace app {
+
+// $XDG_CONFIG_HOME/springlab, else ~/.config/springlab; empty without either variable.
+std::string configDir();
+
+// "WxH" with 16 <= W, H <= 16384 (--size and the preferences' window size).
+bool parseWindowSize(const std::string& s, int& w, int& h);
+
+struct Prefs {
+  int width = 0, height = 0;  // px; 0: not saved
+  float ui_scale = 0.0f;      // 0: the monitor's content scale
+  std::string scene;
+  bool camera = false;                    // cam holds a saved camera
+  float cam[6] = {0, 0, 0, 3, 0, 0.25f};  // target xyz (m), distance (m), yaw, pitch (rad)
+
+  static std::string path();  // empty where there is no configuration folder
+  // Reads the file if there is one; every value is checked, so a damaged file changes nothing.
+  void load();
+  // Writes the file atomically; best effort (a read-only home loses the preferences only).
+  void save() const;
+  // One "key=value" line of the file.
+  void parseLine(const std::string& line);
+};
+
+}  // namespace app
