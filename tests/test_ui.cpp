@@ -103,6 +103,19 @@ struct Harness {
     frame(draw);
     frame(draw);
   }
+  // the text that one frame draws in the first window `draw` opens: ImGui's log of rendered text,
+  // which ends with that window and goes to the (internal) clipboard
+  std::string text(const std::function<std::vector<ui::Command>()>& draw) {
+    ImGui::SetClipboardText("");
+    ImGui::NewFrame();
+    probe.items.clear();
+    ImGui::LogToClipboard();
+    const std::vector<ui::Command> c = draw();
+    ImGui::LogFinish();
+    commands.insert(commands.end(), c.begin(), c.end());
+    ImGui::Render();
+    return ImGui::GetClipboardText();
+  }
   bool tooltipShown() const {
     ImGuiWindow* w = ImGui::FindWindowByName("##Tooltip_00");
     return w != nullptr && w->Active;
@@ -466,22 +479,95 @@ TEST_CASE("ui: the divergence banner emits Reset and Rewind") {
   CHECK(ImGui::FindWindowByName("##divergence") == nullptr);
 
   f.model.diverged = true;
+  f.model.can_rewind = true;
+  f.model.scene_viewport_x = 440.0f;
   f.model.divergence = "t = 0.52 s, explicit-euler: velocity of particle 17 is not finite";
   for (int i = 0; i < 3; ++i) h.frame(banner);  // an auto-sized window settles in two frames
   REQUIRE(h.probe.find("report") != nullptr);
   const ImGuiWindow* w = ImGui::FindWindowByName("##divergence");
   REQUIRE(w != nullptr);
-  // top centre
-  CHECK(std::abs(w->Pos.x + w->Size.x * 0.5f - 640.0f) < 1.0f);
+  // top centre of the scene viewport (x from 440 to 1280), clear of the panel
+  CHECK(std::abs(w->Pos.x + w->Size.x * 0.5f - 860.0f) < 1.0f);
+  CHECK(w->Pos.x >= 440.0f);
   CHECK(w->Pos.y < 40.0f);
 
   h.click("Reset", banner);
   REQUIRE(h.commands.size() == 1);
   CHECK(h.commands[0].kind == K::Reset);
   h.commands.clear();
-  h.click("Back to last finite state", banner);
+  h.click("Back 1 s", banner);
   REQUIRE(h.commands.size() == 1);
   CHECK(h.commands[0].kind == K::Rewind);
+
+  // nothing kept to rewind to: the button is disabled, with a tooltip saying why
+  f.model.can_rewind = false;
+  h.commands.clear();
+  h.click("Back 1 s", banner);
+  CHECK(h.commands.empty());
+  h.moveTo("Back 1 s");
+  h.frame(banner);
+  h.frame(banner);
+  CHECK(h.tooltipShown());
+}
+
+TEST_CASE("ui: the banner keeps its buttons on screen in small windows, right of the panel") {
+  // a long report in windows of several sizes, the panel 430 px wide
+  std::string report = "t = 3.1166000000021525 s, explicit-euler: runaway:";
+  for (int i = 0; i < 40; ++i) report += " particle " + std::to_string(i) + " moved 12.5 m;";
+  for (auto [width, height] :
+       {std::pair{1280.f, 720.f}, {800.f, 300.f}, {640.f, 200.f}, {520.f, 160.f}, {300.f, 120.f}}) {
+    CAPTURE(width);
+    CAPTURE(height);
+    Harness h(width, height);
+    Fixture f;
+    f.model.diverged = true;
+    f.model.can_rewind = true;
+    f.model.scene_viewport_x = 430.0f;
+    f.model.divergence = report;
+    auto banner = [&] { return ui::drawDivergenceBanner(f.model, &h.probe); };
+    for (int i = 0; i < 4; ++i) h.frame(banner);
+    const ImGuiWindow* w = ImGui::FindWindowByName("##divergence");
+    REQUIRE(w != nullptr);
+    for (const char* name : {"Reset", "Back 1 s"}) {
+      const ui::ItemRect& r = h.item(name);
+      CHECK(r.x0 >= 0.0f);
+      CHECK(r.y0 >= 0.0f);
+      CHECK(r.x1 <= width);
+      CHECK(r.y1 <= height);
+    }
+    CHECK(w->Pos.y + w->Size.y <= height);
+    // right of the panel whenever the viewport is wide enough for the buttons
+    if (width - 430.0f > 200.0f) CHECK(w->Pos.x >= 430.0f);
+    CHECK(w->Pos.x + w->Size.x <= width);
+    h.click("Back 1 s", banner);
+    CHECK(h.of(K::Rewind).size() == 1);
+  }
+}
+
+TEST_CASE("ui: numbers in the divergence report have at most 6 significant digits") {
+  CHECK(ui::compactNumbers("t = 3.1166000000021525 s") == "t = 3.1166 s");
+  CHECK(ui::compactNumbers("t = 0.52 s") == "t = 0.52 s");
+  CHECK(ui::compactNumbers("|x| = 1.2345678901e+23 m at 0.000012345678 s") ==
+        "|x| = 1.23457e+23 m at 1.23457e-05 s");
+  // integers (indices, counts) and numbers inside names are kept
+  CHECK(ui::compactNumbers("particle 123456789, x3 of seed004, v1.2.3") ==
+        "particle 123456789, x3 of seed004, v1.2.3");
+  CHECK(ui::compactNumbers("-2.7182818284590451 and 1.500000000 and 100000.0") ==
+        "-2.71828 and 1.500000000 and 100000.0");
+  CHECK(ui::compactNumbers("inf, nan, 1e999999") == "inf, nan, 1e999999");
+  CHECK(ui::compactNumbers("") == "");
+  CHECK(ui::compactNumbers("3.14159265 s", 3) == "3.14 s");
+
+  Harness h;
+  Fixture f;
+  f.model.diverged = true;
+  f.model.divergence = "t = 3.1166000000021525 s, leapfrog: kinetic energy 1e+12 x E0";
+  auto banner = [&] { return ui::drawDivergenceBanner(f.model, &h.probe); };
+  for (int i = 0; i < 3; ++i) h.frame(banner);
+  const std::string text = h.text(banner);
+  INFO(text);
+  CHECK(text.find("t = 3.1166 s, leapfrog: kinetic energy 1e+12 x E0") != std::string::npos);
+  CHECK(text.find("3.11660000") == std::string::npos);
 }
 
 TEST_CASE("ui: the help overlay lists every binding") {

@@ -1,5 +1,8 @@
 // Overlays: the divergence banner, the strain legend and the help window.
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <string>
 
 #include "ui/widgets.hpp"
 
@@ -15,36 +18,75 @@ constexpr ImGuiWindowFlags kOverlay = ImGuiWindowFlags_NoDecoration |
                                       ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav;
 }
 
+namespace {
+
+// The report: wrapped to `wrap` px; in a child window that scrolls when taller than `max_h`.
+void bannerReport(const std::string& report, float wrap, float max_h, ItemProbe* probe) {
+  const float h = ImGui::CalcTextSize(report.c_str(), nullptr, false, wrap).y;
+  const bool scroll = h > max_h;
+  if (scroll) ImGui::BeginChild("##report", ImVec2(wrap + ImGui::GetStyle().ScrollbarSize, max_h));
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + wrap);
+  ImGui::TextUnformatted(report.c_str());
+  ImGui::PopTextWrapPos();
+  note(probe, "report");
+  tip("What went non-finite or ran away, when, and where (the culprit is highlighted).");
+  if (scroll) ImGui::EndChild();
+}
+
+}  // namespace
+
 std::vector<Command> drawDivergenceBanner(const PanelModel& model, ItemProbe* probe) {
   std::vector<Command> out;
   if (!model.diverged) return out;
   const ImGuiIO& io = ImGui::GetIO();
-  ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, 10.0f), ImGuiCond_Always,
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float margin = 10.0f, width = io.DisplaySize.x, height = io.DisplaySize.y;
+  const char* title = "The simulation diverged and is paused.";
+  const char* back = "Back 1 s";
+  // the narrowest banner that still shows both buttons
+  const float buttons_w = ImGui::CalcTextSize("Reset").x + ImGui::CalcTextSize(back).x +
+                          4.0f * style.FramePadding.x + style.ItemSpacing.x;
+  const float min_w = buttons_w + 2.0f * style.WindowPadding.x;
+  // centred in the scene viewport, right of the panel; only a viewport too narrow for the buttons
+  // lets the banner reach over the panel, so that they stay on screen
+  float x0 = std::isfinite(model.scene_viewport_x) ? model.scene_viewport_x : 0.0f;
+  x0 = std::clamp(x0, 0.0f, std::max(0.0f, width - min_w - 2.0f * margin));
+  const float avail_w = std::max(width - x0 - 2.0f * margin, min_w);
+  const float wrap = std::clamp(avail_w - 2.0f * style.WindowPadding.x, buttons_w,
+                                std::max(buttons_w, ImGui::GetFontSize() * 40.0f));
+  ImGui::SetNextWindowPos(ImVec2(x0 + 0.5f * (width - x0), margin), ImGuiCond_Always,
                           ImVec2(0.5f, 0.0f));
+  ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0),
+                                      ImVec2(avail_w, std::max(height - margin, 1.0f)));
   ImGui::PushStyleColor(ImGuiCol_WindowBg, ImVec4(0.55f, 0.08f, 0.08f, 0.92f));
   ImGui::PushStyleColor(ImGuiCol_Border, ImVec4(1.0f, 0.35f, 0.3f, 1.0f));
   ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.75f, 0.2f, 0.18f, 1.0f));
   ImGui::PushStyleColor(ImGuiCol_ButtonHovered, ImVec4(0.9f, 0.3f, 0.25f, 1.0f));
   if (ImGui::Begin("##divergence", nullptr, kOverlay)) {
-    ImGui::TextUnformatted("The simulation diverged and is paused.");
-    note(probe, "title");
-    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 40.0f);
-    ImGui::TextUnformatted(model.divergence.c_str());
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + wrap);
+    ImGui::TextUnformatted(title);
     ImGui::PopTextWrapPos();
-    note(probe, "report");
-    tip("What went non-finite or ran away, when, and where (the culprit is highlighted).");
-    if (ImGui::Button("Reset")) {
-      detail::emit(out, detail::makeCommand(Command::Kind::Reset));
-    }
+    note(probe, "title");
+    // the report takes what the title and the buttons leave of the window's height
+    const float title_h = ImGui::CalcTextSize(title, nullptr, false, wrap).y;
+    const float max_h = height - 2.0f * margin - 2.0f * style.WindowPadding.y - title_h -
+                        ImGui::GetFrameHeight() - 2.0f * style.ItemSpacing.y;
+    bannerReport(compactNumbers(model.divergence), wrap,
+                 std::max(max_h, ImGui::GetTextLineHeight()), probe);
+    if (ImGui::Button("Reset")) detail::emit(out, detail::makeCommand(Command::Kind::Reset));
     note(probe, "Reset");
     tip("Back to the initial state (the camera is kept).");
     ImGui::SameLine();
-    if (ImGui::Button("Back to last finite state")) {
-      detail::emit(out, detail::makeCommand(Command::Kind::Rewind));
-    }
-    note(probe, "Back to last finite state");
-    tip("Restore the last state in which every value was finite (paused); try a smaller dt or "
-        "another integrator.");
+    ImGui::BeginDisabled(!model.can_rewind);
+    if (ImGui::Button(back)) detail::emit(out, detail::makeCommand(Command::Kind::Rewind));
+    ImGui::EndDisabled();
+    note(probe, back);
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+      ImGui::SetTooltip("%s", model.can_rewind
+                                  ? "Back to the state about one simulated second before the "
+                                    "divergence, paused: watch it happen again, or try a smaller "
+                                    "dt or another integrator from there."
+                                  : "No state from before the divergence is kept: use Reset.");
   }
   ImGui::End();
   ImGui::PopStyleColor(4);

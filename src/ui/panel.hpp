@@ -143,8 +143,15 @@ struct PanelState {
 
 // Draws the panel window; returns the commands the user issued this frame.
 std::vector<Command> drawPanel(const PanelModel& model, PanelState& state);
-// The divergence banner (top centre), with "reset" and "back to the last finite state".
+// The divergence banner, at the top centre of the scene viewport (right of scene_viewport_x), with
+// the report's numbers shortened (compactNumbers) and the buttons "Reset" and "Back 1 s" (Rewind;
+// disabled unless can_rewind). In a small window the report scrolls and the buttons stay on
+// screen; only a viewport too narrow for the buttons lets the banner reach over the panel.
 std::vector<Command> drawDivergenceBanner(const PanelModel& model, ItemProbe* probe = nullptr);
+// The report text for display: every decimal number with more than `digits` significant digits
+// (say a time "3.1166000000021525") is rewritten with %.<digits>g ("3.1166"); integers (indices,
+// counts) and numbers inside words ("x3", "seed004", "1.2.3") are kept as they are.
+std::string compactNumbers(std::string_view text, int digits = 6);
 // The strain legend (bottom left).
 void drawStrainLegend(double strain_scale);
 // The help overlay listing every binding (F1).
