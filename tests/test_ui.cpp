@@ -638,3 +638,80 @@ TEST_CASE("ui: strain colours match the renderer's map, the legend draws") {
   CHECK(w->Pos.x + w->Size.x > 1280.0f - 40.0f);  // right
   CHECK(w->Pos.y + w->Size.y > 720.0f - 40.0f);   // bottom
 }
+
+TEST_CASE("ui: pacing choice emits SetPacing, Follow emits SetFollow") {
+  Harness h;
+  Fixture f;
+  auto draw = f.panel(h);
+  h.frame(draw);
+  h.click("Real-time motion", draw);  // already chosen: nothing
+  CHECK(h.commands.empty());
+  h.click("Smooth frames", draw);
+  REQUIRE(h.of(K::SetPacing).size() == 1);
+  CHECK(h.of(K::SetPacing)[0].value == 1.0);
+
+  f.model.pacing = 1;
+  h.commands.clear();
+  h.click("Smooth frames", draw);
+  CHECK(h.commands.empty());
+  h.click("Real-time motion", draw);
+  REQUIRE(h.of(K::SetPacing).size() == 1);
+  CHECK(h.of(K::SetPacing)[0].value == 0.0);
+
+  for (const char* name : {"Real-time motion", "Smooth frames"}) {
+    h.moveTo(name);
+    h.frame(draw);
+    h.frame(draw);
+    INFO(name);
+    CHECK(h.tooltipShown());
+  }
+
+  h.commands.clear();
+  h.click("Follow", draw);
+  REQUIRE(h.of(K::SetFollow).size() == 1);
+  CHECK(h.of(K::SetFollow)[0].value == 1.0);
+  f.model.follow = true;
+  h.commands.clear();
+  h.click("Follow", draw);
+  REQUIRE(h.of(K::SetFollow).size() == 1);
+  CHECK(h.of(K::SetFollow)[0].value == 0.0);
+}
+
+TEST_CASE("ui: the frame time split and the bottleneck when the clock falls behind") {
+  ui::PanelModel m;
+  m.frame_ms_sim = 38.0, m.frame_ms_render = 9.0, m.frame_ms_present = 3.0;
+  m.realtime_percent = 100.0;
+  CHECK(ui::costSummary(m).empty());  // keeping up: nothing to say
+  m.realtime_percent = 96.0;
+  CHECK(ui::costSummary(m).empty());
+  m.realtime_percent = 60.0;
+  CHECK(ui::costSummary(m) == "simulation is the bottleneck: 38 ms of 50 ms");
+  m.frame_ms_sim = 2.0, m.frame_ms_render = 30.5;
+  CHECK(ui::costSummary(m) == "rendering is the bottleneck: 30.5 ms of 35.5 ms");
+  m.frame_ms_present = 40.0;
+  CHECK(ui::costSummary(m) == "presenting is the bottleneck: 40 ms of 72.5 ms");
+  m.paused = true;  // a paused clock is not behind
+  CHECK(ui::costSummary(m).empty());
+  m.paused = false;
+  m.frame_ms_sim = std::nan("");
+  CHECK(ui::costSummary(m).empty());
+
+  Harness h;
+  Fixture f;
+  f.model.frame_ms_sim = 38.0, f.model.frame_ms_render = 9.0, f.model.frame_ms_present = 3.0;
+  f.model.realtime_percent = 100.0;
+  auto draw = f.panel(h);
+  h.frame(draw);
+  std::string text = h.text(draw);
+  INFO(text);
+  CHECK(text.find("sim 38 ms + render 9 ms + present 3 ms") != std::string::npos);
+  CHECK(text.find("bottleneck") == std::string::npos);
+  CHECK(h.probe.find("bottleneck") == nullptr);
+  f.model.realtime_percent = 62.0;
+  text = h.text(draw);
+  CHECK(text.find("simulation is the bottleneck: 38 ms of 50 ms") != std::string::npos);
+  h.moveTo("bottleneck");
+  h.frame(draw);
+  h.frame(draw);
+  CHECK(h.tooltipShown());
+}

@@ -1,7 +1,10 @@
 // The "springlab" panel window (DESIGN.md §3.12): reads a PanelModel, returns Commands.
 #include <imgui.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <iterator>
 #include <string>
 
 #include "ui/panel.hpp"
@@ -102,6 +105,29 @@ void sceneSection(const PanelModel& m, PanelState& st, std::vector<Command>& out
   tip("Particles (or bobs), springs, rigid links, and degrees of freedom of the current system.");
 }
 
+// Real-time motion or smooth frames: which gives way when stepping costs too much.
+void pacingChoice(const PanelModel& m, ItemProbe* probe, std::vector<Command>& out) {
+  struct Choice {
+    const char* label;
+    const char* tooltip;
+  };
+  static constexpr Choice kChoices[] = {
+      {"Real-time motion",
+       "Keep the motion at real speed (times the time scale): stepping may take most of each "
+       "frame, down to about 20 frames/s, before the simulated clock slows down."},
+      {"Smooth frames",
+       "Keep 60 frames/s: stepping gets what drawing leaves of each 16 ms frame; when that is not "
+       "enough, the simulated clock slows down (real time below 100 %)."},
+  };
+  for (int i = 0; i < 2; ++i) {
+    if (i > 0) ImGui::SameLine();
+    const bool picked = ImGui::RadioButton(kChoices[i].label, m.pacing == i);
+    note(probe, kChoices[i].label);
+    tip(kChoices[i].tooltip);
+    if (picked && m.pacing != i) emit(out, make(K::SetPacing, i));
+  }
+}
+
 void simulationSection(const PanelModel& m, PanelState& st, std::vector<Command>& out) {
   ItemProbe* probe = st.probe;
   // only the integrators that apply to this system are offered
@@ -135,6 +161,7 @@ void simulationSection(const PanelModel& m, PanelState& st, std::vector<Command>
            "or double it."},
           m.time_scale, st, &v))
     emit(out, make(K::SetTimeScale, v));
+  pacingChoice(m, probe, out);
 
   if (button(m.paused ? "Run###pause" : "Pause###pause",
              m.paused ? "Resume the simulation (Space)." : "Pause the simulation (Space).", probe))
@@ -237,10 +264,42 @@ void displaySection(const PanelModel& m, PanelState& st, std::vector<Command>& o
                probe, &b))
     emit(out, make(K::SetShowTrails, b ? 1.0 : 0.0));
   ImGui::SameLine();
+  if (checkbox("Follow", m.follow,
+               "The camera follows the system as it moves (F frames it once); off: the camera "
+               "stays where it is.",
+               probe, &b))
+    emit(out, make(K::SetFollow, b ? 1.0 : 0.0));
   if (button("Screenshot", "Save the viewport to a PNG file (Ctrl+P).", probe))
     emit(out, make(K::Screenshot));
   ImGui::SameLine();
   if (button("Help", "Show the key and mouse bindings (F1).", probe)) st.show_help = !st.show_help;
+}
+
+// Real time, the last frame's cost split sim / render / present, and which part is the
+// bottleneck when the simulated clock falls behind.
+void timing(const PanelModel& m, ItemProbe* probe) {
+  const double frame = m.frame_ms_sim + m.frame_ms_render + m.frame_ms_present;
+  ImGui::Text("real time %.3g %%   frame %.3g ms", m.realtime_percent, frame);
+  note(probe, "timing");
+  tip("Simulated time over wall-clock time, times the time scale (below 100 %: stepping cannot "
+      "keep up and the simulated clock slows down); the last frame's wall time in ms.");
+  ImGui::Text("sim %.3g ms + render %.3g ms + present %.3g ms", m.frame_ms_sim, m.frame_ms_render,
+              m.frame_ms_present);
+  note(probe, "frame split");
+  tip("The last frame's wall time split into stepping the simulation, drawing the scene and the "
+      "panel, and presenting the frame (waiting for the display), in ms.");
+  const std::string cost = costSummary(m);
+  if (!cost.empty()) {
+    ImGui::TextColored(ImVec4(1.0f, 0.75f, 0.3f, 1.0f), "%s", cost.c_str());
+    note(probe, "bottleneck");
+    tip(m.frame_ms_sim >= m.frame_ms_render && m.frame_ms_sim >= m.frame_ms_present
+            ? "Stepping takes the frame: a larger dt, a cheaper integrator or a lower time scale "
+              "lets the simulated clock keep up."
+        : m.frame_ms_render >= m.frame_ms_present
+            ? "Drawing takes the frame: hiding the springs (lines cost most under software GL) or "
+              "a smaller window leaves more time for stepping."
+            : "Presenting takes the frame (the display's refresh, or a slow compositor).");
+  }
 }
 
 void diagnosticsSection(const PanelModel& m, PanelState& st, std::vector<Command>& out) {
@@ -248,11 +307,7 @@ void diagnosticsSection(const PanelModel& m, PanelState& st, std::vector<Command
   ImGui::Text("t = %.4g s   %.4g steps/s", m.sim_time, m.steps_per_second);
   note(probe, "time");
   tip("Simulated time in seconds, and integrator steps per real second.");
-  ImGui::Text("real time %.3g %%   frame %.2f ms sim + %.2f ms render", m.realtime_percent,
-              m.frame_ms_sim, m.frame_ms_render);
-  note(probe, "timing");
-  tip("Simulated time over wall-clock time (below 100 %: the step budget is exceeded); last "
-      "frame's milliseconds spent stepping and rendering.");
+  timing(m, probe);
 
   detail::energyPlot(m, probe);
   detail::driftPlot(m, probe);
@@ -288,6 +343,22 @@ bool header(const char* label, ItemProbe* probe, const char* tooltip) {
 }
 
 }  // namespace
+
+std::string costSummary(const PanelModel& m) {
+  const double parts[] = {m.frame_ms_sim, m.frame_ms_render, m.frame_ms_present};
+  const char* names[] = {"simulation", "rendering", "presenting"};
+  double frame = 0.0;
+  for (double p : parts) {
+    if (!std::isfinite(p) || p < 0.0) return {};
+    frame += p;
+  }
+  if (m.paused || !(m.realtime_percent < 95.0) || !(frame > 0.0)) return {};
+  const int worst = static_cast<int>(std::max_element(std::begin(parts), std::end(parts)) - parts);
+  char buf[128];
+  std::snprintf(buf, sizeof buf, "%s is the bottleneck: %.3g ms of %.3g ms", names[worst],
+                parts[worst], frame);
+  return buf;
+}
 
 std::vector<Command> drawPanel(const PanelModel& model, PanelState& state) {
   std::vector<Command> out;

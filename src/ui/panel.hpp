@@ -141,6 +141,9 @@ struct PanelState {
   ItemProbe* probe = nullptr;  // testing aid, see ItemProbe
 };
 
+// When the simulated clock falls behind (real time below 95 %, running), which part of the frame
+// costs most, e.g. "simulation is the bottleneck: 38 ms of 50 ms"; empty otherwise.
+std::string costSummary(const PanelModel& model);
 // Draws the panel window; returns the commands the user issued this frame.
 std::vector<Command> drawPanel(const PanelModel& model, PanelState& state);
 // The divergence banner, at the top centre of the scene viewport (right of scene_viewport_x), with
