@@ -449,8 +449,8 @@ TEST_CASE("ui: every panel control shows a tooltip on hover, plots are drawn") {
   Fixture f;
   auto draw = f.panel(h);
   h.frame(draw);
-  for (const char* name : {"energy plot", "drift plot", "phase plot", "legend/kinetic",
-                           "legend/potential", "legend/total", "Phase coordinate"})
+  for (const char* name : {"energy plot", "drift plot", "phase plot", "legend/K", "legend/V",
+                           "legend/E", "Phase coordinate"})
     CHECK(h.probe.find(name) != nullptr);
   const std::vector<ui::ItemRect> items = h.probe.items;
   CHECK(items.size() >= 30);
@@ -714,4 +714,66 @@ TEST_CASE("ui: the frame time split and the bottleneck when the clock falls behi
   h.frame(draw);
   h.frame(draw);
   CHECK(h.tooltipShown());
+}
+
+TEST_CASE("ui: plots mark parameter changes at their times, legends fit the panel") {
+  Harness h(1280, 1800);
+  Fixture f;                                                  // history from t = 0 to 9.95 s
+  f.model.marks = {-1.0f, 2.5f, 7.5f, 12.0f, std::nanf("")};  // two inside the plotted window
+  auto draw = f.panel(h);
+  h.frame(draw);
+  h.frame(draw);
+  std::vector<ui::ItemRect> marks;
+  for (const ui::ItemRect& r : h.probe.items)
+    if (r.name.rfind("mark/", 0) == 0) marks.push_back(r);
+  REQUIRE(marks.size() == 4);  // 2.5 and 7.5, on the energy plot and on the drift plot
+  for (const char* plot : {"energy plot", "drift plot"}) {
+    INFO(plot);
+    const ui::ItemRect& p = h.item(plot);
+    const ui::ItemRect* m25 = nullptr;
+    const ui::ItemRect* m75 = nullptr;
+    for (const ui::ItemRect& r : marks)
+      if (r.y0 >= p.y0 && r.y1 <= p.y1) (r.name == "mark/2.5" ? m25 : m75) = &r;
+    REQUIRE(m25 != nullptr);
+    REQUIRE(m75 != nullptr);
+    CHECK(m75->name == "mark/7.5");
+    // at their times: 7.5 s is 3 times as far from t = 0 as 2.5 s (the frame starts at x0)
+    const float x0 = 0.5f * (m25->x0 + m25->x1) - (m75->x0 - m25->x0) * 0.5f;
+    CHECK(x0 > p.x0);  // right of the value labels
+    CHECK(0.5f * (m75->x0 + m75->x1) == doctest::Approx(p.x1 - (p.x1 - x0) * (2.45f / 9.95f)));
+  }
+  // hovering a mark tells what it is
+  h.moveTo("mark/7.5");
+  h.frame(draw);
+  h.frame(draw);
+  CHECK(h.tooltipShown());
+  const std::string text = h.text(draw);
+  CHECK(text.find("A parameter was changed at t = 7.5 s.") != std::string::npos);
+
+  // large energies: the legend's values are compact and stay inside the panel
+  std::vector<float> big(200, -1.23456789e9f), bigger(200, 4.5e10f);
+  f.model.kinetic = bigger, f.model.potential = big;
+  h.frame(draw);
+  h.frame(draw);
+  const ImGuiWindow* w = ImGui::FindWindowByName("springlab");
+  REQUIRE(w != nullptr);
+  for (const char* name : {"legend/K", "legend/V", "legend/E"}) {
+    INFO(name);
+    CHECK(h.item(name).x1 <= w->Pos.x + w->Size.x - w->WindowPadding.x + 1.0f);
+  }
+  const std::string legend = h.text(draw);
+  CHECK(legend.find("K 4.5e10 J") != std::string::npos);
+  CHECK(legend.find("V -1.235e9 J") != std::string::npos);
+}
+
+TEST_CASE("ui: the drift plot says what the drift is relative to") {
+  Harness h(1280, 1800);
+  Fixture f;
+  auto draw = f.panel(h);
+  h.frame(draw);
+  std::string text = h.text(draw);
+  CHECK(text.find("drift |E - E0| / |E0| = 2.095e-5") != std::string::npos);  // 1e-9 exp(9.95)
+  f.model.drift_label = "|E - E0| / S";
+  text = h.text(draw);
+  CHECK(text.find("drift |E - E0| / S = 2.095e-5") != std::string::npos);
 }

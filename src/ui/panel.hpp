@@ -103,9 +103,10 @@ struct PanelModel {
   bool follow = false;       // as SetFollow
   std::vector<float> marks;  // simulated times (s) of parameter changes, marked on the plots
   std::span<const float> energy_time, kinetic, potential, total;  // recent history
-  std::span<const float> drift;                // |E - E0| / |E0| history (plotted on a log axis)
-  std::span<const float> phase_q, phase_v;     // the chosen coordinate and its rate
-  std::vector<std::string> phase_coordinates;  // names, e.g. "x3", "phi1"
+  std::span<const float> drift;  // |E - E0| / reference history (plotted on a log axis)
+  std::string drift_label = "|E - E0| / |E0|";  // what drift is relative to, e.g. "|E - E0| / S"
+  std::span<const float> phase_q, phase_v;      // the chosen coordinate and its rate
+  std::vector<std::string> phase_coordinates;   // names, e.g. "x3", "phi1"
   int phase_coordinate = 0;
   // divergence
   bool diverged = false;

@@ -48,6 +48,10 @@ struct SliderSpec {
 // deactivated after an edit (IsItemDeactivatedAfterEdit). *out is not yet clamped.
 bool slider(const SliderSpec& spec, double value, PanelState& state, double* out);
 
+// v with `digits` significant digits and a short exponent: "1.4e9", "-2.5e-5", "31.51"; "-" for
+// NaN.
+std::string compact(double v, int digits = 4);
+
 // Plots drawn with the window's ImDrawList (plots.cpp).
 struct Series {
   std::span<const float> y;
