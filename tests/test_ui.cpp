@@ -777,3 +777,103 @@ TEST_CASE("ui: the drift plot says what the drift is relative to") {
   text = h.text(draw);
   CHECK(text.find("drift |E - E0| / S = 2.095e-5") != std::string::npos);
 }
+
+TEST_CASE("ui: Shift makes a dt drag 10 times finer, without a jump") {
+  Harness h;
+  Fixture f;
+  auto draw = f.panel(h);
+  h.frame(draw);
+  ImGuiIO& io = ImGui::GetIO();
+  // press at x, move by dx (Shift held as given), release; returns the committed dt
+  auto dragBy = [&](float x, float dx, bool shift) {
+    h.commands.clear();
+    io.MousePos = ImVec2(x, 0.5f * (h.item("dt").y0 + h.item("dt").y1));
+    h.frame(draw);
+    io.KeyShift = shift;
+    io.MouseDown[0] = true;
+    h.frame(draw);
+    for (int i = 1; i <= 4; ++i) {
+      io.MousePos.x = x + dx * float(i) / 4.0f;
+      h.frame(draw);
+    }
+    io.MouseDown[0] = false;
+    h.frame(draw);
+    io.KeyShift = false;
+    h.frame(draw);
+    const auto dts = h.of(K::SetDt);
+    return dts.empty() ? f.model.dt : dts.back().value;
+  };
+  const ui::ItemRect r = h.item("dt");
+  const float x = r.x0 + 0.3f * (r.x1 - r.x0);
+  // without Shift the slider puts dt under the mouse: the value at x, then 56 px further right
+  const double at_x = dragBy(x, 0.0f, false);
+  f.model.dt = at_x;
+  const double coarse = dragBy(x, 56.0f, false);
+  // with Shift the same 56 px from the same dt: a 10 times smaller factor (in decades)
+  f.model.dt = at_x;
+  const double fine = dragBy(x + 100.0f, 56.0f, true);  // where the drag starts does not matter
+  CHECK(coarse > at_x);
+  CHECK(fine > at_x);
+  CHECK(std::log10(coarse / at_x) > 1.0);  // more than a factor of 10 in 56 px
+  // (values are rounded to the 3 digits shown: 0.002 decades)
+  CHECK(std::abs(std::log10(fine / at_x) - 0.1 * std::log10(coarse / at_x)) < 0.005);
+  // leftwards too, and a Shift+click without a move commits nothing
+  f.model.dt = at_x;
+  CHECK(dragBy(x + 50.0f, -56.0f, true) ==
+        doctest::Approx(at_x * at_x / fine).epsilon(0.01));  // the inverse factor
+  f.model.dt = at_x;
+  h.commands.clear();
+  dragBy(x + 50.0f, 0.0f, true);
+  CHECK(h.of(K::SetDt).empty());
+
+  // Shift pressed in the middle of a drag: no jump, then the slower rate
+  f.model.dt = at_x;
+  h.commands.clear();
+  io.MousePos = ImVec2(x, 0.5f * (r.y0 + r.y1));
+  h.frame(draw);
+  io.MouseDown[0] = true;
+  h.frame(draw);
+  io.MousePos.x += 56.0f;
+  h.frame(draw);
+  const double before = f.state.edit_value;
+  CHECK(before == coarse);
+  io.KeyShift = true;
+  h.frame(draw);
+  CHECK(f.state.edit_value == before);
+  io.MousePos.x += 56.0f;
+  h.frame(draw);
+  CHECK(f.state.edit_value == doctest::Approx(before * fine / at_x).epsilon(0.01));
+  io.MouseDown[0] = false;
+  io.KeyShift = false;
+  h.frame(draw);
+  h.frame(draw);
+  REQUIRE(h.of(K::SetDt).size() == 1);
+  CHECK(h.of(K::SetDt)[0].value == f.state.edit_value);
+}
+
+TEST_CASE("ui: the dt slider is logarithmic over its whole range, down to 1e-7 s") {
+  // ImGui 1.86 clamps a logarithmic slider to 10^-(format's digits): with "%.3g" every dt below
+  // 1e-3 sat at the left end
+  Harness h;
+  Fixture f;
+  auto draw = f.panel(h);
+  for (int i = 0; i < 3; ++i) h.frame(draw);  // settled: the scrollbar has appeared
+  const ui::ItemRect r = h.item("dt");        // the slider's frame
+  const float grab = ImGui::GetStyle().GrabMinSize, usable = (r.x1 - r.x0) - 4.0f - grab;
+  for (double want : {1e-7, 1e-6, 1e-5, 1e-4, 1e-2}) {
+    CAPTURE(want);
+    const double p = (std::log10(want) + 7.0) / 6.0;
+    h.commands.clear();
+    ImGuiIO& io = ImGui::GetIO();
+    io.MousePos =
+        ImVec2(r.x0 + 2.0f + 0.5f * grab + static_cast<float>(p) * usable, 0.5f * (r.y0 + r.y1));
+    h.frame(draw);
+    io.MouseDown[0] = true;
+    h.frame(draw);
+    io.MouseDown[0] = false;
+    h.frame(draw);
+    REQUIRE(h.of(K::SetDt).size() == 1);
+    CAPTURE(h.of(K::SetDt)[0].value);
+    CHECK(std::abs(std::log10(h.of(K::SetDt)[0].value / want)) < 0.03);  // within a pixel
+  }
+}

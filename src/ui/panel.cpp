@@ -151,8 +151,10 @@ void simulationSection(const PanelModel& m, PanelState& st, std::vector<Command>
 
   double v = 0.0;
   if (detail::slider({"dt", Limits::kDtMin, Limits::kDtMax, "%.3g s", true, Commit::OnRelease,
-                      "Time step h, in seconds (logarithmic). Applied on release: implicit "
-                      "integrators refactorise. Ctrl+click to type a value."},
+                      "Time step h, in seconds, on a logarithmic slider from 1e-7 to 0.1 s. Hold "
+                      "Shift while dragging for 10 times finer control (the value then moves from "
+                      "where it was instead of jumping to the mouse). Ctrl+click to type a "
+                      "value. Applied on release: implicit integrators refactorise."},
                      m.dt, st, &v))
     emit(out, make(K::SetDt, v));
   if (detail::slider(
@@ -183,8 +185,9 @@ void physicsSection(const PanelModel& m, PanelState& st, std::vector<Command>& o
   if (!m.pendulum) {
     if (detail::slider({"Stiffness scale", Limits::kStiffnessScaleMin, Limits::kStiffnessScaleMax,
                         "x%.3g", true, Commit::OnRelease,
-                        "Multiplies every spring's stiffness k (dimensionless, logarithmic). "
-                        "Applied on release: implicit integrators refactorise."},
+                        "Multiplies every spring's stiffness k (dimensionless, logarithmic; Shift "
+                        "while dragging: 10 times finer). Applied on release: implicit "
+                        "integrators refactorise."},
                        m.stiffness_scale, st, &v))
       emit(out, make(K::SetStiffnessScale, v));
     if (detail::slider(

@@ -139,6 +139,12 @@ struct PanelState {
   // the slider whose change is committed on release, and its value while it is being dragged
   unsigned int edit_id = 0;
   double edit_value = 0.0;
+  // fine mode (Shift while dragging a slider): the slider, where the drag was anchored, the value
+  // there and the latest one, and whether Shift was held
+  unsigned int fine_id = 0;
+  double fine_anchor_value = 0.0, fine_value = 0.0;
+  float fine_anchor_x = 0.0f;
+  bool fine_shift = false;
   ItemProbe* probe = nullptr;  // testing aid, see ItemProbe
 };
 
