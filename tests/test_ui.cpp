@@ -637,6 +637,21 @@ TEST_CASE("ui: strain colours match the renderer's map, the legend draws") {
   REQUIRE(w != nullptr);
   CHECK(w->Pos.x + w->Size.x > 1280.0f - 40.0f);  // right
   CHECK(w->Pos.y + w->Size.y > 720.0f - 40.0f);   // bottom
+  // the bar samples the map (ease-out), not two linear ramps: the colours at -1/2 and +3/4 of
+  // the scale are among its vertices'
+  auto packed = [](double x) {
+    const ui::Rgb c = ui::strainColour(x);
+    return ImGui::ColorConvertFloat4ToU32(ImVec4(c.r, c.g, c.b, 1.0f));
+  };
+  auto hasColour = [&](ImU32 col) {
+    for (const ImDrawVert& v : w->DrawList->VtxBuffer)
+      if (v.col == col) return true;
+    return false;
+  };
+  CHECK(hasColour(packed(-0.5)));
+  CHECK(hasColour(packed(0.75)));
+  CHECK(hasColour(packed(-1.0)));
+  CHECK(hasColour(packed(1.0)));
 }
 
 TEST_CASE("ui: pacing choice emits SetPacing, Follow emits SetFollow") {
@@ -876,4 +891,93 @@ TEST_CASE("ui: the dt slider is logarithmic over its whole range, down to 1e-7 s
     CAPTURE(h.of(K::SetDt)[0].value);
     CHECK(std::abs(std::log10(h.of(K::SetDt)[0].value / want)) < 0.03);  // within a pixel
   }
+}
+
+TEST_CASE("ui: only what applies: springs, rods, strain, wireframe") {
+  Harness h;
+  Fixture f;  // a cloth: particles and springs, a surface
+  auto draw = f.panel(h);
+  h.frame(draw);
+  CHECK(h.probe.find("Springs") != nullptr);
+  CHECK(h.probe.find("Strain scale") != nullptr);
+  CHECK(h.probe.find("Wireframe") != nullptr);
+  CHECK(h.probe.find("Rods") == nullptr);
+
+  // a pendulum: rods, no springs, no strain, no surface
+  f.model.pendulum = true;
+  f.model.particles = 0, f.model.springs = 0, f.model.links = 2, f.model.dofs = 2;
+  f.model.surface = false;
+  h.frame(draw);
+  CHECK(h.probe.find("Springs") == nullptr);
+  CHECK(h.probe.find("Strain scale") == nullptr);
+  CHECK(h.probe.find("Wireframe") == nullptr);
+  h.click("Rods", draw);
+  REQUIRE(h.of(K::SetShowSprings).size() == 1);
+  CHECK(h.of(K::SetShowSprings)[0].value == 0.0);  // shown: the click hides them
+  const std::string text = h.text(draw);
+  CHECK(text.find("links 2  DOFs 2") != std::string::npos);
+  CHECK(text.find("particles 0") == std::string::npos);
+  CHECK(text.find("springs 0") == std::string::npos);
+
+  // the strain legend: only with springs
+  Harness g;
+  auto legend = [&] {
+    ui::drawStrainLegend(f.model, &g.probe);
+    return std::vector<ui::Command>{};
+  };
+  for (int i = 0; i < 3; ++i) g.frame(legend);
+  CHECK(g.probe.find("strain legend") == nullptr);
+  const ImGuiWindow* w = ImGui::FindWindowByName("##strain legend");
+  CHECK((w == nullptr || !w->Active));
+  f.model.springs = 12;
+  for (int i = 0; i < 3; ++i) g.frame(legend);
+  CHECK(g.probe.find("strain legend") != nullptr);
+  w = ImGui::FindWindowByName("##strain legend");
+  REQUIRE(w != nullptr);
+  CHECK(w->Active);
+}
+
+TEST_CASE("ui: the status line shows model.status in the scene viewport, and only then") {
+  Harness h;
+  Fixture f;
+  f.model.scene_viewport_x = 440.0f;
+  auto status = [&] {
+    ui::drawStatus(f.model, &h.probe);
+    return std::vector<ui::Command>{};
+  };
+  h.frame(status);
+  CHECK(h.probe.find("status") == nullptr);
+  f.model.status = "nosuch.json: no such file and no built-in scene of that name";
+  f.model.status_error = true;
+  for (int i = 0; i < 3; ++i) h.frame(status);
+  REQUIRE(h.probe.find("status") != nullptr);
+  const ImGuiWindow* w = ImGui::FindWindowByName("##status");
+  REQUIRE(w != nullptr);
+  CHECK(w->Pos.x >= 440.0f);
+  CHECK(std::abs(w->Pos.x + 0.5f * w->Size.x - 860.0f) < 1.0f);
+  CHECK(w->Pos.y + w->Size.y <= 720.0f);
+  CHECK(h.text(status).find("nosuch.json: no such file") != std::string::npos);
+  // the app clears it after a successful load: the line goes
+  f.model.status.clear();
+  h.frame(status);
+  h.frame(status);
+  CHECK(h.probe.find("status") == nullptr);
+  CHECK_FALSE(w->Active);
+}
+
+TEST_CASE("ui: the help says what left-drag does in this scene") {
+  Harness h;
+  ui::PanelModel m;
+  bool open = true;
+  auto help = [&] {
+    ui::drawHelpOverlay(&open, m, &h.probe);
+    return std::vector<ui::Command>{};
+  };
+  m.planar = true;
+  std::string text = h.text(help);
+  CHECK(text.find("This scene is 2-D: left-drag pans the view.") != std::string::npos);
+  CHECK(text.find("pan (2-D scenes)") != std::string::npos);
+  m.planar = false;
+  text = h.text(help);
+  CHECK(text.find("This scene is 3-D: left-drag orbits the camera") != std::string::npos);
 }

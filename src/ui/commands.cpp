@@ -159,7 +159,7 @@ std::optional<Command> clampCommand(Command c) {
 
 std::span<const Binding> bindings() {
   static constexpr std::array<Binding, 16> kBindings = {{
-      {"Left-drag", "orbit"},
+      {"Left-drag", "orbit (3-D scenes); pan (2-D scenes)"},
       {"Right-drag or Shift+left-drag", "pan"},
       {"Wheel", "zoom toward the cursor"},
       {"Double-click", "set the orbit centre"},

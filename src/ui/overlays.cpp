@@ -1,5 +1,8 @@
-// Overlays: the divergence banner, the strain legend and the help window.
+// Overlays: the divergence banner, the strain legend, the status line and the help window.
+#include <imgui_internal.h>
+
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -93,6 +96,27 @@ std::vector<Command> drawDivergenceBanner(const PanelModel& model, ItemProbe* pr
   return out;
 }
 
+namespace {
+
+// The legend's bar: strainColour sampled across it in narrow segments, each a gradient between
+// its ends' colours, so that it follows the map's ease-out curve (not two linear ramps).
+void strainBar(ImDrawList* dl, ImVec2 p0, ImVec2 p1) {
+  constexpr int kSegments = 64;
+  auto col = [](double x) {
+    const Rgb c = strainColour(x);
+    return ImGui::ColorConvertFloat4ToU32(ImVec4(c.r, c.g, c.b, 1.0f));
+  };
+  const float w = p1.x - p0.x;
+  for (int i = 0; i < kSegments; ++i) {
+    const double xa = -1.0 + 2.0 * i / kSegments, xb = -1.0 + 2.0 * (i + 1) / kSegments;
+    const ImU32 a = col(xa), b = col(xb);
+    dl->AddRectFilledMultiColor(ImVec2(p0.x + w * i / kSegments, p0.y),
+                                ImVec2(p0.x + w * (i + 1) / kSegments, p1.y), a, b, b, a);
+  }
+}
+
+}  // namespace
+
 void drawStrainLegend(double strain_scale) {
   const ImGuiIO& io = ImGui::GetIO();
   // bottom right: the panel has the left side
@@ -103,15 +127,7 @@ void drawStrainLegend(double strain_scale) {
     ImGui::TextUnformatted("strain");
     const float w = ImGui::GetFontSize() * 14.0f, h = ImGui::GetFontSize();
     const ImVec2 p0 = ImGui::GetCursorScreenPos();
-    const ImVec2 pm(p0.x + w * 0.5f, p0.y + h), p1(p0.x + w, p0.y + h);
-    auto col = [](double x) {
-      const Rgb c = strainColour(x);
-      return ImGui::ColorConvertFloat4ToU32(ImVec4(c.r, c.g, c.b, 1.0f));
-    };
-    // the map is linear on each half: two gradients reproduce it exactly
-    ImDrawList* dl = ImGui::GetWindowDrawList();
-    dl->AddRectFilledMultiColor(p0, pm, col(-1), col(0), col(0), col(-1));
-    dl->AddRectFilledMultiColor(ImVec2(pm.x, p0.y), p1, col(0), col(1), col(1), col(0));
+    strainBar(ImGui::GetWindowDrawList(), p0, ImVec2(p0.x + w, p0.y + h));
     ImGui::Dummy(ImVec2(w, h));
     char lo[32], hi[32];
     std::snprintf(lo, sizeof lo, "-%.3g", strain_scale);
@@ -126,15 +142,48 @@ void drawStrainLegend(double strain_scale) {
   ImGui::End();
 }
 
-void drawHelpOverlay(bool* open, ItemProbe* probe) {
-  if (open && !*open) return;
+void drawStrainLegend(const PanelModel& model, ItemProbe* probe) {
+  if (model.springs <= 0) return;  // no springs, no strain to colour
+  drawStrainLegend(model.strain_scale);
+  if (probe)
+    if (const ImGuiWindow* w = ImGui::FindWindowByName("##strain legend"))
+      probe->items.push_back(
+          {"strain legend", w->Pos.x, w->Pos.y, w->Pos.x + w->Size.x, w->Pos.y + w->Size.y});
+}
+
+void drawStatus(const PanelModel& model, ItemProbe* probe) {
+  if (model.status.empty()) return;
   const ImGuiIO& io = ImGui::GetIO();
-  ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, io.DisplaySize.y * 0.5f),
-                          ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
-  ImGui::SetNextWindowBgAlpha(0.9f);
+  const float x0 = std::isfinite(model.scene_viewport_x)
+                       ? std::clamp(model.scene_viewport_x, 0.0f, io.DisplaySize.x * 0.5f)
+                       : 0.0f;
+  // bottom centre of the scene viewport, above the strain legend's row when it is narrow
+  ImGui::SetNextWindowPos(ImVec2(x0 + 0.5f * (io.DisplaySize.x - x0), io.DisplaySize.y - 10.0f),
+                          ImGuiCond_Always, ImVec2(0.5f, 1.0f));
+  ImGui::SetNextWindowSizeConstraints(
+      ImVec2(0, 0), ImVec2(std::max(io.DisplaySize.x - x0 - 20.0f, 50.0f), FLT_MAX));
+  if (model.status_error)
+    ImGui::PushStyleColor(ImGuiCol_WindowBg, ImVec4(0.55f, 0.08f, 0.08f, 0.92f));
+  if (ImGui::Begin("##status", nullptr, kOverlay | ImGuiWindowFlags_NoInputs)) {
+    ImGui::PushTextWrapPos(std::max(io.DisplaySize.x - x0 - 40.0f, 50.0f));
+    ImGui::TextUnformatted(compactNumbers(model.status).c_str());
+    ImGui::PopTextWrapPos();
+    note(probe, "status");
+  }
+  ImGui::End();
+  if (model.status_error) ImGui::PopStyleColor();
+}
+
+namespace {
+
+void helpWindow(bool* open, const char* scene_line, ItemProbe* probe) {
   if (ImGui::Begin("Help", open,
                    ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings |
                        ImGuiWindowFlags_NoCollapse)) {
+    if (scene_line) {
+      ImGui::TextUnformatted(scene_line);
+      note(probe, "help/scene");
+    }
     if (ImGui::BeginTable("##bindings", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV)) {
       ImGui::TableSetupColumn("keys");
       ImGui::TableSetupColumn("action");
@@ -151,6 +200,32 @@ void drawHelpOverlay(bool* open, ItemProbe* probe) {
     }
   }
   ImGui::End();
+}
+
+}  // namespace
+
+void drawHelpOverlay(bool* open, ItemProbe* probe) {
+  if (open && !*open) return;
+  const ImGuiIO& io = ImGui::GetIO();
+  ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, io.DisplaySize.y * 0.5f),
+                          ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
+  ImGui::SetNextWindowBgAlpha(0.9f);
+  helpWindow(open, nullptr, probe);
+}
+
+void drawHelpOverlay(bool* open, const PanelModel& model, ItemProbe* probe) {
+  if (open && !*open) return;
+  const ImGuiIO& io = ImGui::GetIO();
+  const float x0 = std::isfinite(model.scene_viewport_x)
+                       ? std::clamp(model.scene_viewport_x, 0.0f, io.DisplaySize.x * 0.5f)
+                       : 0.0f;
+  ImGui::SetNextWindowPos(ImVec2(x0 + 0.5f * (io.DisplaySize.x - x0), io.DisplaySize.y * 0.5f),
+                          ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
+  ImGui::SetNextWindowBgAlpha(0.9f);
+  helpWindow(open,
+             model.planar ? "This scene is 2-D: left-drag pans the view."
+                          : "This scene is 3-D: left-drag orbits the camera; right-drag pans.",
+             probe);
 }
 
 }  // namespace ui

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <iterator>
 #include <string>
+#include <utility>
 
 #include "ui/panel.hpp"
 #include "ui/widgets.hpp"
@@ -99,8 +100,13 @@ void sceneSection(const PanelModel& m, PanelState& st, std::vector<Command>& out
     note(probe, "scene path");
     tip("The file the current scene came from.");
   }
-  ImGui::Text("particles %d  springs %d  links %d  DOFs %d", m.particles, m.springs, m.links,
-              m.dofs);
+  // the counts that apply: a pendulum has links and no springs, a mass-spring system the reverse
+  std::string counts;
+  for (auto [name, n] :
+       {std::pair{"particles", m.particles}, {"springs", m.springs}, {"links", m.links}})
+    if (n > 0) counts += std::string(name) + " " + std::to_string(n) + "  ";
+  counts += "DOFs " + std::to_string(m.dofs);
+  ImGui::TextUnformatted(counts.c_str());
   note(probe, "counts");
   tip("Particles (or bobs), springs, rigid links, and degrees of freedom of the current system.");
 }
@@ -246,22 +252,37 @@ void physicsSection(const PanelModel& m, PanelState& st, std::vector<Command>& o
 void displaySection(const PanelModel& m, PanelState& st, std::vector<Command>& out) {
   ItemProbe* probe = st.probe;
   double v = 0.0;
-  if (detail::slider({"Strain scale", Limits::kStrainScaleMin, Limits::kStrainScaleMax, "%.3g",
+  // strain colours apply to springs only (a pendulum's rods are rigid)
+  if (m.springs > 0 &&
+      detail::slider({"Strain scale", Limits::kStrainScaleMin, Limits::kStrainScaleMax, "%.3g",
                       true, Commit::Live,
                       "Strain (dimensionless, (L - L0) / L0) drawn at full colour: blue "
                       "compressed, red stretched (logarithmic)."},
                      m.strain_scale, st, &v))
     emit(out, make(K::SetStrainScale, v));
   bool b = false;
-  if (checkbox("Springs", m.show_springs,
-               "Draw the springs (pendulum: the rods) as lines coloured by strain. Off by default "
-               "on cloth, whose surface shows the shape (lines cost most under software GL).",
-               probe, &b))
-    emit(out, make(K::SetShowSprings, b ? 1.0 : 0.0));
-  ImGui::SameLine();
-  if (checkbox("Wireframe", m.wireframe, "Draw the cloth as lines instead of shaded triangles.",
-               probe, &b))
-    emit(out, make(K::SetWireframe, b ? 1.0 : 0.0));
+  bool first = true;  // of the checkboxes' row
+  auto next = [&first] {
+    if (!first) ImGui::SameLine();
+    first = false;
+  };
+  if (m.springs > 0 || m.links > 0) {
+    next();
+    if (checkbox(m.springs > 0 ? "Springs" : "Rods", m.show_springs,
+                 m.springs > 0 ? "Draw the springs as lines coloured by strain. Off by default on "
+                                 "cloth, whose surface shows the shape (lines cost most under "
+                                 "software GL)."
+                               : "Draw the pendulum's rods as lines.",
+                 probe, &b))
+      emit(out, make(K::SetShowSprings, b ? 1.0 : 0.0));
+  }
+  if (m.surface) {
+    next();
+    if (checkbox("Wireframe", m.wireframe, "Draw the cloth as lines instead of shaded triangles.",
+                 probe, &b))
+      emit(out, make(K::SetWireframe, b ? 1.0 : 0.0));
+  }
+  next();
   ImGui::SameLine();
   if (checkbox("Trails", m.show_trails, "Draw the recent path of the bobs / marked particles.",
                probe, &b))

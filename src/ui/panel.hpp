@@ -96,6 +96,12 @@ struct PanelModel {
   // display
   double strain_scale = 0.05;
   bool wireframe = false, show_trails = true, show_springs = true;
+  bool surface = true;  // the system has a drawn surface (cloth): the Wireframe choice applies
+  bool planar = false;  // the view is 2-D: left-drag pans instead of orbiting
+  // the status line (a failed load, a saved screenshot): drawn by drawStatus until the app clears
+  // it (a successful load clears a failed load's message)
+  std::string status;
+  bool status_error = false;
   // diagnostics
   double sim_time = 0.0, steps_per_second = 0.0, realtime_percent = 100.0;
   double frame_ms_sim = 0.0, frame_ms_render = 0.0, frame_ms_present = 0.0;
@@ -162,10 +168,17 @@ std::vector<Command> drawDivergenceBanner(const PanelModel& model, ItemProbe* pr
 // (say a time "3.1166000000021525") is rewritten with %.<digits>g ("3.1166"); integers (indices,
 // counts) and numbers inside words ("x3", "seed004", "1.2.3") are kept as they are.
 std::string compactNumbers(std::string_view text, int digits = 6);
-// The strain legend (bottom left).
+// The strain legend (bottom right) for this strain scale.
 void drawStrainLegend(double strain_scale);
+// The same, only where there are springs (model.springs > 0), with model.strain_scale.
+void drawStrainLegend(const PanelModel& model, ItemProbe* probe = nullptr);
+// model.status at the bottom centre of the scene viewport (red when status_error); nothing when
+// it is empty.
+void drawStatus(const PanelModel& model, ItemProbe* probe = nullptr);
 // The help overlay listing every binding (F1).
 void drawHelpOverlay(bool* open, ItemProbe* probe = nullptr);
+// The same, centred in the scene viewport, saying what left-drag does in this scene (model.planar).
+void drawHelpOverlay(bool* open, const PanelModel& model, ItemProbe* probe = nullptr);
 
 // The renderer's strain colour map: blue (0.23, 0.45, 0.95) at -1, light grey (0.85, 0.85, 0.85) at
 // 0, red (0.95, 0.25, 0.2) at +1, linear in between, clamped outside; x = strain / strain scale.
