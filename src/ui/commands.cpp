@@ -180,16 +180,16 @@ std::span<const Binding> bindings() {
 }
 
 Rgb strainColour(double x) {
-  // the renderer's map (render::strainColor), restated because ui may not include render; a test
-  // holds the two equal
+  // the renderer's map (render::strainColor) step for step, in float, restated because ui may not
+  // include render; tests/test_app.cpp holds the two equal
   constexpr Rgb kBlue{0.12f, 0.36f, 0.98f}, kGrey{0.74f, 0.75f, 0.77f}, kRed{0.93f, 0.13f, 0.10f};
-  if (std::isnan(x)) x = 0.0;  // neutral; +-inf are caught by the clamp below
-  x = clampTo(x, -1.0, 1.0);
-  const Rgb& a = kGrey;
-  const Rgb& b = x < 0.0 ? kBlue : kRed;
-  const float u = static_cast<float>(std::abs(x));
-  const float t = u * (2.0f - u);  // ease-out, as the renderer
-  return {a.r + (b.r - a.r) * t, a.g + (b.g - a.g) * t, a.b + (b.b - a.b) * t};
+  if (std::isnan(x)) return kGrey;  // +-inf are caught by the clamp below
+  const float t = static_cast<float>(clampTo(x, -1.0, 1.0));
+  const float s = std::abs(t) * (2.0f - std::abs(t));  // ease-out
+  const Rgb& end = t >= 0.0f ? kRed : kBlue;
+  // glm::mix(rest, end, s) = rest * (1 - s) + end * s
+  return {kGrey.r * (1.0f - s) + end.r * s, kGrey.g * (1.0f - s) + end.g * s,
+          kGrey.b * (1.0f - s) + end.b * s};
 }
 
 }  // namespace ui

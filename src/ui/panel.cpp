@@ -1,4 +1,5 @@
-// The "springlab" panel window (DESIGN.md §3.12): reads a PanelModel, returns Commands.
+// The "springlab" panel window (docs/architecture.md#imgui-habits): reads a PanelModel, returns
+// Commands.
 #include <imgui.h>
 
 #include <algorithm>

@@ -1,5 +1,6 @@
-// The Dear ImGui panel (DESIGN.md §3.12): a function of a read-only PanelModel that returns
-// Commands; the app's Session validates and applies them between steps. No GL calls, no physics.
+// The Dear ImGui panel (docs/architecture.md#imgui-habits): a function of a read-only PanelModel
+// that returns Commands; the app's Session validates and applies them between steps. No GL calls,
+// no physics.
 #pragma once
 
 #include <optional>
@@ -180,8 +181,11 @@ void drawHelpOverlay(bool* open, ItemProbe* probe = nullptr);
 // The same, centred in the scene viewport, saying what left-drag does in this scene (model.planar).
 void drawHelpOverlay(bool* open, const PanelModel& model, ItemProbe* probe = nullptr);
 
-// The renderer's strain colour map: blue (0.23, 0.45, 0.95) at -1, light grey (0.85, 0.85, 0.85) at
-// 0, red (0.95, 0.25, 0.2) at +1, linear in between, clamped outside; x = strain / strain scale.
+// The renderer's strain colour map (render::strainColor), x = strain / strain scale: x is clamped
+// to [-1, 1] (NaN counts as 0), s = |x| (2 - |x|) eases out (half the strain scale already gives
+// 3/4 of the colour), and the colour is rest * (1 - s) + end * s in float, with rest the grey
+// (0.74, 0.75, 0.77), end the red (0.93, 0.13, 0.10) for x >= 0 (stretched) or the blue
+// (0.12, 0.36, 0.98) for x < 0 (compressed).
 struct Rgb {
   float r, g, b;
 };
