@@ -981,3 +981,25 @@ TEST_CASE("ui: the help says what left-drag does in this scene") {
   text = h.text(help);
   CHECK(text.find("This scene is 3-D: left-drag orbits the camera") != std::string::npos);
 }
+
+TEST_CASE("ui: the status line stays clear of the strain legend") {
+  Harness h(800, 450);
+  Fixture f;
+  f.model.scene_viewport_x = 430.0f;
+  f.model.status = "nosuch.json: no such file and no built-in scene of that name (see list)";
+  auto both = [&] {
+    ui::drawStrainLegend(f.model, &h.probe);
+    ui::drawStatus(f.model, &h.probe);
+    return std::vector<ui::Command>{};
+  };
+  for (int i = 0; i < 4; ++i) h.frame(both);
+  const ImGuiWindow* legend = ImGui::FindWindowByName("##strain legend");
+  const ImGuiWindow* status = ImGui::FindWindowByName("##status");
+  REQUIRE(legend != nullptr);
+  REQUIRE(status != nullptr);
+  const bool apart_x = status->Pos.x + status->Size.x <= legend->Pos.x;
+  const bool apart_y = status->Pos.y + status->Size.y <= legend->Pos.y;
+  CHECK((apart_x || apart_y));
+  CHECK(status->Pos.x >= 430.0f);
+  CHECK(status->Pos.x + status->Size.x <= 800.0f);
+}

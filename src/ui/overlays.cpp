@@ -23,6 +23,14 @@ constexpr ImGuiWindowFlags kOverlay = ImGuiWindowFlags_NoDecoration |
 
 namespace {
 
+// Where the scene viewport starts: right of the panel, unless that leaves less than 240 px.
+float viewportX(const PanelModel& model) {
+  const float width = ImGui::GetIO().DisplaySize.x;
+  return std::isfinite(model.scene_viewport_x)
+             ? std::clamp(model.scene_viewport_x, 0.0f, std::max(width - 240.0f, 0.0f))
+             : 0.0f;
+}
+
 // The report: wrapped to `wrap` px; in a child window that scrolls when taller than `max_h`.
 void bannerReport(const std::string& report, float wrap, float max_h, ItemProbe* probe) {
   const float h = ImGui::CalcTextSize(report.c_str(), nullptr, false, wrap).y;
@@ -154,12 +162,17 @@ void drawStrainLegend(const PanelModel& model, ItemProbe* probe) {
 void drawStatus(const PanelModel& model, ItemProbe* probe) {
   if (model.status.empty()) return;
   const ImGuiIO& io = ImGui::GetIO();
-  const float x0 = std::isfinite(model.scene_viewport_x)
-                       ? std::clamp(model.scene_viewport_x, 0.0f, io.DisplaySize.x * 0.5f)
-                       : 0.0f;
-  // bottom centre of the scene viewport, above the strain legend's row when it is narrow
-  ImGui::SetNextWindowPos(ImVec2(x0 + 0.5f * (io.DisplaySize.x - x0), io.DisplaySize.y - 10.0f),
-                          ImGuiCond_Always, ImVec2(0.5f, 1.0f));
+  const float x0 = viewportX(model);
+  // bottom centre of the scene viewport; above the strain legend if it would overlap it
+  float bottom = io.DisplaySize.y - 10.0f;
+  const ImGuiWindow* legend = ImGui::FindWindowByName("##strain legend");
+  const ImGuiWindow* self = ImGui::FindWindowByName("##status");
+  if (legend && legend->Active && self) {
+    const float centre = x0 + 0.5f * (io.DisplaySize.x - x0);
+    if (centre + 0.5f * self->Size.x > legend->Pos.x) bottom = legend->Pos.y - 6.0f;
+  }
+  ImGui::SetNextWindowPos(ImVec2(x0 + 0.5f * (io.DisplaySize.x - x0), bottom), ImGuiCond_Always,
+                          ImVec2(0.5f, 1.0f));
   ImGui::SetNextWindowSizeConstraints(
       ImVec2(0, 0), ImVec2(std::max(io.DisplaySize.x - x0 - 20.0f, 50.0f), FLT_MAX));
   if (model.status_error)
@@ -216,9 +229,7 @@ void drawHelpOverlay(bool* open, ItemProbe* probe) {
 void drawHelpOverlay(bool* open, const PanelModel& model, ItemProbe* probe) {
   if (open && !*open) return;
   const ImGuiIO& io = ImGui::GetIO();
-  const float x0 = std::isfinite(model.scene_viewport_x)
-                       ? std::clamp(model.scene_viewport_x, 0.0f, io.DisplaySize.x * 0.5f)
-                       : 0.0f;
+  const float x0 = viewportX(model);
   ImGui::SetNextWindowPos(ImVec2(x0 + 0.5f * (io.DisplaySize.x - x0), io.DisplaySize.y * 0.5f),
                           ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
   ImGui::SetNextWindowBgAlpha(0.9f);
