@@ -74,9 +74,10 @@ std::string compactNumbers(std::string_view text, int digits) {
     }
     const std::string_view number = text.substr(i, n);
     const char next = i + n < text.size() ? text[i + n] : ' ';
-    // part of a word or a version string ("1.2.3", "12abc"): left as it is
-    const bool word = std::isalnum(static_cast<unsigned char>(next)) || next == '_' ||
-                      (next == '.' && i + n + 1 < text.size() && isDigit(text[i + n + 1]));
+    // part of a version string ("1.2.3") or a name ("v_2"): left as it is; a unit may follow
+    // without a space ("3.1166000000021525s")
+    const bool word =
+        next == '_' || (next == '.' && i + n + 1 < text.size() && isDigit(text[i + n + 1]));
     const double v = std::strtod(std::string(number).c_str(), nullptr);
     if (decimal && !word && significantDigits(number) > digits && std::isfinite(v)) {
       char buf[64];

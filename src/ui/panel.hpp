@@ -173,8 +173,8 @@ std::string compactNumbers(std::string_view text, int digits = 6);
 void drawStrainLegend(double strain_scale);
 // The same, only where there are springs (model.springs > 0), with model.strain_scale.
 void drawStrainLegend(const PanelModel& model, ItemProbe* probe = nullptr);
-// model.status at the bottom centre of the scene viewport (red when status_error), raised above
-// the strain legend (drawn before it) where they would overlap; nothing when it is empty.
+// model.status at the bottom centre of the scene viewport (red when status_error); where it would
+// overlap the strain legend (when that is drawn first), above it. Nothing when status is empty.
 void drawStatus(const PanelModel& model, ItemProbe* probe = nullptr);
 // The help overlay listing every binding (F1).
 void drawHelpOverlay(bool* open, ItemProbe* probe = nullptr);
