@@ -103,6 +103,19 @@ struct Harness {
     frame(draw);
     frame(draw);
   }
+  // the text that one frame draws in the first window `draw` opens: ImGui's log of rendered text,
+  // which ends with that window and goes to the (internal) clipboard
+  std::string text(const std::function<std::vector<ui::Command>()>& draw) {
+    ImGui::SetClipboardText("");
+    ImGui::NewFrame();
+    probe.items.clear();
+    ImGui::LogToClipboard();
+    const std::vector<ui::Command> c = draw();
+    ImGui::LogFinish();
+    commands.insert(commands.end(), c.begin(), c.end());
+    ImGui::Render();
+    return ImGui::GetClipboardText();
+  }
   bool tooltipShown() const {
     ImGuiWindow* w = ImGui::FindWindowByName("##Tooltip_00");
     return w != nullptr && w->Active;
@@ -436,8 +449,8 @@ TEST_CASE("ui: every panel control shows a tooltip on hover, plots are drawn") {
   Fixture f;
   auto draw = f.panel(h);
   h.frame(draw);
-  for (const char* name : {"energy plot", "drift plot", "phase plot", "legend/kinetic",
-                           "legend/potential", "legend/total", "Phase coordinate"})
+  for (const char* name : {"energy plot", "drift plot", "phase plot", "legend/K", "legend/V",
+                           "legend/E", "Phase coordinate"})
     CHECK(h.probe.find(name) != nullptr);
   const std::vector<ui::ItemRect> items = h.probe.items;
   CHECK(items.size() >= 30);
@@ -466,22 +479,96 @@ TEST_CASE("ui: the divergence banner emits Reset and Rewind") {
   CHECK(ImGui::FindWindowByName("##divergence") == nullptr);
 
   f.model.diverged = true;
+  f.model.can_rewind = true;
+  f.model.scene_viewport_x = 440.0f;
   f.model.divergence = "t = 0.52 s, explicit-euler: velocity of particle 17 is not finite";
   for (int i = 0; i < 3; ++i) h.frame(banner);  // an auto-sized window settles in two frames
   REQUIRE(h.probe.find("report") != nullptr);
   const ImGuiWindow* w = ImGui::FindWindowByName("##divergence");
   REQUIRE(w != nullptr);
-  // top centre
-  CHECK(std::abs(w->Pos.x + w->Size.x * 0.5f - 640.0f) < 1.0f);
+  // top centre of the scene viewport (x from 440 to 1280), clear of the panel
+  CHECK(std::abs(w->Pos.x + w->Size.x * 0.5f - 860.0f) < 1.0f);
+  CHECK(w->Pos.x >= 440.0f);
   CHECK(w->Pos.y < 40.0f);
 
   h.click("Reset", banner);
   REQUIRE(h.commands.size() == 1);
   CHECK(h.commands[0].kind == K::Reset);
   h.commands.clear();
-  h.click("Back to last finite state", banner);
+  h.click("Back 1 s", banner);
   REQUIRE(h.commands.size() == 1);
   CHECK(h.commands[0].kind == K::Rewind);
+
+  // nothing kept to rewind to: the button is disabled, with a tooltip saying why
+  f.model.can_rewind = false;
+  h.commands.clear();
+  h.click("Back 1 s", banner);
+  CHECK(h.commands.empty());
+  h.moveTo("Back 1 s");
+  h.frame(banner);
+  h.frame(banner);
+  CHECK(h.tooltipShown());
+}
+
+TEST_CASE("ui: the banner keeps its buttons on screen in small windows, right of the panel") {
+  // a long report in windows of several sizes, the panel 430 px wide
+  std::string report = "t = 3.1166000000021525 s, explicit-euler: runaway:";
+  for (int i = 0; i < 40; ++i) report += " particle " + std::to_string(i) + " moved 12.5 m;";
+  for (auto [width, height] :
+       {std::pair{1280.f, 720.f}, {800.f, 300.f}, {640.f, 200.f}, {520.f, 160.f}, {300.f, 120.f}}) {
+    CAPTURE(width);
+    CAPTURE(height);
+    Harness h(width, height);
+    Fixture f;
+    f.model.diverged = true;
+    f.model.can_rewind = true;
+    f.model.scene_viewport_x = 430.0f;
+    f.model.divergence = report;
+    auto banner = [&] { return ui::drawDivergenceBanner(f.model, &h.probe); };
+    for (int i = 0; i < 4; ++i) h.frame(banner);
+    const ImGuiWindow* w = ImGui::FindWindowByName("##divergence");
+    REQUIRE(w != nullptr);
+    for (const char* name : {"Reset", "Back 1 s"}) {
+      const ui::ItemRect& r = h.item(name);
+      CHECK(r.x0 >= 0.0f);
+      CHECK(r.y0 >= 0.0f);
+      CHECK(r.x1 <= width);
+      CHECK(r.y1 <= height);
+    }
+    CHECK(w->Pos.y + w->Size.y <= height);
+    // right of the panel whenever the viewport is wide enough for the buttons
+    if (width - 430.0f > 200.0f) CHECK(w->Pos.x >= 430.0f);
+    CHECK(w->Pos.x + w->Size.x <= width);
+    h.click("Back 1 s", banner);
+    CHECK(h.of(K::Rewind).size() == 1);
+  }
+}
+
+TEST_CASE("ui: numbers in the divergence report have at most 6 significant digits") {
+  CHECK(ui::compactNumbers("t = 3.1166000000021525 s") == "t = 3.1166 s");
+  CHECK(ui::compactNumbers("t = 0.52 s") == "t = 0.52 s");
+  CHECK(ui::compactNumbers("|x| = 1.2345678901e+23 m at 0.000012345678 s") ==
+        "|x| = 1.23457e+23 m at 1.23457e-05 s");
+  // integers (indices, counts) and numbers inside names are kept
+  CHECK(ui::compactNumbers("particle 123456789, x3 of seed004, v1.2.3") ==
+        "particle 123456789, x3 of seed004, v1.2.3");
+  CHECK(ui::compactNumbers("-2.7182818284590451 and 1.500000000 and 100000.0") ==
+        "-2.71828 and 1.500000000 and 100000.0");
+  CHECK(ui::compactNumbers("inf, nan, 1e999999") == "inf, nan, 1e999999");
+  CHECK(ui::compactNumbers("") == "");
+  CHECK(ui::compactNumbers("t=3.1166000000021525s,") == "t=3.1166s,");
+  CHECK(ui::compactNumbers("3.14159265 s", 3) == "3.14 s");
+
+  Harness h;
+  Fixture f;
+  f.model.diverged = true;
+  f.model.divergence = "t = 3.1166000000021525 s, leapfrog: kinetic energy 1e+12 x E0";
+  auto banner = [&] { return ui::drawDivergenceBanner(f.model, &h.probe); };
+  for (int i = 0; i < 3; ++i) h.frame(banner);
+  const std::string text = h.text(banner);
+  INFO(text);
+  CHECK(text.find("t = 3.1166 s, leapfrog: kinetic energy 1e+12 x E0") != std::string::npos);
+  CHECK(text.find("3.11660000") == std::string::npos);
 }
 
 TEST_CASE("ui: the help overlay lists every binding") {
@@ -551,4 +638,369 @@ TEST_CASE("ui: strain colours match the renderer's map, the legend draws") {
   REQUIRE(w != nullptr);
   CHECK(w->Pos.x + w->Size.x > 1280.0f - 40.0f);  // right
   CHECK(w->Pos.y + w->Size.y > 720.0f - 40.0f);   // bottom
+  // the bar samples the map (ease-out), not two linear ramps: the colours at -1/2 and +3/4 of
+  // the scale are among its vertices'
+  auto packed = [](double x) {
+    const ui::Rgb c = ui::strainColour(x);
+    return ImGui::ColorConvertFloat4ToU32(ImVec4(c.r, c.g, c.b, 1.0f));
+  };
+  auto hasColour = [&](ImU32 col) {
+    for (const ImDrawVert& v : w->DrawList->VtxBuffer)
+      if (v.col == col) return true;
+    return false;
+  };
+  CHECK(hasColour(packed(-0.5)));
+  CHECK(hasColour(packed(0.75)));
+  CHECK(hasColour(packed(-1.0)));
+  CHECK(hasColour(packed(1.0)));
+}
+
+TEST_CASE("ui: pacing choice emits SetPacing, Follow emits SetFollow") {
+  Harness h;
+  Fixture f;
+  auto draw = f.panel(h);
+  h.frame(draw);
+  h.click("Real-time motion", draw);  // already chosen: nothing
+  CHECK(h.commands.empty());
+  h.click("Smooth frames", draw);
+  REQUIRE(h.of(K::SetPacing).size() == 1);
+  CHECK(h.of(K::SetPacing)[0].value == 1.0);
+
+  f.model.pacing = 1;
+  h.commands.clear();
+  h.click("Smooth frames", draw);
+  CHECK(h.commands.empty());
+  h.click("Real-time motion", draw);
+  REQUIRE(h.of(K::SetPacing).size() == 1);
+  CHECK(h.of(K::SetPacing)[0].value == 0.0);
+
+  for (const char* name : {"Real-time motion", "Smooth frames"}) {
+    h.moveTo(name);
+    h.frame(draw);
+    h.frame(draw);
+    INFO(name);
+    CHECK(h.tooltipShown());
+  }
+
+  h.commands.clear();
+  h.click("Follow", draw);
+  REQUIRE(h.of(K::SetFollow).size() == 1);
+  CHECK(h.of(K::SetFollow)[0].value == 1.0);
+  f.model.follow = true;
+  h.commands.clear();
+  h.click("Follow", draw);
+  REQUIRE(h.of(K::SetFollow).size() == 1);
+  CHECK(h.of(K::SetFollow)[0].value == 0.0);
+}
+
+TEST_CASE("ui: the frame time split and the bottleneck when the clock falls behind") {
+  ui::PanelModel m;
+  m.frame_ms_sim = 38.0, m.frame_ms_render = 9.0, m.frame_ms_present = 3.0;
+  m.realtime_percent = 100.0;
+  CHECK(ui::costSummary(m).empty());  // keeping up: nothing to say
+  m.realtime_percent = 96.0;
+  CHECK(ui::costSummary(m).empty());
+  m.realtime_percent = 60.0;
+  CHECK(ui::costSummary(m) == "simulation is the bottleneck: 38 ms of 50 ms");
+  m.frame_ms_sim = 2.0, m.frame_ms_render = 30.5;
+  CHECK(ui::costSummary(m) == "rendering is the bottleneck: 30.5 ms of 35.5 ms");
+  m.frame_ms_present = 40.0;
+  CHECK(ui::costSummary(m) == "presenting is the bottleneck: 40 ms of 72.5 ms");
+  m.paused = true;  // a paused clock is not behind
+  CHECK(ui::costSummary(m).empty());
+  m.paused = false;
+  m.frame_ms_sim = std::nan("");
+  CHECK(ui::costSummary(m).empty());
+
+  Harness h;
+  Fixture f;
+  f.model.frame_ms_sim = 38.0, f.model.frame_ms_render = 9.0, f.model.frame_ms_present = 3.0;
+  f.model.realtime_percent = 100.0;
+  auto draw = f.panel(h);
+  h.frame(draw);
+  std::string text = h.text(draw);
+  INFO(text);
+  CHECK(text.find("sim 38 ms + render 9 ms + present 3 ms") != std::string::npos);
+  CHECK(text.find("bottleneck") == std::string::npos);
+  CHECK(h.probe.find("bottleneck") == nullptr);
+  f.model.realtime_percent = 62.0;
+  text = h.text(draw);
+  CHECK(text.find("simulation is the bottleneck: 38 ms of 50 ms") != std::string::npos);
+  h.moveTo("bottleneck");
+  h.frame(draw);
+  h.frame(draw);
+  CHECK(h.tooltipShown());
+}
+
+TEST_CASE("ui: plots mark parameter changes at their times, legends fit the panel") {
+  Harness h(1280, 1800);
+  Fixture f;                                                  // history from t = 0 to 9.95 s
+  f.model.marks = {-1.0f, 2.5f, 7.5f, 12.0f, std::nanf("")};  // two inside the plotted window
+  auto draw = f.panel(h);
+  h.frame(draw);
+  h.frame(draw);
+  std::vector<ui::ItemRect> marks;
+  for (const ui::ItemRect& r : h.probe.items)
+    if (r.name.rfind("mark/", 0) == 0) marks.push_back(r);
+  REQUIRE(marks.size() == 4);  // 2.5 and 7.5, on the energy plot and on the drift plot
+  for (const char* plot : {"energy plot", "drift plot"}) {
+    INFO(plot);
+    const ui::ItemRect& p = h.item(plot);
+    const ui::ItemRect* m25 = nullptr;
+    const ui::ItemRect* m75 = nullptr;
+    for (const ui::ItemRect& r : marks)
+      if (r.y0 >= p.y0 && r.y1 <= p.y1) (r.name == "mark/2.5" ? m25 : m75) = &r;
+    REQUIRE(m25 != nullptr);
+    REQUIRE(m75 != nullptr);
+    CHECK(m75->name == "mark/7.5");
+    // at their times: 7.5 s is 3 times as far from t = 0 as 2.5 s (the frame starts at x0)
+    const float x0 = 0.5f * (m25->x0 + m25->x1) - (m75->x0 - m25->x0) * 0.5f;
+    CHECK(x0 > p.x0);  // right of the value labels
+    CHECK(0.5f * (m75->x0 + m75->x1) == doctest::Approx(p.x1 - (p.x1 - x0) * (2.45f / 9.95f)));
+  }
+  // hovering a mark tells what it is
+  h.moveTo("mark/7.5");
+  h.frame(draw);
+  h.frame(draw);
+  CHECK(h.tooltipShown());
+  const std::string text = h.text(draw);
+  CHECK(text.find("A parameter was changed at t = 7.5 s.") != std::string::npos);
+
+  // large energies: the legend's values are compact and stay inside the panel
+  std::vector<float> big(200, -1.23456789e9f), bigger(200, 4.5e10f);
+  f.model.kinetic = bigger, f.model.potential = big;
+  h.frame(draw);
+  h.frame(draw);
+  const ImGuiWindow* w = ImGui::FindWindowByName("springlab");
+  REQUIRE(w != nullptr);
+  for (const char* name : {"legend/K", "legend/V", "legend/E"}) {
+    INFO(name);
+    CHECK(h.item(name).x1 <= w->Pos.x + w->Size.x - w->WindowPadding.x + 1.0f);
+  }
+  const std::string legend = h.text(draw);
+  CHECK(legend.find("K 4.5e10 J") != std::string::npos);
+  CHECK(legend.find("V -1.235e9 J") != std::string::npos);
+}
+
+TEST_CASE("ui: the drift plot says what the drift is relative to") {
+  Harness h(1280, 1800);
+  Fixture f;
+  auto draw = f.panel(h);
+  h.frame(draw);
+  std::string text = h.text(draw);
+  CHECK(text.find("drift |E - E0| / |E0| = 2.095e-5") != std::string::npos);  // 1e-9 exp(9.95)
+  f.model.drift_label = "|E - E0| / S";
+  text = h.text(draw);
+  CHECK(text.find("drift |E - E0| / S = 2.095e-5") != std::string::npos);
+}
+
+TEST_CASE("ui: Shift makes a dt drag 10 times finer, without a jump") {
+  Harness h;
+  Fixture f;
+  auto draw = f.panel(h);
+  h.frame(draw);
+  ImGuiIO& io = ImGui::GetIO();
+  // press at x, move by dx (Shift held as given), release; returns the committed dt
+  auto dragBy = [&](float x, float dx, bool shift) {
+    h.commands.clear();
+    io.MousePos = ImVec2(x, 0.5f * (h.item("dt").y0 + h.item("dt").y1));
+    h.frame(draw);
+    io.KeyShift = shift;
+    io.MouseDown[0] = true;
+    h.frame(draw);
+    for (int i = 1; i <= 4; ++i) {
+      io.MousePos.x = x + dx * float(i) / 4.0f;
+      h.frame(draw);
+    }
+    io.MouseDown[0] = false;
+    h.frame(draw);
+    io.KeyShift = false;
+    h.frame(draw);
+    const auto dts = h.of(K::SetDt);
+    return dts.empty() ? f.model.dt : dts.back().value;
+  };
+  const ui::ItemRect r = h.item("dt");
+  const float x = r.x0 + 0.3f * (r.x1 - r.x0);
+  // without Shift the slider puts dt under the mouse: the value at x, then 56 px further right
+  const double at_x = dragBy(x, 0.0f, false);
+  f.model.dt = at_x;
+  const double coarse = dragBy(x, 56.0f, false);
+  // with Shift the same 56 px from the same dt: a 10 times smaller factor (in decades)
+  f.model.dt = at_x;
+  const double fine = dragBy(x + 100.0f, 56.0f, true);  // where the drag starts does not matter
+  CHECK(coarse > at_x);
+  CHECK(fine > at_x);
+  CHECK(std::log10(coarse / at_x) > 1.0);  // more than a factor of 10 in 56 px
+  // (values are rounded to the 3 digits shown: 0.002 decades)
+  CHECK(std::abs(std::log10(fine / at_x) - 0.1 * std::log10(coarse / at_x)) < 0.005);
+  // leftwards too, and a Shift+click without a move commits nothing
+  f.model.dt = at_x;
+  CHECK(dragBy(x + 50.0f, -56.0f, true) ==
+        doctest::Approx(at_x * at_x / fine).epsilon(0.01));  // the inverse factor
+  f.model.dt = at_x;
+  h.commands.clear();
+  dragBy(x + 50.0f, 0.0f, true);
+  CHECK(h.of(K::SetDt).empty());
+
+  // Shift pressed in the middle of a drag: no jump, then the slower rate
+  f.model.dt = at_x;
+  h.commands.clear();
+  io.MousePos = ImVec2(x, 0.5f * (r.y0 + r.y1));
+  h.frame(draw);
+  io.MouseDown[0] = true;
+  h.frame(draw);
+  io.MousePos.x += 56.0f;
+  h.frame(draw);
+  const double before = f.state.edit_value;
+  CHECK(before == coarse);
+  io.KeyShift = true;
+  h.frame(draw);
+  CHECK(f.state.edit_value == before);
+  io.MousePos.x += 56.0f;
+  h.frame(draw);
+  CHECK(f.state.edit_value == doctest::Approx(before * fine / at_x).epsilon(0.01));
+  io.MouseDown[0] = false;
+  io.KeyShift = false;
+  h.frame(draw);
+  h.frame(draw);
+  REQUIRE(h.of(K::SetDt).size() == 1);
+  CHECK(h.of(K::SetDt)[0].value == f.state.edit_value);
+}
+
+TEST_CASE("ui: the dt slider is logarithmic over its whole range, down to 1e-7 s") {
+  // ImGui 1.86 clamps a logarithmic slider to 10^-(format's digits): with "%.3g" every dt below
+  // 1e-3 sat at the left end
+  Harness h;
+  Fixture f;
+  auto draw = f.panel(h);
+  for (int i = 0; i < 3; ++i) h.frame(draw);  // settled: the scrollbar has appeared
+  const ui::ItemRect r = h.item("dt");        // the slider's frame
+  const float grab = ImGui::GetStyle().GrabMinSize, usable = (r.x1 - r.x0) - 4.0f - grab;
+  for (double want : {1e-7, 1e-6, 1e-5, 1e-4, 1e-2}) {
+    CAPTURE(want);
+    const double p = (std::log10(want) + 7.0) / 6.0;
+    h.commands.clear();
+    ImGuiIO& io = ImGui::GetIO();
+    io.MousePos =
+        ImVec2(r.x0 + 2.0f + 0.5f * grab + static_cast<float>(p) * usable, 0.5f * (r.y0 + r.y1));
+    h.frame(draw);
+    io.MouseDown[0] = true;
+    h.frame(draw);
+    io.MouseDown[0] = false;
+    h.frame(draw);
+    REQUIRE(h.of(K::SetDt).size() == 1);
+    CAPTURE(h.of(K::SetDt)[0].value);
+    CHECK(std::abs(std::log10(h.of(K::SetDt)[0].value / want)) < 0.03);  // within a pixel
+  }
+}
+
+TEST_CASE("ui: only what applies: springs, rods, strain, wireframe") {
+  Harness h;
+  Fixture f;  // a cloth: particles and springs, a surface
+  auto draw = f.panel(h);
+  h.frame(draw);
+  CHECK(h.probe.find("Springs") != nullptr);
+  CHECK(h.probe.find("Strain scale") != nullptr);
+  CHECK(h.probe.find("Wireframe") != nullptr);
+  CHECK(h.probe.find("Rods") == nullptr);
+
+  // a pendulum: rods, no springs, no strain, no surface
+  f.model.pendulum = true;
+  f.model.particles = 0, f.model.springs = 0, f.model.links = 2, f.model.dofs = 2;
+  f.model.surface = false;
+  h.frame(draw);
+  CHECK(h.probe.find("Springs") == nullptr);
+  CHECK(h.probe.find("Strain scale") == nullptr);
+  CHECK(h.probe.find("Wireframe") == nullptr);
+  h.click("Rods", draw);
+  REQUIRE(h.of(K::SetShowSprings).size() == 1);
+  CHECK(h.of(K::SetShowSprings)[0].value == 0.0);  // shown: the click hides them
+  const std::string text = h.text(draw);
+  CHECK(text.find("links 2  DOFs 2") != std::string::npos);
+  CHECK(text.find("particles 0") == std::string::npos);
+  CHECK(text.find("springs 0") == std::string::npos);
+
+  // the strain legend: only with springs
+  Harness g;
+  auto legend = [&] {
+    ui::drawStrainLegend(f.model, &g.probe);
+    return std::vector<ui::Command>{};
+  };
+  for (int i = 0; i < 3; ++i) g.frame(legend);
+  CHECK(g.probe.find("strain legend") == nullptr);
+  const ImGuiWindow* w = ImGui::FindWindowByName("##strain legend");
+  CHECK((w == nullptr || !w->Active));
+  f.model.springs = 12;
+  for (int i = 0; i < 3; ++i) g.frame(legend);
+  CHECK(g.probe.find("strain legend") != nullptr);
+  w = ImGui::FindWindowByName("##strain legend");
+  REQUIRE(w != nullptr);
+  CHECK(w->Active);
+}
+
+TEST_CASE("ui: the status line shows model.status in the scene viewport, and only then") {
+  Harness h;
+  Fixture f;
+  f.model.scene_viewport_x = 440.0f;
+  auto status = [&] {
+    ui::drawStatus(f.model, &h.probe);
+    return std::vector<ui::Command>{};
+  };
+  h.frame(status);
+  CHECK(h.probe.find("status") == nullptr);
+  f.model.status = "nosuch.json: no such file and no built-in scene of that name";
+  f.model.status_error = true;
+  for (int i = 0; i < 3; ++i) h.frame(status);
+  REQUIRE(h.probe.find("status") != nullptr);
+  const ImGuiWindow* w = ImGui::FindWindowByName("##status");
+  REQUIRE(w != nullptr);
+  CHECK(w->Pos.x >= 440.0f);
+  CHECK(std::abs(w->Pos.x + 0.5f * w->Size.x - 860.0f) < 1.0f);
+  CHECK(w->Pos.y + w->Size.y <= 720.0f);
+  CHECK(h.text(status).find("nosuch.json: no such file") != std::string::npos);
+  // the app clears it after a successful load: the line goes
+  f.model.status.clear();
+  h.frame(status);
+  h.frame(status);
+  CHECK(h.probe.find("status") == nullptr);
+  CHECK_FALSE(w->Active);
+}
+
+TEST_CASE("ui: the help says what left-drag does in this scene") {
+  Harness h;
+  ui::PanelModel m;
+  bool open = true;
+  auto help = [&] {
+    ui::drawHelpOverlay(&open, m, &h.probe);
+    return std::vector<ui::Command>{};
+  };
+  m.planar = true;
+  std::string text = h.text(help);
+  CHECK(text.find("This scene is 2-D: left-drag pans the view.") != std::string::npos);
+  CHECK(text.find("pan (2-D scenes)") != std::string::npos);
+  m.planar = false;
+  text = h.text(help);
+  CHECK(text.find("This scene is 3-D: left-drag orbits the camera") != std::string::npos);
+}
+
+TEST_CASE("ui: the status line stays clear of the strain legend") {
+  Harness h(800, 450);
+  Fixture f;
+  f.model.scene_viewport_x = 430.0f;
+  f.model.status = "nosuch.json: no such file and no built-in scene of that name (see list)";
+  auto both = [&] {
+    ui::drawStrainLegend(f.model, &h.probe);
+    ui::drawStatus(f.model, &h.probe);
+    return std::vector<ui::Command>{};
+  };
+  for (int i = 0; i < 4; ++i) h.frame(both);
+  const ImGuiWindow* legend = ImGui::FindWindowByName("##strain legend");
+  const ImGuiWindow* status = ImGui::FindWindowByName("##status");
+  REQUIRE(legend != nullptr);
+  REQUIRE(status != nullptr);
+  const bool apart_x = status->Pos.x + status->Size.x <= legend->Pos.x;
+  const bool apart_y = status->Pos.y + status->Size.y <= legend->Pos.y;
+  CHECK((apart_x || apart_y));
+  CHECK(status->Pos.x >= 430.0f);
+  CHECK(status->Pos.x + status->Size.x <= 800.0f);
 }

@@ -2,7 +2,10 @@
 // ImGui context.
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 
 #include "ui/panel.hpp"
 
@@ -14,7 +17,79 @@ double clampTo(double v, double lo, double hi) {
   return std::min(std::max(v, lo), hi);
 }
 
+bool isDigit(char c) {
+  return c >= '0' && c <= '9';
+}
+
+// Length of the decimal number (digits, optional fraction, optional exponent) at text[i], 0 if
+// none; *decimal is set when it has a fraction or an exponent (an integer is an index or a count).
+size_t numberLength(std::string_view text, size_t i, bool* decimal) {
+  size_t j = i;
+  while (j < text.size() && isDigit(text[j])) ++j;
+  *decimal = false;
+  if (j < text.size() && text[j] == '.' && j + 1 < text.size() && isDigit(text[j + 1])) {
+    *decimal = true;
+    for (++j; j < text.size() && isDigit(text[j]);) ++j;
+  }
+  if (j == i) return 0;
+  if (j < text.size() && (text[j] == 'e' || text[j] == 'E')) {
+    size_t k = j + 1;
+    if (k < text.size() && (text[k] == '+' || text[k] == '-')) ++k;
+    if (k < text.size() && isDigit(text[k])) {
+      while (k < text.size() && isDigit(text[k])) ++k;
+      *decimal = true;
+      j = k;
+    }
+  }
+  return j - i;
+}
+
+// Significant digits of a number's mantissa: leading and trailing zeros do not count.
+int significantDigits(std::string_view number) {
+  const std::string_view mantissa = number.substr(0, number.find_first_of("eE"));
+  std::string digits;
+  for (char c : mantissa)
+    if (isDigit(c)) digits += c;
+  const size_t first = digits.find_first_not_of('0');
+  if (first == std::string::npos) return 1;
+  const size_t last = digits.find_last_not_of('0');
+  return static_cast<int>(last - first + 1);
+}
+
 }  // namespace
+
+std::string compactNumbers(std::string_view text, int digits) {
+  std::string out;
+  out.reserve(text.size());
+  size_t i = 0;
+  while (i < text.size()) {
+    const char prev = i > 0 ? text[i - 1] : ' ';
+    const bool starts = isDigit(text[i]) && !std::isalnum(static_cast<unsigned char>(prev)) &&
+                        prev != '_' && prev != '.';
+    bool decimal = false;
+    const size_t n = starts ? numberLength(text, i, &decimal) : 0;
+    if (n == 0) {
+      out += text[i++];
+      continue;
+    }
+    const std::string_view number = text.substr(i, n);
+    const char next = i + n < text.size() ? text[i + n] : ' ';
+    // part of a version string ("1.2.3") or a name ("v_2"): left as it is; a unit may follow
+    // without a space ("3.1166000000021525s")
+    const bool word =
+        next == '_' || (next == '.' && i + n + 1 < text.size() && isDigit(text[i + n + 1]));
+    const double v = std::strtod(std::string(number).c_str(), nullptr);
+    if (decimal && !word && significantDigits(number) > digits && std::isfinite(v)) {
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "%.*g", std::clamp(digits, 1, 17), v);
+      out += buf;
+    } else {
+      out += number;
+    }
+    i += n;
+  }
+  return out;
+}
 
 std::optional<Command> clampCommand(Command c) {
   using K = Command::Kind;
@@ -48,6 +123,8 @@ std::optional<Command> clampCommand(Command c) {
     case K::SetWireframe:
     case K::SetShowTrails:
     case K::SetShowSprings:
+    case K::SetPacing:
+    case K::SetFollow:
       c.value = c.value != 0.0 ? 1.0 : 0.0;
       break;
     case K::Step:
@@ -83,7 +160,7 @@ std::optional<Command> clampCommand(Command c) {
 
 std::span<const Binding> bindings() {
   static constexpr std::array<Binding, 16> kBindings = {{
-      {"Left-drag", "orbit"},
+      {"Left-drag", "orbit (3-D scenes); pan (2-D scenes)"},
       {"Right-drag or Shift+left-drag", "pan"},
       {"Wheel", "zoom toward the cursor"},
       {"Double-click", "set the orbit centre"},
@@ -104,16 +181,16 @@ std::span<const Binding> bindings() {
 }
 
 Rgb strainColour(double x) {
-  // the renderer's map (render::strainColor), restated because ui may not include render; a test
-  // holds the two equal
+  // the renderer's map (render::strainColor) step for step, in float, restated because ui may not
+  // include render; tests/test_app.cpp holds the two equal
   constexpr Rgb kBlue{0.12f, 0.36f, 0.98f}, kGrey{0.74f, 0.75f, 0.77f}, kRed{0.93f, 0.13f, 0.10f};
-  if (std::isnan(x)) x = 0.0;  // neutral; +-inf are caught by the clamp below
-  x = clampTo(x, -1.0, 1.0);
-  const Rgb& a = kGrey;
-  const Rgb& b = x < 0.0 ? kBlue : kRed;
-  const float u = static_cast<float>(std::abs(x));
-  const float t = u * (2.0f - u);  // ease-out, as the renderer
-  return {a.r + (b.r - a.r) * t, a.g + (b.g - a.g) * t, a.b + (b.b - a.b) * t};
+  if (std::isnan(x)) return kGrey;  // +-inf are caught by the clamp below
+  const float t = static_cast<float>(clampTo(x, -1.0, 1.0));
+  const float s = std::abs(t) * (2.0f - std::abs(t));  // ease-out
+  const Rgb& end = t >= 0.0f ? kRed : kBlue;
+  // glm::mix(rest, end, s) = rest * (1 - s) + end * s
+  return {kGrey.r * (1.0f - s) + end.r * s, kGrey.g * (1.0f - s) + end.g * s,
+          kGrey.b * (1.0f - s) + end.b * s};
 }
 
 }  // namespace ui

@@ -1,5 +1,11 @@
-// Overlays: the divergence banner, the strain legend and the help window.
+// Overlays: the divergence banner, the strain legend, the status line and the help window.
+#include <imgui_internal.h>
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
 #include <cstdio>
+#include <string>
 
 #include "ui/widgets.hpp"
 
@@ -15,41 +21,109 @@ constexpr ImGuiWindowFlags kOverlay = ImGuiWindowFlags_NoDecoration |
                                       ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav;
 }
 
+namespace {
+
+// Where the scene viewport starts: right of the panel, unless that leaves less than 240 px.
+float viewportX(const PanelModel& model) {
+  const float width = ImGui::GetIO().DisplaySize.x;
+  return std::isfinite(model.scene_viewport_x)
+             ? std::clamp(model.scene_viewport_x, 0.0f, std::max(width - 240.0f, 0.0f))
+             : 0.0f;
+}
+
+// The report: wrapped to `wrap` px; in a child window that scrolls when taller than `max_h`.
+void bannerReport(const std::string& report, float wrap, float max_h, ItemProbe* probe) {
+  const float h = ImGui::CalcTextSize(report.c_str(), nullptr, false, wrap).y;
+  const bool scroll = h > max_h;
+  if (scroll) ImGui::BeginChild("##report", ImVec2(wrap + ImGui::GetStyle().ScrollbarSize, max_h));
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + wrap);
+  ImGui::TextUnformatted(report.c_str());
+  ImGui::PopTextWrapPos();
+  note(probe, "report");
+  tip("What went non-finite or ran away, when, and where (the culprit is highlighted).");
+  if (scroll) ImGui::EndChild();
+}
+
+}  // namespace
+
 std::vector<Command> drawDivergenceBanner(const PanelModel& model, ItemProbe* probe) {
   std::vector<Command> out;
   if (!model.diverged) return out;
   const ImGuiIO& io = ImGui::GetIO();
-  ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, 10.0f), ImGuiCond_Always,
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float margin = 10.0f, width = io.DisplaySize.x, height = io.DisplaySize.y;
+  const char* title = "The simulation diverged and is paused.";
+  const char* back = "Back 1 s";
+  // the narrowest banner that still shows both buttons
+  const float buttons_w = ImGui::CalcTextSize("Reset").x + ImGui::CalcTextSize(back).x +
+                          4.0f * style.FramePadding.x + style.ItemSpacing.x;
+  const float min_w = buttons_w + 2.0f * style.WindowPadding.x;
+  // centred in the scene viewport, right of the panel; only a viewport too narrow for the buttons
+  // lets the banner reach over the panel, so that they stay on screen
+  float x0 = std::isfinite(model.scene_viewport_x) ? model.scene_viewport_x : 0.0f;
+  x0 = std::clamp(x0, 0.0f, std::max(0.0f, width - min_w - 2.0f * margin));
+  const float avail_w = std::max(width - x0 - 2.0f * margin, min_w);
+  const float wrap = std::clamp(avail_w - 2.0f * style.WindowPadding.x, buttons_w,
+                                std::max(buttons_w, ImGui::GetFontSize() * 40.0f));
+  ImGui::SetNextWindowPos(ImVec2(x0 + 0.5f * (width - x0), margin), ImGuiCond_Always,
                           ImVec2(0.5f, 0.0f));
+  ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0),
+                                      ImVec2(avail_w, std::max(height - margin, 1.0f)));
   ImGui::PushStyleColor(ImGuiCol_WindowBg, ImVec4(0.55f, 0.08f, 0.08f, 0.92f));
   ImGui::PushStyleColor(ImGuiCol_Border, ImVec4(1.0f, 0.35f, 0.3f, 1.0f));
   ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.75f, 0.2f, 0.18f, 1.0f));
   ImGui::PushStyleColor(ImGuiCol_ButtonHovered, ImVec4(0.9f, 0.3f, 0.25f, 1.0f));
   if (ImGui::Begin("##divergence", nullptr, kOverlay)) {
-    ImGui::TextUnformatted("The simulation diverged and is paused.");
-    note(probe, "title");
-    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 40.0f);
-    ImGui::TextUnformatted(model.divergence.c_str());
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + wrap);
+    ImGui::TextUnformatted(title);
     ImGui::PopTextWrapPos();
-    note(probe, "report");
-    tip("What went non-finite or ran away, when, and where (the culprit is highlighted).");
-    if (ImGui::Button("Reset")) {
-      detail::emit(out, detail::makeCommand(Command::Kind::Reset));
-    }
+    note(probe, "title");
+    // the report takes what the title and the buttons leave of the window's height
+    const float title_h = ImGui::CalcTextSize(title, nullptr, false, wrap).y;
+    const float max_h = height - 2.0f * margin - 2.0f * style.WindowPadding.y - title_h -
+                        ImGui::GetFrameHeight() - 2.0f * style.ItemSpacing.y;
+    bannerReport(compactNumbers(model.divergence), wrap,
+                 std::max(max_h, ImGui::GetTextLineHeight()), probe);
+    if (ImGui::Button("Reset")) detail::emit(out, detail::makeCommand(Command::Kind::Reset));
     note(probe, "Reset");
     tip("Back to the initial state (the camera is kept).");
     ImGui::SameLine();
-    if (ImGui::Button("Back to last finite state")) {
-      detail::emit(out, detail::makeCommand(Command::Kind::Rewind));
-    }
-    note(probe, "Back to last finite state");
-    tip("Restore the last state in which every value was finite (paused); try a smaller dt or "
-        "another integrator.");
+    ImGui::BeginDisabled(!model.can_rewind);
+    if (ImGui::Button(back)) detail::emit(out, detail::makeCommand(Command::Kind::Rewind));
+    ImGui::EndDisabled();
+    note(probe, back);
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+      ImGui::SetTooltip("%s", model.can_rewind
+                                  ? "Back to the state about one simulated second before the "
+                                    "divergence, paused: watch it happen again, or try a smaller "
+                                    "dt or another integrator from there."
+                                  : "No state from before the divergence is kept: use Reset.");
   }
   ImGui::End();
   ImGui::PopStyleColor(4);
   return out;
 }
+
+namespace {
+
+// The legend's bar: strainColour sampled across it in narrow segments, each a gradient between
+// its ends' colours, so that it follows the map's ease-out curve (not two linear ramps).
+void strainBar(ImDrawList* dl, ImVec2 p0, ImVec2 p1) {
+  constexpr int kSegments = 64;
+  auto col = [](double x) {
+    const Rgb c = strainColour(x);
+    return ImGui::ColorConvertFloat4ToU32(ImVec4(c.r, c.g, c.b, 1.0f));
+  };
+  const float w = p1.x - p0.x;
+  for (int i = 0; i < kSegments; ++i) {
+    const double xa = -1.0 + 2.0 * i / kSegments, xb = -1.0 + 2.0 * (i + 1) / kSegments;
+    const ImU32 a = col(xa), b = col(xb);
+    dl->AddRectFilledMultiColor(ImVec2(p0.x + w * i / kSegments, p0.y),
+                                ImVec2(p0.x + w * (i + 1) / kSegments, p1.y), a, b, b, a);
+  }
+}
+
+}  // namespace
 
 void drawStrainLegend(double strain_scale) {
   const ImGuiIO& io = ImGui::GetIO();
@@ -61,15 +135,7 @@ void drawStrainLegend(double strain_scale) {
     ImGui::TextUnformatted("strain");
     const float w = ImGui::GetFontSize() * 14.0f, h = ImGui::GetFontSize();
     const ImVec2 p0 = ImGui::GetCursorScreenPos();
-    const ImVec2 pm(p0.x + w * 0.5f, p0.y + h), p1(p0.x + w, p0.y + h);
-    auto col = [](double x) {
-      const Rgb c = strainColour(x);
-      return ImGui::ColorConvertFloat4ToU32(ImVec4(c.r, c.g, c.b, 1.0f));
-    };
-    // the map is linear on each half: two gradients reproduce it exactly
-    ImDrawList* dl = ImGui::GetWindowDrawList();
-    dl->AddRectFilledMultiColor(p0, pm, col(-1), col(0), col(0), col(-1));
-    dl->AddRectFilledMultiColor(ImVec2(pm.x, p0.y), p1, col(0), col(1), col(1), col(0));
+    strainBar(ImGui::GetWindowDrawList(), p0, ImVec2(p0.x + w, p0.y + h));
     ImGui::Dummy(ImVec2(w, h));
     char lo[32], hi[32];
     std::snprintf(lo, sizeof lo, "-%.3g", strain_scale);
@@ -84,15 +150,53 @@ void drawStrainLegend(double strain_scale) {
   ImGui::End();
 }
 
-void drawHelpOverlay(bool* open, ItemProbe* probe) {
-  if (open && !*open) return;
+void drawStrainLegend(const PanelModel& model, ItemProbe* probe) {
+  if (model.springs <= 0) return;  // no springs, no strain to colour
+  drawStrainLegend(model.strain_scale);
+  if (probe)
+    if (const ImGuiWindow* w = ImGui::FindWindowByName("##strain legend"))
+      probe->items.push_back(
+          {"strain legend", w->Pos.x, w->Pos.y, w->Pos.x + w->Size.x, w->Pos.y + w->Size.y});
+}
+
+void drawStatus(const PanelModel& model, ItemProbe* probe) {
+  if (model.status.empty()) return;
   const ImGuiIO& io = ImGui::GetIO();
-  ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, io.DisplaySize.y * 0.5f),
-                          ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
-  ImGui::SetNextWindowBgAlpha(0.9f);
+  const float x0 = viewportX(model);
+  // bottom centre of the scene viewport; above the strain legend if it would overlap it
+  float bottom = io.DisplaySize.y - 10.0f;
+  const ImGuiWindow* legend = ImGui::FindWindowByName("##strain legend");
+  const ImGuiWindow* self = ImGui::FindWindowByName("##status");
+  if (legend && legend->Active && self) {
+    const float centre = x0 + 0.5f * (io.DisplaySize.x - x0);
+    if (centre + 0.5f * self->Size.x > legend->Pos.x) bottom = legend->Pos.y - 6.0f;
+  }
+  ImGui::SetNextWindowPos(ImVec2(x0 + 0.5f * (io.DisplaySize.x - x0), bottom), ImGuiCond_Always,
+                          ImVec2(0.5f, 1.0f));
+  ImGui::SetNextWindowSizeConstraints(
+      ImVec2(0, 0), ImVec2(std::max(io.DisplaySize.x - x0 - 20.0f, 50.0f), FLT_MAX));
+  if (model.status_error)
+    ImGui::PushStyleColor(ImGuiCol_WindowBg, ImVec4(0.55f, 0.08f, 0.08f, 0.92f));
+  if (ImGui::Begin("##status", nullptr, kOverlay | ImGuiWindowFlags_NoInputs)) {
+    ImGui::PushTextWrapPos(std::max(io.DisplaySize.x - x0 - 40.0f, 50.0f));
+    ImGui::TextUnformatted(compactNumbers(model.status).c_str());
+    ImGui::PopTextWrapPos();
+    note(probe, "status");
+  }
+  ImGui::End();
+  if (model.status_error) ImGui::PopStyleColor();
+}
+
+namespace {
+
+void helpWindow(bool* open, const char* scene_line, ItemProbe* probe) {
   if (ImGui::Begin("Help", open,
                    ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings |
                        ImGuiWindowFlags_NoCollapse)) {
+    if (scene_line) {
+      ImGui::TextUnformatted(scene_line);
+      note(probe, "help/scene");
+    }
     if (ImGui::BeginTable("##bindings", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV)) {
       ImGui::TableSetupColumn("keys");
       ImGui::TableSetupColumn("action");
@@ -109,6 +213,30 @@ void drawHelpOverlay(bool* open, ItemProbe* probe) {
     }
   }
   ImGui::End();
+}
+
+}  // namespace
+
+void drawHelpOverlay(bool* open, ItemProbe* probe) {
+  if (open && !*open) return;
+  const ImGuiIO& io = ImGui::GetIO();
+  ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, io.DisplaySize.y * 0.5f),
+                          ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
+  ImGui::SetNextWindowBgAlpha(0.9f);
+  helpWindow(open, nullptr, probe);
+}
+
+void drawHelpOverlay(bool* open, const PanelModel& model, ItemProbe* probe) {
+  if (open && !*open) return;
+  const ImGuiIO& io = ImGui::GetIO();
+  const float x0 = viewportX(model);
+  ImGui::SetNextWindowPos(ImVec2(x0 + 0.5f * (io.DisplaySize.x - x0), io.DisplaySize.y * 0.5f),
+                          ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
+  ImGui::SetNextWindowBgAlpha(0.9f);
+  helpWindow(open,
+             model.planar ? "This scene is 2-D: left-drag pans the view."
+                          : "This scene is 3-D: left-drag orbits the camera; right-drag pans.",
+             probe);
 }
 
 }  // namespace ui

@@ -1,8 +1,13 @@
-// The "springlab" panel window (DESIGN.md §3.12): reads a PanelModel, returns Commands.
+// The "springlab" panel window (docs/architecture.md#imgui-habits): reads a PanelModel, returns
+// Commands.
 #include <imgui.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <iterator>
 #include <string>
+#include <utility>
 
 #include "ui/panel.hpp"
 #include "ui/widgets.hpp"
@@ -96,10 +101,38 @@ void sceneSection(const PanelModel& m, PanelState& st, std::vector<Command>& out
     note(probe, "scene path");
     tip("The file the current scene came from.");
   }
-  ImGui::Text("particles %d  springs %d  links %d  DOFs %d", m.particles, m.springs, m.links,
-              m.dofs);
+  // the counts that apply: a pendulum has links and no springs, a mass-spring system the reverse
+  std::string counts;
+  for (auto [name, n] :
+       {std::pair{"particles", m.particles}, {"springs", m.springs}, {"links", m.links}})
+    if (n > 0) counts += std::string(name) + " " + std::to_string(n) + "  ";
+  counts += "DOFs " + std::to_string(m.dofs);
+  ImGui::TextUnformatted(counts.c_str());
   note(probe, "counts");
   tip("Particles (or bobs), springs, rigid links, and degrees of freedom of the current system.");
+}
+
+// Real-time motion or smooth frames: which gives way when stepping costs too much.
+void pacingChoice(const PanelModel& m, ItemProbe* probe, std::vector<Command>& out) {
+  struct Choice {
+    const char* label;
+    const char* tooltip;
+  };
+  static constexpr Choice kChoices[] = {
+      {"Real-time motion",
+       "Keep the motion at real speed (times the time scale): stepping may take most of each "
+       "frame, down to about 20 frames/s, before the simulated clock slows down."},
+      {"Smooth frames",
+       "Keep 60 frames/s: stepping gets what drawing leaves of each 16 ms frame; when that is not "
+       "enough, the simulated clock slows down (real time below 100 %)."},
+  };
+  for (int i = 0; i < 2; ++i) {
+    if (i > 0) ImGui::SameLine();
+    const bool picked = ImGui::RadioButton(kChoices[i].label, m.pacing == i);
+    note(probe, kChoices[i].label);
+    tip(kChoices[i].tooltip);
+    if (picked && m.pacing != i) emit(out, make(K::SetPacing, i));
+  }
 }
 
 void simulationSection(const PanelModel& m, PanelState& st, std::vector<Command>& out) {
@@ -125,8 +158,10 @@ void simulationSection(const PanelModel& m, PanelState& st, std::vector<Command>
 
   double v = 0.0;
   if (detail::slider({"dt", Limits::kDtMin, Limits::kDtMax, "%.3g s", true, Commit::OnRelease,
-                      "Time step h, in seconds (logarithmic). Applied on release: implicit "
-                      "integrators refactorise. Ctrl+click to type a value."},
+                      "Time step h, in seconds, on a logarithmic slider from 1e-7 to 0.1 s. Hold "
+                      "Shift while dragging for 10 times finer control (the value then moves from "
+                      "where it was instead of jumping to the mouse). Ctrl+click to type a "
+                      "value. Applied on release: implicit integrators refactorise."},
                      m.dt, st, &v))
     emit(out, make(K::SetDt, v));
   if (detail::slider(
@@ -135,6 +170,7 @@ void simulationSection(const PanelModel& m, PanelState& st, std::vector<Command>
            "or double it."},
           m.time_scale, st, &v))
     emit(out, make(K::SetTimeScale, v));
+  pacingChoice(m, probe, out);
 
   if (button(m.paused ? "Run###pause" : "Pause###pause",
              m.paused ? "Resume the simulation (Space)." : "Pause the simulation (Space).", probe))
@@ -156,8 +192,9 @@ void physicsSection(const PanelModel& m, PanelState& st, std::vector<Command>& o
   if (!m.pendulum) {
     if (detail::slider({"Stiffness scale", Limits::kStiffnessScaleMin, Limits::kStiffnessScaleMax,
                         "x%.3g", true, Commit::OnRelease,
-                        "Multiplies every spring's stiffness k (dimensionless, logarithmic). "
-                        "Applied on release: implicit integrators refactorise."},
+                        "Multiplies every spring's stiffness k (dimensionless, logarithmic; Shift "
+                        "while dragging: 10 times finer). Applied on release: implicit "
+                        "integrators refactorise."},
                        m.stiffness_scale, st, &v))
       emit(out, make(K::SetStiffnessScale, v));
     if (detail::slider(
@@ -216,31 +253,78 @@ void physicsSection(const PanelModel& m, PanelState& st, std::vector<Command>& o
 void displaySection(const PanelModel& m, PanelState& st, std::vector<Command>& out) {
   ItemProbe* probe = st.probe;
   double v = 0.0;
-  if (detail::slider({"Strain scale", Limits::kStrainScaleMin, Limits::kStrainScaleMax, "%.3g",
+  // strain colours apply to springs only (a pendulum's rods are rigid)
+  if (m.springs > 0 &&
+      detail::slider({"Strain scale", Limits::kStrainScaleMin, Limits::kStrainScaleMax, "%.3g",
                       true, Commit::Live,
                       "Strain (dimensionless, (L - L0) / L0) drawn at full colour: blue "
                       "compressed, red stretched (logarithmic)."},
                      m.strain_scale, st, &v))
     emit(out, make(K::SetStrainScale, v));
   bool b = false;
-  if (checkbox("Springs", m.show_springs,
-               "Draw the springs (pendulum: the rods) as lines coloured by strain. Off by default "
-               "on cloth, whose surface shows the shape (lines cost most under software GL).",
-               probe, &b))
-    emit(out, make(K::SetShowSprings, b ? 1.0 : 0.0));
-  ImGui::SameLine();
-  if (checkbox("Wireframe", m.wireframe, "Draw the cloth as lines instead of shaded triangles.",
-               probe, &b))
-    emit(out, make(K::SetWireframe, b ? 1.0 : 0.0));
+  bool first = true;  // of the checkboxes' row
+  auto next = [&first] {
+    if (!first) ImGui::SameLine();
+    first = false;
+  };
+  if (m.springs > 0 || m.links > 0) {
+    next();
+    if (checkbox(m.springs > 0 ? "Springs" : "Rods", m.show_springs,
+                 m.springs > 0 ? "Draw the springs as lines coloured by strain. Off by default on "
+                                 "cloth, whose surface shows the shape (lines cost most under "
+                                 "software GL)."
+                               : "Draw the pendulum's rods as lines.",
+                 probe, &b))
+      emit(out, make(K::SetShowSprings, b ? 1.0 : 0.0));
+  }
+  if (m.surface) {
+    next();
+    if (checkbox("Wireframe", m.wireframe, "Draw the cloth as lines instead of shaded triangles.",
+                 probe, &b))
+      emit(out, make(K::SetWireframe, b ? 1.0 : 0.0));
+  }
+  next();
   ImGui::SameLine();
   if (checkbox("Trails", m.show_trails, "Draw the recent path of the bobs / marked particles.",
                probe, &b))
     emit(out, make(K::SetShowTrails, b ? 1.0 : 0.0));
   ImGui::SameLine();
+  if (checkbox("Follow", m.follow,
+               "The camera follows the system as it moves (F frames it once); off: the camera "
+               "stays where it is.",
+               probe, &b))
+    emit(out, make(K::SetFollow, b ? 1.0 : 0.0));
   if (button("Screenshot", "Save the viewport to a PNG file (Ctrl+P).", probe))
     emit(out, make(K::Screenshot));
   ImGui::SameLine();
   if (button("Help", "Show the key and mouse bindings (F1).", probe)) st.show_help = !st.show_help;
+}
+
+// Real time, the last frame's cost split sim / render / present, and which part is the
+// bottleneck when the simulated clock falls behind.
+void timing(const PanelModel& m, ItemProbe* probe) {
+  const double frame = m.frame_ms_sim + m.frame_ms_render + m.frame_ms_present;
+  ImGui::Text("real time %.3g %%   frame %.3g ms", m.realtime_percent, frame);
+  note(probe, "timing");
+  tip("Simulated time over wall-clock time, times the time scale (below 100 %: stepping cannot "
+      "keep up and the simulated clock slows down); the last frame's wall time in ms.");
+  ImGui::Text("sim %.3g ms + render %.3g ms + present %.3g ms", m.frame_ms_sim, m.frame_ms_render,
+              m.frame_ms_present);
+  note(probe, "frame split");
+  tip("The last frame's wall time split into stepping the simulation, drawing the scene and the "
+      "panel, and presenting the frame (waiting for the display), in ms.");
+  const std::string cost = costSummary(m);
+  if (!cost.empty()) {
+    ImGui::TextColored(ImVec4(1.0f, 0.75f, 0.3f, 1.0f), "%s", cost.c_str());
+    note(probe, "bottleneck");
+    tip(m.frame_ms_sim >= m.frame_ms_render && m.frame_ms_sim >= m.frame_ms_present
+            ? "Stepping takes the frame: a larger dt, a cheaper integrator or a lower time scale "
+              "lets the simulated clock keep up."
+        : m.frame_ms_render >= m.frame_ms_present
+            ? "Drawing takes the frame: hiding the springs (lines cost most under software GL) or "
+              "a smaller window leaves more time for stepping."
+            : "Presenting takes the frame (the display's refresh, or a slow compositor).");
+  }
 }
 
 void diagnosticsSection(const PanelModel& m, PanelState& st, std::vector<Command>& out) {
@@ -248,11 +332,7 @@ void diagnosticsSection(const PanelModel& m, PanelState& st, std::vector<Command
   ImGui::Text("t = %.4g s   %.4g steps/s", m.sim_time, m.steps_per_second);
   note(probe, "time");
   tip("Simulated time in seconds, and integrator steps per real second.");
-  ImGui::Text("real time %.3g %%   frame %.2f ms sim + %.2f ms render", m.realtime_percent,
-              m.frame_ms_sim, m.frame_ms_render);
-  note(probe, "timing");
-  tip("Simulated time over wall-clock time (below 100 %: the step budget is exceeded); last "
-      "frame's milliseconds spent stepping and rendering.");
+  timing(m, probe);
 
   detail::energyPlot(m, probe);
   detail::driftPlot(m, probe);
@@ -288,6 +368,22 @@ bool header(const char* label, ItemProbe* probe, const char* tooltip) {
 }
 
 }  // namespace
+
+std::string costSummary(const PanelModel& m) {
+  const double parts[] = {m.frame_ms_sim, m.frame_ms_render, m.frame_ms_present};
+  const char* names[] = {"simulation", "rendering", "presenting"};
+  double frame = 0.0;
+  for (double p : parts) {
+    if (!std::isfinite(p) || p < 0.0) return {};
+    frame += p;
+  }
+  if (m.paused || !(m.realtime_percent < 95.0) || !(frame > 0.0)) return {};
+  const int worst = static_cast<int>(std::max_element(std::begin(parts), std::end(parts)) - parts);
+  char buf[128];
+  std::snprintf(buf, sizeof buf, "%s is the bottleneck: %.3g ms of %.3g ms", names[worst],
+                parts[worst], frame);
+  return buf;
+}
 
 std::vector<Command> drawPanel(const PanelModel& model, PanelState& state) {
   std::vector<Command> out;

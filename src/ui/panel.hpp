@@ -1,5 +1,6 @@
-// The Dear ImGui panel (DESIGN.md §3.12): a function of a read-only PanelModel that returns
-// Commands; the app's Session validates and applies them between steps. No GL calls, no physics.
+// The Dear ImGui panel (docs/architecture.md#imgui-habits): a function of a read-only PanelModel
+// that returns Commands; the app's Session validates and applies them between steps. No GL calls,
+// no physics.
 #pragma once
 
 #include <optional>
@@ -96,6 +97,12 @@ struct PanelModel {
   // display
   double strain_scale = 0.05;
   bool wireframe = false, show_trails = true, show_springs = true;
+  bool surface = true;  // the system has a drawn surface (cloth): the Wireframe choice applies
+  bool planar = false;  // the view is 2-D: left-drag pans instead of orbiting
+  // the status line (a failed load, a saved screenshot): drawn by drawStatus until the app clears
+  // it (a successful load clears a failed load's message)
+  std::string status;
+  bool status_error = false;
   // diagnostics
   double sim_time = 0.0, steps_per_second = 0.0, realtime_percent = 100.0;
   double frame_ms_sim = 0.0, frame_ms_render = 0.0, frame_ms_present = 0.0;
@@ -103,9 +110,10 @@ struct PanelModel {
   bool follow = false;       // as SetFollow
   std::vector<float> marks;  // simulated times (s) of parameter changes, marked on the plots
   std::span<const float> energy_time, kinetic, potential, total;  // recent history
-  std::span<const float> drift;                // |E - E0| / |E0| history (plotted on a log axis)
-  std::span<const float> phase_q, phase_v;     // the chosen coordinate and its rate
-  std::vector<std::string> phase_coordinates;  // names, e.g. "x3", "phi1"
+  std::span<const float> drift;  // |E - E0| / reference history (plotted on a log axis)
+  std::string drift_label = "|E - E0| / |E0|";  // what drift is relative to, e.g. "|E - E0| / S"
+  std::span<const float> phase_q, phase_v;      // the chosen coordinate and its rate
+  std::vector<std::string> phase_coordinates;   // names, e.g. "x3", "phi1"
   int phase_coordinate = 0;
   // divergence
   bool diverged = false;
@@ -138,20 +146,46 @@ struct PanelState {
   // the slider whose change is committed on release, and its value while it is being dragged
   unsigned int edit_id = 0;
   double edit_value = 0.0;
+  // fine mode (Shift while dragging a slider): the slider, where the drag was anchored, the value
+  // there and the latest one, and whether Shift was held
+  unsigned int fine_id = 0;
+  double fine_anchor_value = 0.0, fine_value = 0.0;
+  float fine_anchor_x = 0.0f;
+  bool fine_shift = false;
   ItemProbe* probe = nullptr;  // testing aid, see ItemProbe
 };
 
+// When the simulated clock falls behind (real time below 95 %, running), which part of the frame
+// costs most, e.g. "simulation is the bottleneck: 38 ms of 50 ms"; empty otherwise.
+std::string costSummary(const PanelModel& model);
 // Draws the panel window; returns the commands the user issued this frame.
 std::vector<Command> drawPanel(const PanelModel& model, PanelState& state);
-// The divergence banner (top centre), with "reset" and "back to the last finite state".
+// The divergence banner, at the top centre of the scene viewport (right of scene_viewport_x), with
+// the report's numbers shortened (compactNumbers) and the buttons "Reset" and "Back 1 s" (Rewind;
+// disabled unless can_rewind). In a small window the report scrolls and the buttons stay on
+// screen; only a viewport too narrow for the buttons lets the banner reach over the panel.
 std::vector<Command> drawDivergenceBanner(const PanelModel& model, ItemProbe* probe = nullptr);
-// The strain legend (bottom left).
+// The report text for display: every decimal number with more than `digits` significant digits
+// (say a time "3.1166000000021525") is rewritten with %.<digits>g ("3.1166"); integers (indices,
+// counts) and numbers inside words ("x3", "seed004", "1.2.3") are kept as they are.
+std::string compactNumbers(std::string_view text, int digits = 6);
+// The strain legend (bottom right) for this strain scale.
 void drawStrainLegend(double strain_scale);
+// The same, only where there are springs (model.springs > 0), with model.strain_scale.
+void drawStrainLegend(const PanelModel& model, ItemProbe* probe = nullptr);
+// model.status at the bottom centre of the scene viewport (red when status_error); where it would
+// overlap the strain legend (when that is drawn first), above it. Nothing when status is empty.
+void drawStatus(const PanelModel& model, ItemProbe* probe = nullptr);
 // The help overlay listing every binding (F1).
 void drawHelpOverlay(bool* open, ItemProbe* probe = nullptr);
+// The same, centred in the scene viewport, saying what left-drag does in this scene (model.planar).
+void drawHelpOverlay(bool* open, const PanelModel& model, ItemProbe* probe = nullptr);
 
-// The renderer's strain colour map: blue (0.23, 0.45, 0.95) at -1, light grey (0.85, 0.85, 0.85) at
-// 0, red (0.95, 0.25, 0.2) at +1, linear in between, clamped outside; x = strain / strain scale.
+// The renderer's strain colour map (render::strainColor), x = strain / strain scale: x is clamped
+// to [-1, 1] (NaN counts as 0), s = |x| (2 - |x|) eases out (half the strain scale already gives
+// 3/4 of the colour), and the colour is rest * (1 - s) + end * s in float, with rest the grey
+// (0.74, 0.75, 0.77), end the red (0.93, 0.13, 0.10) for x >= 0 (stretched) or the blue
+// (0.12, 0.36, 0.98) for x < 0 (compressed).
 struct Rgb {
   float r, g, b;
 };

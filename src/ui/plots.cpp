@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include "ui/widgets.hpp"
@@ -20,6 +21,7 @@ constexpr ImU32 kPhase = IM_COL32(120, 220, 140, 255);
 constexpr ImU32 kFrame = IM_COL32(20, 22, 28, 255);
 constexpr ImU32 kGrid = IM_COL32(90, 90, 100, 120);
 constexpr ImU32 kLabel = IM_COL32(190, 190, 200, 255);
+constexpr ImU32 kMark = IM_COL32(250, 210, 60, 170);
 
 ImVec4 toVec4(ImU32 c) {
   return ImGui::ColorConvertU32ToFloat4(c);
@@ -45,29 +47,47 @@ void padRange(double& lo, double& hi, double fraction) {
   lo -= pad, hi += pad;
 }
 
+// The horizontal axis of the energy and drift plots: simulated time when the history carries it
+// (energy_time, one per sample, increasing), else the sample index.
+struct TimeAxis {
+  std::span<const float> t;  // empty: by index
+  double lo = 0.0, hi = 1.0;
+
+  TimeAxis(std::span<const float> time, size_t n) {
+    if (n >= 2 && time.size() == n && std::isfinite(time.front()) && std::isfinite(time.back()) &&
+        time.back() > time.front())
+      t = time, lo = time.front(), hi = time.back();
+  }
+  // fraction of the width for sample k of n
+  double at(size_t k, size_t n) const {
+    if (!t.empty()) return std::isfinite(t[k]) ? std::clamp((t[k] - lo) / (hi - lo), 0.0, 1.0) : -1;
+    return n > 1 ? double(k) / double(n - 1) : 1.0;
+  }
+};
+
 // A polyline of y[i] over [p0, p1]; broken at non-finite values; decimated to ~2 points per pixel.
-void drawSeries(ImDrawList* dl, ImVec2 p0, ImVec2 p1, std::span<const float> y, double lo,
-                double hi, ImU32 colour) {
-  const int n = static_cast<int>(y.size());
+void drawSeries(ImDrawList* dl, ImVec2 p0, ImVec2 p1, std::span<const float> y,
+                const TimeAxis& axis, double lo, double hi, ImU32 colour) {
+  const size_t n = y.size();
   if (n == 0 || !(hi > lo)) return;
   const float w = p1.x - p0.x, h = p1.y - p0.y;
-  const int stride = std::max(1, n / std::max(1, static_cast<int>(2 * w)));
+  const size_t stride = std::max<size_t>(1, n / std::max<size_t>(1, size_t(2 * w)));
   std::vector<ImVec2> run;
   auto flush = [&] {
     if (run.size() >= 2) dl->AddPolyline(run.data(), static_cast<int>(run.size()), colour, 0, 1.5f);
     if (run.size() == 1) dl->AddCircleFilled(run[0], 1.5f, colour);
     run.clear();
   };
-  for (int i = 0; i < n; i += stride) {
-    const int k = (i + stride >= n) ? n - 1 : i;  // always end on the last sample
+  for (size_t i = 0; i < n; i += stride) {
+    const size_t k = (i + stride >= n) ? n - 1 : i;  // always end on the last sample
     const float v = y[k];
-    if (!std::isfinite(v)) {
+    const double x = axis.at(k, n);
+    if (!std::isfinite(v) || x < 0.0) {
       flush();
       continue;
     }
-    const float t = n > 1 ? float(k) / float(n - 1) : 1.0f;
     const double u = std::clamp((double(v) - lo) / (hi - lo), 0.0, 1.0);
-    run.push_back(ImVec2(p0.x + w * t, p1.y - h * static_cast<float>(u)));
+    run.push_back(ImVec2(p0.x + w * float(x), p1.y - h * static_cast<float>(u)));
     if (k == n - 1) break;
   }
   flush();
@@ -77,57 +97,155 @@ float last(std::span<const float> s) {
   return s.empty() ? std::numeric_limits<float>::quiet_NaN() : s.back();
 }
 
-// Reserves the plot area as an item (so it can be hovered) and draws its frame.
-void plotArea(const char* id, float height, ImVec2& p0, ImVec2& p1) {
-  const float w = std::max(ImGui::GetContentRegionAvail().x, 50.0f);
-  ImGui::InvisibleButton(id, ImVec2(w, height));
-  p0 = ImGui::GetItemRectMin(), p1 = ImGui::GetItemRectMax();
+// Reserves the plot as an item (so it can be hovered): a frame for the curves, a gutter of
+// `gutter` px on its left for the value labels and a row under it for the time labels, so that
+// no label lies on a curve. p0, p1: the frame.
+void plotArea(const char* id, float height, float gutter, ImVec2& p0, ImVec2& p1) {
+  const float w = std::max(ImGui::GetContentRegionAvail().x, gutter + 50.0f);
+  const float row = ImGui::GetTextLineHeight() + 2.0f;
+  ImGui::InvisibleButton(id, ImVec2(w, height + row));
+  const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+  p0 = ImVec2(a.x + gutter, a.y), p1 = ImVec2(b.x, b.y - row);
   ImGui::GetWindowDrawList()->AddRectFilled(p0, p1, kFrame, 3.0f);
+}
+
+// The time labels under the frame: first and last simulated time (or nothing, by index).
+void timeLabels(ImDrawList* dl, ImVec2 p0, ImVec2 p1, const TimeAxis& axis) {
+  if (axis.t.empty()) return;
+  const std::string a = compact(axis.lo) + " s", b = "t = " + compact(axis.hi) + " s";
+  dl->AddText(ImVec2(p0.x, p1.y + 1.0f), kLabel, a.c_str());
+  dl->AddText(ImVec2(p1.x - ImGui::CalcTextSize(b.c_str()).x, p1.y + 1.0f), kLabel, b.c_str());
+}
+
+// Vertical lines at the parameter changes inside the plotted time window (probe: "mark/<t>");
+// returns the mark nearest the mouse (within 4 px) or NaN.
+double drawMarks(ImDrawList* dl, ImVec2 p0, ImVec2 p1, const TimeAxis& axis,
+                 const std::vector<float>& marks, ItemProbe* probe) {
+  double hovered = std::numeric_limits<double>::quiet_NaN();
+  if (axis.t.empty()) return hovered;
+  const float mx = ImGui::GetIO().MousePos.x;
+  float best = 4.0f;
+  for (float m : marks) {
+    if (!std::isfinite(m) || m < axis.lo || m > axis.hi) continue;
+    const float x = p0.x + (p1.x - p0.x) * static_cast<float>((m - axis.lo) / (axis.hi - axis.lo));
+    dl->AddLine(ImVec2(x, p0.y), ImVec2(x, p1.y), kMark, 1.0f);
+    if (probe) probe->items.push_back({"mark/" + compact(m, 6), x - 4.0f, p0.y, x + 4.0f, p1.y});
+    dl->AddTriangleFilled(ImVec2(x - 4, p0.y), ImVec2(x + 4, p0.y), ImVec2(x, p0.y + 6), kMark);
+    if (std::abs(mx - x) <= best) best = std::abs(mx - x), hovered = m;
+  }
+  return hovered;
+}
+
+// The plot's tooltip: the mark under the mouse, else the plot's description.
+void plotTip(double mark, const char* text) {
+  if (!ImGui::IsItemHovered()) return;
+  if (std::isfinite(mark))
+    ImGui::SetTooltip("A parameter was changed at t = %s s.", compact(mark, 6).c_str());
+  else
+    ImGui::SetTooltip("%s", text);
+}
+
+// The legend above the energy plot: K, V, E and their latest values, wrapped rather than clipped.
+void energyLegend(std::span<const Series> series, ItemProbe* probe) {
+  static const char* const kTips[] = {"Kinetic energy K, in J: sum of m v^2 / 2.",
+                                      "Potential energy V, in J: springs' elastic energy plus "
+                                      "gravity.",
+                                      "Total energy E = K + V, in J."};
+  const float right = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
+  for (size_t i = 0; i < series.size(); ++i) {
+    const std::string text = std::string(series[i].name) + " " + compact(last(series[i].y)) + " J";
+    if (i > 0) {
+      ImGui::SameLine(0.0f, ImGui::GetFontSize());
+      if (ImGui::GetCursorScreenPos().x + ImGui::CalcTextSize(text.c_str()).x > right)
+        ImGui::NewLine();
+    }
+    ImGui::TextColored(toVec4(series[i].colour), "%s", text.c_str());
+    note(probe, std::string("legend/") + series[i].name);
+    tip(kTips[i]);
+  }
 }
 
 }  // namespace
 
-void energyPlot(const PanelModel& m, ItemProbe* probe) {
-  const Series series[] = {{m.kinetic, kKinetic, "kinetic"},
-                           {m.potential, kPotential, "potential"},
-                           {m.total, kTotal, "total"}};
-  // legend, in the plot's colours, with the latest values
-  for (int i = 0; i < 3; ++i) {
-    if (i > 0) ImGui::SameLine();
-    ImGui::TextColored(toVec4(series[i].colour), "%s %.4g J", series[i].name, last(series[i].y));
-    note(probe, std::string("legend/") + series[i].name);
-    tip(i == 0   ? "Kinetic energy, in J: sum of m v^2 / 2."
-        : i == 1 ? "Potential energy, in J: springs' elastic energy plus gravity."
-                 : "Total energy, in J: kinetic + potential.");
+std::string compact(double v, int digits) {
+  if (std::isnan(v)) return "-";
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%.*g", std::clamp(digits, 1, 17), v);
+  std::string s = buf;
+  // "1.5e+09" -> "1.5e9", "2e-05" -> "2e-5"
+  const size_t e = s.find('e');
+  if (e != std::string::npos) {
+    std::string exp = s.substr(e + 1);
+    const bool neg = !exp.empty() && exp[0] == '-';
+    if (!exp.empty() && (exp[0] == '+' || exp[0] == '-')) exp.erase(0, 1);
+    exp.erase(0, std::min(exp.find_first_not_of('0'), exp.size() - 1));
+    s = s.substr(0, e) + "e" + (neg ? "-" : "") + exp;
   }
+  return s;
+}
+
+// The energy axis: the series' finite range, padded, and its labels.
+struct EnergyAxis {
+  double lo = 0.0, hi = 0.0;
+  bool any = false;
+  std::string top, bottom;
+  explicit EnergyAxis(std::span<const Series> series) {
+    any = finiteRange(series, lo, hi);
+    if (!any) return;
+    padRange(lo, hi, 0.05);
+    top = compact(hi) + " J", bottom = compact(lo) + " J";
+  }
+};
+
+std::span<const Series> energySeries(const PanelModel& m, Series (&out)[3]) {
+  out[0] = {m.kinetic, kKinetic, "K"};
+  out[1] = {m.potential, kPotential, "V"};
+  out[2] = {m.total, kTotal, "E"};
+  return out;
+}
+
+// One gutter for the energy and drift plots, so that their frames line up.
+float gutter(const PanelModel& m) {
+  Series s[3]{};
+  const EnergyAxis e(energySeries(m, s));
+  const float w =
+      std::max({ImGui::CalcTextSize(e.top.c_str()).x, ImGui::CalcTextSize(e.bottom.c_str()).x,
+                ImGui::CalcTextSize("1e-17").x});
+  return w + 8.0f;
+}
+
+void energyPlot(const PanelModel& m, ItemProbe* probe) {
+  Series s[3]{};
+  const std::span<const Series> series = energySeries(m, s);
+  energyLegend(series, probe);
+  const EnergyAxis e(series);
+  const double lo = e.lo, hi = e.hi;
+  const bool any = e.any;
+  const std::string &top = e.top, &bottom = e.bottom;
   ImVec2 p0, p1;
-  plotArea("##energy", 110.0f, p0, p1);
+  plotArea("##energy", 110.0f, gutter(m), p0, p1);
   note(probe, "energy plot");
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  double lo, hi;
-  char buf[64];
-  if (finiteRange(series, lo, hi)) {
-    padRange(lo, hi, 0.05);
-    // zero line when in range
-    if (lo < 0.0 && hi > 0.0) {
+  const TimeAxis axis(m.energy_time, m.total.size());
+  double mark = std::numeric_limits<double>::quiet_NaN();
+  if (any) {
+    if (lo < 0.0 && hi > 0.0) {  // zero line
       const float y0 = p1.y - (p1.y - p0.y) * static_cast<float>(-lo / (hi - lo));
       dl->AddLine(ImVec2(p0.x, y0), ImVec2(p1.x, y0), kGrid);
     }
-    for (const Series& s : series) drawSeries(dl, p0, p1, s.y, lo, hi, s.colour);
-    std::snprintf(buf, sizeof buf, "%.4g J", hi);
-    dl->AddText(ImVec2(p0.x + 4, p0.y + 2), kLabel, buf);
-    std::snprintf(buf, sizeof buf, "%.4g J", lo);
-    dl->AddText(ImVec2(p0.x + 4, p1.y - ImGui::GetFontSize() - 2), kLabel, buf);
+    mark = drawMarks(dl, p0, p1, axis, m.marks, probe);
+    for (const Series& s : series) drawSeries(dl, p0, p1, s.y, axis, lo, hi, s.colour);
+    const float x = p0.x - 4.0f;
+    dl->AddText(ImVec2(x - ImGui::CalcTextSize(top.c_str()).x, p0.y), kLabel, top.c_str());
+    dl->AddText(ImVec2(x - ImGui::CalcTextSize(bottom.c_str()).x, p1.y - ImGui::GetFontSize()),
+                kLabel, bottom.c_str());
+    timeLabels(dl, p0, p1, axis);
   } else {
     dl->AddText(ImVec2(p0.x + 4, p0.y + 2), kLabel, "no energy history");
   }
-  if (!m.energy_time.empty() && std::isfinite(m.energy_time.back())) {
-    std::snprintf(buf, sizeof buf, "t = %.4g s", m.energy_time.back());
-    const float tw = ImGui::CalcTextSize(buf).x;
-    dl->AddText(ImVec2(p1.x - tw - 4, p1.y - ImGui::GetFontSize() - 2), kLabel, buf);
-  }
-  tip("Kinetic (orange), potential (blue) and total (white) energy over the recent history, in J, "
-      "on one scale.");
+  plotTip(mark,
+          "Kinetic K (orange), potential V (blue) and total E (white) energy over the recent "
+          "history, in J, on one scale. Yellow lines: parameter changes.");
 }
 
 void driftPlot(const PanelModel& m, ItemProbe* probe) {
@@ -140,39 +258,45 @@ void driftPlot(const PanelModel& m, ItemProbe* probe) {
                   ? std::numeric_limits<float>::quiet_NaN()
                   : static_cast<float>(d > 0.0 ? std::max(std::log10(d), kFloor) : kFloor);
   }
-  ImGui::TextColored(toVec4(kDrift), "drift |E - E0| / |E0| = %.3g", last(m.drift));
+  const std::string label = m.drift_label.empty() ? "drift" : m.drift_label;
+  ImGui::TextColored(toVec4(kDrift), "drift %s = %s", label.c_str(),
+                     compact(last(m.drift)).c_str());
   note(probe, "drift");
-  tip("Relative drift of the total energy since the start (dimensionless); symplectic "
-      "integrators keep it bounded, explicit Euler makes it grow.");
+  tip("Energy drift since the start, relative to |E0| (or, where E0 is about 0, to the scene's "
+      "energy scale S); dimensionless. Symplectic integrators keep it bounded, explicit Euler "
+      "makes it grow.");
   ImVec2 p0, p1;
-  plotArea("##drift", 90.0f, p0, p1);
+  plotArea("##drift", 90.0f, gutter(m), p0, p1);
   note(probe, "drift plot");
   ImDrawList* dl = ImGui::GetWindowDrawList();
+  const TimeAxis axis(m.energy_time, logs.size());
   const Series s[] = {{logs, kDrift, "drift"}};
-  double lo, hi;
+  double lo, hi, mark = std::numeric_limits<double>::quiet_NaN();
   if (finiteRange(s, lo, hi)) {
     // whole decades, at least one
     lo = std::floor(lo), hi = std::ceil(hi);
     if (hi - lo < 1.0) hi = lo + 1.0;
     const int decades = static_cast<int>(hi - lo);
     const int step = std::max(1, (decades + 3) / 4);
-    const float label_w = ImGui::CalcTextSize("1e-17").x + 8;
-    const ImVec2 q0(p0.x + label_w, p0.y + 4), q1(p1.x - 4, p1.y - 4);
-    char buf[16];
+    const float fs = ImGui::GetFontSize();
     for (int k = static_cast<int>(lo); k <= static_cast<int>(hi); k += step) {
-      const float y = q1.y - (q1.y - q0.y) * static_cast<float>((k - lo) / (hi - lo));
-      dl->AddLine(ImVec2(q0.x, y), ImVec2(q1.x, y), kGrid);
-      if (k == 0)
-        std::snprintf(buf, sizeof buf, "1");
-      else
-        std::snprintf(buf, sizeof buf, "1e%d", k);
-      dl->AddText(ImVec2(p0.x + 4, y - ImGui::GetFontSize() * 0.5f), kLabel, buf);
+      const float y = p1.y - (p1.y - p0.y) * static_cast<float>((k - lo) / (hi - lo));
+      dl->AddLine(ImVec2(p0.x, y), ImVec2(p1.x, y), kGrid);
+      const std::string text = k == 0 ? "1" : "1e" + std::to_string(k);
+      const float ty = std::clamp(y - fs * 0.5f, p0.y, p1.y - fs);
+      dl->AddText(ImVec2(p0.x - 4.0f - ImGui::CalcTextSize(text.c_str()).x, ty), kLabel,
+                  text.c_str());
     }
-    drawSeries(dl, q0, q1, logs, lo, hi, kDrift);
+    mark = drawMarks(dl, p0, p1, axis, m.marks, probe);
+    drawSeries(dl, ImVec2(p0.x, p0.y + 3), ImVec2(p1.x, p1.y - 3), logs, axis, lo, hi, kDrift);
+    timeLabels(dl, p0, p1, axis);
   } else {
     dl->AddText(ImVec2(p0.x + 4, p0.y + 2), kLabel, "no drift history");
   }
-  tip("Relative energy drift |E - E0| / |E0| on a log axis (one grid line per labelled decade).");
+  const std::string text = "Energy drift " + label +
+                           " on a log axis (one grid line per labelled decade). Yellow lines: "
+                           "parameter changes.";
+  plotTip(mark, text.c_str());
 }
 
 void phasePlot(const PanelModel& m, ItemProbe* probe) {

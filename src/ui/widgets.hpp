@@ -45,8 +45,14 @@ struct SliderSpec {
 };
 // A slider over a double. Live: returns true with *out whenever the value changes. OnRelease:
 // the value being dragged or typed lives in PanelState; returns true once, when the item is
-// deactivated after an edit (IsItemDeactivatedAfterEdit). *out is not yet clamped.
+// deactivated after an edit to a new value (IsItemDeactivatedAfterEdit). *out is not yet clamped.
+// Logarithmic over the whole of [lo, hi]; the value shown (and a dragged value, rounded to it) in
+// `format`; Shift while dragging moves the value 10 times slower (fine mode, widgets.cpp).
 bool slider(const SliderSpec& spec, double value, PanelState& state, double* out);
+
+// v with `digits` significant digits and a short exponent: "1.4e9", "-2.5e-5", "31.51"; "-" for
+// NaN.
+std::string compact(double v, int digits = 4);
 
 // Plots drawn with the window's ImDrawList (plots.cpp).
 struct Series {
