@@ -393,6 +393,8 @@ void Session::fillPanel(ui::PanelModel& pm) const {
   pm.divergence = divergenceSummary();
   pm.can_rewind = canRewind();
   pm.marks = marks_;
+  pm.drift_label =
+      sim::driftIsRelative(e0_, scales_) ? "|E - E0| / |E0|" : "|E - E0| / S (scene energy scale)";
 }
 
 }  // namespace app

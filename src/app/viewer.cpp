@@ -68,7 +68,8 @@ struct Viewer {
   render::DrawOptions draw;
   ui::PanelState panelState;
   bool showUi = true, showHelp = false, quit = false;
-  std::string status;  // last rejected command or error, shown in the panel title bar area
+  std::string status;        // last rejected command, error or saved file, shown for a while
+  bool statusError = false;  // drawn as an error (red)
   double statusUntil = 0.0;
   GLFWwindow* window = nullptr;
   bool imgui = false;
@@ -103,11 +104,11 @@ struct Viewer {
     using K = ui::Command::Kind;
     const bool loads = c.kind == K::LoadBuiltin || c.kind == K::LoadFile || c.kind == K::Reload;
     if (!session.apply(c, &msg, &handled)) {
-      status = msg;
-      statusUntil = ImGui::GetCurrentContext() ? ImGui::GetTime() + 6.0 : 0.0;
+      showStatus(msg, true);
       return;
     }
     if (loads) {
+      status.clear();  // an old load error must not outlive a successful load
       views.clearTrails();
       frameScene();
       sceneDefaults();
@@ -156,12 +157,19 @@ struct Viewer {
     fbo.read(rgba);
     std::string err;
     if (!render::writePng(path, fbo.width(), fbo.height(), rgba, &err)) {
-      status = err;
+      showStatus(err, true);
       std::fprintf(stderr, "springlab: %s\n", err.c_str());
       return false;
     }
-    status = "saved " + path;
+    showStatus("saved " + path, false);
     return true;
+  }
+
+  static constexpr double kStatusSeconds = 6.0;  // long enough to read a path or an error
+  void showStatus(const std::string& text, bool error) {
+    status = text;
+    statusError = error;
+    statusUntil = ImGui::GetCurrentContext() ? ImGui::GetTime() + kStatusSeconds : 0.0;
   }
 
   ui::PanelModel panelModel(const FixedStepLoop& loop) const {
@@ -175,6 +183,11 @@ struct Viewer {
     pm.pacing = static_cast<int>(pacing);
     pm.follow = follow;
     pm.scene_viewport_x = static_cast<float>(draw.viewport_x);
+    pm.surface = !session.built().triangles.empty();
+    pm.planar = camera.planar;
+    const bool statusLive = ImGui::GetCurrentContext() && ImGui::GetTime() < statusUntil;
+    pm.status = statusLive ? status : std::string();
+    pm.status_error = statusError;
     pm.strain_scale = draw.strain_scale;
     pm.wireframe = draw.wireframe;
     pm.show_trails = draw.show_trails;
@@ -233,22 +246,12 @@ struct Viewer {
       cmds.insert(cmds.end(), a.begin(), a.end());
       auto b = ui::drawDivergenceBanner(pm);
       cmds.insert(cmds.end(), b.begin(), b.end());
-      ui::drawStrainLegend(draw.strain_scale);
-      if (!status.empty() && ImGui::GetTime() < statusUntil) {
-        // bottom centre: the strain legend has the bottom-left corner
-        ImGui::SetNextWindowPos(
-            ImVec2(0.5f * static_cast<float>(width), static_cast<float>(height) - 10),
-            ImGuiCond_Always, ImVec2(0.5f, 1.0f));
-        ImGui::Begin("##status", nullptr,
-                     ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
-                         ImGuiWindowFlags_NoInputs);
-        ImGui::TextUnformatted(status.c_str());
-        ImGui::End();
-      }
+      ui::drawStrainLegend(pm);
+      ui::drawStatus(pm);  // after the legend, so it can stand above it
     }
     if (showHelp || panelState.show_help) {
       bool open = true;
-      ui::drawHelpOverlay(&open);
+      ui::drawHelpOverlay(&open, panelModel(loop));
       if (!open) showHelp = panelState.show_help = false;
     }
     // the scene's viewport: right of the panel unless it is collapsed or hidden
