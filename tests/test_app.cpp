@@ -324,12 +324,16 @@ TEST_CASE("app: the culprit is highlighted and enlarged even in a cloth drawn wi
   REQUIRE(s.apply(ui::command(K::SetDt, 0.004), &msg));
   app::ViewBuilder vb;
   const std::vector<float> before(vb.build(s, false).radii.begin(), vb.build(s, false).radii.end());
+  const std::uint64_t topologyBefore = vb.build(s, false).topology;
   runLikeTheWindow(s, 1.0, 100000);
   REQUIRE(s.divergence());
   const int body = s.divergence()->body;
   REQUIRE(body >= 0);
   const auto& v = vb.build(s, false);
   CHECK((v.flags[body] & render::kPointHighlight) != 0);
+  // the renderer takes radii with the topology only: the enlarged culprit must announce itself
+  CHECK(v.topology != topologyBefore);
+  CHECK(vb.build(s, false).topology == v.topology);  // ... once, not every frame
   CHECK(v.radii[body] >= app::ViewBuilder::kCulpritRadiusScale * before[body]);
   for (size_t i = 0; i < before.size(); ++i)
     if (static_cast<int>(i) != body) CHECK(v.radii[i] == before[i]);

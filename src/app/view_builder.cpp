@@ -96,12 +96,10 @@ void ViewBuilder::rebuildTopology(const Session& s) {
   }
 }
 
-const render::SceneView& ViewBuilder::build(const Session& s, bool trails) {
+// positions of the points: the pivot first for a pendulum
+void ViewBuilder::fillPositions(const Session& s) {
   const scene::Built& b = s.built();
-  if (built_ != &b) rebuildTopology(s);
-  const bool pendulum = b.kind == sim::SystemKind::Pendulum;
-  // positions (points: the pivot first for a pendulum)
-  if (pendulum) {
+  if (b.kind == sim::SystemKind::Pendulum) {
     sim::pendulumPositions(b.pendulum, s.state().x, tmp_);
     pos_.resize(3 + tmp_.size());
     for (int c = 0; c < 3; ++c) pos_[c] = static_cast<float>(b.pendulum.pivot[c]);
@@ -111,28 +109,43 @@ const render::SceneView& ViewBuilder::build(const Session& s, bool trails) {
     pos_.resize(x.size());
     for (Eigen::Index j = 0; j < x.size(); ++j) pos_[j] = static_cast<float>(x[j]);
   }
+}
+
+int ViewBuilder::fillFlagsAndRadii(const Session& s) {
   // flags: fixed, grabbed, the divergence culprit
   flags_ = base_flags_;
   const int grabbed = s.grabbed();
   if (grabbed >= 0) flags_[pointOfBody(s, grabbed)] |= render::kPointGrabbed;
   int culprit = -1;
   if (s.divergence() && s.divergence()->body >= 0) culprit = pointOfBody(s, s.divergence()->body);
+  if (culprit >= static_cast<int>(flags_.size())) culprit = -1;
   point_radii_ = radii_;
-  if (culprit >= 0 && culprit < static_cast<int>(flags_.size())) {
+  float culpritRadius = 0.0f;
+  if (culprit >= 0) {
     // whatever the display options (a cloth hides its springs and its beads are small and under
     // the surface): the culprit is flagged and drawn large enough to find
     flags_[culprit] |= render::kPointHighlight;
     // ... at the size of the scene as it is now: a runaway spreads it over hundreds of metres
     const Box now = boxOf(pos_);
     const float spread = now.empty() ? 0.0f : glm::length(now.hi - now.lo);
-    point_radii_[culprit] =
+    culpritRadius =
         std::max({kCulpritRadiusScale * radii_[culprit], culprit_radius_,
                   static_cast<float>(kCulpritOfScene) * (std::isfinite(spread) ? spread : 0.0f)});
+    point_radii_[culprit] = culpritRadius;
   }
-  // line strains (l - r) / r
+  if (culprit != shown_culprit_ || culpritRadius != shown_culprit_radius_) {
+    ++topology_;  // the renderer uploads radii with the topology only
+    shown_culprit_ = culprit, shown_culprit_radius_ = culpritRadius;
+  }
+  return culprit;
+}
+
+// line strains (l - r) / r, and the culprit's springs highlighted
+void ViewBuilder::fillLineStrains(const Session& s, int culprit) {
+  const scene::Built& b = s.built();
+  const bool pendulum = b.kind == sim::SystemKind::Pendulum;
   const size_t nl = lines_.size() / 2;
   strain_.assign(nl, 0.0f);
-  std::vector<std::uint8_t>& lf = line_flags_;
   for (size_t k = 0; k < nl; ++k) {
     const std::uint32_t a = lines_[2 * k], c = lines_[2 * k + 1];
     if (!pendulum) {
@@ -143,14 +156,18 @@ const render::SceneView& ViewBuilder::build(const Session& s, bool trails) {
       strain_[k] = r > 0.0 ? static_cast<float>((l - r) / r) : 0.0f;
     }
     const bool hot = culprit >= 0 && (int(a) == culprit || int(c) == culprit);
-    lf[k] = (lf[k] & ~render::kLineHighlight) | (hot ? render::kLineHighlight : 0);
+    line_flags_[k] =
+        (line_flags_[k] & ~render::kLineHighlight) | (hot ? render::kLineHighlight : 0);
   }
-  // trail ring buffers of the chosen bodies, unrolled oldest first
+}
+
+// trail ring buffers of the chosen bodies (a new sample when `advance`), unrolled oldest first
+void ViewBuilder::fillTrails(const Session& s, bool advance) {
   trails_.clear(), trail_len_.clear();
   for (Trail& t : trails_of_) {
     const int p = pointOfBody(s, t.body);
     if (p < 0 || 3 * p + 2 >= static_cast<int>(pos_.size())) continue;
-    if (trails) {
+    if (advance) {
       if (t.ring.size() < 3 * kTrailSamples) {
         t.ring.insert(t.ring.end(), {pos_[3 * p], pos_[3 * p + 1], pos_[3 * p + 2]});
       } else {
@@ -165,6 +182,15 @@ const render::SceneView& ViewBuilder::build(const Session& s, bool trails) {
       for (int c = 0; c < 3; ++c) trails_.push_back(t.ring[3 * ((head + i) % count) + c]);
     trail_len_.push_back(static_cast<std::uint32_t>(count));
   }
+}
+
+const render::SceneView& ViewBuilder::build(const Session& s, bool trails) {
+  const scene::Built& b = s.built();
+  if (built_ != &b) rebuildTopology(s);
+  fillPositions(s);
+  const int culprit = fillFlagsAndRadii(s);
+  fillLineStrains(s, culprit);
+  fillTrails(s, trails);
   view_.positions = pos_;
   view_.radii = point_radii_;
   view_.flags = flags_;
@@ -175,7 +201,7 @@ const render::SceneView& ViewBuilder::build(const Session& s, bool trails) {
   view_.trails = trails_;
   view_.trail_lengths = trail_len_;
   view_.topology = topology_;
-  view_.planar = pendulum || b.mass_spring.dim == 2;
+  view_.planar = b.kind == sim::SystemKind::Pendulum || b.mass_spring.dim == 2;
   return view_;
 }
 

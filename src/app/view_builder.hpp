@@ -34,6 +34,10 @@ class ViewBuilder {
 
  private:
   void rebuildTopology(const Session& s);
+  void fillPositions(const Session& s);
+  int fillFlagsAndRadii(const Session& s);  // returns the culprit's point, or -1
+  void fillLineStrains(const Session& s, int culprit);
+  void fillTrails(const Session& s, bool advance);
   const scene::Built* built_ = nullptr;
   std::uint64_t topology_ = 0;
   // one fading ring buffer per chosen body
@@ -45,6 +49,10 @@ class ViewBuilder {
   std::vector<Trail> trails_of_;
   std::vector<float> pos_, radii_, point_radii_, strain_, trails_;  // point_radii_: this frame's
   float culprit_radius_ = 0.0f;  // m, the least radius of a divergence's culprit
+  // the culprit and its radius in the last view: the renderer takes radii with the topology only,
+  // so a change of either bumps it
+  int shown_culprit_ = -1;
+  float shown_culprit_radius_ = 0.0f;
   std::vector<std::uint8_t> flags_, line_flags_, base_flags_;
   std::vector<std::uint32_t> lines_, tris_, trail_len_;
   Eigen::VectorXd tmp_;
