@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <sstream>
 
 #include "cli/commands.hpp"
@@ -29,11 +30,117 @@ std::vector<std::string> split(const std::string& s) {
     if (!item.empty()) out.push_back(item);
   return out;
 }
-}  // namespace
 
-namespace {
-int benchCloth(const std::vector<std::string>& scenes, const std::vector<sim::Method>& ms,
-               double budget, long long maxSteps);
+// The value of one bench option into `o`; returns the problem or nothing.
+std::optional<std::string> setBenchOption(const OptionSpec& spec, const std::string& value,
+                                          BenchOptions& o) {
+  const std::string name(spec.name);
+  if (name == "--scenes") {
+    o.scenes = split(value);
+    if (o.scenes.empty()) return "--scenes: no scene named";
+  } else if (name == "--integrators") {
+    o.integrators.clear();
+    for (const auto& i : split(value)) {
+      const auto m = sim::findIntegrator(i);
+      if (!m || !sim::appliesTo(*m, sim::SystemKind::MassSpring))
+        return "--integrators: \"" + i + "\" is not one of " +
+               sim::applicableList(sim::SystemKind::MassSpring);
+      o.integrators.push_back(*m);
+    }
+    if (o.integrators.empty()) return "--integrators: no integrator named";
+  } else if (name == "--seconds") {
+    if (!parseDouble(value, o.seconds) || !(o.seconds > 0))
+      return "--seconds: must be a number > 0, not \"" + value + "\"";
+  } else if (name == "--max-steps") {
+    if (!parseWhole(value, o.max_steps) || o.max_steps < 1)
+      return "--max-steps: must be a whole number >= 1, not \"" + value + "\"";
+  } else if (name == "--suite") {
+    if (value != "all" && value != "cloth" && value != "pendulum")
+      return "--suite: must be all, cloth or pendulum, not \"" + value + "\"";
+    o.suite = value;
+  } else {
+    return "internal error: option " + name + " has no parser";
+  }
+  return std::nullopt;
+}
+
+struct BenchScene {
+  std::string name;
+  scene::SceneDef def;
+};
+
+// Loads every scene of the scenes table before any timing, so that bad input writes nothing.
+// Returns the one-line problem or nothing.
+std::optional<std::string> loadBenchScenes(const std::vector<std::string>& names,
+                                           std::vector<BenchScene>& out) {
+  for (const auto& name : names) {
+    BenchScene s{name, {}};
+    try {
+      s.def = scene::loadSceneArg(name);
+    } catch (const scene::Error& e) {
+      return std::string(e.what());
+    }
+    if (s.def.kind != sim::SystemKind::MassSpring)
+      return "springlab bench: --scenes: " + name +
+             " is a pendulum; the scenes table times mass-spring systems (the pendulum table: "
+             "--suite pendulum)";
+    out.push_back(std::move(s));
+  }
+  return std::nullopt;
+}
+
+// Microseconds per step of `m` on `b` at dt, the first step (which builds factorisations and
+// sparsity patterns) excluded when more ran; `diverged` tells whether the run diverged.
+double clothStepTime(const scene::Built& b, sim::Method m, double dt, double budget,
+                     long long maxSteps, bool& diverged) {
+  sim::Stepper st(b.mass_spring, b.state, m, dt);
+  auto t0 = Clock::now();
+  auto d = st.advance();
+  const double first = seconds(t0);
+  long long n = 0;
+  t0 = Clock::now();
+  while (!d && n < maxSteps && seconds(t0) < budget) {
+    d = st.advance();
+    ++n;
+  }
+  diverged = d.has_value();
+  return n > 0 ? seconds(t0) / double(n) : first;
+}
+
+// Spring evaluations per second of the explicit force pass alone.
+double springEvaluationRate(const scene::Built& b, double budget) {
+  Eigen::VectorXd f;
+  long long passes = 0;
+  const auto t0 = Clock::now();
+  while (seconds(t0) < budget * 0.5 || passes < 3) {
+    sim::totalForce(b.mass_spring, b.state.x, b.state.v, f);
+    ++passes;
+  }
+  return double(passes) * b.mass_spring.springs() / seconds(t0);
+}
+
+void benchCloth(const std::vector<BenchScene>& scenes, const std::vector<sim::Method>& ms,
+                double budget, long long maxSteps) {
+  std::printf("# microseconds per step (first step, which factorises, excluded when more ran)\n");
+  std::printf("%-12s %9s %9s", "scene", "particles", "springs");
+  for (auto m : ms) std::printf(" %17s", std::string(sim::info(m).name).c_str());
+  std::printf(" %14s\n", "spring-evals/s");
+  for (const auto& s : scenes) {
+    const scene::Built b = scene::build(s.def);
+    std::printf("%-12s %9d %9d", s.name.c_str(), b.mass_spring.particles(),
+                b.mass_spring.springs());
+    std::fflush(stdout);
+    for (auto m : ms) {
+      bool diverged = false;
+      const double per = clothStepTime(b, m, s.def.dt, budget, maxSteps, diverged);
+      char cell[32];
+      std::snprintf(cell, sizeof cell, "%.1f%s", 1e6 * per, diverged ? " (div)" : "");
+      std::printf(" %17s", cell);
+      std::fflush(stdout);
+    }
+    std::printf(" %14.3g\n", springEvaluationRate(b, budget));
+  }
+}
 
 // Time per step of `m` on a uniform chain of n links (1 m long, 1 kg), released at 45 degrees.
 // `diverged` is set if the run diverged (its timing would then measure garbage states).
@@ -86,120 +193,35 @@ void benchPendulum(double budget, long long maxSteps) {
 }
 }  // namespace
 
-int benchCommand(const Args& args) {
-  std::vector<std::string> scenes = {"cloth_16", "cloth_32", "cloth_64", "cloth_128", "cloth_256"};
-  std::vector<std::string> methods;
-  double budget = 1.0;  // s of stepping per cell
-  long long maxSteps = 500;
-  std::string suite = "all";
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    auto value = [&]() -> std::string { return i + 1 < args.size() ? args[++i] : std::string(); };
-    if (a == "--scenes") {
-      scenes = split(value());
-    } else if (a == "--integrators") {
-      methods = split(value());
-    } else if (a == "--seconds") {
-      const std::string v = value();
-      if (!parseDouble(v, budget) || budget <= 0) {
-        std::fprintf(stderr, "springlab bench: --seconds: must be a number > 0, not \"%s\"\n",
-                     v.c_str());
-        return 2;
-      }
-    } else if (a == "--suite") {
-      suite = value();
-      if (suite != "all" && suite != "cloth" && suite != "pendulum") {
-        std::fprintf(stderr,
-                     "springlab bench: --suite: must be all, cloth or pendulum, not \"%s\"\n",
-                     suite.c_str());
-        return 2;
-      }
-    } else if (a == "--max-steps") {
-      const std::string v = value();
-      if (!parseWhole(v, maxSteps) || maxSteps < 1) {
-        std::fprintf(stderr,
-                     "springlab bench: --max-steps: must be a whole number >= 1, not \"%s\"\n",
-                     v.c_str());
-        return 2;
-      }
-    } else {
-      std::fprintf(stderr,
-                   "springlab bench: unknown option \"%s\" (options: --scenes A,B --integrators "
-                   "A,B --seconds S --max-steps N --suite all|cloth|pendulum)\n",
-                   a.c_str());
-      return 2;
-    }
-  }
-  std::vector<sim::Method> ms;
-  if (methods.empty()) {
+std::optional<std::string> parseBenchOptions(const Args& args, BenchOptions& o) {
+  SplitArgs given;
+  if (auto problem = splitArgs(args, benchOptions(), given)) return problem;
+  if (!given.positional.empty())
+    return "unexpected argument \"" + given.positional[0] + "\" (bench takes only options)";
+  for (const auto& g : given.options)
+    if (auto problem = setBenchOption(*g.spec, g.value, o)) return problem;
+  if (o.integrators.empty())
     for (const auto& i : sim::integrators())
-      if (i.mass_spring) ms.push_back(i.method);
-  } else {
-    for (const auto& name : methods) {
-      const auto m = sim::findIntegrator(name);
-      if (!m || !sim::appliesTo(*m, sim::SystemKind::MassSpring)) {
-        std::fprintf(stderr, "springlab bench: --integrators: \"%s\" is not one of %s\n",
-                     name.c_str(), sim::applicableList(sim::SystemKind::MassSpring).c_str());
-        return 2;
-      }
-      ms.push_back(*m);
-    }
-  }
-
-  if (suite != "pendulum" && benchCloth(scenes, ms, budget, maxSteps) != 0) return 2;
-  if (suite != "cloth") benchPendulum(budget, maxSteps);
-  return 0;
+      if (i.mass_spring) o.integrators.push_back(i.method);
+  return std::nullopt;
 }
 
-namespace {
-int benchCloth(const std::vector<std::string>& scenes, const std::vector<sim::Method>& ms,
-               double budget, long long maxSteps) {
-  std::printf("# microseconds per step (first step, which factorises, excluded when more ran)\n");
-  std::printf("%-12s %9s %9s", "scene", "particles", "springs");
-  for (auto m : ms) std::printf(" %17s", std::string(sim::info(m).name).c_str());
-  std::printf(" %14s\n", "spring-evals/s");
-  for (const auto& name : scenes) {
-    scene::SceneDef def;
-    try {
-      def = scene::loadSceneArg(name);
-    } catch (const scene::Error& e) {
-      std::fprintf(stderr, "%s\n", e.what());
+int benchCommand(const Args& args) {
+  BenchOptions o;
+  if (const auto problem = parseBenchOptions(args, o)) {
+    std::fprintf(stderr, "springlab bench: %s\n", problem->c_str());
+    return 2;
+  }
+  std::vector<BenchScene> scenes;
+  if (o.suite != "pendulum") {
+    if (const auto problem = loadBenchScenes(o.scenes, scenes)) {
+      std::fprintf(stderr, "%s\n", problem->c_str());
       return 2;
     }
-    const scene::Built b = scene::build(def);
-    std::printf("%-12s %9d %9d", name.c_str(), b.mass_spring.particles(), b.mass_spring.springs());
-    std::fflush(stdout);
-    for (auto m : ms) {
-      sim::Stepper st(b.mass_spring, b.state, m, def.dt);
-      // the first step builds caches (factorisations, patterns): timed apart
-      auto t0 = Clock::now();
-      auto d = st.advance();
-      const double first = seconds(t0);
-      long long n = 0;
-      t0 = Clock::now();
-      while (!d && n < maxSteps && seconds(t0) < budget) {
-        d = st.advance();
-        ++n;
-      }
-      const double per = n > 0 ? seconds(t0) / double(n) : first;
-      char cell[32];
-      std::snprintf(cell, sizeof cell, "%.1f%s", 1e6 * per, d ? " (div)" : "");
-      std::printf(" %17s", cell);
-      std::fflush(stdout);
-    }
-    // explicit force pass alone
-    Eigen::VectorXd f;
-    long long passes = 0;
-    const auto t0 = Clock::now();
-    while (seconds(t0) < budget * 0.5 || passes < 3) {
-      sim::totalForce(b.mass_spring, b.state.x, b.state.v, f);
-      ++passes;
-    }
-    std::printf(" %14.3g\n", double(passes) * b.mass_spring.springs() / seconds(t0));
+    benchCloth(scenes, o.integrators, o.seconds, o.max_steps);
   }
+  if (o.suite != "cloth") benchPendulum(o.seconds, o.max_steps);
   return 0;
 }
-
-}  // namespace
 
 }  // namespace cli

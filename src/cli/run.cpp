@@ -23,77 +23,61 @@ extern "C" void onStopSignal(int) {
   g_stop = 1;
 }
 
-struct RunOptions {
-  std::string scene;
-  std::optional<std::string> integrator;
-  std::optional<double> dt, duration;
-  long long every = 1;
-  std::optional<std::string> out, energy;
-};
-
 int badOption(const std::string& what) {
   std::fprintf(stderr, "springlab run: %s\n", what.c_str());
   return 2;
 }
 
-// Returns 0 or the exit status of a bad option.
-int parseRunOptions(const Args& args, RunOptions& o) {
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (a.rfind("--", 0) == 0) {
-      std::string name = a, value;
-      bool inlineValue = false;
-      if (const auto eq = a.find('='); eq != std::string::npos) {
-        name = a.substr(0, eq);
-        value = a.substr(eq + 1);
-        inlineValue = true;
-      }
-      const bool known = name == "--integrator" || name == "--dt" || name == "--duration" ||
-                         name == "--every" || name == "--out" || name == "--energy";
-      if (!known) return badOption("unknown option " + name);
-      if (!inlineValue) {
-        if (i + 1 >= args.size()) return badOption(name + ": missing value");
-        value = args[++i];
-      }
-      if (name == "--integrator") {
-        o.integrator = value;
-      } else if (name == "--dt") {
-        double v;
-        if (!parseDouble(value, v) || !(v > 0))
-          return badOption("--dt: must be a finite number > 0, not \"" + value + "\"");
-        o.dt = v;
-      } else if (name == "--duration") {
-        double v;
-        if (!parseDouble(value, v) || !(v >= 0))
-          return badOption("--duration: must be a finite number >= 0, not \"" + value + "\"");
-        o.duration = v;
-      } else if (name == "--every") {
-        long long v;
-        if (!parseWhole(value, v) || v < 1)
-          return badOption("--every: must be a whole number >= 1, not \"" + value + "\"");
-        o.every = v;
-      } else if (name == "--out" || name == "--energy") {
-        if (value.empty()) return badOption(name + ": missing file name");
-        (name == "--out" ? o.out : o.energy) = value;
-      }
-    } else if (o.scene.empty()) {
-      o.scene = a;
-    } else {
-      return badOption("unexpected argument \"" + a + "\" (one SCENE only)");
-    }
+// The value of one run option into `o`; returns the problem or nothing.
+std::optional<std::string> setRunOption(const OptionSpec& spec, const std::string& value,
+                                        RunOptions& o) {
+  const std::string name(spec.name);
+  if (name == "--integrator") {
+    o.integrator = value;
+  } else if (name == "--dt") {
+    double v;
+    if (!parseDouble(value, v) || !(v > 0))
+      return "--dt: must be a finite number > 0, not \"" + value + "\"";
+    o.dt = v;
+  } else if (name == "--duration") {
+    double v;
+    if (!parseDouble(value, v) || !(v >= 0))
+      return "--duration: must be a finite number >= 0, not \"" + value + "\"";
+    o.duration = v;
+  } else if (name == "--every") {
+    long long v;
+    if (!parseWhole(value, v) || v < 1)
+      return "--every: must be a whole number >= 1, not \"" + value + "\"";
+    o.every = v;
+  } else if (name == "--out" || name == "--energy") {
+    if (value.empty()) return name + ": missing file name";
+    (name == "--out" ? o.out : o.energy) = value;
+  } else {
+    return "internal error: option " + name + " has no parser";
   }
-  if (o.scene.empty())
-    return badOption("missing SCENE (a .json file or a built-in name from springlab list)");
-  if (o.out && o.energy && *o.out == "-" && *o.energy == "-")
-    return badOption("--out and --energy cannot both be - (standard output)");
-  return 0;
+  return std::nullopt;
 }
 
 }  // namespace
 
+std::optional<std::string> parseRunOptions(const Args& args, RunOptions& o) {
+  SplitArgs split;
+  if (auto problem = splitArgs(args, runOptions(), split)) return problem;
+  for (const auto& given : split.options)
+    if (auto problem = setRunOption(*given.spec, given.value, o)) return problem;
+  if (split.positional.size() > 1)
+    return "unexpected argument \"" + split.positional[1] + "\" (one SCENE only)";
+  if (split.positional.empty())
+    return "missing SCENE (a .json file or a built-in name from springlab list)";
+  o.scene = split.positional[0];
+  if (o.out && o.energy && *o.out == "-" && *o.energy == "-")
+    return "--out and --energy cannot both be - (standard output)";
+  return std::nullopt;
+}
+
 int runCommand(const Args& args) {
   RunOptions o;
-  if (int st = parseRunOptions(args, o)) return st;
+  if (const auto problem = parseRunOptions(args, o)) return badOption(*problem);
 
   scene::SceneDef def;
   try {
