@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "cli/commands.hpp"
+#include "cli/progress.hpp"
 #include "scene/build.hpp"
 #include "scene/load.hpp"
 #include "sim/forces.hpp"
@@ -119,26 +120,45 @@ double springEvaluationRate(const scene::Built& b, double budget) {
   return double(passes) * b.mass_spring.springs() / seconds(t0);
 }
 
+// A table row is printed whole, after the progress line is erased, so that the two never share
+// a line of the terminal.
+void printRow(Progress& progress, const std::string& row) {
+  progress.clear();
+  std::fputs(row.c_str(), stdout);
+  std::fflush(stdout);
+}
+
+template <typename... T>
+void appendf(std::string& out, const char* format, T... values) {
+  char text[128];
+  std::snprintf(text, sizeof text, format, values...);
+  out += text;
+}
+
 void benchCloth(const std::vector<BenchScene>& scenes, const std::vector<sim::Method>& ms,
-                double budget, long long maxSteps) {
-  std::printf("# microseconds per step (first step, which factorises, excluded when more ran)\n");
-  std::printf("%-12s %9s %9s", "scene", "particles", "springs");
-  for (auto m : ms) std::printf(" %17s", std::string(sim::info(m).name).c_str());
-  std::printf(" %14s\n", "spring-evals/s");
+                double budget, long long maxSteps, Progress& progress, long long& cells) {
+  std::string header;
+  appendf(header,
+          "# microseconds per step (first step, which factorises, excluded when more ran)\n");
+  appendf(header, "%-12s %9s %9s", "scene", "particles", "springs");
+  for (auto m : ms) appendf(header, " %17s", std::string(sim::info(m).name).c_str());
+  appendf(header, " %14s\n", "spring-evals/s");
+  printRow(progress, header);
   for (const auto& s : scenes) {
     const scene::Built b = scene::build(s.def);
-    std::printf("%-12s %9d %9d", s.name.c_str(), b.mass_spring.particles(),
-                b.mass_spring.springs());
-    std::fflush(stdout);
+    std::string row;
+    appendf(row, "%-12s %9d %9d", s.name.c_str(), b.mass_spring.particles(),
+            b.mass_spring.springs());
     for (auto m : ms) {
       bool diverged = false;
       const double per = clothStepTime(b, m, s.def.dt, budget, maxSteps, diverged);
       char cell[32];
       std::snprintf(cell, sizeof cell, "%.1f%s", 1e6 * per, diverged ? " (div)" : "");
-      std::printf(" %17s", cell);
-      std::fflush(stdout);
+      appendf(row, " %17s", cell);
+      progress.update(++cells, NAN);
     }
-    std::printf(" %14.3g\n", springEvaluationRate(b, budget));
+    appendf(row, " %14.3g\n", springEvaluationRate(b, budget));
+    printRow(progress, row);
   }
 }
 
@@ -166,30 +186,42 @@ double pendulumStepTime(int n, sim::Method m, double h, double budget, long long
   return seconds(t0) / double(std::max(steps, 1LL));
 }
 
-void benchPendulum(double budget, long long maxSteps) {
+constexpr int kPendulumLinks[] = {2, 10, 100, 1000, 10000};
+constexpr int kMaxMidpointLinks = 1000;  // implicit_midpoint's dense solve is O(N^3) per step
+constexpr long long kPendulumCells = 9;  // rk4 on each chain, implicit_midpoint up to 1000 links
+
+void benchPendulum(double budget, long long maxSteps, Progress& progress, long long& cells) {
   // the cost of a step does not depend on h; the short links of long chains are stiff, so a
   // small h keeps every run finite (a diverging run would time garbage)
   const double hRk4 = 1e-7, hMid = 1e-5;
-  std::printf("\n# pendulum: uniform chain of N links (1 m, 1 kg) released at 45 degrees\n");
-  std::printf("%8s %22s %32s\n", "N", "rk4 us/step (h=1e-7)", "implicit_midpoint us/step (h=1e-5)");
+  std::string header;
+  appendf(header, "\n# pendulum: uniform chain of N links (1 m, 1 kg) released at 45 degrees\n");
+  appendf(header, "%8s %22s %32s\n", "N", "rk4 us/step (h=1e-7)",
+          "implicit_midpoint us/step (h=1e-5)");
+  printRow(progress, header);
   double t1000 = 0, t10000 = 0;
-  for (int n : {2, 10, 100, 1000, 10000}) {
+  for (int n : kPendulumLinks) {
     bool div = false;
     const double rk = pendulumStepTime(n, sim::Method::Rk4, hRk4, budget, maxSteps, div);
+    progress.update(++cells, NAN);
     if (n == 1000) t1000 = rk;
     if (n == 10000) t10000 = rk;
-    std::printf("%8d %16.2f%6s", n, 1e6 * rk, div ? "(div)" : "");
-    std::fflush(stdout);
-    if (n <= 1000) {
+    std::string row;
+    appendf(row, "%8d %16.2f%6s", n, 1e6 * rk, div ? "(div)" : "");
+    if (n <= kMaxMidpointLinks) {
       const double mid =
           pendulumStepTime(n, sim::Method::ImplicitMidpoint, hMid, budget, maxSteps, div);
-      std::printf(" %26.2f%6s\n", 1e6 * mid, div ? "(div)" : "");
+      progress.update(++cells, NAN);
+      appendf(row, " %26.2f%6s\n", 1e6 * mid, div ? "(div)" : "");
     } else {
-      std::printf(" %32s\n", "-");
+      appendf(row, " %32s\n", "-");
     }
+    printRow(progress, row);
   }
-  std::printf("rk4 scaling exponent between N = 1000 and 10000: %.3f\n",
-              std::log(t10000 / t1000) / std::log(10.0));
+  std::string last;
+  appendf(last, "rk4 scaling exponent between N = 1000 and 10000: %.3f\n",
+          std::log(t10000 / t1000) / std::log(10.0));
+  printRow(progress, last);
 }
 }  // namespace
 
@@ -218,9 +250,15 @@ int benchCommand(const Args& args) {
       std::fprintf(stderr, "%s\n", problem->c_str());
       return 2;
     }
-    benchCloth(scenes, o.integrators, o.seconds, o.max_steps);
   }
-  if (o.suite != "cloth") benchPendulum(o.seconds, o.max_steps);
+  const long long clothCells = static_cast<long long>(scenes.size() * o.integrators.size());
+  const long long total = clothCells + (o.suite != "cloth" ? kPendulumCells : 0);
+  Progress progress = Progress::forStderr("springlab bench", "cells", total);
+  long long cells = 0;
+  if (o.suite != "pendulum")
+    benchCloth(scenes, o.integrators, o.seconds, o.max_steps, progress, cells);
+  if (o.suite != "cloth") benchPendulum(o.seconds, o.max_steps, progress, cells);
+  progress.finish(cells, NAN);
   return 0;
 }
 
