@@ -33,6 +33,10 @@ class ImplicitEulerSolver {
   const std::string& error() const { return error_; }
 
  private:
+  void refreshNumbering(const MassSpringModel& m);  // after a change of topology or dim
+  void assembleMassAndDrag(const MassSpringModel& m, const State& in, double h);
+  void assembleSprings(const MassSpringModel& m, const State& in, double h);
+  bool solve(const MassSpringModel& m);  // A_ sol_ = rhs_
   FreeIndex free_;
   std::uint64_t revision_ = ~std::uint64_t{0};
   int dim_ = 0;

@@ -7,7 +7,7 @@
 // solved matrix-free by GMRES, with X'(z) d from a finite difference of X. Every X evaluation is
 // O(N) (the tension recursion of pendulum.cpp), so a step costs O(N) per Krylov iteration and never
 // forms the 2N x 2N Jacobian: that keeps N in the hundreds or thousands usable. Converged when
-// the residual of each half (angles, momenta) is below 1e-13 of its scale.
+// the residual of each half (angles, momenta) is below 1e-13 of its scale (GMRES: sim/gmres.hpp).
 #pragma once
 
 #include <string>
@@ -25,9 +25,22 @@ class MidpointSolver {
   double lastResidual() const { return residual_; }
 
  private:
+  // Newton stops at a relative residual of kTol, a margin below the bound docs/integrators.md
+  // promises (kRequiredTol, 1e-12), so that round-off in the last iteration cannot break the
+  // promise; a step that ends between the two after kMaxNewton iterations is still accepted.
+  static constexpr double kTol = 1e-13;
+  static constexpr double kRequiredTol = 1e-12;
+  static constexpr int kMaxNewton = 40;
+  // GMRES: Krylov vectors per restart and products per step (each one field evaluation, O(N));
+  // Newton converges quadratically even from a direction accurate to kKrylovTolerance.
+  static constexpr int kRestart = 40, kMaxKrylov = 400;
+  static constexpr double kKrylovTolerance = 1e-10;
+
   void field(const PendulumModel& m, const Eigen::VectorXd& z, Eigen::VectorXd& out);
+  void newtonDirection(const PendulumModel& m, const Eigen::VectorXd& z, const Eigen::VectorXd& X,
+                       const Eigen::VectorXd& G, double h, Eigen::VectorXd& d);
   PendulumWork w_;
-  Eigen::VectorXd omega_, grad_, q_;
+  Eigen::VectorXd omega_, grad_, q_, Xp_;
   std::string error_;
   int newton_its_ = 0, krylov_its_ = 0;
   double residual_ = 0.0;
