@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs the Debian 12 packages springlab needs to build and test (DESIGN.md §4). Only what is
-# missing is installed, so a second run is quick. Needs root (or sudo).
+# Installs the Debian 12 packages springlab needs to build and test
+# (docs/architecture.md#dependencies-and-platform-notes). Only what is missing is installed, so a
+# second run is quick. Needs root (or sudo).
 set -euo pipefail
 
 packages=(

@@ -1,5 +1,5 @@
-// springlab: subcommand dispatch. The top-level catch keeps INTERFACE.md §4's promise that no
-// input crashes the program.
+// springlab: subcommand dispatch. The top-level catch keeps the promise of docs/cli.md#exit-status
+// that no input crashes the program.
 #include <cstdio>
 #include <exception>
 #include <new>

@@ -1,4 +1,4 @@
-// springlab run / list through the binary: the INTERFACE.md §4 contract (exit statuses, one-line
+// springlab run / list through the binary: the docs/cli.md contract (exit statuses, one-line
 // errors naming file and JSON path, rows, headers, exact numbers).
 #include <doctest/doctest.h>
 

@@ -100,7 +100,7 @@ TEST_CASE(
   CHECK(b.mass_spring.dim == 2);
 }
 
-TEST_CASE("3-D scenes are detected as such, defaults follow INTERFACE.md") {
+TEST_CASE("3-D scenes are detected as such, defaults follow docs/scenes.md") {
   const auto def = scene::parse(
       R"({"system": {"type": "mass_spring", "particles": [{"position": [0, 0, 1], "mass": 2}]}})",
       "x");

@@ -1,5 +1,5 @@
-// Divergence is a value (DESIGN.md §3.4): a stiff spring with a huge step under euler blows up;
-// Stepper::advance(n) reports it and keeps the last finite state.
+// Divergence is a value (docs/architecture.md#divergence-is-a-value): a stiff spring with a huge
+// step under euler blows up; Stepper::advance(n) reports it and keeps the last finite state.
 #include <doctest/doctest.h>
 
 #include <cmath>

@@ -124,7 +124,7 @@ double Obj::optPositive(const std::string& key, double dflt) const {
 long long Obj::integer(const std::string& key, long long lo, long long hi) const {
   if (!has(key)) fail(key, "required key is missing");
   const json& v = j_.at(key);
-  if (!v.is_number_integer())  // 1.0 is not an integer (INTERFACE.md §1a)
+  if (!v.is_number_integer())  // 1.0 is not an integer (docs/scenes.md#springs)
     fail(key, std::string("must be an integer, not ") +
                   (v.is_number() ? "a number with a fraction or exponent" : typeName(v)));
   const std::string range = "must be between " + std::to_string(lo) + " and " + std::to_string(hi);

@@ -1,4 +1,5 @@
-// implicit_midpoint for pendulums (INTERFACE.md §3): on H(phi, p) = (1/2) p^T M(phi)^-1 p + V(phi),
+// implicit_midpoint for pendulums (docs/integrators.md#implicit_midpoint): on
+// H(phi, p) = (1/2) p^T M(phi)^-1 p + V(phi),
 //   phi' = phi + h dH/dp(m),   p' = p + h (-dH/dphi(m) + Q(phi_m, phi'_m)),
 // m the midpoint ((phi + phi')/2, (p + p')/2). Second order, symplectic (without damping).
 //
