@@ -6,6 +6,8 @@
 #include <string>
 
 #include "fp_trap.hpp"
+#include "scene/build.hpp"
+#include "scene/load.hpp"
 #include "sim/energy.hpp"
 #include "test_sim_helpers.hpp"
 
@@ -89,4 +91,29 @@ TEST_CASE("sim: the same scene with a sane step does not diverge") {
   sim::Stepper st(sys.mass_spring, sys.state, sim::Method::Verlet, 1e-6);
   CHECK_FALSE(st.advance(1000));
   CHECK(st.state().x.allFinite());
+}
+
+TEST_CASE("sim: a pendulum whose energy overflows names the link, not a particle") {
+  const testutil::FpTrapsOff overflowIsThePoint;
+  // three links at finite angles, the outermost spinning at omega rad/s: one euler step keeps the
+  // angles and rates finite at 1e150 (the energy, ~omega^2, overflows) and not at 1e200
+  const auto stepOnce = [](const std::string& omega) {
+    const auto def = scene::parse(R"({"integrator": "euler", "system": {"type": "pendulum",
+        "lengths": [1, 1, 1], "masses": [1, 1, 1], "angles": [0.1, 0.2, 0.3],
+        "angular_velocities": [0, 0, )" +
+                                      omega + "]}}",
+                                  "spin.json");
+    const auto built = scene::build(def);
+    return built.stepper(def.integrator, 1e-3)->advance();
+  };
+  const auto energy = stepOnce("1e150");
+  REQUIRE(energy.has_value());
+  CHECK(energy->what == "the energy is not finite (largest value at link 2)");
+  CHECK(energy->body == 2);
+  const auto rates = stepOnce("1e200");
+  REQUIRE(rates.has_value());
+  CHECK(rates->what.find(" of link ") != std::string::npos);
+  CHECK(rates->what.find("particle") == std::string::npos);
+  CHECK(rates->body >= 0);
+  CHECK(rates->body < 3);
 }
