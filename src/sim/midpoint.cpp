@@ -77,7 +77,7 @@ bool MidpointSolver::step(const PendulumModel& m, const State& in, double h, Sta
   z = z0 + 0.5 * h * X;  // predictor: an explicit half step
 
   krylov_its_ = 0;
-  for (newton_its_ = 0;; ++newton_its_) {
+  for (int newton = 0;; ++newton) {
     field(m, z, X);
     G = z - z0 - 0.5 * h * X;
     residual_ = relativeResidual(G, z, X, h, n);
@@ -86,7 +86,7 @@ bool MidpointSolver::step(const PendulumModel& m, const State& in, double h, Sta
       return false;
     }
     if (residual_ <= kTol) break;
-    if (newton_its_ >= kMaxNewton) {
+    if (newton >= kMaxNewton) {
       if (residual_ <= kRequiredTol) break;  // the margin below the bound was not reached
       error_ = "implicit_midpoint: Newton did not converge (relative residual " +
                std::to_string(residual_) + "); try a smaller dt";

@@ -21,8 +21,6 @@ class MidpointSolver {
  public:
   bool step(const PendulumModel& m, const State& in, double h, State& out);
   const std::string& error() const { return error_; }
-  int lastNewtonIterations() const { return newton_its_; }
-  int lastKrylovIterations() const { return krylov_its_; }
   double lastResidual() const { return residual_; }
 
  private:
@@ -43,7 +41,7 @@ class MidpointSolver {
   PendulumWork w_;
   Eigen::VectorXd omega_, grad_, q_, Xp_;
   std::string error_;
-  int newton_its_ = 0, krylov_its_ = 0;
+  int krylov_its_ = 0;  // GMRES iterations so far in this step (at most kMaxKrylov)
   double residual_ = 0.0;
 };
 
