@@ -108,12 +108,16 @@ double clothStepTime(const scene::Built& b, sim::Method m, double dt, double bud
   return n > 0 ? seconds(t0) / double(n) : first;
 }
 
-// Spring evaluations per second of the explicit force pass alone.
+// Spring evaluations per second of the explicit force pass alone. A pass costs about as much as
+// one explicit step, so half a cell's budget measures it as well; at least kMinForcePasses passes
+// so that the first one (cold caches) does not stand alone on a huge scene.
+constexpr double kForcePassBudgetShare = 0.5;
+constexpr long long kMinForcePasses = 3;
 double springEvaluationRate(const scene::Built& b, double budget) {
   Eigen::VectorXd f;
   long long passes = 0;
   const auto t0 = Clock::now();
-  while (seconds(t0) < budget * 0.5 || passes < 3) {
+  while (seconds(t0) < budget * kForcePassBudgetShare || passes < kMinForcePasses) {
     sim::totalForce(b.mass_spring, b.state.x, b.state.v, f);
     ++passes;
   }
