@@ -117,3 +117,14 @@ TEST_CASE("sim: a pendulum whose energy overflows names the link, not a particle
   CHECK(rates->body >= 0);
   CHECK(rates->body < 3);
 }
+
+TEST_CASE("floating-point traps are on in the tests, and FpTrapsOff lifts them for its scope") {
+  CHECK((fegetexcept() & testutil::kTrappedExceptions) == testutil::kTrappedExceptions);
+  {
+    const testutil::FpTrapsOff off;
+    CHECK((fegetexcept() & testutil::kTrappedExceptions) == 0);
+    volatile double zero = 0.0;
+    CHECK(std::isinf(1.0 / zero));  // would be SIGFPE with the traps on
+  }
+  CHECK((fegetexcept() & testutil::kTrappedExceptions) == testutil::kTrappedExceptions);
+}
