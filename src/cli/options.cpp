@@ -69,7 +69,7 @@ std::string runUsage() {
          "window and writes CSV files; prints a summary when no file goes to standard output.\n"
          "\n"
          "options:\n" +
-         optionsHelp(runOptions()) + std::string(kBothForms);
+         optionsHelp(runOptions()) + "\n" + std::string(kBothForms) + std::string(kExitStatus);
 }
 
 std::string benchUsage() {
@@ -79,7 +79,7 @@ std::string benchUsage() {
          "and the pendulum table (uniform chains of 2 to 10000 links). Figures, not tests.\n"
          "\n"
          "options:\n" +
-         optionsHelp(benchOptions()) + std::string(kBothForms);
+         optionsHelp(benchOptions()) + "\n" + std::string(kBothForms);
 }
 
 std::string overviewUsage() {
