@@ -20,10 +20,22 @@ bool isSubcommand(const char* a) {
     if (std::strcmp(a, c) == 0) return true;
   return false;
 }
+
+// `springlab [SCENE] [options] --help`: the window's options are in the overview
+bool windowAsksForHelp(int argc, char** argv) {
+  if (argc < 2 || isSubcommand(argv[1])) return false;
+  for (int i = 1; i < argc; ++i)
+    if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0) return true;
+  return false;
+}
 }  // namespace
 
 int main(int argc, char** argv) {
   try {
+    if (windowAsksForHelp(argc, argv)) {
+      std::fputs(cli::usage("")->c_str(), stdout);
+      return 0;
+    }
 #ifdef SPRINGLAB_VIEWER
     if (argc < 2 || !isSubcommand(argv[1]))
       return app::viewerMain(std::vector<std::string>(argv + 1, argv + argc));

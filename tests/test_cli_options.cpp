@@ -126,6 +126,7 @@ TEST_CASE("--help prints the usage on standard output with status 0") {
       {{"list", "--help"}, "usage: springlab list"},
       {{"bench", "--help"}, "usage: springlab bench [options]"},
       {{"record", "--help"}, "usage: springlab record"},
+      {{"cloth_16", "--frames", "3", "--help"}, "springlab: mass-spring systems"},  // the window's
   };
   for (const auto& c : cases) {
     CAPTURE(c.args[0]);

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -87,7 +88,9 @@ std::string Progress::line(long long done, double simulatedTime, double elapsed)
 
 void Progress::clear() {
   if (!shown_ || drawn_width_ == 0) return;
-  sink_("\r" + std::string(drawn_width_, ' ') + "\r");
+  std::string blank(drawn_width_ + 2, ' ');  // not "\r" + s + "\r": GCC 12 warns falsely
+  blank.front() = blank.back() = '\r';
+  sink_(blank);
   drawn_width_ = 0;
   last_draw_ = -1.0;
 }
