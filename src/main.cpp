@@ -1,5 +1,5 @@
-// springlab: subcommand dispatch. The top-level catch keeps INTERFACE.md §4's promise that no
-// input crashes the program.
+// springlab: subcommand dispatch. The top-level catch keeps the promise of docs/cli.md#exit-status
+// that no input crashes the program.
 #include <cstdio>
 #include <exception>
 #include <new>
@@ -16,14 +16,26 @@
 namespace {
 // the headless subcommands; anything else is the window's [SCENE] [options]
 bool isSubcommand(const char* a) {
-  for (const char* c : {"run", "list", "bench", "record", "--help", "-h"})
+  for (const char* c : {"run", "list", "bench", "record", "--help", "-h", "--version"})
     if (std::strcmp(a, c) == 0) return true;
+  return false;
+}
+
+// `springlab [SCENE] [options] --help`: the window's options are in the overview
+bool windowAsksForHelp(int argc, char** argv) {
+  if (argc < 2 || isSubcommand(argv[1])) return false;
+  for (int i = 1; i < argc; ++i)
+    if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0) return true;
   return false;
 }
 }  // namespace
 
 int main(int argc, char** argv) {
   try {
+    if (windowAsksForHelp(argc, argv)) {
+      std::fputs(cli::usage("")->c_str(), stdout);
+      return 0;
+    }
 #ifdef SPRINGLAB_VIEWER
     if (argc < 2 || !isSubcommand(argv[1]))
       return app::viewerMain(std::vector<std::string>(argv + 1, argv + argc));

@@ -1,4 +1,4 @@
-// springlab run / list through the binary: the INTERFACE.md §4 contract (exit statuses, one-line
+// springlab run / list through the binary: the docs/cli.md contract (exit statuses, one-line
 // errors naming file and JSON path, rows, headers, exact numbers).
 #include <doctest/doctest.h>
 
@@ -335,9 +335,13 @@ TEST_CASE("a scene that makes euler explode exits 3 and keeps the finite rows") 
   const auto r = springlab({"run", scene.string(), "--integrator", "euler", "--every", "7", "--out",
                             traj.string(), "--energy", en.string()});
   CHECK(r.status == 3);
-  const auto ls = lines(r.err);
-  REQUIRE(ls.size() == 1);
-  CHECK(ls[0].find("diverged at t = ") != std::string::npos);
+  auto ls = lines(r.err);
+  // the energy grows geometrically: the runaway rule fires first (a warning), then a non-finite
+  // value stops the run
+  REQUIRE(ls.size() == 2);
+  CHECK(ls[0].rfind("springlab run: warning: runaway: ", 0) == 0);
+  ls.erase(ls.begin());
+  CHECK(ls[0].rfind("springlab run: diverged at t = ", 0) == 0);
   CHECK(ls[0].find("with euler") != std::string::npos);
   const auto rows = csvRows(readFile(traj));
   const auto erows = csvRows(readFile(en));
@@ -372,4 +376,85 @@ TEST_CASE("run works on a built-in scene from any directory") {
   const auto r = springlab({"run", "seed003_table1_case1", "--duration", "0.02", "--out", "-"});
   CHECK(r.status == 0);
   CHECK(csvRows(r.out).size() == 11);
+}
+
+TEST_CASE("run's summary gives the energy drift relative to |E0|, or to S where E0 is about 0") {
+  const auto relative = springlab({"run", "seed002_harmonic_oscillator", "--integrator",
+                                   "symplectic_euler", "--dt", "0.001", "--duration", "2"});
+  CHECK(relative.status == 0);
+  CHECK(relative.out.find("\nenergy      E0 = 69.43 J, E = 69.4718164 J, (E - E0)/|E0| = "
+                          "6.023e-04\n") != std::string::npos);
+  // rope_100 is released at the height of its pivot: E0 ~ 1e-16 J, S = m |g| L = 9.81 J
+  const auto scaled = springlab({"run", "rope_100", "--duration", "0.01"});
+  CHECK(scaled.status == 0);
+  CHECK(scaled.out.find("(E - E0)/S = ") != std::string::npos);
+  CHECK(scaled.out.find("(S = 9.81 J: the scene's energy scale, as E0 is about 0)\n") !=
+        std::string::npos);
+  CHECK(scaled.out.find("|E0|") == std::string::npos);
+}
+
+TEST_CASE("a run whose energy runs away warns once on stderr and in the summary, exit 0") {
+  // time_fe at 32 times cloth_32's dt: finite but absurd (E ~ 1e300 J at 1.1 s)
+  const auto energy = tempDir() / "runaway_energy.csv";
+  const auto r = springlab({"run", "cloth_32", "--integrator", "time_fe", "--dt", "0.004",
+                            "--duration", "1.1", "--energy", energy.string()});
+  CHECK(r.status == 0);
+  const auto err = lines(r.err);
+  REQUIRE(err.size() == 1);
+  CHECK(err[0].rfind("springlab run: warning: runaway: the energy went from 2.443 J to ", 0) == 0);
+  const auto at = err[0].rfind(" at t = ");
+  REQUIRE(at != std::string::npos);
+  const double t = std::strtod(err[0].c_str() + at + 8, nullptr);
+  CHECK(t > 0.004);
+  CHECK(t < 1.1);  // checked on every written row, so caught before the end
+  // the time is that of a row whose energy is over 1e6 S (S = 17.2 J, in the report)
+  bool rowFound = false;
+  for (const auto& row : csvRows(readFile(energy)))
+    if (std::abs(row[0] - t) < 1e-9) rowFound = std::abs(row[3] - 2.44291992) > 1e6 * 17.2;
+  CHECK(rowFound);
+  CHECK(r.out.find("\nwarning     runaway: the energy went from 2.443 J to ") != std::string::npos);
+
+  // without files, the last step is checked
+  const auto last = springlab(
+      {"run", "cloth_32", "--integrator", "time_fe", "--dt", "0.004", "--duration", "1.1"});
+  CHECK(last.status == 0);
+  REQUIRE(lines(last.err).size() == 1);
+  CHECK(last.err.find("springlab run: warning: runaway: ") == 0);
+  CHECK(last.err.find(" at t = 1.1 s\n") != std::string::npos);
+}
+
+TEST_CASE("a stable run prints no warning") {
+  const auto energy = tempDir() / "stable_energy.csv";
+  const auto r = springlab(
+      {"run", "cloth_32", "--duration", "1.1", "--every", "100", "--energy", energy.string()});
+  CHECK(r.status == 0);
+  CHECK(r.err.empty());
+  CHECK(r.out.find("warning") == std::string::npos);
+}
+
+TEST_CASE("a run of more than 1e9 steps says how many before it starts") {
+  const auto scene = writeFile("tiny_dt.json", R"({
+    "dt": 1e-12, "duration": 1,
+    "system": {"type": "mass_spring",
+               "particles": [{"position": [0, 0], "fixed": true}, {"position": [1, 0], "mass": 1}],
+               "springs": [{"a": 0, "b": 1, "stiffness": 1}]}})");
+  const auto r = springlab({"run", scene.string(), "--duration", "2"}, "timeout 2 ");
+  CHECK(r.status == 124);  // timeout ran out; springlab, on its SIGTERM, stopped between steps
+  const auto err = lines(r.err);
+  REQUIRE(err.size() == 2);
+  CHECK(err[0] == "springlab run: 2000000000000 steps (duration / dt); this will take a while");
+  CHECK(err[1].rfind("springlab run: interrupted at t = ", 0) == 0);
+  // 1e9 steps exactly is not "more than"
+  const auto small = springlab({"run", scene.string(), "--duration", "1e-9"});
+  CHECK(small.status == 0);
+  CHECK(small.err.empty());
+}
+
+TEST_CASE("bench refuses a pendulum scene in its scenes table") {
+  const auto r = springlab({"bench", "--suite", "cloth", "--scenes", "cloth_16,rope_100"});
+  CHECK(r.status == 2);
+  CHECK(r.out.empty());
+  CHECK(r.err ==
+        "springlab bench: --scenes: rope_100 is a pendulum; the scenes table times mass-spring "
+        "systems (the pendulum table: --suite pendulum)\n");
 }

@@ -1,5 +1,5 @@
 // implicit_euler and time_fe on a 3-D network with fixed points, dashpots and drag, checked against
-// oracles built independently from INTERFACE.md §3: a dense solve with finite-difference
+// oracles built independently from docs/integrators.md: a dense solve with finite-difference
 // Jacobians, and finite differences of the discrete action.
 #include <doctest/doctest.h>
 
@@ -88,10 +88,10 @@ TEST_CASE(
 
 namespace {
 
-// The discrete action of one time_fe step (INTERFACE.md §3), written from its definition: kinetic
-// energy, each spring's (1/2) k |x_b - x_a|^2 and gravity integrated exactly for positions linear
-// in time (Simpson's rule is exact for these quadratics), the rest (1/2) k r^2 - k r l by the
-// rectangle rule at the step's start.
+// The discrete action of one time_fe step (docs/integrators.md#time_fe), written from its
+// definition: kinetic energy, each spring's (1/2) k |x_b - x_a|^2 and gravity integrated exactly
+// for positions linear in time (Simpson's rule is exact for these quadratics), the rest,
+// (1/2) k r^2 - k r l, by the rectangle rule at the step's start.
 double action(const sim::MassSpringModel& m, const Eigen::VectorXd& qa, const Eigen::VectorXd& qb,
               double h) {
   double A = 0;

@@ -1,8 +1,9 @@
-// The N-link rigid pendulum (INTERFACE.md §1b, §3; seed 004): the O(N) tension recursion of
-// sim/pendulum.cpp against seed 004's closed form (N = 2) and its dense N x N system (written out
-// here independently, solved in long double), the canonical momenta and the Hamiltonian gradient,
-// the integrators' orders, energy behaviour, joint damping, the implicit midpoint rule's residual,
-// reversibility and symplecticity, and the pendulum scenes of the catalog.
+// The N-link rigid pendulum (docs/scenes.md#pendulums, docs/integrators.md; seed 004): the O(N)
+// tension recursion of sim/pendulum.cpp against seed 004's closed form (N = 2) and its dense N x N
+// system (written out here independently, solved in long double), the canonical momenta and the
+// Hamiltonian gradient, the integrators' orders, energy behaviour, joint damping, the implicit
+// midpoint rule's residual, reversibility and symplecticity, and the pendulum scenes of the
+// catalog.
 #include <doctest/doctest.h>
 
 #include <Eigen/Dense>

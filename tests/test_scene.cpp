@@ -100,7 +100,7 @@ TEST_CASE(
   CHECK(b.mass_spring.dim == 2);
 }
 
-TEST_CASE("3-D scenes are detected as such, defaults follow INTERFACE.md") {
+TEST_CASE("3-D scenes are detected as such, defaults follow docs/scenes.md") {
   const auto def = scene::parse(
       R"({"system": {"type": "mass_spring", "particles": [{"position": [0, 0, 1], "mass": 2}]}})",
       "x");
@@ -109,4 +109,27 @@ TEST_CASE("3-D scenes are detected as such, defaults follow INTERFACE.md") {
   CHECK(def.dt == 0.001);
   CHECK(def.duration == 10);
   CHECK(scene::build(def).mass_spring.dim == 3);
+}
+
+TEST_CASE("a fixed particle may carry any finite mass, which is ignored") {
+  const auto sceneWithFixedMass = [](const std::string& mass) {
+    return R"({"system": {"type": "mass_spring", "particles": [
+                {"position": [0, 0], "fixed": true)" +
+           mass + R"(}, {"position": [0, -1], "mass": 2}],
+              "springs": [{"a": 0, "b": 1, "stiffness": 10}]}})";
+  };
+  const auto reference = scene::build(scene::parse(sceneWithFixedMass(""), "t.json"));
+  for (const std::string mass : {", \"mass\": 0", ", \"mass\": 5", ", \"mass\": -1"}) {
+    CAPTURE(mass);
+    const auto def = scene::parse(sceneWithFixedMass(mass), "t.json");
+    const auto b = scene::build(def);
+    CHECK(b.mass_spring.inv_mass[0] == 0.0);
+    CHECK(b.mass_spring.mass[0] == reference.mass_spring.mass[0]);
+    CHECK(b.energy(b.state).total() == reference.energy(reference.state).total());
+  }
+  // it must still be a finite number
+  CHECK_THROWS_WITH(scene::parse(sceneWithFixedMass(", \"mass\": \"heavy\""), "t.json"),
+                    "t.json: system.particles[0].mass: must be a number, not a string");
+  CHECK_THROWS_WITH(scene::parse(sceneWithFixedMass(", \"mass\": null"), "t.json"),
+                    "t.json: system.particles[0].mass: must be a number, not null");
 }

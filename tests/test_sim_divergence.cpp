@@ -1,10 +1,13 @@
-// Divergence is a value (DESIGN.md §3.4): a stiff spring with a huge step under euler blows up;
-// Stepper::advance(n) reports it and keeps the last finite state.
+// Divergence is a value (docs/architecture.md#divergence-is-a-value): a stiff spring with a huge
+// step under euler blows up; Stepper::advance(n) reports it and keeps the last finite state.
 #include <doctest/doctest.h>
 
 #include <cmath>
 #include <string>
 
+#include "fp_trap.hpp"
+#include "scene/build.hpp"
+#include "scene/load.hpp"
 #include "sim/energy.hpp"
 #include "test_sim_helpers.hpp"
 
@@ -24,6 +27,7 @@ auto stiffChain() {
 }  // namespace
 
 TEST_CASE("sim: euler with a huge step on a stiff spring reports a divergence") {
+  const testutil::FpTrapsOff overflowIsThePoint;
   // k/m = 1e9, h = 0.01: h w = 316, so euler multiplies the amplitude by ~h w every step
   const auto sys = stiffChain();
   const double h = 0.01;
@@ -60,6 +64,7 @@ TEST_CASE("sim: euler with a huge step on a stiff spring reports a divergence") 
 }
 
 TEST_CASE("sim: a force that overflows in one step names the moving particle, not the fixed one") {
+  const testutil::FpTrapsOff overflowIsThePoint;
   // k (l - r) = inf at once: the fixed end's (ignored) force is inf too, which must not turn into
   // a NaN acceleration of the fixed particle (inf * 0)
   simtest::Builder b;
@@ -86,4 +91,40 @@ TEST_CASE("sim: the same scene with a sane step does not diverge") {
   sim::Stepper st(sys.mass_spring, sys.state, sim::Method::Verlet, 1e-6);
   CHECK_FALSE(st.advance(1000));
   CHECK(st.state().x.allFinite());
+}
+
+TEST_CASE("sim: a pendulum whose energy overflows names the link, not a particle") {
+  const testutil::FpTrapsOff overflowIsThePoint;
+  // three links at finite angles, the outermost spinning at omega rad/s: one euler step keeps the
+  // angles and rates finite at 1e150 (the energy, ~omega^2, overflows) and not at 1e200
+  const auto stepOnce = [](const std::string& omega) {
+    const auto def = scene::parse(R"({"integrator": "euler", "system": {"type": "pendulum",
+        "lengths": [1, 1, 1], "masses": [1, 1, 1], "angles": [0.1, 0.2, 0.3],
+        "angular_velocities": [0, 0, )" +
+                                      omega + "]}}",
+                                  "spin.json");
+    const auto built = scene::build(def);
+    return built.stepper(def.integrator, 1e-3)->advance();
+  };
+  const auto energy = stepOnce("1e150");
+  REQUIRE(energy.has_value());
+  CHECK(energy->what == "the energy is not finite (largest value at link 2)");
+  CHECK(energy->body == 2);
+  const auto rates = stepOnce("1e200");
+  REQUIRE(rates.has_value());
+  CHECK(rates->what.find(" of link ") != std::string::npos);
+  CHECK(rates->what.find("particle") == std::string::npos);
+  CHECK(rates->body >= 0);
+  CHECK(rates->body < 3);
+}
+
+TEST_CASE("floating-point traps are on in the tests, and FpTrapsOff lifts them for its scope") {
+  CHECK((fegetexcept() & testutil::kTrappedExceptions) == testutil::kTrappedExceptions);
+  {
+    const testutil::FpTrapsOff off;
+    CHECK((fegetexcept() & testutil::kTrappedExceptions) == 0);
+    volatile double zero = 0.0;
+    CHECK(std::isinf(1.0 / zero));  // would be SIGFPE with the traps on
+  }
+  CHECK((fegetexcept() & testutil::kTrappedExceptions) == testutil::kTrappedExceptions);
 }

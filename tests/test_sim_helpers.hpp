@@ -1,4 +1,4 @@
-// Shared helpers for the physics tests (tests/test_sim_*.cpp): build a mass-spring model by hand,
+// Shared helpers for the physics tests (tests/test_sim_*.cpp): describe a mass-spring model,
 // run a stepper, compare numbers. Not a test file itself (the glob only picks up test_*.cpp).
 #pragma once
 
@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "scene/build.hpp"
 #include "sim/model.hpp"
 #include "sim/registry.hpp"
 #include "sim/stepper.hpp"
@@ -22,50 +23,37 @@ struct System {
   sim::State state;
 };
 
-// Builds a MassSpringModel directly, without the scene layer. mass == 0 marks a fixed particle.
+// Describes a mass-spring system particle by particle and builds it through the real path: a
+// scene::SceneDef handed to scene::build, as a scene file would be (so 2-D where the system is
+// planar). mass == 0 marks a fixed particle.
 class Builder {
  public:
   int particle(const Vec3& x, const Vec3& v, double mass) {
-    xs_.push_back(x);
-    vs_.push_back(mass == 0.0 ? Vec3::Zero() : v);
-    ms_.push_back(mass);
-    return static_cast<int>(ms_.size()) - 1;
+    scene::ParticleDef p;
+    p.position = x;
+    p.fixed = mass == 0.0;
+    p.velocity = p.fixed ? Vec3::Zero() : v;
+    p.mass = mass;
+    def_.particles.push_back(p);
+    return static_cast<int>(def_.particles.size()) - 1;
   }
   int fixed(const Vec3& x) { return particle(x, Vec3::Zero(), 0.0); }
-  const Vec3& position(int i) const { return xs_[i]; }
+  const Vec3& position(int i) const { return def_.particles[i].position; }
   void spring(int a, int b, double k, double rest, double damping = 0.0) {
-    sa_.push_back(a), sb_.push_back(b), k_.push_back(k), r_.push_back(rest), c_.push_back(damping);
+    def_.springs.push_back(scene::SpringDef{a, b, k, rest, damping});
   }
-  System build(const Vec3& gravity, double drag = 0.0, int dim = 3) const {
-    System s;
-    auto& m = s.mass_spring;
-    const int n = static_cast<int>(ms_.size()), ns = static_cast<int>(sa_.size());
-    m.dim = dim;
-    m.gravity = gravity;
-    m.drag = drag;
-    m.mass.resize(n);
-    m.inv_mass.resize(n);
-    s.state.x.resize(3 * n);
-    s.state.v.resize(3 * n);
-    for (int i = 0; i < n; ++i) {
-      m.mass[i] = ms_[i];
-      m.inv_mass[i] = ms_[i] == 0.0 ? 0.0 : 1.0 / ms_[i];
-      s.state.x.segment<3>(3 * i) = xs_[i];
-      s.state.v.segment<3>(3 * i) = vs_[i];
-    }
-    m.spring_a = sa_;
-    m.spring_b = sb_;
-    m.stiffness = Eigen::Map<const Eigen::VectorXd>(k_.data(), ns);
-    m.rest_length = Eigen::Map<const Eigen::VectorXd>(r_.data(), ns);
-    m.damping = Eigen::Map<const Eigen::VectorXd>(c_.data(), ns);
-    return s;
+  System build(const Vec3& gravity, double drag = 0.0) const {
+    scene::SceneDef def;
+    def.kind = sim::SystemKind::MassSpring;
+    def.gravity = gravity;
+    def.mass_spring = def_;
+    def.mass_spring.drag = drag;
+    scene::Built built = scene::build(def);
+    return System{std::move(built.mass_spring), std::move(built.state)};
   }
 
  private:
-  std::vector<Vec3> xs_, vs_;
-  std::vector<double> ms_;
-  std::vector<int> sa_, sb_;
-  std::vector<double> k_, r_, c_;
+  scene::MassSpringDef def_;
 };
 
 // The integrators that apply to mass-spring systems, in registry order.

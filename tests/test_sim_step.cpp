@@ -1,5 +1,5 @@
 // One step of every mass-spring integrator against its recurrence written out by hand
-// (INTERFACE.md §3) on a 1-D spring, and the zero-length spring (§1a).
+// (docs/integrators.md) on a 1-D spring, and the zero-length spring (docs/scenes.md#springs).
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -30,7 +30,7 @@ struct Variant {
   Vec3 o = Vec3::Zero();  // where the fixed end sits: the 1-D problem is in x - o
 };
 
-// x', v' of one step of `method`, written from INTERFACE.md §3 in one dimension.
+// x', v' of one step of `method`, written from docs/integrators.md in one dimension.
 void byHand(sim::Method method, const Spring1D& s, double x, double v, double h, double& x1,
             double& v1) {
   switch (method) {

@@ -16,7 +16,8 @@ using simtest::Vec3;
 
 namespace {
 
-// Table 1 (both cases share r0, m, k); g = 9.8 (README errata: not printed, 9.8 gives ratio 2)
+// Table 1 (both cases share r0, m, k); g = 9.8: not printed in seed 003, but it gives the
+// paper's frequency ratio 2 (docs/integrators.md#time_fe)
 constexpr double kM = 0.0484, kK = 2.3, kR0 = 0.6162, kG = 9.8, kDt = 0.002;
 
 scene::Built pendulum(double x0, double y0) {
@@ -49,7 +50,7 @@ double crossingFrequency(const std::vector<double>& s, double dt) {
 
 TEST_CASE("sim: time_fe on one spring with a fixed end is seed 003's recursion eqs. (9)-(10)") {
   // Seed 003, per coordinate, with V = k (l - r0)^2 / 2 + m g y (gravity along -y; the printed
-  // gravity sign of eqs. (7), (9), (10) is a typo, README errata):
+  // gravity sign of eqs. (7), (9), (10) is a slip, docs/integrators.md#time_fe):
   //   (9)  p_a = (k dt/3 - m/dt - k r0 dt / l_a) q_a + (m/dt + k dt/6) q_b + (0, m g dt/2)
   //   (10) p_b = -(m/dt + k dt/6) q_a - (k dt/3 - m/dt) q_b - (0, m g dt/2)
   // Solve (9) for q_b, then (10) gives p_b; p_0 = m v_0.

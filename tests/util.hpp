@@ -42,12 +42,14 @@ struct RunResult {
   std::string out, err;
 };
 
-// Runs `springlab ARGS` through the shell (arguments are single-quoted).
-inline RunResult springlab(const std::vector<std::string>& args) {
+// Runs `springlab ARGS` through the shell (arguments are single-quoted), after `prefix` (a
+// command such as "timeout 2 " that runs springlab).
+inline RunResult springlab(const std::vector<std::string>& args, const std::string& prefix = "") {
   static int counter = 0;
   const std::string tag = std::to_string(++counter);
   const fs::path out = tempDir() / ("stdout" + tag), err = tempDir() / ("stderr" + tag);
-  std::string cmd = "'";
+  std::string cmd = prefix;
+  cmd += "'";
   cmd += SPRINGLAB_BIN;
   cmd += "'";
   for (const auto& a : args) {

@@ -4,9 +4,11 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <sstream>
 
 #include "cli/commands.hpp"
+#include "cli/progress.hpp"
 #include "scene/build.hpp"
 #include "scene/load.hpp"
 #include "sim/forces.hpp"
@@ -29,11 +31,140 @@ std::vector<std::string> split(const std::string& s) {
     if (!item.empty()) out.push_back(item);
   return out;
 }
-}  // namespace
 
-namespace {
-int benchCloth(const std::vector<std::string>& scenes, const std::vector<sim::Method>& ms,
-               double budget, long long maxSteps);
+// The value of one bench option into `o`; returns the problem or nothing.
+std::optional<std::string> setBenchOption(const OptionSpec& spec, const std::string& value,
+                                          BenchOptions& o) {
+  const std::string name(spec.name);
+  if (name == "--scenes") {
+    o.scenes = split(value);
+    if (o.scenes.empty()) return "--scenes: no scene named";
+  } else if (name == "--integrators") {
+    o.integrators.clear();
+    for (const auto& i : split(value)) {
+      const auto m = sim::findIntegrator(i);
+      if (!m || !sim::appliesTo(*m, sim::SystemKind::MassSpring))
+        return "--integrators: \"" + i + "\" is not one of " +
+               sim::applicableList(sim::SystemKind::MassSpring);
+      o.integrators.push_back(*m);
+    }
+    if (o.integrators.empty()) return "--integrators: no integrator named";
+  } else if (name == "--seconds") {
+    if (!parseDouble(value, o.seconds) || !(o.seconds > 0))
+      return "--seconds: must be a number > 0, not \"" + value + "\"";
+  } else if (name == "--max-steps") {
+    if (!parseWhole(value, o.max_steps) || o.max_steps < 1)
+      return "--max-steps: must be a whole number >= 1, not \"" + value + "\"";
+  } else if (name == "--suite") {
+    if (value != "all" && value != "cloth" && value != "pendulum")
+      return "--suite: must be all, cloth or pendulum, not \"" + value + "\"";
+    o.suite = value;
+  } else {
+    return "internal error: option " + name + " has no parser";
+  }
+  return std::nullopt;
+}
+
+struct BenchScene {
+  std::string name;
+  scene::SceneDef def;
+};
+
+// Loads every scene of the scenes table before any timing, so that bad input writes nothing.
+// Returns the one-line problem or nothing.
+std::optional<std::string> loadBenchScenes(const std::vector<std::string>& names,
+                                           std::vector<BenchScene>& out) {
+  for (const auto& name : names) {
+    BenchScene s{name, {}};
+    try {
+      s.def = scene::loadSceneArg(name);
+    } catch (const scene::Error& e) {
+      return std::string(e.what());
+    }
+    if (s.def.kind != sim::SystemKind::MassSpring)
+      return "springlab bench: --scenes: " + name +
+             " is a pendulum; the scenes table times mass-spring systems (the pendulum table: "
+             "--suite pendulum)";
+    out.push_back(std::move(s));
+  }
+  return std::nullopt;
+}
+
+// Microseconds per step of `m` on `b` at dt, the first step (which builds factorisations and
+// sparsity patterns) excluded when more ran; `diverged` tells whether the run diverged.
+double clothStepTime(const scene::Built& b, sim::Method m, double dt, double budget,
+                     long long maxSteps, bool& diverged) {
+  sim::Stepper st(b.mass_spring, b.state, m, dt);
+  auto t0 = Clock::now();
+  auto d = st.advance();
+  const double first = seconds(t0);
+  long long n = 0;
+  t0 = Clock::now();
+  while (!d && n < maxSteps && seconds(t0) < budget) {
+    d = st.advance();
+    ++n;
+  }
+  diverged = d.has_value();
+  return n > 0 ? seconds(t0) / double(n) : first;
+}
+
+// Spring evaluations per second of the explicit force pass alone. A pass costs about as much as
+// one explicit step, so half a cell's budget measures it as well; at least kMinForcePasses passes
+// so that the first one (cold caches) does not stand alone on a huge scene.
+constexpr double kForcePassBudgetShare = 0.5;
+constexpr long long kMinForcePasses = 3;
+double springEvaluationRate(const scene::Built& b, double budget) {
+  Eigen::VectorXd f;
+  long long passes = 0;
+  const auto t0 = Clock::now();
+  while (seconds(t0) < budget * kForcePassBudgetShare || passes < kMinForcePasses) {
+    sim::totalForce(b.mass_spring, b.state.x, b.state.v, f);
+    ++passes;
+  }
+  return double(passes) * b.mass_spring.springs() / seconds(t0);
+}
+
+// A table row is printed whole, after the progress line is erased, so that the two never share
+// a line of the terminal.
+void printRow(Progress& progress, const std::string& row) {
+  progress.clear();
+  std::fputs(row.c_str(), stdout);
+  std::fflush(stdout);
+}
+
+template <typename... T>
+void appendf(std::string& out, const char* format, T... values) {
+  char text[128];
+  std::snprintf(text, sizeof text, format, values...);
+  out += text;
+}
+
+void benchCloth(const std::vector<BenchScene>& scenes, const std::vector<sim::Method>& ms,
+                double budget, long long maxSteps, Progress& progress, long long& cells) {
+  std::string header;
+  appendf(header,
+          "# microseconds per step (first step, which factorises, excluded when more ran)\n");
+  appendf(header, "%-12s %9s %9s", "scene", "particles", "springs");
+  for (auto m : ms) appendf(header, " %17s", std::string(sim::info(m).name).c_str());
+  appendf(header, " %14s\n", "spring-evals/s");
+  printRow(progress, header);
+  for (const auto& s : scenes) {
+    const scene::Built b = scene::build(s.def);
+    std::string row;
+    appendf(row, "%-12s %9d %9d", s.name.c_str(), b.mass_spring.particles(),
+            b.mass_spring.springs());
+    for (auto m : ms) {
+      bool diverged = false;
+      const double per = clothStepTime(b, m, s.def.dt, budget, maxSteps, diverged);
+      char cell[32];
+      std::snprintf(cell, sizeof cell, "%.1f%s", 1e6 * per, diverged ? " (div)" : "");
+      appendf(row, " %17s", cell);
+      progress.update(++cells, NAN);
+    }
+    appendf(row, " %14.3g\n", springEvaluationRate(b, budget));
+    printRow(progress, row);
+  }
+}
 
 // Time per step of `m` on a uniform chain of n links (1 m long, 1 kg), released at 45 degrees.
 // `diverged` is set if the run diverged (its timing would then measure garbage states).
@@ -59,147 +190,80 @@ double pendulumStepTime(int n, sim::Method m, double h, double budget, long long
   return seconds(t0) / double(std::max(steps, 1LL));
 }
 
-void benchPendulum(double budget, long long maxSteps) {
+constexpr int kPendulumLinks[] = {2, 10, 100, 1000, 10000};
+constexpr int kMaxMidpointLinks = 1000;  // implicit_midpoint's dense solve is O(N^3) per step
+constexpr long long kPendulumCells = 9;  // rk4 on each chain, implicit_midpoint up to 1000 links
+
+void benchPendulum(double budget, long long maxSteps, Progress& progress, long long& cells) {
   // the cost of a step does not depend on h; the short links of long chains are stiff, so a
   // small h keeps every run finite (a diverging run would time garbage)
   const double hRk4 = 1e-7, hMid = 1e-5;
-  std::printf("\n# pendulum: uniform chain of N links (1 m, 1 kg) released at 45 degrees\n");
-  std::printf("%8s %22s %32s\n", "N", "rk4 us/step (h=1e-7)", "implicit_midpoint us/step (h=1e-5)");
+  std::string header;
+  appendf(header, "\n# pendulum: uniform chain of N links (1 m, 1 kg) released at 45 degrees\n");
+  appendf(header, "%8s %22s %32s\n", "N", "rk4 us/step (h=1e-7)",
+          "implicit_midpoint us/step (h=1e-5)");
+  printRow(progress, header);
   double t1000 = 0, t10000 = 0;
-  for (int n : {2, 10, 100, 1000, 10000}) {
+  for (int n : kPendulumLinks) {
     bool div = false;
     const double rk = pendulumStepTime(n, sim::Method::Rk4, hRk4, budget, maxSteps, div);
+    progress.update(++cells, NAN);
     if (n == 1000) t1000 = rk;
     if (n == 10000) t10000 = rk;
-    std::printf("%8d %16.2f%6s", n, 1e6 * rk, div ? "(div)" : "");
-    std::fflush(stdout);
-    if (n <= 1000) {
+    std::string row;
+    appendf(row, "%8d %16.2f%6s", n, 1e6 * rk, div ? "(div)" : "");
+    if (n <= kMaxMidpointLinks) {
       const double mid =
           pendulumStepTime(n, sim::Method::ImplicitMidpoint, hMid, budget, maxSteps, div);
-      std::printf(" %26.2f%6s\n", 1e6 * mid, div ? "(div)" : "");
+      progress.update(++cells, NAN);
+      appendf(row, " %26.2f%6s\n", 1e6 * mid, div ? "(div)" : "");
     } else {
-      std::printf(" %32s\n", "-");
+      appendf(row, " %32s\n", "-");
     }
+    printRow(progress, row);
   }
-  std::printf("rk4 scaling exponent between N = 1000 and 10000: %.3f\n",
-              std::log(t10000 / t1000) / std::log(10.0));
+  std::string last;
+  appendf(last, "rk4 scaling exponent between N = 1000 and 10000: %.3f\n",
+          std::log(t10000 / t1000) / std::log(10.0));
+  printRow(progress, last);
 }
 }  // namespace
+
+std::optional<std::string> parseBenchOptions(const Args& args, BenchOptions& o) {
+  SplitArgs given;
+  if (auto problem = splitArgs(args, benchOptions(), given)) return problem;
+  if (!given.positional.empty())
+    return "unexpected argument \"" + given.positional[0] + "\" (bench takes only options)";
+  for (const auto& g : given.options)
+    if (auto problem = setBenchOption(*g.spec, g.value, o)) return problem;
+  if (o.integrators.empty())
+    for (const auto& i : sim::integrators())
+      if (i.mass_spring) o.integrators.push_back(i.method);
+  return std::nullopt;
+}
 
 int benchCommand(const Args& args) {
-  std::vector<std::string> scenes = {"cloth_16", "cloth_32", "cloth_64", "cloth_128", "cloth_256"};
-  std::vector<std::string> methods;
-  double budget = 1.0;  // s of stepping per cell
-  long long maxSteps = 500;
-  std::string suite = "all";
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    auto value = [&]() -> std::string { return i + 1 < args.size() ? args[++i] : std::string(); };
-    if (a == "--scenes") {
-      scenes = split(value());
-    } else if (a == "--integrators") {
-      methods = split(value());
-    } else if (a == "--seconds") {
-      const std::string v = value();
-      if (!parseDouble(v, budget) || budget <= 0) {
-        std::fprintf(stderr, "springlab bench: --seconds: must be a number > 0, not \"%s\"\n",
-                     v.c_str());
-        return 2;
-      }
-    } else if (a == "--suite") {
-      suite = value();
-      if (suite != "all" && suite != "cloth" && suite != "pendulum") {
-        std::fprintf(stderr,
-                     "springlab bench: --suite: must be all, cloth or pendulum, not \"%s\"\n",
-                     suite.c_str());
-        return 2;
-      }
-    } else if (a == "--max-steps") {
-      const std::string v = value();
-      if (!parseWhole(v, maxSteps) || maxSteps < 1) {
-        std::fprintf(stderr,
-                     "springlab bench: --max-steps: must be a whole number >= 1, not \"%s\"\n",
-                     v.c_str());
-        return 2;
-      }
-    } else {
-      std::fprintf(stderr,
-                   "springlab bench: unknown option \"%s\" (options: --scenes A,B --integrators "
-                   "A,B --seconds S --max-steps N --suite all|cloth|pendulum)\n",
-                   a.c_str());
+  BenchOptions o;
+  if (const auto problem = parseBenchOptions(args, o)) {
+    std::fprintf(stderr, "springlab bench: %s\n", problem->c_str());
+    return 2;
+  }
+  std::vector<BenchScene> scenes;
+  if (o.suite != "pendulum") {
+    if (const auto problem = loadBenchScenes(o.scenes, scenes)) {
+      std::fprintf(stderr, "%s\n", problem->c_str());
       return 2;
     }
   }
-  std::vector<sim::Method> ms;
-  if (methods.empty()) {
-    for (const auto& i : sim::integrators())
-      if (i.mass_spring) ms.push_back(i.method);
-  } else {
-    for (const auto& name : methods) {
-      const auto m = sim::findIntegrator(name);
-      if (!m || !sim::appliesTo(*m, sim::SystemKind::MassSpring)) {
-        std::fprintf(stderr, "springlab bench: --integrators: \"%s\" is not one of %s\n",
-                     name.c_str(), sim::applicableList(sim::SystemKind::MassSpring).c_str());
-        return 2;
-      }
-      ms.push_back(*m);
-    }
-  }
-
-  if (suite != "pendulum" && benchCloth(scenes, ms, budget, maxSteps) != 0) return 2;
-  if (suite != "cloth") benchPendulum(budget, maxSteps);
+  const long long clothCells = static_cast<long long>(scenes.size() * o.integrators.size());
+  const long long total = clothCells + (o.suite != "cloth" ? kPendulumCells : 0);
+  Progress progress = Progress::forStderr("springlab bench", "cells", total);
+  long long cells = 0;
+  if (o.suite != "pendulum")
+    benchCloth(scenes, o.integrators, o.seconds, o.max_steps, progress, cells);
+  if (o.suite != "cloth") benchPendulum(o.seconds, o.max_steps, progress, cells);
+  progress.finish(cells, NAN);
   return 0;
 }
-
-namespace {
-int benchCloth(const std::vector<std::string>& scenes, const std::vector<sim::Method>& ms,
-               double budget, long long maxSteps) {
-  std::printf("# microseconds per step (first step, which factorises, excluded when more ran)\n");
-  std::printf("%-12s %9s %9s", "scene", "particles", "springs");
-  for (auto m : ms) std::printf(" %17s", std::string(sim::info(m).name).c_str());
-  std::printf(" %14s\n", "spring-evals/s");
-  for (const auto& name : scenes) {
-    scene::SceneDef def;
-    try {
-      def = scene::loadSceneArg(name);
-    } catch (const scene::Error& e) {
-      std::fprintf(stderr, "%s\n", e.what());
-      return 2;
-    }
-    const scene::Built b = scene::build(def);
-    std::printf("%-12s %9d %9d", name.c_str(), b.mass_spring.particles(), b.mass_spring.springs());
-    std::fflush(stdout);
-    for (auto m : ms) {
-      sim::Stepper st(b.mass_spring, b.state, m, def.dt);
-      // the first step builds caches (factorisations, patterns): timed apart
-      auto t0 = Clock::now();
-      auto d = st.advance();
-      const double first = seconds(t0);
-      long long n = 0;
-      t0 = Clock::now();
-      while (!d && n < maxSteps && seconds(t0) < budget) {
-        d = st.advance();
-        ++n;
-      }
-      const double per = n > 0 ? seconds(t0) / double(n) : first;
-      char cell[32];
-      std::snprintf(cell, sizeof cell, "%.1f%s", 1e6 * per, d ? " (div)" : "");
-      std::printf(" %17s", cell);
-      std::fflush(stdout);
-    }
-    // explicit force pass alone
-    Eigen::VectorXd f;
-    long long passes = 0;
-    const auto t0 = Clock::now();
-    while (seconds(t0) < budget * 0.5 || passes < 3) {
-      sim::totalForce(b.mass_spring, b.state.x, b.state.v, f);
-      ++passes;
-    }
-    std::printf(" %14.3g\n", double(passes) * b.mass_spring.springs() / seconds(t0));
-  }
-  return 0;
-}
-
-}  // namespace
 
 }  // namespace cli

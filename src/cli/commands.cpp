@@ -1,9 +1,9 @@
 #include "cli/commands.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
 
 #include "scene/catalog.hpp"
 
@@ -36,48 +36,34 @@ int listCommand(const Args& args) {
 }
 
 namespace {
-const char* kUsage =
-    "usage:\n"
-    "  springlab [SCENE] [options]                   interactive window (default scene cloth_32)\n"
-    "  springlab run SCENE [options]                 headless simulation, CSV output\n"
-    "  springlab list                                built-in scenes, one name per line\n"
-    "  springlab bench [options]                     integrator timings on the cloth scenes\n"
-    "\n"
-    "run options:\n"
-    "  --integrator NAME   override the scene's integrator\n"
-    "  --dt S              override the step (s)\n"
-    "  --duration S        simulated time (s); steps = round(duration / dt)\n"
-    "  --every N           write every N-th step (t = 0 and the last step always)\n"
-    "  --out FILE          trajectory CSV (- for standard output)\n"
-    "  --energy FILE       energy CSV (- for standard output)\n"
-    "\n"
-    "window options:\n"
-    "  --integrator NAME, --dt S   as for run\n"
-    "  --size WxH          window size in pixels (default 1280x720)\n"
-    "  --frames N          quit after N rendered frames\n"
-    "  --screenshot FILE   PNG of the last frame (no display needed: headless EGL)\n"
-    "  --no-ui             no panel;  --stats  print frame timings at exit\n"
-    "\n"
-    "SCENE is a .json file or a built-in name. Exit status: 0 ok, 2 bad input, 3 diverged.\n";
+bool isHelp(const std::string& a) {
+  return a == "--help" || a == "-h";
+}
 }  // namespace
 
 int dispatch(int argc, char** argv) {
-  Args rest;
-  for (int i = 2; i < argc; ++i) rest.emplace_back(argv[i]);
-  if (argc < 2 || std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0) {
-    std::fputs(kUsage, argc < 2 ? stderr : stdout);
-    if (argc < 2)
-      std::fputs(
-          "springlab: the interactive window is not available in this build; use springlab run\n",
-          stderr);
-    return argc < 2 ? 2 : 0;
+  if (argc < 2) {
+    std::fputs(usage("")->c_str(), stderr);
+    std::fputs(
+        "springlab: the interactive window is not available in this build; use springlab run\n",
+        stderr);
+    return 2;
   }
   const std::string cmd = argv[1];
-  for (const auto& a : rest)
-    if (a == "--help" || a == "-h") {
-      std::fputs(kUsage, stdout);
-      return 0;
-    }
+  const Args rest(argv + 2, argv + argc);
+  if (isHelp(cmd)) {
+    std::fputs(usage("")->c_str(), stdout);
+    return 0;
+  }
+  if (cmd == "--version") {
+    std::printf("%s\n", std::string(versionString()).c_str());
+    return 0;
+  }
+  const auto help = usage(cmd);
+  if (help && std::any_of(rest.begin(), rest.end(), isHelp)) {
+    std::fputs(help->c_str(), stdout);
+    return 0;
+  }
   if (cmd == "run") return runCommand(rest);
   if (cmd == "list") return listCommand(rest);
   if (cmd == "bench") return benchCommand(rest);

@@ -1,18 +1,41 @@
-// Headless subcommands (INTERFACE.md §4). Each returns the process exit status:
-// 0 success, 2 bad input (one line on stderr naming the place), 3 divergence.
+// Headless subcommands (docs/cli.md). Each returns the process exit status:
+// 0 success, 2 bad input (one line on stderr naming the place), 3 divergence, 130 interrupted.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
-namespace cli {
+#include "cli/options.hpp"
+#include "sim/registry.hpp"
 
-using Args = std::vector<std::string>;  // the arguments after the subcommand name
+namespace cli {
 
 int runCommand(const Args& args);
 int listCommand(const Args& args);
 int benchCommand(const Args& args);
 int dispatch(int argc, char** argv);
+
+// springlab run's options (runOptions() lists them); unset ones take the scene's values
+struct RunOptions {
+  std::string scene;
+  std::optional<std::string> integrator;
+  std::optional<double> dt, duration;  // s
+  long long every = 1;
+  std::optional<std::string> out, energy;
+};
+// Returns the problem with the options, without the "springlab run: " prefix, or nothing.
+std::optional<std::string> parseRunOptions(const Args& args, RunOptions& o);
+
+// springlab bench's options (benchOptions() lists them)
+struct BenchOptions {
+  std::vector<std::string> scenes = {"cloth_16", "cloth_32", "cloth_64", "cloth_128", "cloth_256"};
+  std::vector<sim::Method> integrators;  // every mass-spring integrator unless given
+  double seconds = 1.0;                  // s of stepping per cell
+  long long max_steps = 500;
+  std::string suite = "all";  // all, cloth or pendulum
+};
+std::optional<std::string> parseBenchOptions(const Args& args, BenchOptions& o);
 
 // Strict number parsing for options: the whole string must be a finite number.
 bool parseDouble(const std::string& s, double& out);

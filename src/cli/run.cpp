@@ -1,5 +1,4 @@
-// springlab run (INTERFACE.md §4): headless simulation with CSV output.
-#include <algorithm>
+// springlab run (docs/cli.md, run): headless simulation with CSV output.
 #include <chrono>
 #include <cmath>
 #include <csignal>
@@ -8,8 +7,10 @@
 
 #include "cli/commands.hpp"
 #include "cli/csv.hpp"
+#include "cli/progress.hpp"
 #include "scene/build.hpp"
 #include "scene/load.hpp"
+#include "sim/diagnostics.hpp"
 #include "sim/energy.hpp"
 #include "sim/stepper.hpp"
 
@@ -17,85 +18,64 @@ namespace cli {
 
 namespace {
 
+// duration / dt at or above this is refused: a run of 1e15 steps would take decades even at a
+// nanosecond per step, and below it the step count is an exact whole number in a double
+// (2^53 ~ 9e15) and fits a long long.
+constexpr double kMaxStepRatio = 1e15;
+// Above this many steps run says how many before it starts: at a microsecond per step (a small
+// scene) that is already a quarter of an hour, so a mistyped --dt gets noticed at once.
+constexpr long long kLongRunSteps = 1'000'000'000;
+
 // Ctrl+C / SIGTERM: stop between steps and keep complete files with the rows so far
 volatile std::sig_atomic_t g_stop = 0;
 extern "C" void onStopSignal(int) {
   g_stop = 1;
 }
 
-struct RunOptions {
-  std::string scene;
-  std::optional<std::string> integrator;
-  std::optional<double> dt, duration;
-  long long every = 1;
-  std::optional<std::string> out, energy;
-};
-
 int badOption(const std::string& what) {
   std::fprintf(stderr, "springlab run: %s\n", what.c_str());
   return 2;
 }
 
-// Returns 0 or the exit status of a bad option.
-int parseRunOptions(const Args& args, RunOptions& o) {
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (a.rfind("--", 0) == 0) {
-      std::string name = a, value;
-      bool inlineValue = false;
-      if (const auto eq = a.find('='); eq != std::string::npos) {
-        name = a.substr(0, eq);
-        value = a.substr(eq + 1);
-        inlineValue = true;
-      }
-      const bool known = name == "--integrator" || name == "--dt" || name == "--duration" ||
-                         name == "--every" || name == "--out" || name == "--energy";
-      if (!known) return badOption("unknown option " + name);
-      if (!inlineValue) {
-        if (i + 1 >= args.size()) return badOption(name + ": missing value");
-        value = args[++i];
-      }
-      if (name == "--integrator") {
-        o.integrator = value;
-      } else if (name == "--dt") {
-        double v;
-        if (!parseDouble(value, v) || !(v > 0))
-          return badOption("--dt: must be a finite number > 0, not \"" + value + "\"");
-        o.dt = v;
-      } else if (name == "--duration") {
-        double v;
-        if (!parseDouble(value, v) || !(v >= 0))
-          return badOption("--duration: must be a finite number >= 0, not \"" + value + "\"");
-        o.duration = v;
-      } else if (name == "--every") {
-        long long v;
-        if (!parseWhole(value, v) || v < 1)
-          return badOption("--every: must be a whole number >= 1, not \"" + value + "\"");
-        o.every = v;
-      } else if (name == "--out" || name == "--energy") {
-        if (value.empty()) return badOption(name + ": missing file name");
-        (name == "--out" ? o.out : o.energy) = value;
-      }
-    } else if (o.scene.empty()) {
-      o.scene = a;
-    } else {
-      return badOption("unexpected argument \"" + a + "\" (one SCENE only)");
-    }
+// The value of one run option into `o`; returns the problem or nothing.
+std::optional<std::string> setRunOption(const OptionSpec& spec, const std::string& value,
+                                        RunOptions& o) {
+  const std::string name(spec.name);
+  if (name == "--integrator") {
+    o.integrator = value;
+  } else if (name == "--dt") {
+    double v;
+    if (!parseDouble(value, v) || !(v > 0))
+      return "--dt: must be a finite number > 0, not \"" + value + "\"";
+    o.dt = v;
+  } else if (name == "--duration") {
+    double v;
+    if (!parseDouble(value, v) || !(v >= 0))
+      return "--duration: must be a finite number >= 0, not \"" + value + "\"";
+    o.duration = v;
+  } else if (name == "--every") {
+    long long v;
+    if (!parseWhole(value, v) || v < 1)
+      return "--every: must be a whole number >= 1, not \"" + value + "\"";
+    o.every = v;
+  } else if (name == "--out" || name == "--energy") {
+    if (value.empty()) return name + ": missing file name";
+    (name == "--out" ? o.out : o.energy) = value;
+  } else {
+    return "internal error: option " + name + " has no parser";
   }
-  if (o.scene.empty())
-    return badOption("missing SCENE (a .json file or a built-in name from springlab list)");
-  if (o.out && o.energy && *o.out == "-" && *o.energy == "-")
-    return badOption("--out and --energy cannot both be - (standard output)");
-  return 0;
+  return std::nullopt;
 }
 
-}  // namespace
-
-int runCommand(const Args& args) {
-  RunOptions o;
-  if (int st = parseRunOptions(args, o)) return st;
-
+// The scene of a run with the options applied, and its number of steps.
+struct RunPlan {
   scene::SceneDef def;
+  long long steps = 0;
+};
+
+// Loads the scene and applies --integrator, --dt, --duration; returns 0 or the exit status.
+int planRun(const RunOptions& o, RunPlan& plan) {
+  scene::SceneDef& def = plan.def;
   try {
     def = scene::loadSceneArg(o.scene);
   } catch (const scene::Error& e) {
@@ -105,115 +85,212 @@ int runCommand(const Args& args) {
   if (o.integrator) {
     const auto lookup = sim::lookupIntegrator(*o.integrator, def.kind);
     if (!lookup.method) return badOption("--integrator: " + lookup.error);
-    const auto m = lookup.method;
-    def.integrator = *m;
+    def.integrator = *lookup.method;
   }
   if (o.dt) def.dt = *o.dt;
   if (o.duration) def.duration = *o.duration;
   const double ratio = def.duration / def.dt;
-  if (!(ratio < 1e15))
+  if (!(ratio < kMaxStepRatio))
     return badOption("--duration / --dt: " + std::to_string(ratio) + " steps is too many");
-  const long long steps = std::llround(ratio);
+  plan.steps = std::llround(ratio);
+  return 0;
+}
 
-  const scene::Built built = scene::build(def);
-  const int n = built.bodies();
-
-  CsvFile traj, energy;
-  if (o.out && !traj.open(*o.out)) return badOption(traj.error());
-  if (o.energy && !energy.open(*o.energy)) return badOption(energy.error());
-  if (traj.isOpen()) {
-    std::string h = "t";
-    for (int i = 0; i < n; ++i) {
-      const auto s = std::to_string(i);
-      h += ",x" + s + ",y" + s + ",z" + s;
+// The trajectory and energy CSV files of a run (either may be absent).
+class RowWriter {
+ public:
+  explicit RowWriter(int bodies) : bodies_(bodies) {}
+  // Opens the files named by the options and writes the headers; returns the problem or nothing.
+  std::optional<std::string> open(const RunOptions& o) {
+    if (o.out && !traj_.open(*o.out)) return traj_.error();
+    if (o.energy && !energy_.open(*o.energy)) return energy_.error();
+    if (traj_.isOpen()) {
+      std::string h = "t";
+      for (int i = 0; i < bodies_; ++i) {
+        const auto s = std::to_string(i);
+        h += ",x" + s + ",y" + s + ",z" + s;
+      }
+      traj_.text((h + "\n").c_str());
     }
-    h += "\n";
-    traj.text(h.c_str());
+    if (energy_.isOpen()) energy_.text("t,kinetic,potential,total\n");
+    return std::nullopt;
   }
-  if (energy.isOpen()) energy.text("t,kinetic,potential,total\n");
-
-  const auto stepperPtr = built.stepper(def.integrator, def.dt);
-  sim::Stepper& stepper = *stepperPtr;
-  Eigen::VectorXd pos;
-  long long lastWritten = -1;
-  auto writeRow = [&](long long k) {
-    const double t = static_cast<double>(k) * def.dt;  // k*dt, not an accumulated sum
-    const sim::State& s = stepper.state();
-    if (traj.isOpen()) {
-      traj.number(t);
-      built.positions(s, pos);
-      for (int j = 0; j < 3 * n; ++j) traj.number(pos[j]);
-      traj.endRow();
+  bool any() const { return traj_.isOpen() || energy_.isOpen(); }
+  void write(double t, const Eigen::VectorXd& positions, const sim::Energy& e) {
+    if (traj_.isOpen()) {
+      traj_.number(t);
+      for (Eigen::Index j = 0; j < positions.size(); ++j) traj_.number(positions[j]);
+      traj_.endRow();
     }
-    if (energy.isOpen()) {
-      const sim::Energy e = built.energy(s);
-      energy.number(t);
-      energy.number(e.kinetic);
-      energy.number(e.potential);
-      energy.number(e.total());
-      energy.endRow();
+    if (energy_.isOpen()) {
+      for (double v : {t, e.kinetic, e.potential, e.total()}) energy_.number(v);
+      energy_.endRow();
     }
-    lastWritten = k;
-  };
+  }
+  // Renames the files into place; returns the problem or nothing.
+  std::optional<std::string> commit() {
+    if (traj_.commit() && energy_.commit()) return std::nullopt;
+    return traj_.error().empty() ? energy_.error() : traj_.error();
+  }
 
-  const auto t0 = std::chrono::steady_clock::now();
-  const sim::Energy e0 = built.energy(stepper.state());
-  writeRow(0);
-  std::optional<sim::Divergence> diverged;
-  long long k = 1;
-  g_stop = 0;
-  std::signal(SIGINT, onStopSignal);
-  std::signal(SIGTERM, onStopSignal);
-  for (; k <= steps && !g_stop; ++k) {
-    if ((diverged = stepper.advance())) break;
-    if (k % o.every == 0 || k == steps) writeRow(k);
+ private:
+  int bodies_;
+  CsvFile traj_, energy_;
+};
+
+struct RunOutcome {
+  std::optional<sim::Divergence> diverged;  // a non-finite step: exit status 3
+  std::optional<sim::Divergence> runaway;   // the runaway rule fired: a warning only
+  bool interrupted = false;
+  long long last_step = 0;  // the last step made
+  sim::Energy e0, e1;       // J, at the start and at the last step made
+  double wall = 0.0;        // s
+};
+
+// Steps the scene, writing the rows due and checking the runaway rule on each of them and on
+// the last step (the positions and energies are at hand there); stops at a non-finite step or
+// at Ctrl+C / SIGTERM.
+class RunLoop {
+ public:
+  RunLoop(const scene::Built& built, const RunPlan& plan, long long every, RowWriter& rows)
+      : built_(built),
+        plan_(plan),
+        every_(every),
+        rows_(rows),
+        stepper_(built.stepper(plan.def.integrator, plan.def.dt)),
+        scales_(built.scales()),
+        progress_(Progress::forStderr("springlab run", "steps", plan.steps)) {}
+
+  RunOutcome run() {
+    const auto start = std::chrono::steady_clock::now();
+    out_.e0 = built_.energy(stepper_->state());
+    record(0);
+    long long k = 1;
+    g_stop = 0;
+    std::signal(SIGINT, onStopSignal);
+    std::signal(SIGTERM, onStopSignal);
+    for (; k <= plan_.steps && !g_stop; ++k) {
+      if ((out_.diverged = stepper_->advance())) break;
+      if ((rows_.any() && k % every_ == 0) || k == plan_.steps) record(k);
+      progress_.update(k, time(k));
+    }
+    out_.last_step = k - 1;
+    out_.interrupted = g_stop && !out_.diverged && k <= plan_.steps;
+    // the files end with the last step made
+    if ((out_.diverged || out_.interrupted) && last_recorded_ != k - 1) record(k - 1);
+    std::signal(SIGINT, SIG_DFL);
+    std::signal(SIGTERM, SIG_DFL);
+    progress_.finish(out_.last_step, time(out_.last_step));
+    out_.e1 = built_.energy(stepper_->state());
+    out_.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return out_;
   }
-  const bool interrupted = g_stop && !diverged && k <= steps;
-  if ((diverged || interrupted) && lastWritten != k - 1) writeRow(k - 1);  // the last step made
-  std::signal(SIGINT, SIG_DFL);
-  std::signal(SIGTERM, SIG_DFL);
-  const bool committed = traj.commit() && energy.commit();
-  if (!committed) {
-    std::fprintf(stderr, "springlab run: %s\n",
-                 (traj.error().empty() ? energy.error() : traj.error()).c_str());
-    return 2;
+
+ private:
+  double time(long long k) const { return static_cast<double>(k) * plan_.def.dt; }  // not a sum
+
+  // Step k's row, written to the files, and the runaway rule on it.
+  void record(long long k) {
+    const sim::State& s = stepper_->state();
+    built_.positions(s, positions_);
+    const sim::Energy e = built_.energy(s);
+    rows_.write(time(k), positions_, e);
+    last_recorded_ = k;
+    if (out_.runaway) return;  // reported once
+    out_.runaway =
+        sim::checkRunaway(scales_, out_.e0.total(), e.total(), positions_, time(k),
+                          plan_.def.integrator, built_.kind == sim::SystemKind::Pendulum);
+    if (!out_.runaway) return;
+    progress_.clear();
+    std::fprintf(stderr, "springlab run: warning: %s at t = %.10g s\n", out_.runaway->what.c_str(),
+                 out_.runaway->t);
   }
-  if (diverged) {
-    std::fprintf(stderr, "springlab run: %s\n", diverged->message().c_str());
+
+  const scene::Built& built_;
+  const RunPlan& plan_;
+  long long every_;
+  RowWriter& rows_;
+  std::unique_ptr<sim::Stepper> stepper_;
+  sim::SceneScales scales_;
+  Progress progress_;
+  Eigen::VectorXd positions_;
+  long long last_recorded_ = -1;
+  RunOutcome out_;
+};
+
+// The summary for people (docs/cli.md, run): scene, system, integrator, energy drift, warning,
+// wall time.
+void printSummary(const RunOptions& o, const RunPlan& plan, const scene::Built& built,
+                  const RunOutcome& r) {
+  const scene::SceneDef& def = plan.def;
+  std::printf("scene       %s\n", def.name.empty() ? o.scene.c_str() : def.name.c_str());
+  if (built.kind == sim::SystemKind::Pendulum)
+    std::printf("system      pendulum, %d links\n", built.bodies());
+  else
+    std::printf("system      mass_spring, %d particles, %d springs, %dD\n", built.bodies(),
+                built.mass_spring.springs(), built.mass_spring.dim);
+  std::printf("integrator  %s, dt = %g s, %lld steps, t = %g s\n",
+              std::string(sim::info(def.integrator).name).c_str(), def.dt, plan.steps,
+              static_cast<double>(plan.steps) * def.dt);
+  const sim::SceneScales scales = built.scales();
+  const double e0 = r.e0.total(), e1 = r.e1.total();
+  const double drift = sim::energyDrift(e0, e1, scales);
+  if (sim::driftIsRelative(e0, scales))
+    std::printf("energy      E0 = %.9g J, E = %.9g J, (E - E0)/|E0| = %.3e\n", e0, e1, drift);
+  else  // E0 ~ 0 (a rope released at pivot height): relative to the scene's energy scale
+    std::printf(
+        "energy      E0 = %.9g J, E = %.9g J, (E - E0)/S = %.3e (S = %.4g J: the scene's "
+        "energy scale, as E0 is about 0)\n",
+        e0, e1, drift, scales.energy);
+  if (r.runaway)
+    std::printf("warning     %s at t = %.10g s\n", r.runaway->what.c_str(), r.runaway->t);
+  std::printf("wall time   %.3f s (%.2f us per step)\n", r.wall,
+              plan.steps ? 1e6 * r.wall / static_cast<double>(plan.steps) : 0.0);
+}
+
+}  // namespace
+
+std::optional<std::string> parseRunOptions(const Args& args, RunOptions& o) {
+  SplitArgs split;
+  if (auto problem = splitArgs(args, runOptions(), split)) return problem;
+  for (const auto& given : split.options)
+    if (auto problem = setRunOption(*given.spec, given.value, o)) return problem;
+  if (split.positional.size() > 1)
+    return "unexpected argument \"" + split.positional[1] + "\" (one SCENE only)";
+  if (split.positional.empty())
+    return "missing SCENE (a .json file or a built-in name from springlab list)";
+  o.scene = split.positional[0];
+  if (o.out && o.energy && *o.out == "-" && *o.energy == "-")
+    return "--out and --energy cannot both be - (standard output)";
+  return std::nullopt;
+}
+
+int runCommand(const Args& args) {
+  RunOptions o;
+  if (const auto problem = parseRunOptions(args, o)) return badOption(*problem);
+  RunPlan plan;
+  if (const int status = planRun(o, plan)) return status;
+  const scene::Built built = scene::build(plan.def);
+  RowWriter rows(built.bodies());
+  if (const auto problem = rows.open(o)) return badOption(*problem);
+  if (plan.steps > kLongRunSteps)
+    std::fprintf(stderr, "springlab run: %lld steps (duration / dt); this will take a while\n",
+                 plan.steps);
+
+  const RunOutcome r = RunLoop(built, plan, o.every, rows).run();
+  if (const auto problem = rows.commit()) return badOption(*problem);
+  if (r.diverged) {
+    std::fprintf(stderr, "springlab run: %s\n", r.diverged->message().c_str());
     return 3;
   }
-  if (interrupted) {
+  if (r.interrupted) {
     std::fprintf(stderr,
                  "springlab run: interrupted at t = %.17g s; the files hold the rows so far\n",
-                 static_cast<double>(k - 1) * def.dt);
+                 static_cast<double>(r.last_step) * plan.def.dt);
     return 130;
   }
   const bool stdoutUsed = (o.out && *o.out == "-") || (o.energy && *o.energy == "-");
-  if (!stdoutUsed) {
-    const double wall =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    const sim::Energy e1 = built.energy(stepper.state());
-    std::printf("scene       %s\n", def.name.empty() ? o.scene.c_str() : def.name.c_str());
-    if (built.kind == sim::SystemKind::Pendulum)
-      std::printf("system      pendulum, %d links\n", n);
-    else
-      std::printf("system      mass_spring, %d particles, %d springs, %dD\n", n,
-                  built.mass_spring.springs(), built.mass_spring.dim);
-    std::printf("integrator  %s, dt = %g s, %lld steps, t = %g s\n",
-                std::string(sim::info(def.integrator).name).c_str(), def.dt, steps,
-                static_cast<double>(steps) * def.dt);
-    // relative drift only where E0 is not ~0 (a rope released at pivot height starts at E0 = 0)
-    const double scale =
-        std::max({std::abs(e1.kinetic), std::abs(e1.potential), std::abs(e0.potential)});
-    if (std::abs(e0.total()) > 1e-6 * scale)
-      std::printf("energy      E0 = %.9g J, E = %.9g J, (E - E0)/|E0| = %.3e\n", e0.total(),
-                  e1.total(), (e1.total() - e0.total()) / std::abs(e0.total()));
-    else
-      std::printf("energy      E0 = %.9g J, E = %.9g J, E - E0 = %.3e J\n", e0.total(), e1.total(),
-                  e1.total() - e0.total());
-    std::printf("wall time   %.3f s (%.2f us per step)\n", wall,
-                steps ? 1e6 * wall / static_cast<double>(steps) : 0.0);
-  }
+  if (!stdoutUsed) printSummary(o, plan, built, r);
   return 0;
 }
 

@@ -1,4 +1,4 @@
-// SceneDef -> sim model + initial state (DESIGN.md §2).
+// SceneDef -> sim model + initial state (docs/architecture.md#from-a-scene-file-to-pixels).
 #pragma once
 
 #include <memory>

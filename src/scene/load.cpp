@@ -124,7 +124,7 @@ double Obj::optPositive(const std::string& key, double dflt) const {
 long long Obj::integer(const std::string& key, long long lo, long long hi) const {
   if (!has(key)) fail(key, "required key is missing");
   const json& v = j_.at(key);
-  if (!v.is_number_integer())  // 1.0 is not an integer (INTERFACE.md §1a)
+  if (!v.is_number_integer())  // 1.0 is not an integer (docs/scenes.md#springs)
     fail(key, std::string("must be an integer, not ") +
                   (v.is_number() ? "a number with a fraction or exponent" : typeName(v)));
   const std::string range = "must be between " + std::to_string(lo) + " and " + std::to_string(hi);
@@ -191,6 +191,125 @@ int count(const Obj& o, const char* key, long long lo, long long hi) {
   return static_cast<int>(o.integer(key, lo, hi));
 }
 
+void parseChain(const Obj& o, MassSpringDef& out) {
+  ChainParams p;
+  p.start = o.vec("start");
+  p.end = o.vec("end");
+  p.segments = count(o, "segments", 1, kMaxParticles);
+  p.mass = o.positive("mass");
+  p.stiffness = o.positive("stiffness");
+  p.rest_length = optRest(o);
+  p.damping = o.optNonNegative("damping", 0);
+  p.fix_start = o.boolean("fix_start", true);
+  p.fix_end = o.boolean("fix_end", false);
+  p.velocity = o.optVec("velocity", Vec3::Zero());
+  if (o.has("end_velocity")) p.end_velocity = o.vec("end_velocity");
+  if ((p.end - p.start).norm() == 0 && !p.rest_length) o.fail("end", "must differ from start");
+  addChain(out, p);
+}
+
+void parseHangingChain(const Obj& o, MassSpringDef& out) {
+  HangingChainParams p;
+  p.pivot = o.vec("pivot");
+  p.segments = count(o, "segments", 1, kMaxParticles);
+  p.segment_length = o.positive("segment_length");
+  p.mass = o.positive("mass");
+  p.stiffness = o.positive("stiffness");
+  p.rest_length = optRest(o);
+  p.damping = o.optNonNegative("damping", 0);
+  if (o.has("angles")) {
+    p.angles = o.numbers("angles");
+    if (p.angles.size() != size_t(p.segments))
+      o.fail("angles", "must have one angle per segment (" + std::to_string(p.segments) +
+                           "), got " + std::to_string(p.angles.size()));
+  }
+  addHangingChain(out, p);
+}
+
+void parseLoop(const Obj& o, MassSpringDef& out) {
+  LoopParams p;
+  p.center = o.vec("center");
+  p.radius = o.positive("radius");
+  p.count = count(o, "count", 3, kMaxParticles);
+  p.mass = o.positive("mass");
+  p.stiffness = o.positive("stiffness");
+  p.rest_length = optRest(o);
+  p.damping = o.optNonNegative("damping", 0);
+  p.phase = o.optNumber("phase").value_or(0.0);
+  p.velocity = o.optVec("velocity", Vec3::Zero());
+  addLoop(out, p);
+}
+
+void parseSpringPendulum(const Obj& o, MassSpringDef& out) {
+  SpringPendulumParams p;
+  p.pivot = o.vec("pivot");
+  p.bob = o.vec("bob");
+  p.mass = o.positive("mass");
+  p.stiffness = o.positive("stiffness");
+  p.rest_length = optRest(o);
+  p.damping = o.optNonNegative("damping", 0);
+  p.velocity = o.optVec("velocity", Vec3::Zero());
+  addSpringPendulum(out, p);
+}
+
+ClothPins clothPins(const Obj& o) {
+  const std::string pins = o.optString("pins").value_or("top_corners");
+  if (pins == "top_corners") return ClothPins::TopCorners;
+  if (pins == "top_edge") return ClothPins::TopEdge;
+  if (pins == "all_corners") return ClothPins::AllCorners;
+  if (pins == "none") return ClothPins::None;
+  o.fail("pins", "must be one of top_corners, top_edge, all_corners, none, not \"" + pins + "\"");
+}
+
+void parseCloth(const Obj& o, MassSpringDef& out) {
+  ClothParams p;
+  p.nx = count(o, "nx", 2, kMaxGridSide);
+  p.ny = count(o, "ny", 2, kMaxGridSide);
+  p.width = o.positive("width");
+  p.height = o.positive("height");
+  p.mass = o.positive("mass");
+  p.stiffness = o.positive("stiffness");
+  if (o.has("shear_stiffness")) p.shear_stiffness = o.positive("shear_stiffness");
+  if (o.has("bending_stiffness")) p.bending_stiffness = o.positive("bending_stiffness");
+  p.damping = o.optNonNegative("damping", 0);
+  p.center = o.optVec("center", Vec3::Zero());
+  const std::string orient = o.optString("orientation").value_or("hanging");
+  if (orient != "hanging" && orient != "horizontal")
+    o.fail("orientation", "must be \"hanging\" or \"horizontal\", not \"" + orient + "\"");
+  p.horizontal = orient == "horizontal";
+  p.pins = clothPins(o);
+  addCloth(out, p);
+}
+
+// One generator kind: its keys and the function that reads them and adds its particles.
+struct GeneratorKind {
+  const char* name;
+  std::initializer_list<const char*> keys;
+  void (*parse)(const Obj&, MassSpringDef&);
+};
+
+const GeneratorKind kGenerators[] = {
+    {"chain",
+     {"kind", "start", "end", "segments", "mass", "stiffness", "rest_length", "damping",
+      "fix_start", "fix_end", "velocity", "end_velocity"},
+     parseChain},
+    {"hanging_chain",
+     {"kind", "pivot", "segments", "segment_length", "mass", "stiffness", "rest_length", "damping",
+      "angles"},
+     parseHangingChain},
+    {"loop",
+     {"kind", "center", "radius", "count", "mass", "stiffness", "rest_length", "damping", "phase",
+      "velocity"},
+     parseLoop},
+    {"spring_pendulum",
+     {"kind", "pivot", "bob", "mass", "stiffness", "rest_length", "damping", "velocity"},
+     parseSpringPendulum},
+    {"cloth",
+     {"kind", "nx", "ny", "width", "height", "mass", "stiffness", "shear_stiffness",
+      "bending_stiffness", "damping", "center", "orientation", "pins"},
+     parseCloth},
+};
+
 void expandGenerator(const json& j, const std::string& path, const std::string& file,
                      MassSpringDef& out) {
   if (!j.is_object() || !j.contains("kind"))
@@ -198,194 +317,106 @@ void expandGenerator(const json& j, const std::string& path, const std::string& 
   const json& kind = j.at("kind");
   if (!kind.is_string()) throw Error(file + ": " + path + ".kind: must be a string");
   const std::string k = kind.get<std::string>();
-  if (k == "chain") {
-    Obj o(j, path, file,
-          {"kind", "start", "end", "segments", "mass", "stiffness", "rest_length", "damping",
-           "fix_start", "fix_end", "velocity", "end_velocity"});
-    ChainParams p;
-    p.start = o.vec("start");
-    p.end = o.vec("end");
-    p.segments = count(o, "segments", 1, kMaxParticles);
-    p.mass = o.positive("mass");
-    p.stiffness = o.positive("stiffness");
-    p.rest_length = optRest(o);
-    p.damping = o.optNonNegative("damping", 0);
-    p.fix_start = o.boolean("fix_start", true);
-    p.fix_end = o.boolean("fix_end", false);
-    p.velocity = o.optVec("velocity", Vec3::Zero());
-    if (o.has("end_velocity")) p.end_velocity = o.vec("end_velocity");
-    if ((p.end - p.start).norm() == 0 && !p.rest_length) o.fail("end", "must differ from start");
-    addChain(out, p);
-  } else if (k == "hanging_chain") {
-    Obj o(j, path, file,
-          {"kind", "pivot", "segments", "segment_length", "mass", "stiffness", "rest_length",
-           "damping", "angles"});
-    HangingChainParams p;
-    p.pivot = o.vec("pivot");
-    p.segments = count(o, "segments", 1, kMaxParticles);
-    p.segment_length = o.positive("segment_length");
-    p.mass = o.positive("mass");
-    p.stiffness = o.positive("stiffness");
-    p.rest_length = optRest(o);
-    p.damping = o.optNonNegative("damping", 0);
-    if (o.has("angles")) {
-      p.angles = o.numbers("angles");
-      if (p.angles.size() != size_t(p.segments))
-        o.fail("angles", "must have one angle per segment (" + std::to_string(p.segments) +
-                             "), got " + std::to_string(p.angles.size()));
-    }
-    addHangingChain(out, p);
-  } else if (k == "loop") {
-    Obj o(j, path, file,
-          {"kind", "center", "radius", "count", "mass", "stiffness", "rest_length", "damping",
-           "phase", "velocity"});
-    LoopParams p;
-    p.center = o.vec("center");
-    p.radius = o.positive("radius");
-    p.count = count(o, "count", 3, kMaxParticles);
-    p.mass = o.positive("mass");
-    p.stiffness = o.positive("stiffness");
-    p.rest_length = optRest(o);
-    p.damping = o.optNonNegative("damping", 0);
-    p.phase = o.optNumber("phase").value_or(0.0);
-    p.velocity = o.optVec("velocity", Vec3::Zero());
-    addLoop(out, p);
-  } else if (k == "spring_pendulum") {
-    Obj o(j, path, file,
-          {"kind", "pivot", "bob", "mass", "stiffness", "rest_length", "damping", "velocity"});
-    SpringPendulumParams p;
-    p.pivot = o.vec("pivot");
-    p.bob = o.vec("bob");
-    p.mass = o.positive("mass");
-    p.stiffness = o.positive("stiffness");
-    p.rest_length = optRest(o);
-    p.damping = o.optNonNegative("damping", 0);
-    p.velocity = o.optVec("velocity", Vec3::Zero());
-    addSpringPendulum(out, p);
-  } else if (k == "cloth") {
-    Obj o(j, path, file,
-          {"kind", "nx", "ny", "width", "height", "mass", "stiffness", "shear_stiffness",
-           "bending_stiffness", "damping", "center", "orientation", "pins"});
-    ClothParams p;
-    p.nx = count(o, "nx", 2, kMaxGridSide);
-    p.ny = count(o, "ny", 2, kMaxGridSide);
-    p.width = o.positive("width");
-    p.height = o.positive("height");
-    p.mass = o.positive("mass");
-    p.stiffness = o.positive("stiffness");
-    if (o.has("shear_stiffness")) p.shear_stiffness = o.positive("shear_stiffness");
-    if (o.has("bending_stiffness")) p.bending_stiffness = o.positive("bending_stiffness");
-    p.damping = o.optNonNegative("damping", 0);
-    p.center = o.optVec("center", Vec3::Zero());
-    const std::string orient = o.optString("orientation").value_or("hanging");
-    if (orient == "hanging")
-      p.horizontal = false;
-    else if (orient == "horizontal")
-      p.horizontal = true;
-    else
-      o.fail("orientation", "must be \"hanging\" or \"horizontal\", not \"" + orient + "\"");
-    const std::string pins = o.optString("pins").value_or("top_corners");
-    if (pins == "top_corners")
-      p.pins = ClothPins::TopCorners;
-    else if (pins == "top_edge")
-      p.pins = ClothPins::TopEdge;
-    else if (pins == "all_corners")
-      p.pins = ClothPins::AllCorners;
-    else if (pins == "none")
-      p.pins = ClothPins::None;
-    else
-      o.fail("pins",
-             "must be one of top_corners, top_edge, all_corners, none, not \"" + pins + "\"");
-    addCloth(out, p);
-  } else {
+  const GeneratorKind* g = nullptr;
+  for (const auto& candidate : kGenerators)
+    if (k == candidate.name) g = &candidate;
+  if (!g)
     throw Error(file + ": " + path + ".kind: unknown generator \"" + k +
                 "\" (known: chain, hanging_chain, loop, spring_pendulum, cloth)");
-  }
+  g->parse(Obj(j, path, file, g->keys), out);
   if (out.particles.size() > size_t(kMaxParticles))
     throw Error(file + ": " + path + ": the scene would have more than " +
                 std::to_string(kMaxParticles) + " particles");
 }
 
+void parseParticles(const Obj& sys, MassSpringDef& def) {
+  const json& ps = sys.raw("particles");
+  if (!ps.is_array()) sys.fail("particles", "must be an array");
+  if (ps.size() > size_t(kMaxParticles)) sys.fail("particles", "too many particles");
+  for (size_t i = 0; i < ps.size(); ++i) {
+    Obj p(ps[i], sys.at("particles") + "[" + std::to_string(i) + "]", sys.file(),
+          {"position", "velocity", "mass", "fixed"});
+    ParticleDef d;
+    d.position = p.vec("position");
+    d.fixed = p.boolean("fixed", false);
+    d.velocity = p.optVec("velocity", Vec3::Zero());
+    if (d.fixed) {
+      // a fixed particle may carry any mass, which is ignored (docs/scenes.md); still a number
+      if (p.has("mass")) p.number("mass");
+      if (d.velocity != Vec3::Zero()) p.fail("velocity", "must be zero for a fixed particle");
+    } else {
+      d.mass = p.positive("mass");
+    }
+    def.particles.push_back(d);
+  }
+}
+
+// The explicit springs, joining particles 0 .. n - 1, go first, so that "springs[i]" in a message
+// is spring i of the system.
+void parseSprings(const Obj& sys, long long n, MassSpringDef& def) {
+  const json& ss = sys.raw("springs");
+  if (!ss.is_array()) sys.fail("springs", "must be an array");
+  std::vector<SpringDef> explicitSprings;
+  for (size_t i = 0; i < ss.size(); ++i) {
+    Obj s(ss[i], sys.at("springs") + "[" + std::to_string(i) + "]", sys.file(),
+          {"a", "b", "stiffness", "rest_length", "damping"});
+    SpringDef d;
+    d.a = static_cast<int>(s.integer("a", 0, n - 1));
+    d.b = static_cast<int>(s.integer("b", 0, n - 1));
+    if (d.a == d.b)
+      s.fail("b", "a spring cannot join particle " + std::to_string(d.a) + " to itself");
+    d.stiffness = s.positive("stiffness");
+    d.rest_length = optRest(s);
+    d.damping = s.optNonNegative("damping", 0.0);
+    explicitSprings.push_back(d);
+  }
+  def.springs.insert(def.springs.begin(), explicitSprings.begin(), explicitSprings.end());
+}
+
+// springlab's extension: a display surface, three distinct particle indices (of 0 .. n - 1) each
+void parseTriangles(const Obj& sys, long long n, MassSpringDef& def) {
+  const std::string& file = sys.file();
+  const json& ts = sys.raw("triangles");
+  if (!ts.is_array()) sys.fail("triangles", "must be an array of [a, b, c] index triples");
+  for (size_t i = 0; i < ts.size(); ++i) {
+    const std::string path = sys.at("triangles") + "[" + std::to_string(i) + "]";
+    if (!ts[i].is_array() || ts[i].size() != 3)
+      throw Error(file + ": " + path + ": must be an array of 3 particle indices");
+    std::array<int, 3> t{};
+    for (int c = 0; c < 3; ++c) {
+      const json& v = ts[i][c];
+      const std::string at = path + "[" + std::to_string(c) + "]";
+      if (!v.is_number_integer()) throw Error(file + ": " + at + ": must be an integer");
+      const long long k =
+          v.is_number_unsigned()
+              ? static_cast<long long>(std::min<unsigned long long>(v.get<unsigned long long>(), n))
+              : v.get<long long>();
+      if (k < 0 || k >= n)
+        throw Error(file + ": " + at + ": must be between 0 and " + std::to_string(n - 1));
+      t[c] = static_cast<int>(k);
+    }
+    if (t[0] == t[1] || t[1] == t[2] || t[0] == t[2])
+      throw Error(file + ": " + path + ": the three indices must differ");
+    def.triangles.push_back(t);
+  }
+}
+
 MassSpringDef parseMassSpring(const Obj& sys) {
   MassSpringDef def;
   def.drag = sys.optNonNegative("drag", 0.0);
-  const std::string& file = sys.file();
   const bool hasGen = sys.has("generators");
   if (!hasGen && !sys.has("particles")) sys.fail("particles", "required key is missing");
-  if (sys.has("particles")) {
-    const json& ps = sys.raw("particles");
-    if (!ps.is_array()) sys.fail("particles", "must be an array");
-    if (ps.size() > size_t(kMaxParticles)) sys.fail("particles", "too many particles");
-    for (size_t i = 0; i < ps.size(); ++i) {
-      Obj p(ps[i], sys.at("particles") + "[" + std::to_string(i) + "]", file,
-            {"position", "velocity", "mass", "fixed"});
-      ParticleDef d;
-      d.position = p.vec("position");
-      d.fixed = p.boolean("fixed", false);
-      d.velocity = p.optVec("velocity", Vec3::Zero());
-      if (d.fixed) {
-        if (p.has("mass")) p.positive("mass");  // ignored, but still must be sane
-        if (d.velocity != Vec3::Zero()) p.fail("velocity", "must be zero for a fixed particle");
-      } else {
-        d.mass = p.positive("mass");
-      }
-      def.particles.push_back(d);
-    }
-  }
+  if (sys.has("particles")) parseParticles(sys, def);
   if (hasGen) {
     const json& gs = sys.raw("generators");
     if (!gs.is_array()) sys.fail("generators", "must be an array");
     for (size_t i = 0; i < gs.size(); ++i)
-      expandGenerator(gs[i], sys.at("generators") + "[" + std::to_string(i) + "]", file, def);
+      expandGenerator(gs[i], sys.at("generators") + "[" + std::to_string(i) + "]", sys.file(), def);
   }
   if (def.particles.empty()) sys.failHere("the system has no particles");
   const long long n = static_cast<long long>(def.particles.size());
-  if (sys.has("springs")) {
-    const json& ss = sys.raw("springs");
-    if (!ss.is_array()) sys.fail("springs", "must be an array");
-    std::vector<SpringDef> explicitSprings;
-    for (size_t i = 0; i < ss.size(); ++i) {
-      Obj s(ss[i], sys.at("springs") + "[" + std::to_string(i) + "]", file,
-            {"a", "b", "stiffness", "rest_length", "damping"});
-      SpringDef d;
-      d.a = static_cast<int>(s.integer("a", 0, n - 1));
-      d.b = static_cast<int>(s.integer("b", 0, n - 1));
-      if (d.a == d.b)
-        s.fail("b", "a spring cannot join particle " + std::to_string(d.a) + " to itself");
-      d.stiffness = s.positive("stiffness");
-      d.rest_length = optRest(s);
-      d.damping = s.optNonNegative("damping", 0.0);
-      explicitSprings.push_back(d);
-    }
-    // explicit springs first, so that "springs[i]" in a message is spring i of the system
-    def.springs.insert(def.springs.begin(), explicitSprings.begin(), explicitSprings.end());
-  }
-  if (sys.has("triangles")) {
-    // springlab's extension: a display surface, three distinct particle indices each
-    const json& ts = sys.raw("triangles");
-    if (!ts.is_array()) sys.fail("triangles", "must be an array of [a, b, c] index triples");
-    for (size_t i = 0; i < ts.size(); ++i) {
-      const std::string path = sys.at("triangles") + "[" + std::to_string(i) + "]";
-      if (!ts[i].is_array() || ts[i].size() != 3)
-        throw Error(file + ": " + path + ": must be an array of 3 particle indices");
-      std::array<int, 3> t{};
-      for (int c = 0; c < 3; ++c) {
-        const json& v = ts[i][c];
-        const std::string at = path + "[" + std::to_string(c) + "]";
-        if (!v.is_number_integer()) throw Error(file + ": " + at + ": must be an integer");
-        const long long k = v.is_number_unsigned()
-                                ? static_cast<long long>(
-                                      std::min<unsigned long long>(v.get<unsigned long long>(), n))
-                                : v.get<long long>();
-        if (k < 0 || k >= n)
-          throw Error(file + ": " + at + ": must be between 0 and " + std::to_string(n - 1));
-        t[c] = static_cast<int>(k);
-      }
-      if (t[0] == t[1] || t[1] == t[2] || t[0] == t[2])
-        throw Error(file + ": " + path + ": the three indices must differ");
-      def.triangles.push_back(t);
-    }
-  }
+  if (sys.has("springs")) parseSprings(sys, n, def);
+  if (sys.has("triangles")) parseTriangles(sys, n, def);
   return def;
 }
 
@@ -437,60 +468,49 @@ PendulumDef parsePendulum(const Obj& sys) {
 
 }  // namespace
 
-SceneDef parse(std::string_view text, const std::string& origin) {
-  json root;
+namespace {
+
+// "line L, column C" of the byte at `pos` in `text` (both counted from 1)
+std::string lineColumn(std::string_view text, size_t pos) {
+  size_t line = 1, col = 1;
+  for (size_t i = 0; i < std::min(pos, text.size()); ++i) {
+    if (text[i] == '\n')
+      ++line, col = 1;
+    else
+      ++col;
+  }
+  return "line " + std::to_string(line) + ", column " + std::to_string(col);
+}
+
+// The JSON document, or an Error naming the line and column of the problem.
+json parseJson(std::string_view text, const std::string& origin) {
   try {
-    root = json::parse(text.begin(), text.end());
+    return json::parse(text.begin(), text.end());
   } catch (const json::parse_error& e) {
-    // report line and column of the byte where parsing stopped
-    size_t line = 1, col = 1;
-    const size_t upto = std::min(static_cast<size_t>(e.byte > 0 ? e.byte - 1 : 0), text.size());
-    for (size_t i = 0; i < upto; ++i) {
-      if (text[i] == '\n')
-        ++line, col = 1;
-      else
-        ++col;
-    }
     std::string what = e.what();
     // nlohmann's message: "[json.exception.parse_error.101] parse error at line 1, column 2: ..."
     const auto colon = what.find(": ", what.find("parse error"));
     if (colon != std::string::npos) what = what.substr(colon + 2);
-    throw Error(origin + ": line " + std::to_string(line) + ", column " + std::to_string(col) +
+    // e.byte is 1-based: the byte where parsing stopped
+    throw Error(origin + ": " + lineColumn(text, e.byte > 0 ? e.byte - 1 : 0) +
                 ": invalid JSON: " + what);
   } catch (const json::out_of_range& e) {
     // a number too large for a double ("1e999"): name where it stands
-    std::string what = e.what();
+    const std::string what = e.what();
     const auto q1 = what.find('\''), q2 = what.rfind('\'');
-    std::string where;
-    if (q1 != std::string::npos && q2 > q1) {
-      const std::string token = what.substr(q1 + 1, q2 - q1 - 1);
-      const auto pos = text.find(token);
-      if (pos != std::string_view::npos) {
-        size_t line = 1, col = 1;
-        for (size_t i = 0; i < pos; ++i) {
-          if (text[i] == '\n')
-            ++line, col = 1;
-          else
-            ++col;
-        }
-        where = "line " + std::to_string(line) + ", column " + std::to_string(col) + ": ";
-      }
-      throw Error(origin + ": " + where + "number " + token + " is out of range (must be finite)");
-    }
-    throw Error(origin + ": invalid JSON: " + what);
+    if (q1 == std::string::npos || !(q2 > q1)) throw Error(origin + ": invalid JSON: " + what);
+    const std::string token = what.substr(q1 + 1, q2 - q1 - 1);
+    const auto pos = text.find(token);
+    const std::string where = pos == std::string_view::npos ? "" : lineColumn(text, pos) + ": ";
+    throw Error(origin + ": " + where + "number " + token + " is out of range (must be finite)");
   } catch (const json::exception& e) {
     throw Error(origin + ": invalid JSON: " + std::string(e.what()));
   }
-  Obj top(
-      root, "", origin,
-      {"name", "description", "gravity", "integrator", "dt", "duration", "system", "ui", "render"});
-  SceneDef def;
-  def.name = top.optString("name").value_or("");
-  def.description = top.optString("description").value_or("");
-  def.gravity = top.optVec("gravity", def.gravity);
-  def.dt = top.optPositive("dt", def.dt);
-  def.duration = top.optNonNegative("duration", def.duration);
+}
 
+// def.kind and def.mass_spring or def.pendulum from the top level's "system".
+void parseSystem(const Obj& top, const json& root, SceneDef& def) {
+  const std::string& origin = top.file();
   if (!top.has("system")) top.fail("system", "required key is missing");
   const json& sysj = root.at("system");
   if (!sysj.is_object()) top.fail("system", "must be an object");
@@ -512,12 +532,26 @@ SceneDef parse(std::string_view text, const std::string& origin) {
     throw Error(origin + ": system.type: must be \"mass_spring\" or \"pendulum\", not \"" + type +
                 "\"");
   }
+}
 
+}  // namespace
+
+SceneDef parse(std::string_view text, const std::string& origin) {
+  const json root = parseJson(text, origin);
+  Obj top(
+      root, "", origin,
+      {"name", "description", "gravity", "integrator", "dt", "duration", "system", "ui", "render"});
+  SceneDef def;
+  def.name = top.optString("name").value_or("");
+  def.description = top.optString("description").value_or("");
+  def.gravity = top.optVec("gravity", def.gravity);
+  def.dt = top.optPositive("dt", def.dt);
+  def.duration = top.optNonNegative("duration", def.duration);
+  parseSystem(top, root, def);
   const std::string integ = top.optString("integrator").value_or("rk4");
   const auto lookup = sim::lookupIntegrator(integ, def.kind);
   if (!lookup.method) top.fail("integrator", lookup.error);
-  const auto m = lookup.method;
-  def.integrator = *m;
+  def.integrator = *lookup.method;
   return def;
 }
 

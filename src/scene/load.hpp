@@ -1,4 +1,4 @@
-// Strict scene loading (INTERFACE.md §1): unknown keys, wrong types, non-finite or out-of-range
+// Strict scene loading (docs/scenes.md): unknown keys, wrong types, non-finite or out-of-range
 // numbers and bad indices are errors naming the file and the JSON path.
 #pragma once
 

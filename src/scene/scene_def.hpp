@@ -1,5 +1,6 @@
-// Validated, plain definition of a scene (DESIGN.md §2): what scene::load produces from JSON and
-// scene::build turns into a sim model and state. Generators are already expanded here.
+// Validated, plain definition of a scene (docs/architecture.md#from-a-scene-file-to-pixels): what
+// scene::load produces from JSON and scene::build turns into a sim model and state. Generators are
+// already expanded here.
 #pragma once
 
 #include <array>

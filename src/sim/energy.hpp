@@ -1,4 +1,4 @@
-// Energies per INTERFACE.md §2 (J): gravity potential is -m g.x, zero at the origin.
+// Energies per docs/integrators.md#energies (J): gravity potential is -m g.x, zero at the origin.
 #pragma once
 
 #include "sim/model.hpp"

@@ -1,6 +1,6 @@
 // Force assembly for mass-spring systems, spring by spring: each spring acts on its end b with
-// K = -k (l - r) u and on a with -K (the "spring action" of seed 000, eqs. 3-4), plus the
-// dashpot along u, linear drag (seed 000 eq. A2) and gravity. INTERFACE.md §1a.
+// F = -k (l - r) u and on a with -F (the "spring action" of seed 000, eqs. 3-4), plus the
+// dashpot along u, linear drag (seed 000 eq. A2) and gravity. docs/scenes.md#mass-spring-systems.
 #pragma once
 
 #include "sim/model.hpp"

@@ -22,10 +22,10 @@ struct FreeIndex {
   void build(const MassSpringModel& m);
 };
 
-// implicit_euler (seed 001, extended with damping; INTERFACE.md §3): with f the total force,
-// K = df/dx (elastic part incl. the geometric term k (1 - r/l)(I - u u^T), plus the dashpots'
-// dependence on x) and D = df/dv, solve (M - h D - h^2 K) v' = M v + h (f - D v), x' = x + h v'.
-// One Newton step of backward Euler; first order; dissipates energy.
+// implicit_euler (seed 001, extended with damping; docs/integrators.md#implicit_euler): with f the
+// total force, K = df/dx (elastic part incl. the geometric term k (1 - r/l)(I - u u^T), plus the
+// dashpots' dependence on x) and D = df/dv, solve (M - h D - h^2 K) v' = M v + h (f - D v),
+// x' = x + h v'. One Newton step of backward Euler; first order; dissipates energy.
 class ImplicitEulerSolver {
  public:
   // Returns false (with error()) when the linear solve fails; `out` is then unspecified.
@@ -33,6 +33,10 @@ class ImplicitEulerSolver {
   const std::string& error() const { return error_; }
 
  private:
+  void refreshNumbering(const MassSpringModel& m);  // after a change of topology or dim
+  void assembleMassAndDrag(const MassSpringModel& m, const State& in, double h);
+  void assembleSprings(const MassSpringModel& m, const State& in, double h);
+  bool solve(const MassSpringModel& m);  // A_ sol_ = rhs_
   FreeIndex free_;
   std::uint64_t revision_ = ~std::uint64_t{0};
   int dim_ = 0;
@@ -47,10 +51,10 @@ class ImplicitEulerSolver {
   std::string error_;
 };
 
-// time_fe (seed 003 eqs. 5-10 generalised to any network; INTERFACE.md §3). Positions are linear in
-// time over the step; with L the stiffness Laplacian, G(q) = sum_s k r dl/dq (the spring "rest"
-// term kept by the rectangle rule at the step's start) and g gravity, the discrete action of one
-// step is
+// time_fe (seed 003 eqs. 5-10 generalised to any network; docs/integrators.md#time_fe). Positions
+// are linear in time over the step; with L the stiffness Laplacian, G(q) = sum_s k r dl/dq (the
+// spring "rest" term kept by the rectangle rule at the step's start) and g gravity, the discrete
+// action of one step is
 //   A = (q_b - q_a)^T M (q_b - q_a) / 2h - (h/6)(q_a^T L q_a + q_a^T L q_b + q_b^T L q_b)
 //       - h sum_s k r^2 / 2 + h sum_s k r l_s(q_a) + (h/2) g^T M (q_a + q_b)
 // and p_a = -dA/dq_a, p_b = dA/dq_b give

@@ -1,5 +1,6 @@
-// The constant part of a mass-spring simulation (DESIGN.md §3.1): parameters and topology as flat
-// arrays. The mutable part is sim::State. A fixed particle is data: inv_mass == 0.
+// The constant part of a mass-spring simulation
+// (docs/architecture.md#constant-model-and-mutable-state): parameters and topology as flat arrays.
+// The mutable part is sim::State. A fixed particle is data: inv_mass == 0.
 #pragma once
 
 #include <Eigen/Core>

@@ -4,20 +4,34 @@
 
 namespace sim {
 
+// clang-format off
 // O(N) forward dynamics through the rod tensions.
 //
 // Bob i (0-based) feels its rod's tension -T_i e_i, the next rod's +T_{i+1} e_{i+1} (T_N = 0) and
-// the applied force F_i, so m_i a_i = -T_i e_i + T_{i+1} e_{i+1} + F_i. Differentiating the rod
-// constraint |x_i - x_{i-1}| = R_i twice gives e_i . (a_i - a_{i-1}) = -R_i phi'_i^2 (a_{-1} = 0,
-// the pivot). Substituting a_i yields one symmetric tridiagonal system for the tensions:
-//   A_i T_i - B_i T_{i+1} - B_{i-1} T_{i-1} = R_i phi'_i^2 + e_i.F_i/m_i - [i>0]
-//   e_i.F_{i-1}/m_{i-1} A_i = 1/m_i + [i>0] 1/m_{i-1},   B_i = (e_i . e_{i+1}) / m_i =
-//   cos(phi_{i+1} - phi_i) / m_i,
+// the applied force F_i, so
+//
+//   m_i a_i = -T_i e_i + T_{i+1} e_{i+1} + F_i.
+//
+// Differentiating the rod constraint |x_i - x_{i-1}| = R_i twice gives
+//
+//   e_i . (a_i - a_{i-1}) = -R_i phi'_i^2        (a_{-1} = 0: the pivot).
+//
+// Substituting a_i yields one symmetric tridiagonal system for the tensions:
+//
+//   A_i T_i - B_i T_{i+1} - B_{i-1} T_{i-1}
+//       = R_i phi'_i^2 + e_i.F_i/m_i - [i>0] e_i.F_{i-1}/m_{i-1}
+//
+//   A_i = 1/m_i + [i>0] 1/m_{i-1}
+//   B_i = (e_i . e_{i+1}) / m_i = cos(phi_{i+1} - phi_i) / m_i
+//
 // which is J Mc^-1 J^T (positive definite) and is solved by the Thomas algorithm in O(N). Then
-// phi''_i = n_i . (a_i - a_{i-1}) / R_i with n_i = (cos phi_i, sin phi_i) = de_i/dphi_i.
+//
+//   phi''_i = n_i . (a_i - a_{i-1}) / R_i,      n_i = (cos phi_i, sin phi_i) = de_i/dphi_i.
+//
 // A generalised force Q_k enters as the pair +Q_k/R_k n_k on bob k and -Q_k/R_k n_k on bob k-1
 // (whose virtual work is exactly Q_k dphi_k). This equals M(phi)^-1 (Q - C) of seed 004's dense
 // N x N system, which the tests keep as the oracle.
+// clang-format on
 namespace {
 
 // The whole recursion in three sweeps over the chain (forward: build and eliminate the tension

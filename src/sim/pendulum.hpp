@@ -1,7 +1,7 @@
-// N rigid links in generalised coordinates (INTERFACE.md §1b): massless rods of length R_i, point
-// bobs m_i, angles phi_i from the downward vertical, counter-clockwise, bob i at
-// pivot + sum_{j<=i} R_j e_j with e_j = (sin phi_j, -cos phi_j). State: x = phi (rad),
-// v = phi' (rad/s), N values each.
+// N rigid links in generalised coordinates (docs/scenes.md#pendulums): massless rods of length R_i,
+// point bobs m_i, angles phi_i from the downward vertical, counter-clockwise, bob i at pivot +
+// sum_{j<=i} R_j e_j with e_j = (sin phi_j, -cos phi_j). State: x = phi (rad), v = phi' (rad/s), N
+// values each.
 #pragma once
 
 #include <Eigen/Core>

@@ -1,5 +1,5 @@
-// The one integrator registry (DESIGN.md §3.3): read by the CLI, the scene loader, the UI, the
-// docs and the tests. Names and meanings are INTERFACE.md §3.
+// The one integrator registry (docs/architecture.md#one-integrator-registry): read by the CLI, the
+// scene loader, the UI, the docs and the tests. Names and meanings are docs/integrators.md.
 #pragma once
 
 #include <optional>

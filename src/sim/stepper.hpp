@@ -1,6 +1,7 @@
 // Advances a mass-spring system or a pendulum with a fixed step and a selectable integrator
-// (INTERFACE.md §3). Divergence is a value (DESIGN.md §3.4): a step that produces a non-finite
-// number is not committed; the stepper keeps the last finite state and returns a report.
+// (docs/integrators.md). Divergence is a value (docs/architecture.md#divergence-is-a-value): a step
+// that produces a non-finite number is not committed; the stepper keeps the last finite state and
+// returns a report.
 #pragma once
 
 #include <optional>

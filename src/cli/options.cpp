@@ -1,0 +1,181 @@
+#include "cli/options.hpp"
+
+#include <algorithm>
+#include <array>
+
+namespace cli {
+
+namespace {
+
+constexpr std::array kRunOptions = {
+    OptionSpec{"--integrator", "NAME", "integrator; it must apply to the system", "the scene's"},
+    OptionSpec{"--dt", "S", "fixed step, s; a finite number > 0", "the scene's"},
+    OptionSpec{"--duration", "S", "simulated time, s; steps = round(duration / dt)", "the scene's"},
+    OptionSpec{"--every", "N", "write every N-th step (step 0 and the last step always)", "1"},
+    OptionSpec{"--out", "FILE", "trajectory CSV; - is standard output", "not written"},
+    OptionSpec{"--energy", "FILE", "energy CSV; - is standard output", "not written"},
+};
+
+constexpr std::array kBenchOptions = {
+    OptionSpec{"--scenes", "A,B,...", "mass-spring scenes to time (built-in names or files)",
+               "cloth_16,cloth_32,cloth_64,cloth_128,cloth_256"},
+    OptionSpec{"--integrators", "A,B,...", "mass-spring integrators to time",
+               "all that apply to mass-spring systems"},
+    OptionSpec{"--seconds", "S", "wall-time budget per cell, s; a number > 0", "1"},
+    OptionSpec{"--max-steps", "N", "at most N timed steps per cell (20 N in the pendulum table)",
+               "500"},
+    OptionSpec{"--suite", "NAME", "cloth (the scenes table), pendulum (the N-link table) or all",
+               "all"},
+};
+
+constexpr std::array kWindowOptions = {
+    OptionSpec{"--integrator", "NAME", "integrator; it must apply to the system", "the scene's"},
+    OptionSpec{"--dt", "S", "time step, s; 1e-7 <= S <= 0.1", "the scene's"},
+    OptionSpec{"--size", "WxH", "window size (image size when headless), pixels", "1280x720"},
+    OptionSpec{"--frames", "N", "stop after N rendered frames (a scripted run)",
+               "until the window is closed"},
+    OptionSpec{"--screenshot", "FILE", "write the last frame to FILE as PNG before quitting", ""},
+    OptionSpec{"--no-ui", "", "no panel, banner or legend: the scene only", ""},
+    OptionSpec{"--stats", "", "print the average frame time split into simulation and rendering",
+               ""},
+    OptionSpec{"--headless", "", "render through EGL even where a display exists", ""},
+};
+
+constexpr std::string_view kOverview =
+    "springlab: mass-spring systems and N-link pendulums with selectable integrators\n"
+    "\n"
+    "usage:\n"
+    "  springlab [SCENE] [options]     the interactive window (or headless frames)\n"
+    "  springlab run SCENE [options]   headless simulation, CSV output; no window, no OpenGL\n"
+    "  springlab list                  the built-in scenes, one name per line\n"
+    "  springlab bench [options]       timings of the integrators\n"
+    "  springlab record                not available in this build yet\n"
+    "  springlab --help                this help; springlab SUBCOMMAND --help for one command\n"
+    "  springlab --version             the version (and git commit)\n"
+    "\n"
+    "SCENE is a built-in name (springlab list) or a scene file in JSON.\n";
+
+constexpr std::string_view kExitStatus =
+    "Exit status: 0 success, 1 internal error, 2 bad input, 3 diverged, 130 interrupted.\n"
+    "Documentation: docs/cli.md.\n";
+
+constexpr std::string_view kBothForms =
+    "Each option takes its value as the next argument or after '=' (--dt=0.001).\n";
+
+std::string runUsage() {
+  return "usage: springlab run SCENE [options]\n"
+         "\n"
+         "Simulates SCENE (a built-in name or a scene file) from its initial state without a\n"
+         "window and writes CSV files; prints a summary when no file goes to standard output.\n"
+         "\n"
+         "options:\n" +
+         optionsHelp(runOptions()) + "\n" + std::string(kBothForms) + std::string(kExitStatus);
+}
+
+std::string benchUsage() {
+  return "usage: springlab bench [options]\n"
+         "\n"
+         "Measures the time of a step of each integrator: the scenes table (mass-spring scenes)\n"
+         "and the pendulum table (uniform chains of 2 to 10000 links). Figures, not tests.\n"
+         "\n"
+         "options:\n" +
+         optionsHelp(benchOptions()) + "\n" + std::string(kBothForms);
+}
+
+std::string overviewUsage() {
+  return std::string(kOverview) + "\nwindow options (each value as the next argument):\n" +
+         optionsHelp(windowOptions()) + "\nrun options:\n" + optionsHelp(runOptions()) +
+         "\nbench options:\n" + optionsHelp(benchOptions()) + "\n" + std::string(kBothForms) +
+         std::string(kExitStatus);
+}
+
+}  // namespace
+
+OptionTable runOptions() {
+  return kRunOptions;
+}
+OptionTable benchOptions() {
+  return kBenchOptions;
+}
+OptionTable windowOptions() {
+  return kWindowOptions;
+}
+
+const OptionSpec* findOption(OptionTable table, std::string_view name) {
+  const auto it =
+      std::find_if(table.begin(), table.end(), [&](const OptionSpec& o) { return o.name == name; });
+  return it == table.end() ? nullptr : &*it;
+}
+
+std::optional<std::string> splitArgs(const Args& args, OptionTable table, SplitArgs& out) {
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a.rfind("--", 0) != 0) {
+      out.positional.push_back(a);
+      continue;
+    }
+    const auto eq = a.find('=');
+    const std::string name = a.substr(0, eq);
+    const OptionSpec* spec = findOption(table, name);
+    if (!spec) return "unknown option " + name;
+    GivenOption given{spec, {}};
+    if (spec->placeholder.empty()) {
+      if (eq != std::string::npos) return name + ": takes no value";
+    } else if (eq != std::string::npos) {
+      given.value = a.substr(eq + 1);
+    } else if (i + 1 < args.size()) {
+      given.value = args[++i];
+    } else {
+      return name + ": missing value";
+    }
+    out.options.push_back(std::move(given));
+  }
+  return std::nullopt;
+}
+
+std::string optionsHelp(OptionTable table) {
+  // the help column starts after the longest "--name VALUE"; a default that would run past
+  // kHelpWidth columns goes on a line of its own, under the help
+  constexpr size_t kHelpWidth = 100;
+  size_t column = 0;
+  for (const auto& o : table) column = std::max(column, o.name.size() + 1 + o.placeholder.size());
+  column += 4;
+  std::string text;
+  for (const auto& o : table) {
+    std::string line = "  ";  // appended piecewise: GCC 12 warns falsely (-Wrestrict) on "x" + s
+    line += o.name;
+    if (!o.placeholder.empty()) line.append(" ").append(o.placeholder);
+    line.resize(column, ' ');
+    line += o.help;
+    if (!o.fallback.empty()) {
+      const std::string fallback = "(default: " + std::string(o.fallback) + ")";
+      if (line.size() + 1 + fallback.size() > kHelpWidth)
+        line.append("\n").append(column, ' ');
+      else
+        line += ' ';
+      line += fallback;
+    }
+    text.append(line).append("\n");
+  }
+  return text;
+}
+
+std::optional<std::string> usage(std::string_view command) {
+  if (command.empty()) return overviewUsage();
+  if (command == "run") return runUsage();
+  if (command == "bench") return benchUsage();
+  if (command == "list")
+    return std::string(
+        "usage: springlab list\n"
+        "\n"
+        "Prints the names of the built-in scenes, one per line, sorted. It takes no options.\n");
+  if (command == "record")
+    return std::string(
+        "usage: springlab record\n"
+        "\n"
+        "springlab record is not available in this build yet: recording a scene to a video or\n"
+        "image file is planned for a later release (docs/cli.md, record (planned)).\n");
+  return std::nullopt;
+}
+
+}  // namespace cli
