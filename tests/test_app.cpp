@@ -6,12 +6,15 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <functional>
+#include <map>
 
 #include "app/frame_loop.hpp"
 #include "app/framing.hpp"
 #include "app/session.hpp"
 #include "app/view_builder.hpp"
 #include "app/viewer.hpp"
+#include "fp_trap.hpp"
 #include "scene/load.hpp"
 #include "util.hpp"
 
@@ -250,6 +253,7 @@ TEST_CASE("app: changing k with time_fe refactorises once, and the result matche
 }
 
 TEST_CASE("app: divergence pauses with a report, the last finite state is kept") {
+  const testutil::FpTrapsOff overflowIsThePoint;  // the step is driven to infinity on purpose
   app::Session s;
   s.load("seed003_table1_case1");
   std::string msg;
@@ -477,6 +481,46 @@ TEST_CASE("app: the interactive window without a display fails with a message sa
   const std::string out = readFile(tempDir() / "nodisp.txt");
   CHECK(out.find("no display") != std::string::npos);
   CHECK(out.find("--screenshot") != std::string::npos);
+}
+
+#include "cli/options.hpp"
+
+TEST_CASE("app: every window option of the help's table parses in both spellings") {
+  // a value each option accepts and what ViewerOptions must then hold; every table entry needs
+  // one, so an option added to the help cannot skip the parser (and the reverse: the parser
+  // accepts only the table's names)
+  using Check = std::function<bool(const app::ViewerOptions&)>;
+  const std::map<std::string, std::pair<std::string, Check>> samples = {
+      {"--integrator", {"verlet", [](const auto& o) { return o.integrator == "verlet"; }}},
+      {"--dt", {"0.0025", [](const auto& o) { return o.dt == 0.0025; }}},
+      {"--size", {"640x360", [](const auto& o) { return o.width == 640 && o.height == 360; }}},
+      {"--frames", {"12", [](const auto& o) { return o.frames == 12; }}},
+      {"--screenshot", {"a.png", [](const auto& o) { return o.screenshot == "a.png"; }}},
+      {"--no-ui", {"", [](const auto& o) { return o.no_ui; }}},
+      {"--stats", {"", [](const auto& o) { return o.stats; }}},
+      {"--headless", {"", [](const auto& o) { return o.headless; }}},
+  };
+  for (const auto& spec : cli::windowOptions()) {
+    const std::string name(spec.name);
+    CAPTURE(name);
+    REQUIRE(samples.count(name) == 1);
+    const auto& [value, check] = samples.at(name);
+    std::vector<std::string> separate{"cloth_16", name}, joined{"cloth_16", name};
+    if (!value.empty()) separate.push_back(value), joined.back() += "=" + value;
+    app::ViewerOptions a, b;
+    std::string error;
+    CHECK(app::parseViewerOptions(separate, a, error) == 0);
+    CHECK(app::parseViewerOptions(joined, b, error) == 0);
+    CHECK(error.empty());
+    CHECK(check(a));
+    CHECK(check(b));
+    CHECK(a.scene == "cloth_16");
+  }
+  CHECK(samples.size() == cli::windowOptions().size());
+  app::ViewerOptions o;
+  std::string error;
+  CHECK(app::parseViewerOptions({"--record-everything"}, o, error) == 2);
+  CHECK(error == "unknown option --record-everything");
 }
 
 TEST_CASE("app: window options are validated") {

@@ -36,8 +36,9 @@ constexpr std::array kWindowOptions = {
                "until the window is closed"},
     OptionSpec{"--screenshot", "FILE", "write the last frame to FILE as PNG before quitting", ""},
     OptionSpec{"--no-ui", "", "no panel, banner or legend: the scene only", ""},
-    OptionSpec{"--stats", "", "print the average frame time split into simulation and rendering",
-               ""},
+    OptionSpec{
+        "--stats", "",
+        "print the average frame time (simulation, rendering, presenting) and the real-time %", ""},
     OptionSpec{"--headless", "", "render through EGL even where a display exists", ""},
 };
 

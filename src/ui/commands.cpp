@@ -58,6 +58,26 @@ int significantDigits(std::string_view number) {
 
 }  // namespace
 
+namespace {
+// Whether strtod reads `number` without overflowing to infinity (which raises FE_OVERFLOW): its
+// magnitude, at most 10^(digits before the exponent + the exponent), stays inside double's range.
+// Underflow is harmless (it is not trapped, and such a number is left as it is anyway).
+constexpr long kMaxDecimalMagnitude = 300;
+bool parsesFinite(std::string_view number) {
+  const size_t e = number.find_first_of("eE");
+  long magnitude = static_cast<long>(std::min(e, number.size()));
+  if (e != std::string_view::npos) {
+    std::string_view exponent = number.substr(e + 1);
+    const bool negative = !exponent.empty() && exponent[0] == '-';
+    if (!exponent.empty() && (exponent[0] == '-' || exponent[0] == '+')) exponent.remove_prefix(1);
+    if (exponent.empty() || exponent.size() > 4) return negative;
+    const long value = std::strtol(std::string(exponent).c_str(), nullptr, 10);
+    magnitude += negative ? -value : value;
+  }
+  return magnitude <= kMaxDecimalMagnitude;
+}
+}  // namespace
+
 std::string compactNumbers(std::string_view text, int digits) {
   std::string out;
   out.reserve(text.size());
@@ -78,8 +98,8 @@ std::string compactNumbers(std::string_view text, int digits) {
     // without a space ("3.1166000000021525s")
     const bool word =
         next == '_' || (next == '.' && i + n + 1 < text.size() && isDigit(text[i + n + 1]));
-    const double v = std::strtod(std::string(number).c_str(), nullptr);
-    if (decimal && !word && significantDigits(number) > digits && std::isfinite(v)) {
+    if (decimal && !word && significantDigits(number) > digits && parsesFinite(number)) {
+      const double v = std::strtod(std::string(number).c_str(), nullptr);
       char buf[64];
       std::snprintf(buf, sizeof buf, "%.*g", std::clamp(digits, 1, 17), v);
       out += buf;

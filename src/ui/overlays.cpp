@@ -86,7 +86,7 @@ std::vector<Command> drawDivergenceBanner(const PanelModel& model, ItemProbe* pr
                  std::max(max_h, ImGui::GetTextLineHeight()), probe);
     if (ImGui::Button("Reset")) detail::emit(out, detail::makeCommand(Command::Kind::Reset));
     note(probe, "Reset");
-    tip("Back to the initial state (the camera is kept).");
+    tip("Back to the initial state; the camera frames the scene again.");
     ImGui::SameLine();
     ImGui::BeginDisabled(!model.can_rewind);
     if (ImGui::Button(back)) detail::emit(out, detail::makeCommand(Command::Kind::Rewind));

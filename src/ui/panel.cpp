@@ -182,7 +182,7 @@ void simulationSection(const PanelModel& m, PanelState& st, std::vector<Command>
   if (button("Step 10", "Advance ten steps of dt (Shift+Right arrow).", probe))
     emit(out, detail::makeCommand(K::Step, 0.0, 10));
   ImGui::SameLine();
-  if (button("Reset", "Back to the initial state; the camera is kept (R).", probe))
+  if (button("Reset", "Back to the initial state; the camera frames the scene again (R).", probe))
     emit(out, make(K::Reset));
 }
 
