@@ -147,9 +147,9 @@ struct RunOutcome {
   double wall = 0.0;        // s
 };
 
-// Steps the scene, writing the rows due and checking the runaway rule on each of them and on
-// the last step (the positions and energies are at hand there); stops at a non-finite step or
-// at Ctrl+C / SIGTERM.
+// Steps the scene, writing the rows due and checking the runaway rule on each of them, on the
+// last step, and at least kRunawayChecks times over the run when few rows are written (a check
+// costs about one step); stops at a non-finite step or at Ctrl+C / SIGTERM.
 class RunLoop {
  public:
   RunLoop(const scene::Built& built, const RunPlan& plan, long long every, RowWriter& rows)
@@ -159,7 +159,8 @@ class RunLoop {
         rows_(rows),
         stepper_(built.stepper(plan.def.integrator, plan.def.dt)),
         scales_(built.scales()),
-        progress_(Progress::forStderr("springlab run", "steps", plan.steps)) {}
+        progress_(Progress::forStderr("springlab run", "steps", plan.steps)),
+        check_every_(std::max(1LL, plan.steps / kRunawayChecks)) {}
 
   RunOutcome run() {
     const auto start = std::chrono::steady_clock::now();
@@ -171,7 +172,10 @@ class RunLoop {
     std::signal(SIGTERM, onStopSignal);
     for (; k <= plan_.steps && !g_stop; ++k) {
       if ((out_.diverged = stepper_->advance())) break;
-      if ((rows_.any() && k % every_ == 0) || k == plan_.steps) record(k);
+      if ((rows_.any() && k % every_ == 0) || k == plan_.steps)
+        record(k);
+      else if (k % check_every_ == 0)
+        checkRunaway(k);
       progress_.update(k, time(k));
     }
     out_.last_step = k - 1;
@@ -196,7 +200,18 @@ class RunLoop {
     const sim::Energy e = built_.energy(s);
     rows_.write(time(k), positions_, e);
     last_recorded_ = k;
-    if (out_.runaway) return;  // reported once
+    checkRunaway(k, e);
+  }
+
+  void checkRunaway(long long k) {
+    if (out_.runaway) return;
+    built_.positions(stepper_->state(), positions_);
+    checkRunaway(k, built_.energy(stepper_->state()));
+  }
+
+  // The runaway rule on step k (positions_ hold its positions), reported once.
+  void checkRunaway(long long k, const sim::Energy& e) {
+    if (out_.runaway) return;
     out_.runaway =
         sim::checkRunaway(scales_, out_.e0.total(), e.total(), positions_, time(k),
                           plan_.def.integrator, built_.kind == sim::SystemKind::Pendulum);
@@ -214,6 +229,9 @@ class RunLoop {
   sim::SceneScales scales_;
   Progress progress_;
   Eigen::VectorXd positions_;
+  // the runaway rule is checked at least this many times over a run that writes few rows
+  static constexpr long long kRunawayChecks = 1000;
+  long long check_every_;
   long long last_recorded_ = -1;
   RunOutcome out_;
 };
