@@ -926,6 +926,7 @@ TEST_CASE("app: SIGTERM ends the window like closing it, and the preferences are
 #endif
 
 #ifdef SPRINGLAB_VIEWER
+#include "app/key_table.hpp"
 #include "app/prefs.hpp"
 
 TEST_CASE("app: the window's key table and the help's bindings agree") {

@@ -597,8 +597,9 @@ TEST_CASE("ui: the help overlay lists every binding") {
   CHECK(has("Tab", "UI"));
   CHECK(has("F1", "help"));
   CHECK(has("Ctrl+Q", "quit"));
+  CHECK(has("Ctrl+R", "record"));
   CHECK(has("T", "trail"));
-  CHECK(b.size() == 16);
+  CHECK(b.size() == 17);
 
   Harness h;
   bool open = true;

@@ -46,6 +46,8 @@ void Prefs::parseLine(const std::string& line) {
     if (cli::parseDouble(val, u) && u >= 0.5 && u <= 4.0) ui_scale = static_cast<float>(u);
   } else if (k == "scene") {
     scene = val;
+  } else if (k == "record_folder") {
+    record_folder = val;
   } else if (k == "camera") {
     float c[6];
     if (std::sscanf(val.c_str(), "%f %f %f %f %f %f", &c[0], &c[1], &c[2], &c[3], &c[4], &c[5]) ==
@@ -80,6 +82,7 @@ void Prefs::save() const {
                 width, height, ui_scale, cam[0], cam[1], cam[2], cam[3], cam[4], cam[5]);
   std::string text(numbers);
   text.append("scene=").append(scene).append("\n");
+  if (!record_folder.empty()) text.append("record_folder=").append(record_folder).append("\n");
   util::writeFileAtomically(p, text, nullptr);
 }
 

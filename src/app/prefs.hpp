@@ -16,6 +16,7 @@ struct Prefs {
   int width = 0, height = 0;  // px; 0: not saved
   float ui_scale = 0.0f;      // 0: the monitor's content scale
   std::string scene;
+  std::string record_folder;  // where the window's clips go; empty: the working directory
   bool camera = false;                    // cam holds a saved camera
   float cam[6] = {0, 0, 0, 3, 0, 0.25f};  // target xyz (m), distance (m), yaw, pitch (rad)
 

@@ -17,6 +17,7 @@ class ViewBuilder {
   const render::SceneView& build(const Session& s, bool trails);
   // Index of the point drawn for body b (particle b, or bob b after the pivot).
   static int pointOfBody(const Session& s, int body);
+  float autoStrainScale() const { return 0.05f; }  // TEMPORARY shim until the looks branch lands
   // The body drawn at point p, or -1 (the pivot).
   static int bodyOfPoint(const Session& s, int point);
   void clearTrails() {

@@ -25,8 +25,4 @@ struct ViewerOptions {
 int parseViewerOptions(const std::vector<std::string>& args, ViewerOptions& o, std::string& error);
 int viewerMain(const std::vector<std::string>& args);
 
-// The window's key table against ui::bindings(), the help overlay's: rows without an action,
-// actions without a row. Empty when they agree (a test holds it so).
-std::vector<std::string> keyBindingMismatches();
-
 }  // namespace app

@@ -72,6 +72,9 @@ class Framebuffer {
   Framebuffer& operator=(const Framebuffer&) = delete;
   bool resize(int width, int height, int samples, std::string* error);
   void bind() const;  // subsequent draws go here
+  void setPostAntialias(bool) {}  // TEMPORARY shim until the looks branch lands
+  void endScene() {}              // TEMPORARY shim
+  unsigned finalFramebuffer() const { return fbo_; }  // TEMPORARY shim
   // RGBA8, top row first (as PNG wants), after resolving the multisampled buffer.
   void read(std::vector<unsigned char>& rgba);
   int width() const { return width_; }

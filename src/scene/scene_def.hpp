@@ -46,7 +46,19 @@ struct PendulumDef {
   double joint_damping = 0.0;              // N m s/rad
 };
 
+// TEMPORARY shim until the rendersec branch lands
+struct CameraDef {
+  std::optional<Vec3> target;
+  std::optional<double> distance, yaw_deg, pitch_deg, fov_deg;
+  double orbit_deg_per_s = 0.0;
+};
+struct RenderDef {
+  CameraDef camera;
+  std::optional<double> strain_scale;
+  std::optional<bool> show_points, show_springs;
+};
 struct SceneDef {
+  RenderDef render;
   std::string name;
   std::string description;
   Vec3 gravity{0.0, -9.81, 0.0};  // m/s^2

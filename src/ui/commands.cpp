@@ -145,6 +145,7 @@ std::optional<Command> clampCommand(Command c) {
     case K::SetShowSprings:
     case K::SetPacing:
     case K::SetFollow:
+    case K::SetStrainAuto:
       c.value = c.value != 0.0 ? 1.0 : 0.0;
       break;
     case K::Step:
@@ -172,6 +173,7 @@ std::optional<Command> clampCommand(Command c) {
     case K::Rewind:
     case K::Reload:
     case K::Screenshot:
+    case K::ToggleRecording:
     case K::Quit:
       break;
   }
@@ -179,7 +181,7 @@ std::optional<Command> clampCommand(Command c) {
 }
 
 std::span<const Binding> bindings() {
-  static constexpr std::array<Binding, 16> kBindings = {{
+  static constexpr std::array<Binding, 17> kBindings = {{
       {"Left-drag", "orbit (3-D scenes); pan (2-D scenes)"},
       {"Right-drag or Shift+left-drag", "pan"},
       {"Wheel", "zoom toward the cursor"},
@@ -193,6 +195,7 @@ std::span<const Binding> bindings() {
       {"Ctrl+L", "reload the scene file"},
       {"+ / -", "time scale x2 / /2"},
       {"Ctrl+P", "screenshot"},
+      {"Ctrl+R", "record a clip (again: stop)"},
       {"Tab", "hide / show the UI"},
       {"F1", "this help"},
       {"Ctrl+Q", "quit"},

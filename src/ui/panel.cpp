@@ -253,15 +253,21 @@ void physicsSection(const PanelModel& m, PanelState& st, std::vector<Command>& o
 void displaySection(const PanelModel& m, PanelState& st, std::vector<Command>& out) {
   ItemProbe* probe = st.probe;
   double v = 0.0;
-  // strain colours apply to springs only (a pendulum's rods are rigid)
-  if (m.springs > 0 &&
-      detail::slider({"Strain scale", Limits::kStrainScaleMin, Limits::kStrainScaleMax, "%.3g",
-                      true, Commit::Live,
-                      "Strain (dimensionless, (L - L0) / L0) drawn at full colour: blue "
-                      "compressed, red stretched (logarithmic)."},
-                     m.strain_scale, st, &v))
-    emit(out, make(K::SetStrainScale, v));
   bool b = false;
+  // strain colours apply to springs only (a pendulum's rods are rigid)
+  if (m.springs > 0) {
+    if (detail::slider({"Strain scale", Limits::kStrainScaleMin, Limits::kStrainScaleMax, "%.3g",
+                        true, Commit::Live,
+                        "Strain (dimensionless, (L - L0) / L0) drawn at full colour: blue "
+                        "compressed, red stretched (logarithmic). Moving it fixes the scale."},
+                       m.strain_scale, st, &v))
+      emit(out, make(K::SetStrainScale, v));
+    if (checkbox("Auto strain scale", m.strain_auto,
+                 "The scale follows the strains the scene actually reaches, so that the colours "
+                 "show where it stretches most; off: the scale stays where it is.",
+                 probe, &b))
+      emit(out, make(K::SetStrainAuto, b ? 1.0 : 0.0));
+  }
   bool first = true;  // of the checkboxes' row
   auto next = [&first] {
     if (!first) ImGui::SameLine();
@@ -297,6 +303,14 @@ void displaySection(const PanelModel& m, PanelState& st, std::vector<Command>& o
   if (button("Screenshot", "Save the viewport to a PNG file (Ctrl+P).", probe))
     emit(out, make(K::Screenshot));
   ImGui::SameLine();
+  if (button(m.recording ? "Stop recording" : "Record",
+             m.recording ? "Stop the clip and save it (Ctrl+R)."
+                         : "Record a clip of the scene (Ctrl+R): each frame advances exactly "
+                           "1/60 s of simulated time, so the clip is smooth even when the machine "
+                           "cannot keep up; saved as springlab-DATE-TIME.mp4.",
+             probe))
+    emit(out, make(K::ToggleRecording));
+  ImGui::SameLine();
   if (button("Help", "Show the key and mouse bindings (F1).", probe)) st.show_help = !st.show_help;
 }
 
@@ -313,6 +327,14 @@ void timing(const PanelModel& m, ItemProbe* probe) {
   note(probe, "frame split");
   tip("The last frame's wall time split into stepping the simulation, drawing the scene and the "
       "panel, and presenting the frame (waiting for the display), in ms.");
+  if (m.clock_locked) {
+    ImGui::TextColored(ImVec4(1.0f, 0.35f, 0.3f, 1.0f), "recording: 1 frame = 1/60 s simulated");
+    note(probe, "recording clock");
+    tip("While recording, every frame advances exactly one clip frame of simulated time, so the "
+        "clip is smooth whatever the machine's speed; the window shows it at the real time "
+        "above.");
+    return;  // the clip's clock, not the machine, sets the pace: no bottleneck to name
+  }
   const std::string cost = costSummary(m);
   if (!cost.empty()) {
     ImGui::TextColored(ImVec4(1.0f, 0.75f, 0.3f, 1.0f), "%s", cost.c_str());

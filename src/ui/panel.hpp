@@ -37,7 +37,9 @@ struct Command {
     SetPacing,           // value: 0 real-time motion (stepping may take the frame budget down to
                          // ~20 frames/s before the clock slows), 1 smooth frames (60 frames/s)
     SetFollow,           // value: 1 the camera follows the scene's motion, 0 fixed
+    SetStrainAuto,       // value: 1 the strain scale follows the scene's strains, 0 fixed
     Screenshot,          // text: path (empty: a default name)
+    ToggleRecording,     // start a sim-time-locked clip, or stop it and say where it is
     Quit,
   };
   Kind kind = Kind::Quit;
@@ -96,6 +98,7 @@ struct PanelModel {
   double joint_damping = 0.0, grab_stiffness = 100.0;
   // display
   double strain_scale = 0.05;
+  bool strain_auto = true;  // the scale follows the scene's strains (SetStrainAuto)
   bool wireframe = false, show_trails = true, show_springs = true;
   bool surface = true;  // the system has a drawn surface (cloth): the Wireframe choice applies
   bool planar = false;  // the view is 2-D: left-drag pans instead of orbiting
@@ -120,6 +123,10 @@ struct PanelModel {
   std::string divergence;         // the report, one line
   bool can_rewind = false;        // a state from about a second before the divergence is kept
   float scene_viewport_x = 0.0f;  // px: the scene's viewport starts right of the panel
+  // recording (ToggleRecording): the clip's elapsed simulated time, e.g. "REC 0:03.25"
+  bool recording = false;
+  std::string recording_label;
+  bool clock_locked = false;  // each frame advances exactly 1/fps: real time is not kept
 };
 
 // Testing aid (tests/test_ui.cpp): when a probe is given, every widget drawn reports its name (its

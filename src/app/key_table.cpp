@@ -1,0 +1,93 @@
+#include "app/key_table.hpp"
+
+#include <GLFW/glfw3.h>
+
+#include <algorithm>
+#include <string_view>
+
+namespace app {
+
+namespace {
+
+using ui::command;
+using K = ui::Command::Kind;
+using Out = std::vector<ui::Command>;
+
+// time scale x2 or /2 within the limits
+void scaleTime(FrameDriver& d, Out& out, double factor) {
+  out.push_back(command(K::SetTimeScale,
+                        std::clamp(d.session.timeScale() * factor, ui::Limits::kTimeScaleMin,
+                                   ui::Limits::kTimeScaleMax)));
+}
+
+void toggleTrailUnderCursor(FrameDriver& d) {
+  glm::vec3 hit;
+  const int body = d.mouse.pick(d.mouse.x(), d.mouse.y(), hit);
+  if (body >= 0) d.views.toggleTrail(body);
+}
+
+struct KeyAction {
+  const char* binding;  // the `keys` of the ui::bindings() row this implements
+  int key;              // GLFW key
+  bool ctrl;            // true: only with Ctrl; false: only without
+  void (*act)(FrameDriver& d, bool shift, Out& out);
+};
+constexpr KeyAction kKeyActions[] = {
+    {"Space", GLFW_KEY_SPACE, false,
+     [](FrameDriver& d, bool, Out& o) {
+       o.push_back(command(K::SetPaused, d.session.paused() ? 0 : 1));
+     }},
+    {"Right arrow", GLFW_KEY_RIGHT, false,
+     [](FrameDriver&, bool shift, Out& o) { o.push_back(command(K::Step, 0.0, shift ? 10 : 1)); }},
+    {"R or Backspace", GLFW_KEY_R, false,
+     [](FrameDriver&, bool, Out& o) { o.push_back(command(K::Reset)); }},
+    {"R or Backspace", GLFW_KEY_BACKSPACE, false,
+     [](FrameDriver&, bool, Out& o) { o.push_back(command(K::Reset)); }},
+    {"Ctrl+L", GLFW_KEY_L, true, [](FrameDriver&, bool, Out& o) { o.push_back(command(K::Reload)); }},
+    {"+ / -", GLFW_KEY_EQUAL, false, [](FrameDriver& d, bool, Out& o) { scaleTime(d, o, 2.0); }},
+    {"+ / -", GLFW_KEY_KP_ADD, false, [](FrameDriver& d, bool, Out& o) { scaleTime(d, o, 2.0); }},
+    {"+ / -", GLFW_KEY_MINUS, false, [](FrameDriver& d, bool, Out& o) { scaleTime(d, o, 0.5); }},
+    {"+ / -", GLFW_KEY_KP_SUBTRACT, false,
+     [](FrameDriver& d, bool, Out& o) { scaleTime(d, o, 0.5); }},
+    {"Ctrl+P", GLFW_KEY_P, true,
+     [](FrameDriver&, bool, Out& o) { o.push_back(command(K::Screenshot)); }},
+    {"Ctrl+R", GLFW_KEY_R, true,
+     [](FrameDriver&, bool, Out& o) { o.push_back(command(K::ToggleRecording)); }},
+    {"Ctrl+Q", GLFW_KEY_Q, true, [](FrameDriver&, bool, Out& o) { o.push_back(command(K::Quit)); }},
+    {"Tab", GLFW_KEY_TAB, false, [](FrameDriver& d, bool, Out&) { d.showUi = !d.showUi; }},
+    {"F1", GLFW_KEY_F1, false, [](FrameDriver& d, bool, Out&) { d.showHelp = !d.showHelp; }},
+    {"F", GLFW_KEY_F, false, [](FrameDriver& d, bool, Out&) { d.frameScene(); }},
+    {"T", GLFW_KEY_T, false, [](FrameDriver& d, bool, Out&) { toggleTrailUnderCursor(d); }},
+};
+// The rows of ui::bindings() that MouseControl implements.
+constexpr const char* kMouseRows[] = {"Left-drag", "Right-drag or Shift+left-drag", "Wheel",
+                                      "Double-click", "Ctrl+left-drag"};
+
+}  // namespace
+
+void onKeyPress(FrameDriver& d, int glfwKey, bool ctrl, bool shift, Out& commands) {
+  for (const KeyAction& k : kKeyActions)
+    if (k.key == glfwKey && k.ctrl == ctrl) return k.act(d, shift, commands);
+}
+
+std::vector<std::string> keyBindingMismatches() {
+  std::vector<std::string> out;
+  auto implemented = [](std::string_view row) {
+    for (const KeyAction& k : kKeyActions)
+      if (row == k.binding) return true;
+    for (const char* m : kMouseRows)
+      if (row == m) return true;
+    return false;
+  };
+  for (const ui::Binding& b : ui::bindings())
+    if (!implemented(b.keys)) out.push_back(std::string("no action for ").append(b.keys));
+  for (const KeyAction& k : kKeyActions) {
+    bool listed = false;
+    for (const ui::Binding& b : ui::bindings())
+      listed = listed || std::string_view(b.keys) == k.binding;
+    if (!listed) out.push_back(std::string("not in the help: ").append(k.binding));
+  }
+  return out;
+}
+
+}  // namespace app
