@@ -10,6 +10,7 @@
 
 #include "cli/commands.hpp"
 #ifdef SPRINGLAB_VIEWER
+#include "app/record.hpp"
 #include "app/viewer.hpp"
 #endif
 
@@ -21,12 +22,15 @@ bool isSubcommand(const char* a) {
   return false;
 }
 
-// `springlab [SCENE] [options] --help`: the window's options are in the overview
-bool windowAsksForHelp(int argc, char** argv) {
-  if (argc < 2 || isSubcommand(argv[1])) return false;
+bool asksForHelp(int argc, char** argv) {
   for (int i = 1; i < argc; ++i)
     if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0) return true;
   return false;
+}
+
+// `springlab [SCENE] [options] --help`: the window's options are in the overview
+bool windowAsksForHelp(int argc, char** argv) {
+  return argc >= 2 && !isSubcommand(argv[1]) && asksForHelp(argc, argv);
 }
 }  // namespace
 
@@ -39,6 +43,9 @@ int main(int argc, char** argv) {
 #ifdef SPRINGLAB_VIEWER
     if (argc < 2 || !isSubcommand(argv[1]))
       return app::viewerMain(std::vector<std::string>(argv + 1, argv + argc));
+    // record renders (src/app); its --help is the command line's, like every subcommand's
+    if (std::strcmp(argv[1], "record") == 0 && !asksForHelp(argc, argv))
+      return app::recordMain(std::vector<std::string>(argv + 2, argv + argc));
 #endif
     return cli::dispatch(argc, argv);
   } catch (const std::bad_alloc&) {

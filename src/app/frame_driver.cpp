@@ -1,7 +1,7 @@
 #include "app/frame_driver.hpp"
 
-#include <glad/gl.h>
 #include <backends/imgui_impl_opengl3.h>
+#include <glad/gl.h>
 #include <imgui.h>
 #include <imgui_internal.h>
 
@@ -25,7 +25,7 @@ long long lockedStepOfFrame(long long k, double fps, double dt) {
 
 FrameResult LockedSteps::advance(Session& s) {
   FrameResult r;
-  if (s.paused() || s.divergence()) return r;  // no frame of the clip passes
+  if (s.paused() || s.divergence()) return r;                   // no frame of the clip passes
   const bool resumed = frame_ < 0 || s.steps() != last_steps_;  // a reset, a step, a pause
   if (!resumed) ++frame_;
   if (resumed || s.dt() != anchor_dt_) {
@@ -34,8 +34,7 @@ FrameResult LockedSteps::advance(Session& s) {
     frame_ = std::max<long long>(frame_, 0);
     anchor_frame_ = frame_, anchor_steps_ = s.steps(), anchor_dt_ = s.dt();
   }
-  const long long due =
-      anchor_steps_ + lockedStepOfFrame(frame_ - anchor_frame_, fps_, anchor_dt_);
+  const long long due = anchor_steps_ + lockedStepOfFrame(frame_ - anchor_frame_, fps_, anchor_dt_);
   while (s.steps() < due) {
     const double t0 = s.state().t;
     if (!s.stepOnce()) {
@@ -66,7 +65,8 @@ void applyCameraDef(const scene::CameraDef& def, render::Camera& camera, SceneFr
   if (def.yaw_deg) camera.yaw = static_cast<float>(*def.yaw_deg * kRadPerDeg);
   if (def.pitch_deg) camera.pitch = static_cast<float>(*def.pitch_deg * kRadPerDeg);
   if (def.fov_deg) camera.fov_y = static_cast<float>(*def.fov_deg * kRadPerDeg);
-  if (def.target) camera.target = glm::vec3((*def.target).x(), (*def.target).y(), (*def.target).z());
+  if (def.target)
+    camera.target = glm::vec3((*def.target).x(), (*def.target).y(), (*def.target).z());
   if (def.distance) camera.distance = static_cast<float>(*def.distance);
   // a chosen target or distance is kept; angles alone still let the framing fit the scene
   if (def.target || def.distance) framing.keepCamera();
@@ -212,9 +212,8 @@ std::string FrameDriver::captionText() const {
   const double drift = sim::energyDrift(session.initialEnergy(), e.total(), session.scales());
   char buf[256];
   std::snprintf(buf, sizeof buf, "%s  |  %s  |  dt %.3g s  |  t %.3f s  |  energy drift %+.2e",
-                session.sceneName().c_str(),
-                std::string(sim::info(session.method()).name).c_str(), session.dt(),
-                session.state().t, drift);
+                session.sceneName().c_str(), std::string(sim::info(session.method()).name).c_str(),
+                session.dt(), session.state().t, drift);
   return buf;
 }
 

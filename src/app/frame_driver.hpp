@@ -94,11 +94,11 @@ class FrameDriver {
   MouseControl mouse{camera, session, views};
   bool imgui = false;  // an ImGui context exists (panel, banner, caption)
   bool showUi = true, showHelp = false, quit = false;
-  bool follow = false;  // the camera re-centres on the scene's motion every frame
+  bool follow = false;        // the camera re-centres on the scene's motion every frame
   bool strain_fixed = false;  // the user fixed the strain scale; else it follows the scene
   Pacing pacing = Pacing::RealTimeMotion;
-  int samples = 4;           // multisampling; 1 on software renderers (post pass instead)
-  bool caption_on = false;   // burn a caption line into the frame (record --caption)
+  int samples = 4;          // multisampling; 1 on software renderers (post pass instead)
+  bool caption_on = false;  // burn a caption line into the frame (record --caption)
   // The window's ImGui backend frame start (GLFW input and timing); headless frames set the
   // display size and a fixed uiFrameSeconds instead, so that replays lay out identically.
   std::function<void()> beginUiFrame;
@@ -141,7 +141,7 @@ class FrameDriver {
   bool recording = false;
 
   static constexpr float kYaw3d = 0.5f, kPitch3d = 0.6f;  // rad: 3-D scenes' first view
-  static constexpr double kStatusSeconds = 6.0;  // long enough to read a path or an error
+  static constexpr double kStatusSeconds = 6.0;           // long enough to read a path or an error
   // a scene viewport narrower than this gives way: the scene is drawn under the panel instead
   static constexpr int kMinSceneWidth = 64;  // px
 

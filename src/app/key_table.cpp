@@ -15,9 +15,9 @@ using Out = std::vector<ui::Command>;
 
 // time scale x2 or /2 within the limits
 void scaleTime(FrameDriver& d, Out& out, double factor) {
-  out.push_back(command(K::SetTimeScale,
-                        std::clamp(d.session.timeScale() * factor, ui::Limits::kTimeScaleMin,
-                                   ui::Limits::kTimeScaleMax)));
+  out.push_back(
+      command(K::SetTimeScale, std::clamp(d.session.timeScale() * factor, ui::Limits::kTimeScaleMin,
+                                          ui::Limits::kTimeScaleMax)));
 }
 
 void toggleTrailUnderCursor(FrameDriver& d) {
@@ -43,7 +43,8 @@ constexpr KeyAction kKeyActions[] = {
      [](FrameDriver&, bool, Out& o) { o.push_back(command(K::Reset)); }},
     {"R or Backspace", GLFW_KEY_BACKSPACE, false,
      [](FrameDriver&, bool, Out& o) { o.push_back(command(K::Reset)); }},
-    {"Ctrl+L", GLFW_KEY_L, true, [](FrameDriver&, bool, Out& o) { o.push_back(command(K::Reload)); }},
+    {"Ctrl+L", GLFW_KEY_L, true,
+     [](FrameDriver&, bool, Out& o) { o.push_back(command(K::Reload)); }},
     {"+ / -", GLFW_KEY_EQUAL, false, [](FrameDriver& d, bool, Out& o) { scaleTime(d, o, 2.0); }},
     {"+ / -", GLFW_KEY_KP_ADD, false, [](FrameDriver& d, bool, Out& o) { scaleTime(d, o, 2.0); }},
     {"+ / -", GLFW_KEY_MINUS, false, [](FrameDriver& d, bool, Out& o) { scaleTime(d, o, 0.5); }},

@@ -16,7 +16,7 @@
 namespace app {
 
 namespace {
-WindowInput* g_input = nullptr;  // for the GLFW callbacks (one window)
+WindowInput* g_input = nullptr;           // for the GLFW callbacks (one window)
 constexpr float kBaseFontPixels = 13.0f;  // ImGui's default font at scale 1
 }  // namespace
 
@@ -26,7 +26,7 @@ bool haveDisplay() {
   return (display && *display) || (wayland && *wayland);
 }
 
-GLFWwindow* openWindow(int width, int height, const std::string& title) {
+GLFWwindow* openWindow(int width, int height, const std::string& title, bool visible) {
   glfwSetErrorCallback([](int, const char*) {});
   if (!glfwInit()) return nullptr;
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
@@ -34,6 +34,7 @@ GLFWwindow* openWindow(int width, int height, const std::string& title) {
   glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
   glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
   glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);
+  glfwWindowHint(GLFW_VISIBLE, visible ? GLFW_TRUE : GLFW_FALSE);
   GLFWwindow* w = glfwCreateWindow(width, height, title.c_str(), nullptr, nullptr);
   if (!w) return nullptr;
   glfwMakeContextCurrent(w);
@@ -68,7 +69,8 @@ void connectInput(GLFWwindow* window, WindowInput& input) {
   g_input = &input;
   glfwSetMouseButtonCallback(
       window, [](GLFWwindow*, int b, int a, int m) { g_input->onMouseButton(b, a, m); });
-  glfwSetCursorPosCallback(window, [](GLFWwindow*, double x, double y) { g_input->onCursor(x, y); });
+  glfwSetCursorPosCallback(window,
+                           [](GLFWwindow*, double x, double y) { g_input->onCursor(x, y); });
   glfwSetScrollCallback(window, [](GLFWwindow*, double, double dy) { g_input->onScroll(dy); });
   glfwSetKeyCallback(window,
                      [](GLFWwindow*, int k, int, int a, int m) { g_input->onKey(k, a, m); });

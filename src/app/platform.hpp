@@ -25,7 +25,8 @@ class WindowInput {
 // DISPLAY or WAYLAND_DISPLAY is set.
 bool haveDisplay();
 // A GLFW window with a current OpenGL 3.3 core context and loaded GL functions, or nullptr.
-GLFWwindow* openWindow(int width, int height, const std::string& title);
+// An invisible one serves record where EGL is missing but a display exists.
+GLFWwindow* openWindow(int width, int height, const std::string& title, bool visible = true);
 void closeWindow(GLFWwindow* window);
 // The monitor's content scale (HiDPI), at least 1.
 float contentScale(GLFWwindow* window);

@@ -17,7 +17,7 @@ struct Prefs {
   float ui_scale = 0.0f;      // 0: the monitor's content scale
   std::string scene;
   std::string record_folder;  // where the window's clips go; empty: the working directory
-  bool camera = false;                    // cam holds a saved camera
+  bool camera = false;        // cam holds a saved camera
   float cam[6] = {0, 0, 0, 3, 0, 0.25f};  // target xyz (m), distance (m), yaw, pitch (rad)
 
   static std::string path();  // empty where there is no configuration folder

@@ -16,4 +16,8 @@ std::optional<std::string> setUpSession(Session& s, const std::string& scene,
                                         const std::string& integrator, double dt,
                                         const std::string& prefix);
 
+// The second half of setUpSession, for a session loaded otherwise (a provenance file's scene).
+std::optional<std::string> applyIntegratorAndDt(Session& s, const std::string& integrator,
+                                                double dt, const std::string& prefix);
+
 }  // namespace app

@@ -1,6 +1,6 @@
-// `springlab [SCENE] [options]`: platform wiring of the window (docs/architecture.md#the-frame-driver).
-// The frames themselves come from the FrameDriver; this file chooses the platform, routes input,
-// paces the loop and ends the run.
+// `springlab [SCENE] [options]`: platform wiring of the window
+// (docs/architecture.md#the-frame-driver). The frames themselves come from the FrameDriver; this
+// file chooses the platform, routes input, paces the loop and ends the run.
 #include "app/viewer.hpp"
 
 #include <glad/gl.h>
@@ -263,8 +263,7 @@ struct FrameStats {
   // for, from frame 2's clock reading to frame N's
   double simMark = 0.0, wallMark = 0.0;
 
-  void add(const FrameDriver& d, const FixedStepLoop& loop, long long frameNumber,
-           double frameMs) {
+  void add(const FrameDriver& d, const FixedStepLoop& loop, long long frameNumber, double frameMs) {
     if (frameNumber == 2) simMark = d.session.state().t, wallMark = loop.lastClockReading();
     if (frameNumber < 2) return;
     sim += d.lastSimMs, render += d.lastRenderMs, present += d.lastPresentMs, frame += frameMs;
@@ -299,7 +298,8 @@ void oneFrame(Viewer& v, WallClockSteps& wallSteps, bool realLoop, int w, int h)
   if (realLoop)
     wallSteps.loop().setBudget(
         stepBudget(v.d.pacing, 1e-3 * (v.d.lastRenderMs + v.d.lastPresentMs)));
-  StepPolicy& policy = v.recorder.active() ? v.recorder.clock() : static_cast<StepPolicy&>(wallSteps);
+  StepPolicy& policy =
+      v.recorder.active() ? v.recorder.clock() : static_cast<StepPolicy&>(wallSteps);
   if (v.recorder.active()) v.d.recordingLabel = v.recorder.label();
   for (const ui::Command& c : v.d.renderFrame(policy, w, h)) v.issue(c);
   SteadyClock wall;

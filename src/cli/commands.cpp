@@ -68,7 +68,10 @@ int dispatch(int argc, char** argv) {
   if (cmd == "list") return listCommand(rest);
   if (cmd == "bench") return benchCommand(rest);
   if (cmd == "record") {
-    std::fputs("springlab record: recording is not available in this build yet\n", stderr);
+    // main() hands record to the app when the viewer is built
+    std::fputs("springlab record: this build has no renderer (configured with "
+               "SPRINGLAB_VIEWER=OFF)\n",
+               stderr);
     return 2;
   }
   std::fprintf(stderr,

@@ -42,6 +42,29 @@ constexpr std::array kWindowOptions = {
     OptionSpec{"--headless", "", "render through EGL even where a display exists", ""},
 };
 
+constexpr std::array kRecordOptions = {
+    OptionSpec{"--out", "FILE",
+               ".mp4, .webm, .gif, .png (the last frame) or a pattern like frames/%05d.png",
+               "required"},
+    OptionSpec{"--seconds", "S", "simulated time, s; the clip has round(S * fps) frames",
+               "the scene's duration"},
+    OptionSpec{"--fps", "F", "frames per second of the clip, 1 to 240", "60"},
+    OptionSpec{"--size", "WxH", "image size, pixels, 16x16 to 3840x2160", "1280x720"},
+    OptionSpec{"--integrator", "NAME", "integrator; it must apply to the system", "the scene's"},
+    OptionSpec{"--dt", "S", "time step, s; 1e-7 <= S <= 0.1", "the scene's"},
+    OptionSpec{"--no-ui", "", "no panel in the picture: the scene alone", ""},
+    OptionSpec{"--caption", "",
+               "burn a caption into the frame: scene, integrator, dt, t, energy drift", ""},
+    OptionSpec{"--camera", "KEY=VALUE",
+               "camera: target=X,Y,Z distance yaw pitch fov (degrees) orbit (degrees per "
+               "simulated s); repeatable",
+               "the scene's \"render\" section, else framed"},
+    OptionSpec{"--replay", "FILE",
+               "render again the frames of a provenance file (FILE.json beside a recording); "
+               "only --out may be given with it",
+               ""},
+};
+
 constexpr std::string_view kOverview =
     "springlab: mass-spring systems and N-link pendulums with selectable integrators\n"
     "\n"
@@ -50,7 +73,8 @@ constexpr std::string_view kOverview =
     "  springlab run SCENE [options]   headless simulation, CSV output; no window, no OpenGL\n"
     "  springlab list                  the built-in scenes, one name per line\n"
     "  springlab bench [options]       timings of the integrators\n"
-    "  springlab record                not available in this build yet\n"
+    "  springlab record SCENE --out FILE [options]\n"
+    "                                  render to a video or images, with or without a display\n"
     "  springlab --help                this help; springlab SUBCOMMAND --help for one command\n"
     "  springlab --version             the version (and git commit)\n"
     "\n"
@@ -83,11 +107,27 @@ std::string benchUsage() {
          optionsHelp(benchOptions()) + "\n" + std::string(kBothForms);
 }
 
+std::string recordUsage() {
+  return "usage: springlab record SCENE --out FILE [options]\n"
+         "       springlab record --replay FILE.json --out FILE\n"
+         "\n"
+         "Renders SCENE offscreen (headless EGL when there is no display) to a video (.mp4 H.264,\n"
+         ".webm VP9, .gif: encoded by an ffmpeg child process), to one PNG of the last frame, or\n"
+         "to numbered PNGs. Simulated time is locked to the clip's clock: frame k shows the state\n"
+         "after step round(k / (fps dt)), however fast the machine renders. Beside the output a\n"
+         "provenance file FILE.json (record.json in an image sequence's folder) says how to "
+         "render\n"
+         "the same frames again. Ctrl+C stops with a playable file of the frames so far.\n"
+         "\n"
+         "options:\n" +
+         optionsHelp(recordOptions()) + "\n" + std::string(kBothForms) + std::string(kExitStatus);
+}
+
 std::string overviewUsage() {
   return std::string(kOverview) + "\nwindow options (each value as the next argument):\n" +
          optionsHelp(windowOptions()) + "\nrun options:\n" + optionsHelp(runOptions()) +
-         "\nbench options:\n" + optionsHelp(benchOptions()) + "\n" + std::string(kBothForms) +
-         std::string(kExitStatus);
+         "\nbench options:\n" + optionsHelp(benchOptions()) + "\nrecord options:\n" +
+         optionsHelp(recordOptions()) + "\n" + std::string(kBothForms) + std::string(kExitStatus);
 }
 
 }  // namespace
@@ -100,6 +140,9 @@ OptionTable benchOptions() {
 }
 OptionTable windowOptions() {
   return kWindowOptions;
+}
+OptionTable recordOptions() {
+  return kRecordOptions;
 }
 
 const OptionSpec* findOption(OptionTable table, std::string_view name) {
@@ -170,12 +213,7 @@ std::optional<std::string> usage(std::string_view command) {
         "usage: springlab list\n"
         "\n"
         "Prints the names of the built-in scenes, one per line, sorted. It takes no options.\n");
-  if (command == "record")
-    return std::string(
-        "usage: springlab record\n"
-        "\n"
-        "springlab record is not available in this build yet: recording a scene to a video or\n"
-        "image file is planned for a later release (docs/cli.md, record (planned)).\n");
+  if (command == "record") return recordUsage();
   return std::nullopt;
 }
 

@@ -24,6 +24,7 @@ using OptionTable = std::span<const OptionSpec>;
 OptionTable runOptions();
 OptionTable benchOptions();
 OptionTable windowOptions();  // parsed by app::parseViewerOptions
+OptionTable recordOptions();  // parsed by app::parseRecordOptions
 
 const OptionSpec* findOption(OptionTable table, std::string_view name);
 

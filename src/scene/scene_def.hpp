@@ -7,6 +7,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sim/model.hpp"
@@ -57,6 +58,7 @@ struct RenderDef {
   std::optional<double> strain_scale;
   std::optional<bool> show_points, show_springs;
 };
+std::optional<std::string> applyCameraOption(std::string_view keyValue, CameraDef& camera);
 struct SceneDef {
   RenderDef render;
   std::string name;

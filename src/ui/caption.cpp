@@ -7,9 +7,9 @@
 namespace ui {
 
 namespace {
-constexpr float kMargin = 10.0f;   // px from the viewport's edges, at UI scale 1
-constexpr float kPadding = 6.0f;   // px around the text on its band
-constexpr float kDotRadius = 7.0f;  // px
+constexpr float kMargin = 10.0f;             // px from the viewport's edges, at UI scale 1
+constexpr float kPadding = 6.0f;             // px around the text on its band
+constexpr float kDotRadius = 7.0f;           // px
 const ImU32 kBand = IM_COL32(0, 0, 0, 150);  // dark enough for white text on any scene
 const ImU32 kText = IM_COL32(235, 235, 235, 255);
 const ImU32 kRed = IM_COL32(230, 40, 40, 255);

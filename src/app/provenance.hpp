@@ -1,0 +1,31 @@
+// The provenance file of a recording (docs/cli.md#the-provenance-file): everything needed to
+// render the same frames again, with `springlab record --replay FILE.json --out OTHER`.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/record.hpp"
+
+namespace app {
+
+struct Provenance {
+  RecordOptions options;          // as resolved: scene text, integrator, dt, seconds, size...
+  std::string integrator;         // the integrator used (resolved name)
+  double dt = 0.0;                // s, as used
+  long long frames = 0;           // frames planned, round(seconds * fps)
+  long long frames_written = 0;   // frames in the output
+  std::string ended;              // "complete", "interrupted" or "diverged"
+  std::vector<std::string> args;  // the command line after `record`
+};
+
+// The provenance file beside `out`: out + ".json", or record.json in an image sequence's folder.
+std::string provenancePath(const std::string& out, bool sequence);
+// Writes it atomically; false with `error`.
+bool writeProvenance(const std::string& path, const Provenance& p, std::string* error);
+// Reads one back into `o` (scene text, integrator, dt, fps, size, seconds, no_ui, caption,
+// camera); the problem (naming the file and key) or nothing.
+std::optional<std::string> readProvenance(const std::string& path, RecordOptions& o);
+
+}  // namespace app

@@ -1,0 +1,366 @@
+#include "app/record.hpp"
+
+#include <glad/gl.h>
+#include <imgui.h>
+
+#include <csignal>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "app/egl_context.hpp"
+#include "app/frame_driver.hpp"
+#include "app/frame_sink.hpp"
+#include "app/platform.hpp"
+#include "app/prefs.hpp"
+#include "app/provenance.hpp"
+#include "app/setup.hpp"
+#include "cli/commands.hpp"
+#include "cli/options.hpp"
+#include "cli/progress.hpp"
+#include "scene/catalog.hpp"
+#include "scene/load.hpp"
+
+namespace app {
+
+namespace {
+
+constexpr const char* kPrefix = "springlab record";
+constexpr double kMaxFps = 240.0;
+constexpr int kMinSide = 16, kMaxWidth = 3840, kMaxHeight = 2160;  // px: up to 4K UHD
+constexpr double kBannerHoldSeconds = 1.0;  // a divergence's last frame stays this long
+
+// SIGINT and SIGTERM stop the recording between two frames; the file is finished properly.
+volatile std::sig_atomic_t g_stop = 0;
+extern "C" void onRecordStopSignal(int) {
+  g_stop = 1;
+}
+
+// One option's value into `o`; the problem or nothing. The names are cli::recordOptions().
+std::optional<std::string> applyRecordOption(const std::string& name, const std::string& v,
+                                             RecordOptions& o) {
+  double x = 0.0;
+  if (name == "--out") {
+    if (v.empty()) return "--out: missing file name";
+    o.out = v;
+  } else if (name == "--seconds") {
+    if (!cli::parseDouble(v, x) || !(x > 0))
+      return "--seconds: must be a finite number > 0, not \"" + v + "\"";
+    o.seconds = x;
+  } else if (name == "--fps") {
+    if (!cli::parseDouble(v, x) || !(x >= 1.0 && x <= kMaxFps))
+      return "--fps: must be a number from 1 to 240, not \"" + v + "\"";
+    o.fps = x;
+  } else if (name == "--size") {
+    if (!parseWindowSize(v, o.width, o.height) || o.width > kMaxWidth || o.height > kMaxHeight)
+      return "--size: must be WxH with 16 <= W <= 3840 and 16 <= H <= 2160, not \"" + v + "\"";
+  } else if (name == "--integrator") {
+    o.integrator = v;
+  } else if (name == "--dt") {
+    if (!cli::parseDouble(v, o.dt) || !(o.dt > 0))
+      return "--dt: must be a finite number > 0, not \"" + v + "\"";
+  } else if (name == "--no-ui") {
+    o.no_ui = true;
+  } else if (name == "--caption") {
+    o.caption = true;
+  } else if (name == "--camera") {
+    scene::CameraDef probe;
+    if (auto problem = scene::applyCameraOption(v, probe)) return "--camera: " + *problem;
+    o.camera.push_back(v);
+  } else if (name == "--replay") {
+    o.replay = v;
+  } else {
+    return "option " + name + " is not handled by record";  // a table entry nothing handles
+  }
+  return std::nullopt;
+}
+
+// The scene's text as loaded, its name and source, for the provenance file.
+std::optional<std::string> readSceneText(RecordOptions& o) {
+  if (const std::string_view* text = scene::findBuiltin(o.scene)) {
+    o.scene_json = std::string(*text), o.scene_source = "builtin:" + o.scene;
+    return std::nullopt;
+  }
+  std::ifstream in(o.scene);
+  std::stringstream s;
+  if (in) s << in.rdbuf();
+  if (!in) return o.scene + ": cannot read the scene file";
+  o.scene_json = s.str(), o.scene_source = o.scene;
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> parseRecordOptions(const std::vector<std::string>& args,
+                                              RecordOptions& o) {
+  cli::SplitArgs split;
+  if (auto problem = cli::splitArgs(args, cli::recordOptions(), split)) return problem;
+  for (const cli::GivenOption& given : split.options)
+    if (auto problem = applyRecordOption(std::string(given.spec->name), given.value, o))
+      return problem;
+  if (split.positional.size() > 1)
+    return "unexpected argument \"" + split.positional[1] + "\" (one SCENE only)";
+  if (!split.positional.empty()) o.scene = split.positional[0];
+  if (o.out.empty()) return "--out FILE is required (.mp4, .webm, .gif, .png or frames/%05d.png)";
+  if (!o.replay.empty()) {
+    if (!o.scene.empty() || split.options.size() != 2)
+      return "--replay takes only --out: the rest comes from the provenance file";
+    return std::nullopt;
+  }
+  if (o.scene.empty())
+    return "missing SCENE (a built-in name from springlab list, or a .json file)";
+  return std::nullopt;
+}
+
+}  // namespace app
+
+namespace app {
+
+namespace {
+
+// A policy that does not step: the frame before frame 0, which lets ImGui size its windows
+// (a new auto-sized window is hidden for its first frame), so frame 0 shows the panel.
+struct NoSteps : StepPolicy {
+  FrameResult advance(Session&) override { return {}; }
+  double realtimePercent() const override { return 100.0; }
+  double stepsPerSecond() const override { return 0.0; }
+};
+
+struct Recording {
+  RecordOptions o;
+  std::vector<std::string> args;
+  FrameDriver d;
+  OutputKind kind = OutputKind::Mp4;
+  std::unique_ptr<FrameSink> sink;
+  long long frames = 0;  // round(seconds * fps)
+  long long pushed = 0;  // frames handed to the sink
+  std::string ended = "complete";
+};
+
+// Loads the scene (from SCENE or the provenance file), the integrator and dt; resolves seconds,
+// the frame count and the size. The problem, or nothing.
+std::optional<std::string> prepare(Recording& r) {
+  RecordOptions& o = r.o;
+  if (!o.replay.empty()) {
+    if (auto problem = readProvenance(o.replay, o)) return std::string(kPrefix) + ": " + *problem;
+    try {
+      r.d.session.loadDef(scene::parse(o.scene_json, o.replay + ": scene.definition"), o.scene_name,
+                          "");
+    } catch (const scene::Error& e) {
+      return std::string(e.what());
+    }
+    if (auto problem = applyIntegratorAndDt(r.d.session, o.integrator, o.dt, kPrefix))
+      return problem;
+  } else {
+    if (auto problem = readSceneText(o)) return std::string(kPrefix) + ": " + *problem;
+    if (auto problem = setUpSession(r.d.session, o.scene, o.integrator, o.dt, kPrefix))
+      return problem;
+    o.scene_name = r.d.session.sceneName();
+  }
+  std::string error;
+  const auto kind = outputKindOf(o.out, &error);
+  if (!kind) return std::string(kPrefix) + ": --out: " + error;
+  r.kind = *kind;
+  if (!o.seconds) o.seconds = r.d.session.def().duration;
+  r.frames = std::llround(*o.seconds * o.fps);
+  if (r.frames < 1)
+    return std::string(kPrefix) + ": --seconds: " + std::to_string(*o.seconds) + " s at " +
+           std::to_string(o.fps) + " fps is less than one frame";
+  return std::nullopt;
+}
+
+// yuv420p halves the chroma resolution: a video's sides must be even, so an odd side loses its
+// last pixel (said on standard error); PNGs keep any size.
+void evenSizeForVideo(Recording& r) {
+  if (!needsEvenSize(r.kind) || (r.o.width % 2 == 0 && r.o.height % 2 == 0)) return;
+  const int w = r.o.width - r.o.width % 2, h = r.o.height - r.o.height % 2;
+  std::fprintf(stderr,
+               "%s: note: %dx%d rounded to %dx%d (H.264 and VP9 in yuv420p need even sides)\n",
+               kPrefix, r.o.width, r.o.height, w, h);
+  r.o.width = w, r.o.height = h;
+}
+
+// The panel's scale: the picture's height over 720 px, so that a 4K clip's panel reads as a
+// 720p one's does.
+float uiScaleFor(int height) {
+  constexpr float kReferenceHeight = 720.0f, kMaxScale = 3.0f;
+  return std::clamp(static_cast<float>(height) / kReferenceHeight, 1.0f, kMaxScale);
+}
+
+// GL objects, ImGui, the display defaults, the scene's and the options' camera. The problem or
+// nothing.
+std::optional<std::string> setUpDriver(Recording& r) {
+  FrameDriver& d = r.d;
+  std::string error;
+  if (!d.initGl(&error)) return std::string(kPrefix) + ": renderer: " + error;
+  createImGui(uiScaleFor(r.o.height), false);
+  d.imgui = initImGuiRenderer();
+  if (!d.imgui) return std::string(kPrefix) + ": the ImGui OpenGL backend failed";
+  d.showUi = !r.o.no_ui;
+  d.caption_on = r.o.caption;
+  d.hideFrameTimes = true;  // wall-clock figures would make replays differ
+  d.uiFrameSeconds = 1.0 / r.o.fps;
+  d.pacing = Pacing::SmoothFrames;
+  d.frameScene();
+  d.sceneDefaults();
+  scene::CameraDef camera = d.session.def().render.camera;
+  for (const std::string& kv : r.o.camera) scene::applyCameraOption(kv, camera);
+  applyCameraDef(camera, d.camera, d.framing);
+  d.cameraYaw0 = d.camera.yaw;
+  d.orbitRadPerS = camera.orbit_deg_per_s * 3.14159265358979323846 / 180.0;
+  return std::nullopt;
+}
+
+// The frame just rendered to the sink; false when the sink failed.
+bool pushFrame(Recording& r) {
+  Frame f = r.sink->takeBuffer();
+  f.width = r.o.width, f.height = r.o.height;
+  r.d.target().read(f.rgba);
+  ++r.pushed;
+  return r.sink->push(std::move(f));
+}
+
+// Frames 0 .. frames-1 (or until a signal, a divergence or a sink error). Returns false when the
+// sink failed.
+bool renderFrames(Recording& r) {
+  const int w = r.o.width, h = r.o.height;
+  NoSteps still;
+  r.d.renderFrame(still, w, h);  // lays out the UI once; not part of the clip
+  LockedSteps clock(r.o.fps);
+  cli::Progress progress = cli::Progress::forStderr(kPrefix, "frames", r.frames);
+  for (long long k = 0; k < r.frames; ++k) {
+    if (g_stop) {
+      r.ended = "interrupted";
+      break;
+    }
+    r.d.renderFrame(clock, w, h);
+    if (r.d.session.divergence()) {
+      // the banner's frame, held for a second: the clip ends on why it stopped
+      r.ended = "diverged";
+      const long long hold = std::max<long long>(1, std::llround(kBannerHoldSeconds * r.o.fps));
+      for (long long i = 0; i < hold; ++i)
+        if (!pushFrame(r)) return false;
+      break;
+    }
+    if (!pushFrame(r)) return false;
+    progress.update(k + 1, r.d.session.state().t);
+  }
+  progress.finish(r.pushed, r.d.session.state().t);
+  return true;
+}
+
+}  // namespace
+
+namespace {
+
+// An OpenGL context for rendering offscreen: headless EGL, or where that fails and a display
+// exists, an invisible GLFW window. The problem or nothing.
+std::optional<std::string> openOffscreenContext(HeadlessContext& egl, GLFWwindow*& hidden) {
+  if (egl.create()) return std::nullopt;
+  if (haveDisplay() && (hidden = openWindow(kMinSide, kMinSide, "springlab record", false)))
+    return std::nullopt;
+  return std::string(kPrefix) + ": no OpenGL 3.3 context for offscreen rendering: " + egl.error();
+}
+
+// The sink (recordMain has checked that ffmpeg exists where it is needed). The problem or nothing.
+std::optional<std::string> openOutput(Recording& r) {
+  std::string error;
+  const std::string ffmpeg = needsFfmpeg(r.kind) ? findFfmpeg() : std::string();
+  r.sink = openSink({r.o.out, r.kind, r.o.width, r.o.height, r.o.fps, ffmpeg}, &error);
+  if (!r.sink) return std::string(kPrefix) + ": " + error;
+  return std::nullopt;
+}
+
+// Finishes the output and writes the provenance file; prints what was made. Returns the exit
+// status.
+int finishOutput(Recording& r) {
+  if (!r.sink->finish()) {
+    std::fprintf(stderr, "%s: %s\n", kPrefix, r.sink->error().c_str());
+    return 2;
+  }
+  Provenance p;
+  p.options = r.o;
+  p.integrator = std::string(sim::info(r.d.session.method()).name);
+  p.dt = r.d.session.dt();
+  p.frames = r.frames, p.frames_written = r.pushed, p.ended = r.ended, p.args = r.args;
+  const std::string where = provenancePath(r.o.out, r.kind == OutputKind::PngSequence);
+  std::string error;
+  if (!writeProvenance(where, p, &error))
+    std::fprintf(stderr, "%s: warning: %s\n", kPrefix, error.c_str());
+  const std::string out = r.sink->outputDescription();
+  if (r.ended == "interrupted") {
+    std::fprintf(stderr, "%s: interrupted: %s holds the %lld frames made (t = %.6g s)\n", kPrefix,
+                 out.c_str(), r.pushed, r.d.session.state().t);
+    return 130;
+  }
+  if (r.ended == "diverged") {
+    std::fprintf(stderr, "%s: %s; %s holds the frames up to it and %g s of the banner\n", kPrefix,
+                 r.d.session.divergence()->message().c_str(), out.c_str(), kBannerHoldSeconds);
+    return 3;
+  }
+  std::printf("%s: wrote %s: %lld frames, %dx%d, %.6g s at %g fps (provenance %s)\n", kPrefix,
+              out.c_str(), r.pushed, r.o.width, r.o.height, *r.o.seconds, r.o.fps, where.c_str());
+  return 0;
+}
+
+// Everything from an open context to the exit status; GL and ImGui released before returning.
+int recordWithContext(Recording& r) {
+  int status = 0;
+  if (auto problem = setUpDriver(r)) {
+    std::fprintf(stderr, "%s\n", problem->c_str());
+    status = 2;
+  } else if (auto problem = openOutput(r)) {
+    std::fprintf(stderr, "%s\n", problem->c_str());
+    status = 2;
+  } else {
+    g_stop = 0;
+    const auto oldInt = std::signal(SIGINT, onRecordStopSignal);
+    const auto oldTerm = std::signal(SIGTERM, onRecordStopSignal);
+    const bool ok = renderFrames(r);
+    status = ok ? finishOutput(r) : 2;
+    if (!ok) {
+      std::fprintf(stderr, "%s: %s\n", kPrefix, r.sink->error().c_str());
+      r.sink->abort();
+    }
+    std::signal(SIGINT, oldInt);
+    std::signal(SIGTERM, oldTerm);
+  }
+  r.d.releaseGl();
+  if (r.d.imgui || ImGui::GetCurrentContext()) shutdownImGui(false);
+  return status;
+}
+
+}  // namespace
+
+int recordMain(const std::vector<std::string>& args) {
+  Recording r;
+  r.args = args;
+  if (auto problem = parseRecordOptions(args, r.o)) {
+    std::fprintf(stderr, "%s: %s\n", kPrefix, problem->c_str());
+    return 2;
+  }
+  if (auto problem = prepare(r)) {
+    std::fprintf(stderr, "%s\n", problem->c_str());
+    return 2;
+  }
+  evenSizeForVideo(r);
+  if (needsFfmpeg(r.kind) && findFfmpeg().empty()) {  // before any work: nothing is written
+    std::fprintf(stderr,
+                 "%s: ffmpeg not found on PATH: install it (Debian: apt-get install ffmpeg) or "
+                 "record PNG frames (--out frames/%%05d.png)\n",
+                 kPrefix);
+    return 2;
+  }
+  HeadlessContext egl;
+  GLFWwindow* hidden = nullptr;
+  if (auto problem = openOffscreenContext(egl, hidden)) {
+    std::fprintf(stderr, "%s\n", problem->c_str());
+    return 2;
+  }
+  const int status = recordWithContext(r);
+  closeWindow(hidden);
+  return status;
+}
+
+}  // namespace app

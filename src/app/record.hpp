@@ -1,0 +1,34 @@
+// `springlab record SCENE --out FILE [options]` (docs/cli.md#record): the scene rendered offscreen
+// through the FrameDriver, frame k after step round(k / (fps dt)), into a FrameSink (video by an
+// ffmpeg child, or PNGs), with a provenance file to render the same frames again.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace app {
+
+struct RecordOptions {
+  std::string scene;  // a built-in name or a .json path (empty with --replay)
+  std::string out;
+  std::optional<double> seconds;  // s of simulated time; default the scene's duration
+  double fps = 60.0;
+  int width = 1280, height = 720;
+  std::string integrator;  // empty: the scene's
+  double dt = 0.0;         // 0: the scene's
+  bool no_ui = false, caption = false;
+  std::vector<std::string> camera;  // KEY=VALUE, in order
+  std::string replay;               // a provenance file to render again
+  // from a provenance file: the scene's definition as loaded, its name and where it came from
+  std::string scene_json, scene_name, scene_source;
+};
+
+// Parses record's options (cli::recordOptions()); returns the problem or nothing.
+std::optional<std::string> parseRecordOptions(const std::vector<std::string>& args,
+                                              RecordOptions& o);
+// The whole command; returns the exit status (0, 2 bad input or failure to write, 3 diverged,
+// 130 interrupted).
+int recordMain(const std::vector<std::string>& args);
+
+}  // namespace app
