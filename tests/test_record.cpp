@@ -223,3 +223,213 @@ TEST_CASE("record: bad options are one-line errors, exit 2, nothing written") {
   }
   CHECK(fs::is_empty(dir));
 }
+
+// ---- end to end through the binary (ffmpeg is installed by the README's test command) ----
+
+TEST_CASE("record: each output kind has the contract's frame count, size and codec") {
+  const fs::path dir = freshDir("record_kinds");
+  // 0.5 s at 24 fps: round(12) frames; an odd size is rounded down to even for yuv420p video
+  const std::vector<std::string> common = {"seed004_fig6b", "--seconds", "0.5", "--fps", "24",
+                                           "--size", "161x91"};
+  auto record = [&](const std::string& out) {
+    std::vector<std::string> args{"record"};
+    args.insert(args.end(), common.begin(), common.end());
+    args.push_back("--out"), args.push_back((dir / out).string());
+    return springlab(args);
+  };
+  for (const auto& [file, expected] :
+       std::vector<std::pair<std::string, std::string>>{{"a.mp4", "h264,160,90,yuv420p,12"},
+                                                        {"a.webm", "vp9,160,90,yuv420p,12"},
+                                                        {"a.gif", "gif,161,91,bgra,12"}}) {
+    CAPTURE(file);
+    const RunResult r = record(file);
+    CAPTURE(r.err);
+    REQUIRE(r.status == 0);
+    CHECK(probe(dir / file) == expected);
+    CHECK(fs::exists(dir / (file + ".json")));
+  }
+  const RunResult png = record("last.png");
+  REQUIRE(png.status == 0);
+  const Image last = loadPng(dir / "last.png");
+  CHECK(last.w == 161);
+  CHECK(last.h == 91);
+  const RunResult seq = record("frames/%03d.png");
+  REQUIRE(seq.status == 0);
+  for (int k = 0; k < 12; ++k) {
+    char name[32];
+    std::snprintf(name, sizeof name, "frames/%03d.png", k);
+    CHECK(loadPng(dir / name).w == 161);
+  }
+  CHECK_FALSE(fs::exists(dir / "frames/012.png"));
+  CHECK(fs::exists(dir / "frames/record.json"));
+  // the sequence's last frame is the single PNG's frame
+  CHECK(loadPng(dir / "frames/011.png").rgb == last.rgb);
+}
+
+TEST_CASE("record: simulated time is locked to the clip's clock whatever dt is") {
+  const fs::path dir = freshDir("record_lock");
+  const fs::path scene = writeFile("drift.json", kDriftScene);
+  auto record = [&](const std::string& dt, const std::string& folder) {
+    return springlab({"record", scene.string(), "--dt", dt, "--fps", "10", "--seconds", "1",
+                      "--size", "240x120", "--no-ui", "--camera", "target=0,0,0", "--camera",
+                      "distance=2.5", "--out", (dir / folder / "%02d.png").string()});
+  };
+  REQUIRE(record("0.01", "coarse").status == 0);
+  REQUIRE(record("0.0025", "fine").status == 0);
+  std::vector<double> xs;
+  for (int k = 0; k + 1 < 10; ++k) {
+    char a[16], b[16];
+    std::snprintf(a, sizeof a, "%02d.png", k);
+    std::snprintf(b, sizeof b, "%02d.png", k + 1);
+    double cx = 0, cy = 0, fx = 0, fy = 0;
+    REQUIRE(changeCentroid(loadPng(dir / "coarse" / a), loadPng(dir / "coarse" / b), cx, cy));
+    REQUIRE(changeCentroid(loadPng(dir / "fine" / a), loadPng(dir / "fine" / b), fx, fy));
+    CAPTURE(k);
+    CHECK(std::abs(cx - fx) <= 1.0);  // the same motion at the same frame, to a pixel
+    CHECK(std::abs(cy - fy) <= 1.0);
+    xs.push_back(cx);
+  }
+  // constant velocity: the body's pixel moves by the same amount every frame
+  const double step = (xs.back() - xs.front()) / static_cast<double>(xs.size() - 1);
+  CHECK(step > 5.0);  // it does move across the picture
+  for (size_t k = 0; k < xs.size(); ++k) CHECK(std::abs(xs[k] - (xs.front() + step * k)) <= 1.0);
+}
+
+TEST_CASE("record: a replay of the provenance file renders identical frames") {
+  const fs::path dir = freshDir("record_replay");
+  // the panel, the caption and an orbiting camera: everything that could drift between runs
+  const RunResult first =
+      springlab({"record", "cloth_16", "--seconds", "0.25", "--fps", "20", "--size", "320x200",
+                 "--caption", "--camera", "orbit=40", "--camera", "pitch=35", "--out",
+                 (dir / "a" / "%02d.png").string()});
+  REQUIRE(first.status == 0);
+  const RunResult again = springlab({"record", "--replay", (dir / "a" / "record.json").string(),
+                                     "--out", (dir / "b" / "%02d.png").string()});
+  CAPTURE(again.err);
+  REQUIRE(again.status == 0);
+  for (int k = 0; k < 5; ++k) {
+    char name[16];
+    std::snprintf(name, sizeof name, "%02d.png", k);
+    const Image a = loadPng(dir / "a" / name), b = loadPng(dir / "b" / name);
+    CAPTURE(k);
+    REQUIRE(a.w == 320);
+    CHECK(a.rgb == b.rgb);
+  }
+  const std::string provenance = readFile(dir / "a" / "record.json");
+  CHECK(provenance.find("\"integrator\": \"symplectic_euler\"") != std::string::npos);
+  CHECK(provenance.find("\"ended\": \"complete\"") != std::string::npos);
+  CHECK(provenance.find("\"orbit=40\"") != std::string::npos);
+}
+
+TEST_CASE("record: the window's path and record's render the same image of the same state") {
+  const fs::path dir = freshDir("record_window");
+  // the window's first scripted frame and record's frame 0 both show the initial state
+  const RunResult window = springlab({"cloth_32_horizontal", "--headless", "--no-ui", "--size",
+                                      "300x200", "--screenshot", (dir / "w.png").string()});
+  REQUIRE(window.status == 0);
+  const RunResult rec = springlab({"record", "cloth_32_horizontal", "--no-ui", "--size", "300x200",
+                                   "--seconds", "0.01", "--fps", "100", "--out",
+                                   (dir / "r.png").string()});
+  REQUIRE(rec.status == 0);
+  const Image w = loadPng(dir / "w.png"), r = loadPng(dir / "r.png");
+  REQUIRE(w.w == 300);
+  CHECK(w.rgb == r.rgb);
+}
+
+TEST_CASE("record: without ffmpeg a video is a one-line error, exit 2, nothing written") {
+  const fs::path dir = freshDir("record_noffmpeg");
+  const RunResult r = springlab({"record", "cloth_16", "--seconds", "0.1", "--out",
+                                 (dir / "x.mp4").string()},
+                                "PATH=" + (dir / "empty").string() + " ");
+  CHECK(r.status == 2);
+  CHECK(r.err.find("springlab record: ffmpeg not found on PATH") == 0);
+  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+  CHECK(fs::is_empty(dir));
+  // PNGs need no ffmpeg
+  CHECK(springlab({"record", "cloth_16", "--seconds", "0.05", "--fps", "20", "--size", "64x48",
+                   "--out", (dir / "x.png").string()},
+                  "PATH=" + (dir / "empty").string() + " ")
+            .status == 0);
+}
+
+TEST_CASE("record: a divergence ends the clip on the banner held 1 s, exit 3, a playable file") {
+  const fs::path dir = freshDir("record_diverge");
+  // forward Euler explodes on the 16 x 16 cloth within a second (test_app's banner test)
+  const RunResult r = springlab({"record", "cloth_16", "--integrator", "euler", "--seconds", "5",
+                                 "--fps", "10", "--size", "160x100", "--out",
+                                 (dir / "x.mp4").string()});
+  CAPTURE(r.err);
+  CHECK(r.status == 3);
+  CHECK(r.err.find("diverged") != std::string::npos);
+  const long long frames = decodedFrames(dir / "x.mp4");
+  CHECK(frames >= 10);  // the held banner alone is fps frames
+  CHECK(frames < 50);   // stopped at the divergence, not at 5 s
+  CHECK(readFile(dir / "x.mp4.json").find("\"ended\": \"diverged\"") != std::string::npos);
+}
+
+namespace {
+
+// Starts `springlab record ARGS` in its own process group (as a shell's job is), with standard
+// error to `err`; returns its pid.
+pid_t startRecording(const std::vector<std::string>& args, const fs::path& err) {
+  const pid_t pid = fork();
+  if (pid == 0) {
+    setpgid(0, 0);
+    FILE* e = std::freopen(err.c_str(), "w", stderr);
+    (void)e;
+    std::vector<std::string> all{SPRINGLAB_BIN, "record"};
+    all.insert(all.end(), args.begin(), args.end());
+    std::vector<char*> argv;
+    for (auto& a : all) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    execv(argv[0], argv.data());
+    _exit(127);
+  }
+  setpgid(pid, pid);
+  return pid;
+}
+
+// Waits until `file` exists (ffmpeg renames it into place when it has finished), up to `seconds`.
+bool waitFor(const fs::path& file, double seconds) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  while (std::chrono::steady_clock::now() < until) {
+    if (fs::exists(file)) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  return fs::exists(file);
+}
+
+}  // namespace
+
+TEST_CASE("record: Ctrl+C to the whole process group leaves a playable file and exit 130") {
+  const fs::path dir = freshDir("record_sigint");
+  const fs::path out = dir / "x.mp4";
+  const pid_t pid = startRecording({"cloth_16", "--seconds", "600", "--size", "160x100", "--out",
+                                    out.string()},
+                                   dir / "err.txt");
+  std::this_thread::sleep_for(std::chrono::seconds(3));  // some frames are made
+  kill(-pid, SIGINT);  // a terminal's Ctrl+C: springlab's whole group
+  int raw = 0;
+  waitpid(pid, &raw, 0);
+  CAPTURE(readFile(dir / "err.txt"));
+  REQUIRE(WIFEXITED(raw));
+  CHECK(WEXITSTATUS(raw) == 130);
+  CHECK(decodedFrames(out) >= 1);
+  CHECK(readFile(dir / "x.mp4.json").find("\"ended\": \"interrupted\"") != std::string::npos);
+}
+
+TEST_CASE("record: a SIGKILL of springlab still leaves a decodable file") {
+  const fs::path dir = freshDir("record_sigkill");
+  const fs::path out = dir / "x.mp4";
+  const pid_t pid = startRecording({"cloth_16", "--seconds", "600", "--size", "160x100", "--out",
+                                    out.string()},
+                                   dir / "err.txt");
+  std::this_thread::sleep_for(std::chrono::seconds(3));
+  kill(pid, SIGKILL);
+  int raw = 0;
+  waitpid(pid, &raw, 0);
+  CHECK(WIFSIGNALED(raw));
+  // ffmpeg, in a process group of its own, sees its input end, finishes and renames the file
+  REQUIRE(waitFor(out, 60.0));
+  CHECK(decodedFrames(out) >= 1);
+}

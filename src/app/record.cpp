@@ -226,7 +226,7 @@ bool pushFrame(Recording& r) {
 bool renderFrames(Recording& r) {
   const int w = r.o.width, h = r.o.height;
   NoSteps still;
-  r.d.renderFrame(still, w, h);  // lays out the UI once; not part of the clip
+  if (r.d.showUi) r.d.renderFrame(still, w, h);  // lays out the panel once; not part of the clip
   LockedSteps clock(r.o.fps);
   cli::Progress progress = cli::Progress::forStderr(kPrefix, "frames", r.frames);
   for (long long k = 0; k < r.frames; ++k) {
