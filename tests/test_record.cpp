@@ -12,8 +12,10 @@
 #include <map>
 #include <thread>
 
+#include "app/egl_context.hpp"
 #include "app/frame_driver.hpp"
 #include "app/record.hpp"
+#include "app/window_recorder.hpp"
 #include "cli/options.hpp"
 #include "util.hpp"
 
@@ -165,6 +167,7 @@ TEST_CASE("record: every option of the help's table parses in both spellings") {
       {"--dt", {"0.0025", [](const auto& o) { return o.dt == 0.0025; }}},
       {"--no-ui", {"", [](const auto& o) { return o.no_ui; }}},
       {"--caption", {"", [](const auto& o) { return o.caption; }}},
+      {"--stats", {"", [](const auto& o) { return o.stats; }}},
       {"--camera", {"yaw=30", [](const auto& o) { return o.camera.size() == 2; }}},
       {"--replay", {"p.json", [](const auto& o) { return o.replay == "p.json"; }}},
   };
@@ -432,4 +435,35 @@ TEST_CASE("record: a SIGKILL of springlab still leaves a decodable file") {
   // ffmpeg, in a process group of its own, sees its input end, finishes and renames the file
   REQUIRE(waitFor(out, 60.0));
   CHECK(decodedFrames(out) >= 1);
+}
+
+TEST_CASE("record: the window's recorder makes a sim-time-locked clip of the scene alone") {
+  const fs::path dir = freshDir("record_window_clip");
+  app::HeadlessContext context;
+  REQUIRE_MESSAGE(context.create(), context.error());
+  {
+    app::FrameDriver d;
+    d.session.load("cloth_16");
+    std::string error;
+    REQUIRE(d.initGl(&error));
+    d.frameScene();
+    d.sceneDefaults();
+    app::WindowRecorder recorder;
+    std::string message;
+    // an odd window: the clip is rounded down to even sides for yuv420p
+    REQUIRE_MESSAGE(recorder.start(d, (dir / "clip.mp4").string(), 161, 91, &message), message);
+    CHECK(message == "recording " + (dir / "clip.mp4").string());
+    for (int frame = 0; frame < 6; ++frame) {
+      d.renderFrame(recorder.clock(), 200, 120);  // the window's own size does not matter
+      recorder.capture(d);
+    }
+    // frame 5 of the clip: round(5 / (60 dt)) steps, whatever the wall clock did
+    CHECK(d.session.steps() == app::lockedStepOfFrame(5, 60.0, d.session.dt()));
+    CHECK(recorder.label() == "REC 0:00.08");  // 5 / 60 s
+    REQUIRE(recorder.stop(&message));
+    CHECK(message.find("saved ") == 0);
+    recorder.releaseGl();
+    d.releaseGl();
+  }
+  CHECK(probe(dir / "clip.mp4") == "h264,160,90,yuv420p,6");
 }

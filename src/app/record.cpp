@@ -64,6 +64,8 @@ std::optional<std::string> applyRecordOption(const std::string& name, const std:
     o.no_ui = true;
   } else if (name == "--caption") {
     o.caption = true;
+  } else if (name == "--stats") {
+    o.stats = true;
   } else if (name == "--camera") {
     scene::CameraDef probe;
     if (auto problem = scene::applyCameraOption(v, probe)) return "--camera: " + *problem;
@@ -136,6 +138,8 @@ struct Recording {
   long long frames = 0;  // round(seconds * fps)
   long long pushed = 0;  // frames handed to the sink
   std::string ended = "complete";
+  // --stats: wall time in ms, summed over the frames
+  double stepMs = 0.0, drawMs = 0.0, readMs = 0.0, waitMs = 0.0, wallMs = 0.0, finishMs = 0.0;
 };
 
 // Loads the scene (from SCENE or the provenance file), the integrator and dt; resolves seconds,
@@ -214,11 +218,27 @@ std::optional<std::string> setUpDriver(Recording& r) {
 
 // The frame just rendered to the sink; false when the sink failed.
 bool pushFrame(Recording& r) {
+  SteadyClock clock;
+  const double t0 = clock.now();
   Frame f = r.sink->takeBuffer();
   f.width = r.o.width, f.height = r.o.height;
   r.d.target().read(f.rgba);
+  const double t1 = clock.now();
   ++r.pushed;
-  return r.sink->push(std::move(f));
+  const bool ok = r.sink->push(std::move(f));  // blocks only while the encoder is behind
+  r.readMs += 1000.0 * (t1 - t0), r.waitMs += 1000.0 * (clock.now() - t1);
+  return ok;
+}
+
+// --stats: the recording's speed against real time and where the wall time went.
+void printStats(const Recording& r) {
+  const double n = std::max<double>(1.0, static_cast<double>(r.pushed));
+  const double clip = static_cast<double>(r.pushed) / r.o.fps;  // s of video
+  std::printf(
+      "%s: %lld frames in %.2f s (%.3gx real time): per frame %.2f ms stepping + %.2f ms drawing "
+      "+ %.2f ms reading back + %.2f ms waiting on the encoder; %.2f s finishing the file\n",
+      kPrefix, r.pushed, 1e-3 * r.wallMs, r.wallMs > 0 ? 1000.0 * clip / r.wallMs : 0.0,
+      r.stepMs / n, r.drawMs / n, r.readMs / n, r.waitMs / n, 1e-3 * r.finishMs);
 }
 
 // Frames 0 .. frames-1 (or until a signal, a divergence or a sink error). Returns false when the
@@ -235,6 +255,7 @@ bool renderFrames(Recording& r) {
       break;
     }
     r.d.renderFrame(clock, w, h);
+    r.stepMs += r.d.lastSimMs, r.drawMs += r.d.lastRenderMs;
     if (r.d.session.divergence()) {
       // the banner's frame, held for a second: the clip ends on why it stopped
       r.ended = "diverged";
@@ -275,7 +296,13 @@ std::optional<std::string> openOutput(Recording& r) {
 // Finishes the output and writes the provenance file; prints what was made. Returns the exit
 // status.
 int finishOutput(Recording& r) {
-  if (!r.sink->finish()) {
+  SteadyClock clock;
+  const double t0 = clock.now();
+  const bool finished = r.sink->finish();
+  r.finishMs = 1000.0 * (clock.now() - t0);
+  r.wallMs += r.finishMs;
+  if (r.o.stats) printStats(r);
+  if (!finished) {
     std::fprintf(stderr, "%s: %s\n", kPrefix, r.sink->error().c_str());
     return 2;
   }
@@ -317,7 +344,10 @@ int recordWithContext(Recording& r) {
     g_stop = 0;
     const auto oldInt = std::signal(SIGINT, onRecordStopSignal);
     const auto oldTerm = std::signal(SIGTERM, onRecordStopSignal);
+    SteadyClock clock;
+    const double t0 = clock.now();
     const bool ok = renderFrames(r);
+    r.wallMs = 1000.0 * (clock.now() - t0);
     status = ok ? finishOutput(r) : 2;
     if (!ok) {
       std::fprintf(stderr, "%s: %s\n", kPrefix, r.sink->error().c_str());

@@ -18,6 +18,7 @@ struct RecordOptions {
   std::string integrator;  // empty: the scene's
   double dt = 0.0;         // 0: the scene's
   bool no_ui = false, caption = false;
+  bool stats = false;  // print where the time went (stepping, drawing, readback, encoding)
   std::vector<std::string> camera;  // KEY=VALUE, in order
   std::string replay;               // a provenance file to render again
   // from a provenance file: the scene's definition as loaded, its name and where it came from

@@ -59,6 +59,9 @@ constexpr std::array kRecordOptions = {
                "camera: target=X,Y,Z distance yaw pitch fov (degrees) orbit (degrees per "
                "simulated s); repeatable",
                "the scene's \"render\" section, else framed"},
+    OptionSpec{"--stats", "",
+               "print where the time went: stepping, drawing, reading back, waiting on the encoder",
+               ""},
     OptionSpec{"--replay", "FILE",
                "render again the frames of a provenance file (FILE.json beside a recording); "
                "only --out may be given with it",
