@@ -230,6 +230,7 @@ TEST_CASE("png sinks: the last frame's pixels, and a sequence numbered from 0") 
   REQUIRE(pushFrames(*sink, kFrames));
   REQUIRE_MESSAGE(sink->finish(), sink->error());
   CHECK(sink->framesWritten() == kFrames);
+  CHECK_FALSE(pushFrames(*sink, 1));  // refused after finish(), not queued forever
   for (int i = 0; i < kFrames; ++i) {
     char name[32];
     std::snprintf(name, sizeof name, "seq/a/f_%03d.png", i);
