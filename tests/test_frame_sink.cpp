@@ -387,28 +387,43 @@ TEST_CASE("ffmpeg failing: push or finish reports it, and nothing is left") {
   CHECK(dir.entries() == std::vector<std::string>{"fake-ffmpeg"});
 }
 
-TEST_CASE("a SIGKILLed recorder still leaves a decodable video") {
-  TempDir dir;
-  const std::string out = dir / "killed.mp4";
+// Forks a recorder that pushes 10 frames to OUT and then dies by SIGNAL sent to its whole process
+// group, as a terminal's Ctrl+C is; returns how it ended.
+int recordAndDie(const std::string& out, int signal) {
   const pid_t child = ::fork();
-  REQUIRE(child >= 0);
   if (child == 0) {
+    ::setpgid(0, 0);  // a group of its own, so that the signal spares the test runner
     std::string error;
     auto sink = app::openSink(optionsFor(out, OutputKind::Mp4), &error);
     if (sink) pushFrames(*sink, 10);
-    // let the writer thread hand the frames over, then die as `kill -9` would
+    // let the writer thread hand the frames over, then die without finish()
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
-    ::raise(SIGKILL);
+    ::kill(0, signal);
     ::_exit(1);
   }
   int status = 0;
-  ::waitpid(child, &status, 0);
-  CHECK(WIFSIGNALED(status));
+  if (child > 0) ::waitpid(child, &status, 0);
+  return status;
+}
+
+// Waits for the orphaned ffmpeg to finish and its shell to rename the file into place.
+bool appears(const std::string& file) {
   const auto deadline = std::chrono::steady_clock::now() + kOrphanWait;
-  while (!fs::exists(out) && std::chrono::steady_clock::now() < deadline) {
+  while (!fs::exists(file) && std::chrono::steady_clock::now() < deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
-  REQUIRE(fs::exists(out));
-  CHECK(probedFrameCount(out) >= 1);
-  CHECK(dir.entries().size() == 1);
+  return fs::exists(file);
+}
+
+TEST_CASE("a recorder killed by SIGKILL or its group's Ctrl+C still leaves a decodable video") {
+  for (int signal : {SIGKILL, SIGINT}) {
+    CAPTURE(signal);
+    TempDir dir;
+    const std::string out = dir / "killed.mp4";
+    const int status = recordAndDie(out, signal);
+    CHECK(WIFSIGNALED(status));
+    REQUIRE(appears(out));
+    CHECK(probedFrameCount(out) >= 1);
+    CHECK(dir.entries().size() == 1);  // the temporary was renamed, not copied
+  }
 }
