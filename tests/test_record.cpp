@@ -17,6 +17,7 @@
 #include "app/record.hpp"
 #include "app/window_recorder.hpp"
 #include "cli/options.hpp"
+#include "fp_trap.hpp"
 #include "util.hpp"
 
 #define STB_IMAGE_STATIC
@@ -438,6 +439,7 @@ TEST_CASE("record: a SIGKILL of springlab still leaves a decodable file") {
 }
 
 TEST_CASE("record: the window's recorder makes a sim-time-locked clip of the scene alone") {
+  const testutil::FpTrapsOff mesa;  // the GL driver raises its own (as in the render suite)
   const fs::path dir = freshDir("record_window_clip");
   app::HeadlessContext context;
   REQUIRE_MESSAGE(context.create(), context.error());

@@ -203,7 +203,8 @@ ui::PanelModel FrameDriver::panelModel(const StepPolicy& policy) const {
   pm.show_springs = draw.show_lines;
   pm.recording = recording;
   pm.recording_label = recordingLabel;
-  pm.clock_locked = policy.locked();
+  pm.clock_locked = policy.locked() && !hideFrameTimes;
+  pm.clip = hideFrameTimes;
   return pm;
 }
 

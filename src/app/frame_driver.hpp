@@ -104,7 +104,9 @@ class FrameDriver {
   std::function<void()> beginUiFrame;
   double uiFrameSeconds = 1.0 / 60.0;
   double lastSimMs = 0.0, lastRenderMs = 0.0, lastPresentMs = 0.0;  // the last frame's parts
-  bool hideFrameTimes = false;  // record: wall-clock figures would differ between replays
+  // record: the panel of a clip (ui::PanelModel::clip: no wall-clock figures, which would differ
+  // between replays; the Scene and Physics sections closed)
+  bool hideFrameTimes = false;
   double cameraYaw0 = 0.0, orbitRadPerS = 0.0;  // the yaw at t = 0 and the orbit (record)
 
   FrameDriver();

@@ -20,8 +20,9 @@ void drawCaption(const std::string& text, float viewport_x) {
   ImDrawList* dl = ImGui::GetForegroundDrawList();
   const float scale = ImGui::GetFontSize() / 13.0f;
   const ImVec2 size = ImGui::CalcTextSize(text.c_str());
-  const float x = viewport_x + kMargin * scale;
-  const float y = ImGui::GetIO().DisplaySize.y - kMargin * scale - size.y;
+  // top left: the bottom right holds the strain legend and the bottom centre the status line
+  const float x = viewport_x + kMargin * scale + kPadding * scale;
+  const float y = kMargin * scale + kPadding * scale;
   const float pad = kPadding * scale;
   dl->AddRectFilled(ImVec2(x - pad, y - pad), ImVec2(x + size.x + pad, y + size.y + pad), kBand,
                     pad);

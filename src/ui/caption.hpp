@@ -6,7 +6,7 @@
 
 namespace ui {
 
-// One line of text on a dark translucent band at the bottom left of the scene viewport (which
+// One line of text on a dark translucent band at the top left of the scene viewport (which
 // starts at viewport_x).
 void drawCaption(const std::string& text, float viewport_x);
 // A red dot and `label` ("REC 0:03.25") at the top right of the window.

@@ -351,10 +351,15 @@ void timing(const PanelModel& m, ItemProbe* probe) {
 
 void diagnosticsSection(const PanelModel& m, PanelState& st, std::vector<Command>& out) {
   ItemProbe* probe = st.probe;
-  ImGui::Text("t = %.4g s   %.4g steps/s", m.sim_time, m.steps_per_second);
-  note(probe, "time");
-  tip("Simulated time in seconds, and integrator steps per real second.");
-  timing(m, probe);
+  if (m.clip) {
+    ImGui::Text("t = %.4g s", m.sim_time);  // a clip's frames show no wall-clock figures
+    note(probe, "time");
+  } else {
+    ImGui::Text("t = %.4g s   %.4g steps/s", m.sim_time, m.steps_per_second);
+    note(probe, "time");
+    tip("Simulated time in seconds, and integrator steps per real second.");
+    timing(m, probe);
+  }
 
   detail::energyPlot(m, probe);
   detail::driftPlot(m, probe);
@@ -382,8 +387,9 @@ void diagnosticsSection(const PanelModel& m, PanelState& st, std::vector<Command
   detail::phasePlot(m, probe);
 }
 
-bool header(const char* label, ItemProbe* probe, const char* tooltip) {
-  const bool open = ImGui::CollapsingHeader(label, ImGuiTreeNodeFlags_DefaultOpen);
+bool header(const char* label, ItemProbe* probe, const char* tooltip, bool startOpen = true) {
+  const bool open =
+      ImGui::CollapsingHeader(label, startOpen ? ImGuiTreeNodeFlags_DefaultOpen : 0);
   note(probe, label);
   tip(tooltip);
   return open;
@@ -419,10 +425,11 @@ std::vector<Command> drawPanel(const PanelModel& model, PanelState& state) {
   }
   ImGui::PushItemWidth(-ImGui::GetFontSize() * 8.5f);  // room for the labels
   ItemProbe* probe = state.probe;
-  if (header("Scene", probe, "Choose, open or reload a scene.")) sceneSection(model, state, out);
+  if (header("Scene", probe, "Choose, open or reload a scene.", !model.clip))
+    sceneSection(model, state, out);
   if (header("Simulation", probe, "Integrator, time step, pause and step."))
     simulationSection(model, state, out);
-  if (header("Physics", probe, "Parameters applied live to the running system."))
+  if (header("Physics", probe, "Parameters applied live to the running system.", !model.clip))
     physicsSection(model, state, out);
   if (header("Display", probe, "How the system is drawn.")) displaySection(model, state, out);
   if (header("Diagnostics", probe, "Timing, energy, drift and the phase plot."))

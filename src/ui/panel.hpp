@@ -127,6 +127,9 @@ struct PanelModel {
   bool recording = false;
   std::string recording_label;
   bool clock_locked = false;  // each frame advances exactly 1/fps: real time is not kept
+  // a recorded clip (springlab record): no wall-clock figures (a replay must draw the same
+  // pixels), and the Scene and Physics sections start closed so that the plots fit the picture
+  bool clip = false;
 };
 
 // Testing aid (tests/test_ui.cpp): when a probe is given, every widget drawn reports its name (its
