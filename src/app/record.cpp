@@ -185,6 +185,18 @@ void evenSizeForVideo(Recording& r) {
   r.o.width = w, r.o.height = h;
 }
 
+// GIF stores each frame's delay in whole hundredths of a second, and players stretch delays
+// under 2: a rate whose delay is not such a whole number plays at another speed (said, not hidden).
+void noteGifRate(const Recording& r) {
+  if (r.kind != OutputKind::Gif) return;
+  const double delay = 100.0 / r.o.fps;  // hundredths of a second
+  if (delay >= 2.0 && std::abs(delay - std::round(delay)) < 1e-9) return;
+  std::fprintf(stderr,
+               "%s: note: GIF frame delays are whole hundredths of a second (2 at least), so %g fps "
+               "plays only approximately; --fps 50, 25 or 20 plays exactly\n",
+               kPrefix, r.o.fps);
+}
+
 // The panel's scale: the picture's height over 720 px, so that a 4K clip's panel reads as a
 // 720p one's does.
 float uiScaleFor(int height) {
@@ -375,6 +387,7 @@ int recordMain(const std::vector<std::string>& args) {
     return 2;
   }
   evenSizeForVideo(r);
+  noteGifRate(r);
   if (needsFfmpeg(r.kind) && findFfmpeg().empty()) {  // before any work: nothing is written
     std::fprintf(stderr,
                  "%s: ffmpeg not found on PATH: install it (Debian: apt-get install ffmpeg) or "
