@@ -133,3 +133,225 @@ TEST_CASE("a fixed particle may carry any finite mass, which is ignored") {
   CHECK_THROWS_WITH(scene::parse(sceneWithFixedMass(", \"mass\": null"), "t.json"),
                     "t.json: system.particles[0].mass: must be a number, not null");
 }
+
+namespace {
+// A minimal scene with `render` as its render section.
+std::string withRender(const std::string& render) {
+  return R"({"system": {"type": "mass_spring", "particles": [{"position": [0, 0], "mass": 1}]},
+             "render": )" +
+         render + "}";
+}
+}  // namespace
+
+TEST_CASE("scene render section: absent means nothing set, and each key parses into the def") {
+  const auto none = scene::parse(
+      R"({"system": {"type": "mass_spring", "particles": [{"position": [0, 0], "mass": 1}]}})",
+      "x.json");
+  CHECK(!none.render.camera.target);
+  CHECK(!none.render.camera.distance);
+  CHECK(!none.render.camera.yaw_deg);
+  CHECK(!none.render.camera.pitch_deg);
+  CHECK(!none.render.camera.fov_deg);
+  CHECK(none.render.camera.orbit_deg_per_s == 0.0);
+  CHECK(!none.render.strain_scale);
+  CHECK(!none.render.show_points);
+  CHECK(!none.render.show_springs);
+  CHECK(!scene::parse(withRender("{}"), "x.json").render.camera.target);
+  CHECK(!scene::parse(withRender(R"({"camera": {}})"), "x.json").render.camera.yaw_deg);
+
+  const auto def = scene::parse(withRender(R"({
+      "camera": {"target": [1, 2.5, -3], "distance": 4.25, "yaw": -400, "pitch": 89.8,
+                 "fov": 120, "orbit": -15.5},
+      "strain_scale": 10, "show_points": false, "show_springs": true})"),
+                                "x.json");
+  const auto& c = def.render.camera;
+  REQUIRE(c.target);
+  CHECK(*c.target == Eigen::Vector3d(1, 2.5, -3));
+  CHECK(c.distance == 4.25);
+  CHECK(c.yaw_deg == -400.0);
+  CHECK(c.pitch_deg == 89.8);
+  CHECK(c.fov_deg == 120.0);
+  CHECK(c.orbit_deg_per_s == -15.5);
+  CHECK(def.render.strain_scale == 10.0);
+  CHECK(def.render.show_points == false);
+  CHECK(def.render.show_springs == true);
+
+  // a 2-vector target means z = 0, as every vector in a scene; the other bounds are inclusive
+  const auto d2 = scene::parse(
+      withRender(
+          R"({"camera": {"target": [1, 2], "pitch": -89.8, "fov": 5}, "strain_scale": 1e-9})"),
+      "x.json");
+  CHECK(*d2.render.camera.target == Eigen::Vector3d(1, 2, 0));
+  CHECK(d2.render.camera.pitch_deg == -89.8);
+  CHECK(d2.render.camera.fov_deg == 5.0);
+  CHECK(d2.render.strain_scale == 1e-9);
+  CHECK(!d2.render.show_points);
+}
+
+TEST_CASE("scene render section: unknown keys, wrong types and out-of-range values name the path") {
+  const std::pair<const char*, const char*> cases[] = {
+      {R"([])", "x.json: render: must be an object, not an array"},
+      {R"({"zoom": 2})",
+       "x.json: render.zoom: unknown key (allowed here: camera, strain_scale, show_points, "
+       "show_springs)"},
+      {R"({"camera": {"zoom": 2}})",
+       "x.json: render.camera.zoom: unknown key (allowed here: target, distance, yaw, pitch, fov, "
+       "orbit)"},
+      {R"({"camera": 3})", "x.json: render.camera: must be an object, not a number"},
+      {R"({"camera": {"target": [1, 2, 3, 4]}})",
+       "x.json: render.camera.target: must be an array of 2 or 3 numbers"},
+      {R"({"camera": {"target": [1, "2", 3]}})",
+       "x.json: render.camera.target[1]: must be a number, not a string"},
+      {R"({"camera": {"distance": 0}})", "x.json: render.camera.distance: must be > 0 (got 0)"},
+      {R"({"camera": {"distance": -2}})", "x.json: render.camera.distance: must be > 0 (got -2)"},
+      {R"({"camera": {"distance": "far"}})",
+       "x.json: render.camera.distance: must be a number, not a string"},
+      {R"({"camera": {"yaw": null}})", "x.json: render.camera.yaw: must be a number, not null"},
+      {R"({"camera": {"pitch": 95}})",
+       "x.json: render.camera.pitch: must be between -89.9 and 89.9 degrees (got 95)"},
+      {R"({"camera": {"pitch": 89.9}})",
+       "x.json: render.camera.pitch: must be between -89.9 and 89.9 degrees (got 89.9)"},
+      {R"({"camera": {"pitch": -89.9}})",
+       "x.json: render.camera.pitch: must be between -89.9 and 89.9 degrees (got -89.9)"},
+      {R"({"camera": {"pitch": true}})",
+       "x.json: render.camera.pitch: must be a number, not a boolean"},
+      {R"({"camera": {"fov": 4.5}})",
+       "x.json: render.camera.fov: must be between 5 and 120 degrees (got 4.5)"},
+      {R"({"camera": {"fov": 121}})",
+       "x.json: render.camera.fov: must be between 5 and 120 degrees (got 121)"},
+      {R"({"camera": {"orbit": [10]}})",
+       "x.json: render.camera.orbit: must be a number, not an array"},
+      {R"({"strain_scale": 0})", "x.json: render.strain_scale: must be > 0 and <= 10 (got 0)"},
+      {R"({"strain_scale": -0.1})",
+       "x.json: render.strain_scale: must be > 0 and <= 10 (got -0.1)"},
+      {R"({"strain_scale": 10.5})",
+       "x.json: render.strain_scale: must be > 0 and <= 10 (got 10.5)"},
+      {R"({"strain_scale": "auto"})",
+       "x.json: render.strain_scale: must be a number, not a string"},
+      {R"({"show_points": 1})", "x.json: render.show_points: must be true or false, not a number"},
+      {R"({"show_springs": "yes"})",
+       "x.json: render.show_springs: must be true or false, not a string"},
+  };
+  for (const auto& [render, message] : cases) {
+    CAPTURE(render);
+    CHECK_THROWS_WITH_AS(scene::parse(withRender(render), "x.json"), message, scene::Error);
+  }
+}
+
+TEST_CASE("scene --camera KEY=VALUE: each key applies with the scene's units and ranges") {
+  scene::CameraDef c;
+  CHECK(!scene::applyCameraOption("target=1,-2.5,3e-1", c));
+  CHECK(!scene::applyCameraOption("distance=7", c));
+  CHECK(!scene::applyCameraOption("yaw=-30", c));
+  CHECK(!scene::applyCameraOption("pitch=45.5", c));
+  CHECK(!scene::applyCameraOption("fov=60", c));
+  CHECK(!scene::applyCameraOption("orbit=-12", c));
+  REQUIRE(c.target);
+  CHECK(*c.target == Eigen::Vector3d(1, -2.5, 0.3));
+  CHECK(c.distance == 7.0);
+  CHECK(c.yaw_deg == -30.0);
+  CHECK(c.pitch_deg == 45.5);
+  CHECK(c.fov_deg == 60.0);
+  CHECK(c.orbit_deg_per_s == -12.0);
+  // later wins
+  CHECK(!scene::applyCameraOption("yaw=10", c));
+  CHECK(c.yaw_deg == 10.0);
+}
+
+TEST_CASE("scene --camera KEY=VALUE: errors are one line and leave the camera unchanged") {
+  const std::pair<const char*, const char*> cases[] = {
+      {"pitch=95", R"(camera: pitch must be between -89.9 and 89.9 degrees, not "95")"},
+      {"pitch=-89.9", R"(camera: pitch must be between -89.9 and 89.9 degrees, not "-89.9")"},
+      {"pitch=steep", R"(camera: pitch must be between -89.9 and 89.9 degrees, not "steep")"},
+      {"zoom=2", R"(camera: unknown key "zoom" (keys: target, distance, yaw, pitch, fov, orbit))"},
+      {"=2", R"(camera: unknown key "" (keys: target, distance, yaw, pitch, fov, orbit))"},
+      {"yaw",
+       R"(camera: expected KEY=VALUE, not "yaw" (keys: target, distance, yaw, pitch, fov, orbit))"},
+      {"target=1,2", R"(camera: target must be X,Y,Z, not "1,2")"},
+      {"target=1,2,3,4", R"(camera: target must be X,Y,Z, not "1,2,3,4")"},
+      {"target=1,,3", R"(camera: target must be X,Y,Z, not "1,,3")"},
+      {"target=1, 2,3", R"(camera: target must be X,Y,Z, not "1, 2,3")"},
+      {"target=1,2,inf", R"(camera: target must be X,Y,Z, not "1,2,inf")"},
+      {"target=", R"(camera: target must be X,Y,Z, not "")"},
+      {"distance=0", R"(camera: distance must be a number > 0 (m), not "0")"},
+      {"distance=-1", R"(camera: distance must be a number > 0 (m), not "-1")"},
+      {"distance=3m", R"(camera: distance must be a number > 0 (m), not "3m")"},
+      {"yaw=", R"(camera: yaw must be a finite number (degrees), not "")"},
+      {"yaw=nan", R"(camera: yaw must be a finite number (degrees), not "nan")"},
+      {"yaw= 30", R"(camera: yaw must be a finite number (degrees), not " 30")"},
+      {"yaw=1e999", R"(camera: yaw must be a finite number (degrees), not "1e999")"},
+      {"fov=4", R"(camera: fov must be between 5 and 120 degrees, not "4")"},
+      {"fov=120.5", R"(camera: fov must be between 5 and 120 degrees, not "120.5")"},
+      {"orbit=fast", R"(camera: orbit must be a finite number (degrees per second), not "fast")"},
+      {"orbit=-inf", R"(camera: orbit must be a finite number (degrees per second), not "-inf")"},
+  };
+  for (const auto& [kv, message] : cases) {
+    CAPTURE(kv);
+    scene::CameraDef c;
+    c.yaw_deg = 5.0;
+    const auto problem = scene::applyCameraOption(kv, c);
+    REQUIRE(problem);
+    CHECK(*problem == message);
+    CHECK(!c.target);
+    CHECK(!c.distance);
+    CHECK(c.yaw_deg == 5.0);
+    CHECK(!c.pitch_deg);
+    CHECK(!c.fov_deg);
+    CHECK(c.orbit_deg_per_s == 0.0);
+  }
+}
+
+TEST_CASE(
+    "scene cameraOptionText lists the set keys, and applying it reproduces the camera exactly") {
+  CHECK(scene::cameraOptionText(scene::CameraDef{}).empty());
+  scene::CameraDef some;
+  some.pitch_deg = 30;
+  some.orbit_deg_per_s = 20;
+  CHECK(scene::cameraOptionText(some) == "pitch=30 orbit=20");
+
+  scene::CameraDef c;
+  c.target = Eigen::Vector3d(0.1, -1.0 / 3.0, 1e-300);
+  c.distance = 2.0 / 3.0;
+  c.yaw_deg = -123.456789012345678;
+  c.pitch_deg = 89.899999999999991;
+  c.fov_deg = 5.0000000000000009;
+  c.orbit_deg_per_s = -std::acos(-1.0);
+  const std::string text = scene::cameraOptionText(c);
+  CAPTURE(text);
+  const auto items = scene::cameraOptions(c);
+  CHECK(items.size() == 6);
+  scene::CameraDef back;
+  for (const std::string& kv : items) {
+    CAPTURE(kv);
+    CHECK(!scene::applyCameraOption(kv, back));
+  }
+  REQUIRE(back.target);
+  CHECK((*back.target).x() == (*c.target).x());
+  CHECK((*back.target).y() == (*c.target).y());
+  CHECK((*back.target).z() == (*c.target).z());
+  CHECK(*back.distance == *c.distance);
+  CHECK(*back.yaw_deg == *c.yaw_deg);
+  CHECK(*back.pitch_deg == *c.pitch_deg);
+  CHECK(*back.fov_deg == *c.fov_deg);
+  CHECK(back.orbit_deg_per_s == c.orbit_deg_per_s);
+  // the text is the same items, space-separated, and gives the same text again
+  std::string joined;
+  for (const std::string& kv : items) joined += (joined.empty() ? "" : " ") + kv;
+  CHECK(text == joined);
+  CHECK(scene::cameraOptionText(back) == text);
+}
+
+TEST_CASE("scene: the render section round-trips through cameraOptionText like --camera") {
+  const auto def = scene::parse(
+      withRender(R"({"camera": {"target": [0.1, 0.2, 0.3], "yaw": 33.3, "orbit": 7.7}})"),
+      "x.json");
+  scene::CameraDef back;
+  for (const std::string& kv : scene::cameraOptions(def.render.camera))
+    CHECK(!scene::applyCameraOption(kv, back));
+  CHECK(*back.target == *def.render.camera.target);
+  CHECK(back.yaw_deg == def.render.camera.yaw_deg);
+  CHECK(!back.distance);
+  CHECK(!back.pitch_deg);
+  CHECK(!back.fov_deg);
+  CHECK(back.orbit_deg_per_s == 7.7);
+}

@@ -47,18 +47,39 @@ struct PendulumDef {
   double joint_damping = 0.0;              // N m s/rad
 };
 
-// TEMPORARY shim until the rendersec branch lands
+// How the scene is shown and recorded (the scene's "render" section, docs/scenes.md#render): no
+// physics. Unset values are left to the app.
 struct CameraDef {
-  std::optional<Vec3> target;
-  std::optional<double> distance, yaw_deg, pitch_deg, fov_deg;
-  double orbit_deg_per_s = 0.0;
+  std::optional<Vec3> target;       // m: the point looked at
+  std::optional<double> distance;   // m, > 0: from the target
+  std::optional<double> yaw_deg;    // degrees, finite: 0 looks along -z, positive turns about +y
+  std::optional<double> pitch_deg;  // degrees, -89.9 < pitch < 89.9: positive looks down
+  std::optional<double> fov_deg;    // degrees, 5..120: vertical field of view
+  double orbit_deg_per_s = 0.0;     // degrees per simulated second, finite: turn about the target
 };
+
 struct RenderDef {
   CameraDef camera;
-  std::optional<double> strain_scale;
+  std::optional<double> strain_scale;  // (0, 10]: |strain| drawn at full colour
   std::optional<bool> show_points, show_springs;
 };
+
+// Limits shared by the scene file and the command line's --camera.
+inline constexpr double kMaxPitchDeg = 89.9;  // exclusive, either sign
+inline constexpr double kMinFovDeg = 5.0, kMaxFovDeg = 120.0;
+inline constexpr double kMaxStrainScale = 10.0;
+
+// One `--camera KEY=VALUE` (keys target=X,Y,Z, distance, yaw, pitch, fov, orbit; the units and
+// ranges of the scene's render.camera) applied to `camera`. Returns the problem, e.g.
+// `camera: pitch must be between -89.9 and 89.9 degrees, not "95"`, leaving `camera` unchanged;
+// nothing when it applied. Numbers are strict: the whole value must be one finite number.
 std::optional<std::string> applyCameraOption(std::string_view keyValue, CameraDef& camera);
+// The set keys of `camera` as space-separated KEY=VALUE items (orbit only when non-zero), with
+// 17 significant digits: applying each to an empty CameraDef reproduces `camera` exactly.
+std::string cameraOptionText(const CameraDef& camera);
+// The same, one item per element.
+std::vector<std::string> cameraOptions(const CameraDef& camera);
+
 struct SceneDef {
   RenderDef render;
   std::string name;

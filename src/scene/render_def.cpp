@@ -1,0 +1,106 @@
+// The command line's --camera KEY=VALUE (docs/cli.md#record), with the units and ranges of the
+// scene's render.camera (docs/scenes.md#render), and its inverse for the provenance file.
+#include <charconv>
+#include <cmath>
+
+#include "scene/scene_def.hpp"
+
+namespace scene {
+namespace {
+
+// The whole of `s` as one finite number, or nothing.
+std::optional<double> strictNumber(std::string_view s) {
+  double v = 0.0;
+  const char* end = s.data() + s.size();
+  const auto r = std::from_chars(s.data(), end, v);
+  if (s.empty() || r.ec != std::errc() || r.ptr != end || !std::isfinite(v)) return std::nullopt;
+  return v;
+}
+
+std::string quoted(std::string_view s) {
+  std::string out(1, '"');
+  out.append(s);
+  out += '"';
+  return out;
+}
+
+// 17 significant digits: parses back to the same double
+std::string exact(double v) {
+  char buf[40];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general, 17);
+  return std::string(buf, r.ptr);
+}
+
+}  // namespace
+
+std::optional<std::string> applyCameraOption(std::string_view keyValue, CameraDef& camera) {
+  const auto eq = keyValue.find('=');
+  if (eq == std::string_view::npos)
+    return "camera: expected KEY=VALUE, not " + quoted(keyValue) +
+           " (keys: target, distance, yaw, pitch, fov, orbit)";
+  const std::string_view key = keyValue.substr(0, eq), value = keyValue.substr(eq + 1);
+  const auto bad = [&](const char* rule) {
+    return "camera: " + std::string(key) + " must be " + rule + ", not " + quoted(value);
+  };
+  if (key == "target") {
+    Vec3 t;
+    std::string_view rest = value;
+    for (int i = 0; i < 3; ++i) {
+      const auto comma = rest.find(',');
+      if ((i < 2) != (comma != std::string_view::npos))
+        return std::string("camera: target must be X,Y,Z, not ") + quoted(value);
+      const auto x = strictNumber(rest.substr(0, comma));
+      if (!x) return std::string("camera: target must be X,Y,Z, not ") + quoted(value);
+      t[i] = *x;
+      if (i < 2) rest = rest.substr(comma + 1);
+    }
+    camera.target = t;
+    return std::nullopt;
+  }
+  const bool known =
+      key == "distance" || key == "yaw" || key == "pitch" || key == "fov" || key == "orbit";
+  if (!known)
+    return "camera: unknown key " + quoted(key) +
+           " (keys: target, distance, yaw, pitch, fov, orbit)";
+  const auto v = strictNumber(value);
+  if (key == "distance") {
+    if (!v || !(*v > 0)) return bad("a number > 0 (m)");
+    camera.distance = *v;
+  } else if (key == "yaw") {
+    if (!v) return bad("a finite number (degrees)");
+    camera.yaw_deg = *v;
+  } else if (key == "pitch") {
+    if (!v || !(*v > -kMaxPitchDeg && *v < kMaxPitchDeg))
+      return bad("between -89.9 and 89.9 degrees");
+    camera.pitch_deg = *v;
+  } else if (key == "fov") {
+    if (!v || !(*v >= kMinFovDeg && *v <= kMaxFovDeg)) return bad("between 5 and 120 degrees");
+    camera.fov_deg = *v;
+  } else {
+    if (!v) return bad("a finite number (degrees per second)");
+    camera.orbit_deg_per_s = *v;
+  }
+  return std::nullopt;
+}
+
+std::vector<std::string> cameraOptions(const CameraDef& camera) {
+  std::vector<std::string> out;
+  if (camera.target) {
+    const Vec3& t = *camera.target;
+    out.push_back("target=" + exact(t.x()) + "," + exact(t.y()) + "," + exact(t.z()));
+  }
+  if (camera.distance) out.push_back("distance=" + exact(*camera.distance));
+  if (camera.yaw_deg) out.push_back("yaw=" + exact(*camera.yaw_deg));
+  if (camera.pitch_deg) out.push_back("pitch=" + exact(*camera.pitch_deg));
+  if (camera.fov_deg) out.push_back("fov=" + exact(*camera.fov_deg));
+  if (camera.orbit_deg_per_s != 0.0) out.push_back("orbit=" + exact(camera.orbit_deg_per_s));
+  return out;
+}
+
+std::string cameraOptionText(const CameraDef& camera) {
+  std::string out;
+  for (const std::string& kv : cameraOptions(camera)) out += (out.empty() ? "" : " ") + kv;
+  return out;
+}
+
+}  // namespace scene
