@@ -234,7 +234,7 @@ TEST_CASE("record: each output kind has the contract's frame count, size and cod
   const fs::path dir = freshDir("record_kinds");
   // 0.5 s at 24 fps: round(12) frames; an odd size is rounded down to even for yuv420p video
   const std::vector<std::string> common = {"seed004_fig6b", "--seconds", "0.5", "--fps", "24",
-                                           "--size", "161x91"};
+                                           "--size",        "161x91"};
   auto record = [&](const std::string& out) {
     std::vector<std::string> args{"record"};
     args.insert(args.end(), common.begin(), common.end());
@@ -302,10 +302,9 @@ TEST_CASE("record: simulated time is locked to the clip's clock whatever dt is")
 TEST_CASE("record: a replay of the provenance file renders identical frames") {
   const fs::path dir = freshDir("record_replay");
   // the panel, the caption and an orbiting camera: everything that could drift between runs
-  const RunResult first =
-      springlab({"record", "cloth_16", "--seconds", "0.25", "--fps", "20", "--size", "320x200",
-                 "--caption", "--camera", "orbit=40", "--camera", "pitch=35", "--out",
-                 (dir / "a" / "%02d.png").string()});
+  const RunResult first = springlab(
+      {"record", "cloth_16", "--seconds", "0.25", "--fps", "20", "--size", "320x200", "--caption",
+       "--camera", "orbit=40", "--camera", "pitch=35", "--out", (dir / "a" / "%02d.png").string()});
   REQUIRE(first.status == 0);
   const RunResult again = springlab({"record", "--replay", (dir / "a" / "record.json").string(),
                                      "--out", (dir / "b" / "%02d.png").string()});
@@ -331,9 +330,9 @@ TEST_CASE("record: the window's path and record's render the same image of the s
   const RunResult window = springlab({"cloth_32_horizontal", "--headless", "--no-ui", "--size",
                                       "300x200", "--screenshot", (dir / "w.png").string()});
   REQUIRE(window.status == 0);
-  const RunResult rec = springlab({"record", "cloth_32_horizontal", "--no-ui", "--size", "300x200",
-                                   "--seconds", "0.01", "--fps", "100", "--out",
-                                   (dir / "r.png").string()});
+  const RunResult rec =
+      springlab({"record", "cloth_32_horizontal", "--no-ui", "--size", "300x200", "--seconds",
+                 "0.01", "--fps", "100", "--out", (dir / "r.png").string()});
   REQUIRE(rec.status == 0);
   const Image w = loadPng(dir / "w.png"), r = loadPng(dir / "r.png");
   REQUIRE(w.w == 300);
@@ -342,9 +341,9 @@ TEST_CASE("record: the window's path and record's render the same image of the s
 
 TEST_CASE("record: without ffmpeg a video is a one-line error, exit 2, nothing written") {
   const fs::path dir = freshDir("record_noffmpeg");
-  const RunResult r = springlab({"record", "cloth_16", "--seconds", "0.1", "--out",
-                                 (dir / "x.mp4").string()},
-                                "PATH=" + (dir / "empty").string() + " ");
+  const RunResult r =
+      springlab({"record", "cloth_16", "--seconds", "0.1", "--out", (dir / "x.mp4").string()},
+                "PATH=" + (dir / "empty").string() + " ");
   CHECK(r.status == 2);
   CHECK(r.err.find("springlab record: ffmpeg not found on PATH") == 0);
   CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
@@ -359,9 +358,9 @@ TEST_CASE("record: without ffmpeg a video is a one-line error, exit 2, nothing w
 TEST_CASE("record: a divergence ends the clip on the banner held 1 s, exit 3, a playable file") {
   const fs::path dir = freshDir("record_diverge");
   // forward Euler explodes on the 16 x 16 cloth within a second (test_app's banner test)
-  const RunResult r = springlab({"record", "cloth_16", "--integrator", "euler", "--seconds", "5",
-                                 "--fps", "10", "--size", "160x100", "--out",
-                                 (dir / "x.mp4").string()});
+  const RunResult r =
+      springlab({"record", "cloth_16", "--integrator", "euler", "--seconds", "5", "--fps", "10",
+                 "--size", "160x100", "--out", (dir / "x.mp4").string()});
   CAPTURE(r.err);
   CHECK(r.status == 3);
   CHECK(r.err.find("diverged") != std::string::npos);
@@ -408,9 +407,9 @@ bool waitFor(const fs::path& file, double seconds) {
 TEST_CASE("record: Ctrl+C to the whole process group leaves a playable file and exit 130") {
   const fs::path dir = freshDir("record_sigint");
   const fs::path out = dir / "x.mp4";
-  const pid_t pid = startRecording({"cloth_16", "--seconds", "600", "--size", "160x100", "--out",
-                                    out.string()},
-                                   dir / "err.txt");
+  const pid_t pid =
+      startRecording({"cloth_16", "--seconds", "600", "--size", "160x100", "--out", out.string()},
+                     dir / "err.txt");
   std::this_thread::sleep_for(std::chrono::seconds(3));  // some frames are made
   kill(-pid, SIGINT);  // a terminal's Ctrl+C: springlab's whole group
   int raw = 0;
@@ -425,9 +424,9 @@ TEST_CASE("record: Ctrl+C to the whole process group leaves a playable file and 
 TEST_CASE("record: a SIGKILL of springlab still leaves a decodable file") {
   const fs::path dir = freshDir("record_sigkill");
   const fs::path out = dir / "x.mp4";
-  const pid_t pid = startRecording({"cloth_16", "--seconds", "600", "--size", "160x100", "--out",
-                                    out.string()},
-                                   dir / "err.txt");
+  const pid_t pid =
+      startRecording({"cloth_16", "--seconds", "600", "--size", "160x100", "--out", out.string()},
+                     dir / "err.txt");
   std::this_thread::sleep_for(std::chrono::seconds(3));
   kill(pid, SIGKILL);
   int raw = 0;

@@ -316,6 +316,35 @@ TEST_CASE("ui: the integrator combo offers exactly model.integrators and emits t
   CHECK(h.commands[0].text == "implicit-midpoint");
 }
 
+TEST_CASE("ui: Record, its clip size and Auto strain scale emit their commands") {
+  Harness h;
+  Fixture f;
+  f.model.springs = 4;  // the strain controls show only where there are springs
+  auto draw = f.panel(h);
+  h.frame(draw);
+  h.click("Record", draw);
+  CHECK(h.of(K::ToggleRecording).size() == 1);
+  h.commands.clear();
+  h.click("clip size", draw);
+  h.click("clip/1920x1080", draw);
+  REQUIRE(h.of(K::SetClipSize).size() == 1);
+  CHECK(ui::clipSizes()[static_cast<size_t>(h.of(K::SetClipSize)[0].count)].width == 1920);
+  // recording: the button stops, and the size cannot change under a clip
+  f.model.recording = true;
+  h.commands.clear();
+  h.frame(draw);
+  CHECK(h.probe.find("Record") == nullptr);
+  h.click("Stop recording", draw);
+  CHECK(h.of(K::ToggleRecording).size() == 1);
+  h.commands.clear();
+  h.click("clip size", draw);
+  CHECK(h.probe.find("clip/1920x1080") == nullptr);  // disabled: it does not open
+  h.commands.clear();
+  h.click("Auto strain scale", draw);
+  REQUIRE(h.of(K::SetStrainAuto).size() == 1);
+  CHECK(h.of(K::SetStrainAuto)[0].value == 0.0);  // it was on: now fixed
+}
+
 TEST_CASE("ui: the scene combo and the file field emit LoadBuiltin and LoadFile") {
   Harness h;
   Fixture f;

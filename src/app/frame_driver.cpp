@@ -169,6 +169,9 @@ bool FrameDriver::applyCommand(const ui::Command& c) {
     case K::SetFollow:
       follow = c.value != 0.0;
       break;
+    case K::SetClipSize:
+      if (!recording) clipSize = c.count;
+      break;
     case K::Quit:
       quit = true;
       break;
@@ -203,6 +206,7 @@ ui::PanelModel FrameDriver::panelModel(const StepPolicy& policy) const {
   pm.show_springs = draw.show_lines;
   pm.recording = recording;
   pm.recording_label = recordingLabel;
+  pm.clip_size = clipSize;
   pm.clock_locked = policy.locked() && !hideFrameTimes;
   pm.clip = hideFrameTimes;
   return pm;

@@ -141,6 +141,7 @@ class FrameDriver {
   double statusUntil = 0.0;
   std::string recordingLabel;  // "REC 0:03.2" while the window records
   bool recording = false;
+  int clipSize = 0;  // index in ui::clipSizes(): the window's clips
 
   static constexpr float kYaw3d = 0.5f, kPitch3d = 0.6f;  // rad: 3-D scenes' first view
   static constexpr double kStatusSeconds = 6.0;           // long enough to read a path or an error

@@ -191,10 +191,11 @@ void noteGifRate(const Recording& r) {
   if (r.kind != OutputKind::Gif) return;
   const double delay = 100.0 / r.o.fps;  // hundredths of a second
   if (delay >= 2.0 && std::abs(delay - std::round(delay)) < 1e-9) return;
-  std::fprintf(stderr,
-               "%s: note: GIF frame delays are whole hundredths of a second (2 at least), so %g fps "
-               "plays only approximately; --fps 50, 25 or 20 plays exactly\n",
-               kPrefix, r.o.fps);
+  std::fprintf(
+      stderr,
+      "%s: note: GIF frame delays are whole hundredths of a second (2 at least), so %g fps "
+      "plays only approximately; --fps 50, 25 or 20 plays exactly\n",
+      kPrefix, r.o.fps);
 }
 
 // The panel's scale: the picture's height over 720 px, so that a 4K clip's panel reads as a

@@ -89,7 +89,10 @@ struct Viewer : WindowInput {
     }
     const std::string name = timestampName(".mp4");
     const std::string path = recordFolder.empty() ? name : recordFolder + "/" + name;
-    const bool ok = recorder.start(d, path, d.target().width(), d.target().height(), &message);
+    const ui::ClipSize& size = ui::clipSizes()[static_cast<size_t>(d.clipSize)];
+    const int w = size.width > 0 ? size.width : d.target().width();
+    const int h = size.height > 0 ? size.height : d.target().height();
+    const bool ok = recorder.start(d, path, w, h, &message);
     d.recording = ok;
     d.showStatus(message, !ok);
   }

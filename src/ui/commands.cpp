@@ -154,6 +154,9 @@ std::optional<Command> clampCommand(Command c) {
     case K::SetPhaseCoordinate:
       c.count = std::max(c.count, 0);
       break;
+    case K::SetClipSize:
+      c.count = std::clamp(c.count, 0, static_cast<int>(clipSizes().size()) - 1);
+      break;
     case K::SetGravity: {
       // keep the direction, clamp the magnitude
       for (double v : c.vec)
@@ -178,6 +181,16 @@ std::optional<Command> clampCommand(Command c) {
       break;
   }
   return c;
+}
+
+std::span<const ClipSize> clipSizes() {
+  static constexpr std::array<ClipSize, 4> kSizes = {{
+      {"window", 0, 0},
+      {"1280x720", 1280, 720},
+      {"1920x1080", 1920, 1080},
+      {"3840x2160", 3840, 2160},
+  }};
+  return kSizes;
 }
 
 std::span<const Binding> bindings() {

@@ -250,6 +250,26 @@ void physicsSection(const PanelModel& m, PanelState& st, std::vector<Command>& o
     emit(out, make(K::SetGrabStiffness, v));
 }
 
+// The size of the clips Record makes: the window's, or a fixed one (not while recording).
+void clipSizeCombo(const PanelModel& m, ItemProbe* probe, std::vector<Command>& out) {
+  const auto sizes = clipSizes();
+  const int current = std::clamp(m.clip_size, 0, static_cast<int>(sizes.size()) - 1);
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.5f);
+  ImGui::BeginDisabled(m.recording);
+  if (ImGui::BeginCombo("##clip size", sizes[current].label)) {
+    for (int i = 0; i < static_cast<int>(sizes.size()); ++i) {
+      if (ImGui::Selectable(sizes[i].label, i == current) && i != current)
+        emit(out, command(K::SetClipSize, 0.0, i));
+      note(probe, std::string("clip/") + sizes[i].label);
+    }
+    ImGui::EndCombo();
+  }
+  ImGui::EndDisabled();
+  note(probe, "clip size");
+  tip("The size of the clips Record makes: the window's (rounded down to even sides for the "
+      "video) or a fixed one, whatever the window's size.");
+}
+
 void displaySection(const PanelModel& m, PanelState& st, std::vector<Command>& out) {
   ItemProbe* probe = st.probe;
   double v = 0.0;
@@ -310,6 +330,8 @@ void displaySection(const PanelModel& m, PanelState& st, std::vector<Command>& o
                            "cannot keep up; saved as springlab-DATE-TIME.mp4.",
              probe))
     emit(out, make(K::ToggleRecording));
+  ImGui::SameLine();
+  clipSizeCombo(m, probe, out);
   ImGui::SameLine();
   if (button("Help", "Show the key and mouse bindings (F1).", probe)) st.show_help = !st.show_help;
 }
@@ -388,8 +410,7 @@ void diagnosticsSection(const PanelModel& m, PanelState& st, std::vector<Command
 }
 
 bool header(const char* label, ItemProbe* probe, const char* tooltip, bool startOpen = true) {
-  const bool open =
-      ImGui::CollapsingHeader(label, startOpen ? ImGuiTreeNodeFlags_DefaultOpen : 0);
+  const bool open = ImGui::CollapsingHeader(label, startOpen ? ImGuiTreeNodeFlags_DefaultOpen : 0);
   note(probe, label);
   tip(tooltip);
   return open;

@@ -40,6 +40,7 @@ struct Command {
     SetStrainAuto,       // value: 1 the strain scale follows the scene's strains, 0 fixed
     Screenshot,          // text: path (empty: a default name)
     ToggleRecording,     // start a sim-time-locked clip, or stop it and say where it is
+    SetClipSize,         // count: index in clipSizes() (0: the window's framebuffer)
     Quit,
   };
   Kind kind = Kind::Quit;
@@ -48,6 +49,13 @@ struct Command {
   std::string text;
   double vec[3] = {0.0, 0.0, 0.0};
 };
+
+// The sizes a clip recorded from the window can have: its framebuffer's, or a fixed one.
+struct ClipSize {
+  const char* label;
+  int width, height;  // 0 x 0: the window's framebuffer size, rounded down to even sides
+};
+std::span<const ClipSize> clipSizes();
 
 // Builds a command (spares callers the aggregate's positional fields).
 inline Command command(Command::Kind k, double value = 0.0, int count = 0, std::string text = {}) {
@@ -126,6 +134,7 @@ struct PanelModel {
   // recording (ToggleRecording): the clip's elapsed simulated time, e.g. "REC 0:03.25"
   bool recording = false;
   std::string recording_label;
+  int clip_size = 0;          // index in clipSizes()
   bool clock_locked = false;  // each frame advances exactly 1/fps: real time is not kept
   // a recorded clip (springlab record): no wall-clock figures (a replay must draw the same
   // pixels), and the Scene and Physics sections start closed so that the plots fit the picture
