@@ -52,8 +52,7 @@ glm::vec3 strainColor(float strain, float scale);
 
 // The colour clear() gives a row at height v (0 the bottom row's centre, 1 the top's): options.
 // background at mid height, lighter above and darker below, background * (1 + g (v - 1/2)) with
-// g = options.background_gradient, clamped to 0..1 (plus an ordered dither of under half a level
-// of 8 bits in the shader, against banding).
+// g = options.background_gradient, clamped to 0..1.
 glm::vec3 backgroundColor(const DrawOptions& options, float v);
 
 // Unit per-vertex normals of a triangle mesh (3 floats per point into `normals`, resized to the
