@@ -33,8 +33,8 @@ struct SceneView {
   std::span<const float> surface_uv;
   std::span<const float> trails;                 // x y z per trail vertex, trails one after another
   std::span<const std::uint32_t> trail_lengths;  // vertices of each trail, oldest first
-  // changes whenever a count, an index array or the radii change (the renderer rebuilds its
-  // index buffers and uploads the radii only then)
+  // changes whenever a count, an index array, the radii or surface_uv change (the renderer rebuilds
+  // its index buffers and uploads the radii only then)
   std::uint64_t topology = 0;
   bool planar = false;  // an x-y scene: the app uses the 2-D camera
 };
