@@ -1,11 +1,14 @@
 #version 330 core
-// Two-sided lighting: a headlight plus ambient, the back face a little darker.
+// Two-sided lighting: a headlight plus ambient, the back face in its own colour, and a faint
+// checker over the material coordinates so that the cloth's motion and folds read.
 in vec3 v_normal;
 in vec3 v_position;
+in vec2 v_uv;
 
 uniform vec3 u_color_front;
 uniform vec3 u_color_back;
 uniform bool u_orthographic;
+uniform float u_checker_squares;  // across one unit of uv; 0: no checker (and the wireframe)
 
 out vec4 frag_color;
 
@@ -13,6 +16,17 @@ const vec3 kLight = vec3(-0.3, 0.45, 0.84);  // view space, near the headlight
 // ambient share (folds facing away stay readable), specular exponent and strength (a faint
 // sheen: cloth is not glossy)
 const float kAmbient = 0.30, kShininess = 24.0, kSpecular = 0.08;
+// the dark squares are this much darker: enough to see motion, not enough to read as a pattern
+// competing with the shading
+const float kCheckerDepth = 0.14;
+
+// 1 on the dark squares, 0 on the light ones, box-filtered over the pixel's footprint (fwidth)
+// so that far or grazing squares fade to grey instead of aliasing into moire
+float checker(vec2 p) {
+  vec2 w = max(fwidth(p), vec2(1e-4));
+  vec2 i = 2.0 * (abs(fract((p - 0.5 * w) * 0.5) - 0.5) - abs(fract((p + 0.5 * w) * 0.5) - 0.5)) / w;
+  return 0.5 - 0.5 * i.x * i.y;
+}
 
 void main() {
   vec3 n = v_normal;
@@ -23,6 +37,7 @@ void main() {
     n = -n;
     base = u_color_back;
   }
+  if (u_checker_squares > 0.0) base *= 1.0 - kCheckerDepth * checker(v_uv * u_checker_squares);
   vec3 to_eye = u_orthographic ? vec3(0.0, 0.0, 1.0) : normalize(-v_position);
   vec3 l = normalize(kLight);
   // a normal facing away from the eye (interpolation on a fold) is lit as if facing it

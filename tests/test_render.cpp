@@ -20,6 +20,8 @@
 #include <vector>
 
 #include "app/egl_context.hpp"
+#include "app/session.hpp"
+#include "app/view_builder.hpp"
 #include "render/camera.hpp"
 #include "render/renderer.hpp"
 #include "util.hpp"
@@ -69,7 +71,7 @@ float distanceToRay(const glm::vec3& p, const glm::vec3& origin, const glm::vec3
 constexpr std::uint64_t kFreshTopology = 1u << 20;
 
 struct TestScene {
-  std::vector<float> positions, radii, strain, trails;
+  std::vector<float> positions, radii, strain, trails, uv;
   std::vector<std::uint8_t> flags, line_flags;
   std::vector<std::uint32_t> lines, triangles, trail_lengths;
   // 0: a fresh id at every view(), as if each draw showed another system (tests that draw one
@@ -100,6 +102,7 @@ struct TestScene {
     v.line_strain = strain;
     v.line_flags = line_flags;
     v.triangles = triangles;
+    v.surface_uv = uv;
     v.trails = trails;
     v.trail_lengths = trail_lengths;
     static std::uint64_t fresh = kFreshTopology;
@@ -190,6 +193,13 @@ struct Image {
 
 glm::ivec3 toBytes(const glm::vec3& c) {
   return glm::ivec3(glm::round(c * 255.0f));
+}
+
+// The background gradient's colour at row y (from the top) of an image `height` rows high.
+glm::ivec3 backgroundAt(const render::DrawOptions& o, int y, int height) {
+  const float v =
+      height > 1 ? static_cast<float>(height - 1 - y) / static_cast<float>(height - 1) : 0.5f;
+  return toBytes(render::backgroundColor(o, v));
 }
 
 bool near(const glm::ivec3& a, const glm::ivec3& b, int tol = 3) {
@@ -455,8 +465,9 @@ TEST_CASE("render: a particle is drawn where its centre projects, background els
     const glm::ivec3 rim = img.at(static_cast<int>(px.x + 0.9f * rpx), static_cast<int>(px.y));
     CHECK(rim.r < c.r);
     // background far from it and just outside the disc
-    CHECK(near(img.at(5, 145), bg));
-    CHECK(near(img.at(static_cast<int>(px.x - 1.4f * rpx), static_cast<int>(px.y)), bg, 6));
+    CHECK(near(img.at(5, 145), backgroundAt(o, 145, 150)));
+    CHECK(near(img.at(static_cast<int>(px.x - 1.4f * rpx), static_cast<int>(px.y)),
+               backgroundAt(o, static_cast<int>(px.y), 150), 6));
   }
 }
 
@@ -553,9 +564,11 @@ TEST_CASE("render: a cloth covers its region, lit on both sides") {
       CHECK_FALSE(near(c, bg, 20));
       CHECK(c.r + c.g + c.b > 200);  // lit, not black
     }
-    CHECK(near(img->at(project(cam, {0.8f, 0.0f, 0.0f}, 200, 150)), bg));
-    CHECK(near(img->at(project(cam, {0.0f, 0.75f, 0.0f}, 200, 150)), bg));
-    CHECK(near(img->at(3, 3), bg));
+    for (const glm::vec3 outside : {glm::vec3(0.8f, 0.0f, 0.0f), glm::vec3(0.0f, 0.75f, 0.0f)}) {
+      const glm::vec3 px = project(cam, outside, 200, 150);
+      CHECK(near(img->at(px), backgroundAt(o, static_cast<int>(px.y), 150)));
+    }
+    CHECK(near(img->at(3, 3), backgroundAt(o, 3, 150)));
   }
   // front and back faces have different colours (cool front, warm back)
   cam.yaw = 0.0f;
@@ -643,7 +656,7 @@ TEST_CASE("render: draw does not clear: scenes drawn into one target all show") 
   CHECK(ca.r > ca.b + 60);  // the first scene's particle survived the second draw
   CHECK(cb.r > 180);        // the second's, highlighted magenta
   CHECK(cb.b > 180);
-  CHECK(near(both.at(5, 5), bg));  // the clear colour around them
+  CHECK(near(both.at(5, 5), backgroundAt(o, 5, height)));  // the clear colour around them
   CHECK(near(both.at(width / 2, height / 2), bg));
 
   // overlaid scenes depth-test against each other: b's particle, behind a's, stays hidden ...
@@ -677,7 +690,7 @@ TEST_CASE("render: draw does not clear: scenes drawn into one target all show") 
   const Image half = readImage(fb);
   maybeSave("viewport", half);
   CHECK(near(half.at(width / 4, height / 2), toBytes(right.background)));
-  CHECK(near(half.at(5, 5), toBytes(right.background)));
+  CHECK(near(half.at(5, 5), backgroundAt(right, 5, height)));
   const glm::ivec3 inside = half.at(3 * width / 4, height / 2);
   CAPTURE(inside);
   CHECK(inside.r > inside.b + 60);
@@ -1044,6 +1057,348 @@ TEST_CASE("render: a composite scene (cloth, springs, pendulum, trails) for the 
   maybeSave("composite_wire", renderScene(s, cam, o, 640, 400, 4));
   const glm::ivec3 bg = toBytes(o.background);
   CHECK_FALSE(near(img.at(project(cam, {0.0f, 0.6f, 0.0f}, 640, 400)), bg, 10));
+}
+
+// ============================== the looks ==============================
+
+namespace {
+
+// An n x n grid of points over [-h, h]^2 in the x-z plane at height y (x, z swapped into x-y
+// when `upright`), two counter-clockwise triangles per cell seen from +y (+z), uv over 0..1.
+TestScene grid(int n, float h, float y, bool upright = false) {
+  TestScene s;
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < n; ++i) {
+      const float a = -h + 2.0f * h * i / (n - 1), b = -h + 2.0f * h * j / (n - 1);
+      s.point(upright ? glm::vec3(a, b, y) : glm::vec3(a, y, -b), 0.02f);
+      s.uv.insert(s.uv.end(), {static_cast<float>(i) / (n - 1), static_cast<float>(j) / (n - 1)});
+    }
+  for (int j = 0; j + 1 < n; ++j)
+    for (int i = 0; i + 1 < n; ++i) {
+      const std::uint32_t a = j * n + i, b = a + 1, c = a + n, d = c + 1;
+      s.triangle(a, b, d);
+      s.triangle(a, d, c);
+    }
+  return s;
+}
+
+int sum(const glm::ivec3& c) {
+  return c.x + c.y + c.z;
+}
+
+}  // namespace
+
+TEST_CASE("render: vertexNormals: a flat grid's are its plane's, a folded grid's interpolate") {
+  TestScene flat = grid(4, 0.5f, 0.3f);
+  std::vector<float> n;
+  render::vertexNormals(flat.positions, flat.triangles, n);
+  REQUIRE(n.size() == flat.positions.size());
+  for (size_t i = 0; i < n.size() / 3; ++i) {
+    CAPTURE(i);
+    CHECK(n[3 * i] == doctest::Approx(0.0f));
+    CHECK(n[3 * i + 1] == doctest::Approx(1.0f));  // +y: counter-clockwise seen from above
+    CHECK(n[3 * i + 2] == doctest::Approx(0.0f));
+  }
+  // folded along the middle column (x = 0) into a roof: the left half rises, the right falls,
+  // 45 degrees each way; the ridge's normals are the mean of both (straight up), the rest the
+  // slopes' own
+  TestScene roof = grid(3, 1.0f, 0.0f);
+  for (size_t i = 0; i < roof.positions.size() / 3; ++i)
+    roof.positions[3 * i + 1] = 1.0f - std::abs(roof.positions[3 * i]);
+  render::vertexNormals(roof.positions, roof.triangles, n);
+  const float s = std::sqrt(0.5f);
+  for (int j = 0; j < 3; ++j) {
+    CAPTURE(j);
+    const float* left = &n[3 * (3 * j)];
+    const float* ridge = &n[3 * (3 * j + 1)];
+    const float* right = &n[3 * (3 * j + 2)];
+    CHECK(left[0] == doctest::Approx(-s));
+    CHECK(left[1] == doctest::Approx(s));
+    CHECK(right[0] == doctest::Approx(s));
+    CHECK(right[1] == doctest::Approx(s));
+    // between the slopes' normals, unit; straight up in the middle row, where as many
+    // triangles (of equal areas) meet the ridge from either side (at the ends, the diagonals
+    // give one side two triangles and the other one)
+    CHECK(std::abs(ridge[0]) < 0.5f * s);
+    CHECK(ridge[1] > s);
+    CHECK(ridge[0] * ridge[0] + ridge[1] * ridge[1] + ridge[2] * ridge[2] == doctest::Approx(1.0f));
+    if (j == 1) {
+      CHECK(ridge[0] == doctest::Approx(0.0f).epsilon(1e-6));
+      CHECK(ridge[1] == doctest::Approx(1.0f));
+    }
+  }
+  // a point in no triangle, and a triangle with an index out of range: zeros, no crash
+  roof.point({5.0f, 5.0f, 5.0f});
+  roof.triangle(0, 1, 99);
+  render::vertexNormals(roof.positions, roof.triangles, n);
+  CHECK(n[n.size() - 3] == 0.0f);
+  CHECK(n[n.size() - 2] == 0.0f);
+  CHECK(n[n.size() - 1] == 0.0f);
+  CHECK(n[1] == doctest::Approx(s));  // unchanged by the bad triangle
+}
+
+TEST_CASE("render: the background is a vertical gradient, lighter at the top") {
+  REQUIRE_GL();
+  render::DrawOptions o = bareOptions();
+  const Image img = renderScene(TestScene{}, frontCamera(), o, 64, 100);
+  const glm::ivec3 top = img.at(10, 0), mid = img.at(10, 50), bottom = img.at(10, 99);
+  CAPTURE(top);
+  CAPTURE(bottom);
+  CHECK(sum(top) > sum(mid) + 6);
+  CHECK(sum(mid) > sum(bottom) + 6);
+  CHECK(near(top, backgroundAt(o, 0, 100), 2));
+  CHECK(near(bottom, backgroundAt(o, 99, 100), 2));
+  CHECK(near(mid, toBytes(o.background), 2));  // the base colour at mid height
+  // no gradient: the base colour everywhere
+  o.background_gradient = 0.0f;
+  const Image flat = renderScene(TestScene{}, frontCamera(), o, 64, 100);
+  CHECK(flat.at(10, 0) == toBytes(o.background));
+  CHECK(flat.at(10, 99) == toBytes(o.background));
+}
+
+TEST_CASE("render: the cloth's front and back differ, and its checker follows surface_uv") {
+  REQUIRE_GL();
+  TestScene s = grid(5, 0.6f, 0.0f, true);  // in z = 0, facing +z
+  render::DrawOptions o = bareOptions();
+  o.show_points = false;
+  render::Camera cam = frontCamera();
+  cam.planar = true;  // orthographic: one colour per face, but for the checker
+  const Image front = renderScene(s, cam, o);
+  cam.yaw = kPi;  // ignored by the planar camera: turn the cloth round instead
+  TestScene turned = s;
+  for (size_t i = 0; i < turned.positions.size() / 3; ++i) turned.positions[3 * i] *= -1.0f;
+  const Image back = renderScene(turned, cam, o);  // mirrored: its back faces the camera
+  const glm::ivec3 f = front.at(project(cam, {0.01f, 0.01f, 0.0f}, 200, 150));
+  const glm::ivec3 b = back.at(project(cam, {0.01f, 0.01f, 0.0f}, 200, 150));
+  CAPTURE(f);
+  CAPTURE(b);
+  CHECK(f.b > f.r + 40);  // cool front
+  CHECK(b.r > b.b + 40);  // warm back
+  // 12 squares across the unit of uv: centres of neighbouring squares 1.2 / 12 m apart differ,
+  // squares two apart match
+  const float sq = 1.2f / 12.0f;
+  const auto at = [&](const Image& img, float x) {
+    return img.at(project(cam, {-0.6f + (x + 0.5f) * sq, -0.6f + 5.5f * sq, 0.0f}, 200, 150));
+  };
+  const glm::ivec3 a0 = at(front, 4), a1 = at(front, 5), a2 = at(front, 6);
+  CAPTURE(a0);
+  CAPTURE(a1);
+  CHECK(std::abs(sum(a0) - sum(a1)) > 12);
+  CHECK(near(a0, a2, 2));
+  // without material coordinates the surface is plain
+  s.uv.clear();
+  const Image plain = renderScene(s, cam, o);
+  CHECK(near(at(plain, 4), at(plain, 5), 1));
+}
+
+TEST_CASE("render: a 3-D cloth casts a shadow on the ground grid") {
+  REQUIRE_GL();
+  TestScene s = grid(5, 0.5f, 0.6f);   // horizontal, 0.6 m up
+  s.point({0.9f, 0.0f, 0.9f}, 0.02f);  // sets the floor near y = 0
+  render::DrawOptions o;
+  o.show_axes = false;
+  o.show_points = false;
+  render::Camera cam;
+  cam.target = {0.0f, 0.3f, 0.0f};
+  cam.distance = 4.0f;
+  cam.pitch = 0.35f;
+  const int w = 200, h = 150;
+  const Image lit = renderScene(s, cam, o, w, h);
+  maybeSave("shadow", lit);
+  o.show_shadow = false;
+  const Image unlit = renderScene(s, cam, o, w, h);
+  // under the cloth (the light falls nearly straight down) and well beside it
+  const glm::vec3 under = project(cam, {0.0f, 0.0f, 0.0f}, w, h);
+  const glm::vec3 beside = project(cam, {1.6f, 0.0f, 0.0f}, w, h);
+  CAPTURE(lit.at(under));
+  CAPTURE(unlit.at(under));
+  CHECK(sum(lit.at(under)) < sum(unlit.at(under)) - 15);
+  CHECK(sum(lit.at(under)) < sum(lit.at(beside)) - 10);
+  CHECK(near(lit.at(beside), unlit.at(beside), 1));
+  // the cloth itself is not darkened
+  const glm::vec3 onCloth = project(cam, {0.0f, 0.6f, 0.3f}, w, h);
+  CHECK(near(lit.at(onCloth), unlit.at(onCloth), 1));
+  // a planar scene casts none
+  s.planar = true;
+  cam.planar = true;
+  o.show_shadow = true;
+  const Image planarOn = renderScene(s, cam, o, w, h);
+  o.show_shadow = false;
+  CHECK(planarOn.rgba == renderScene(s, cam, o, w, h).rgba);
+}
+
+TEST_CASE("render: hidden particles still show the highlighted and the grabbed one") {
+  REQUIRE_GL();
+  TestScene s;
+  const glm::vec3 p0(-0.5f, 0.0f, 0.0f), p1(0.0f, 0.0f, 0.0f), p2(0.5f, 0.0f, 0.0f);
+  s.point(p0, 0.08f, render::kPointHighlight);
+  s.point(p1, 0.08f);
+  s.point(p2, 0.08f, render::kPointGrabbed);
+  render::DrawOptions o = bareOptions();
+  o.show_points = false;
+  const render::Camera cam = frontCamera();
+  const Image img = renderScene(s, cam, o);
+  const glm::ivec3 c0 = img.at(project(cam, p0, 200, 150));
+  const glm::ivec3 c1 = img.at(project(cam, p1, 200, 150));
+  const glm::ivec3 c2 = img.at(project(cam, p2, 200, 150));
+  CAPTURE(c0);
+  CAPTURE(c2);
+  CHECK(c0.r > 180);  // magenta
+  CHECK(c0.b > 180);
+  CHECK(c0.g < 90);
+  CHECK(c2.r > 180);  // yellow
+  CHECK(c2.g > 180);
+  CHECK(near(c1, backgroundAt(o, 75, 150), 3));  // the plain one hidden
+  // none flagged: nothing drawn
+  s.flags = {0, 0, 0};
+  const Image none = renderScene(s, cam, o);
+  CHECK(near(none.at(project(cam, p0, 200, 150)), backgroundAt(o, 75, 150), 3));
+}
+
+namespace {
+
+// The distinct colours of a row of pixels.
+size_t distinctColours(const Image& img, int y) {
+  std::vector<int> seen;
+  for (int x = 0; x < img.width; ++x) {
+    const glm::ivec3 c = img.at(x, y);
+    const int key = (c.x << 16) | (c.y << 8) | c.z;
+    if (std::find(seen.begin(), seen.end(), key) == seen.end()) seen.push_back(key);
+  }
+  return seen.size();
+}
+
+// A triangle with a shallow diagonal edge over a flat background, orthographic and unlit-flat:
+// without anti-aliasing exactly two colours.
+Image renderEdge(int samples, bool post, bool endScene) {
+  TestScene s;
+  s.point({-2.0f, -2.0f, 0.0f});
+  s.point({2.0f, -2.0f, 0.0f});
+  s.point({-2.0f, 0.7f, 0.0f});
+  s.triangle(0, 1, 2);
+  render::DrawOptions o = bareOptions();
+  o.show_points = false;
+  o.background_gradient = 0.0f;
+  render::Camera cam = frontCamera();
+  cam.planar = true;
+  const int w = 160, h = 120;
+  render::Framebuffer fb;
+  std::string err;
+  fb.setPostAntialias(post);
+  REQUIRE_MESSAGE(fb.resize(w, h, samples, &err), err);
+  fb.bind();
+  gl().renderer->clear(o, w, h);
+  gl().renderer->draw(s.view(), cam, o, w, h);
+  if (endScene) fb.endScene();
+  CHECK(glGetError() == GL_NO_ERROR);
+  return readImage(fb);
+}
+
+}  // namespace
+
+TEST_CASE("render: anti-aliasing: FXAA and multisampling blend a diagonal edge, plain does not") {
+  REQUIRE_GL();
+  const Image plain = renderEdge(1, false, true);
+  maybeSave("edge_plain", plain);
+  const Image fxaa = renderEdge(1, true, true);
+  maybeSave("edge_fxaa", fxaa);
+  const Image before = renderEdge(1, true, false);  // read() before endScene: the scene as is
+  const Image msaa = renderEdge(4, false, true);
+  const int row = 60;
+  CHECK(distinctColours(plain, row) == 2);
+  CHECK(distinctColours(before, row) == 2);
+  CHECK(before.rgba == plain.rgba);
+  CHECK(distinctColours(fxaa, row) > 2);
+  CHECK(distinctColours(msaa, row) > 2);
+  // the intermediate values lie between the two colours, and only near the edge: far from it
+  // both images agree
+  const glm::ivec3 inside = plain.at(5, row), outside = plain.at(plain.width - 5, row);
+  for (int x = 0; x < fxaa.width; ++x) {
+    const glm::ivec3 c = fxaa.at(x, row);
+    CAPTURE(x);
+    CAPTURE(c);
+    CHECK(sum(c) >= std::min(sum(inside), sum(outside)) - 3);
+    CHECK(sum(c) <= std::max(sum(inside), sum(outside)) + 3);
+  }
+  CHECK(fxaa.at(5, row) == inside);
+  CHECK(fxaa.at(fxaa.width - 5, row) == outside);
+}
+
+TEST_CASE("render: endScene binds the final target, whose overlays read() returns") {
+  REQUIRE_GL();
+  for (const auto& [samples, post] :
+       {std::pair{1, false}, std::pair{1, true}, std::pair{4, false}}) {
+    CAPTURE(samples);
+    CAPTURE(post);
+    render::Framebuffer fb;
+    std::string err;
+    fb.setPostAntialias(post);
+    REQUIRE_MESSAGE(fb.resize(40, 30, samples, &err), err);
+    fb.bind();
+    render::DrawOptions o = bareOptions();
+    gl().renderer->clear(o, 40, 30);
+    fb.endScene();
+    GLint bound = 0;
+    glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &bound);
+    CHECK(static_cast<unsigned>(bound) == fb.finalFramebuffer());
+    // an overlay drawn after endScene (the UI): a scissored clear to pure green
+    glEnable(GL_SCISSOR_TEST);
+    glScissor(0, 0, 10, 10);
+    glClearColor(0.0f, 1.0f, 0.0f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    glDisable(GL_SCISSOR_TEST);
+    const Image img = readImage(fb);
+    CHECK(img.at(2, 27) == glm::ivec3(0, 255, 0));  // bottom left, read top row first
+    CHECK(near(img.at(30, 5), backgroundAt(o, 5, 30), 2));
+    // turning the pass on or off later rebuilds the target at the same size
+    fb.setPostAntialias(!post);
+    CHECK(fb.width() == 40);
+    CHECK(fb.finalFramebuffer() != 0);
+  }
+}
+
+TEST_CASE("render: ViewBuilder's surface_uv spans the cloth, autoStrainScale follows strains") {
+  CHECK(app::ViewBuilder::niceScaleAtLeast(0.0043f) == doctest::Approx(0.005f));
+  CHECK(app::ViewBuilder::niceScaleAtLeast(0.002f) == doctest::Approx(0.002f));
+  CHECK(app::ViewBuilder::niceScaleAtLeast(0.011f) == doctest::Approx(0.02f));
+  CHECK(app::ViewBuilder::niceScaleAtLeast(0.3f) == doctest::Approx(0.5f));
+  CHECK(app::ViewBuilder::niceScaleAtLeast(1e-7f) == app::ViewBuilder::kMinStrainScale);
+  CHECK(app::ViewBuilder::niceScaleAtLeast(std::nanf("")) == app::ViewBuilder::kMinStrainScale);
+
+  app::Session s;
+  s.load("cloth_16");
+  app::ViewBuilder vb;
+  const render::SceneView& v0 = vb.build(s, false);
+  const size_t n = v0.positions.size() / 3;
+  REQUIRE(v0.surface_uv.size() == 2 * n);
+  float lo = 1.0f, hi = 0.0f;
+  for (float u : v0.surface_uv) lo = std::min(lo, u), hi = std::max(hi, u);
+  CHECK(lo == doctest::Approx(0.0f));
+  CHECK(hi == doctest::Approx(1.0f));
+  // at rest: (nearly) no strain, the floor
+  CHECK(vb.autoStrainScale() <= 1e-3f);
+  for (int i = 0; i < 2000; ++i) s.stepOnce();
+  const render::SceneView& v = vb.build(s, false);
+  std::vector<float> a;
+  for (float e : v.line_strain) a.push_back(std::abs(e));
+  std::sort(a.begin(), a.end());
+  const float p95 = a[static_cast<size_t>(0.95 * a.size())];
+  const float scale = vb.autoStrainScale();
+  CAPTURE(p95);
+  CAPTURE(scale);
+  // the build after the rest one rises half way (smoothing), and never below the floor
+  CHECK(scale >= app::ViewBuilder::kMinStrainScale);
+  for (int i = 0; i < 30; ++i) vb.build(s, false);  // the same state: the smoothing converges
+  const float settled = vb.autoStrainScale();
+  CAPTURE(settled);
+  CHECK(settled >= p95 * 0.99f);
+  CHECK(settled <= 2.5f * p95);
+  CHECK(settled == app::ViewBuilder::niceScaleAtLeast(settled));  // a nice value
+  // a pendulum has no springs: the floor
+  s.load("pendulum_small_angle");
+  vb.build(s, false);
+  CHECK(vb.autoStrainScale() == app::ViewBuilder::kMinStrainScale);
+  CHECK(vb.build(s, false).surface_uv.empty());
 }
 
 #endif  // SPRINGLAB_VIEWER

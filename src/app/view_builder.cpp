@@ -27,7 +27,23 @@ constexpr double kParticleOfMeshEdge = 0.12;
 // Never more than this fraction of the scene's size (a few particles on long springs).
 constexpr double kParticleOfSceneMax = 0.04;
 constexpr double kFallbackRadius = 0.05;  // m, when a scene has no length at all
+// The automatic strain scale's smoothing, per build: a rise is followed at once by this share
+// (a sudden stretch shows within a few frames), a fall slowly (a passing peak does not make the
+// legend jump back and forth).
+constexpr float kStrainRise = 0.5f, kStrainFall = 0.03f;
+// The rounded scale moves down only once the smoothed value is below this share of it: nice
+// steps are 2 to 2.5 apart, so this leaves a band in which it holds still.
+constexpr float kStrainShrinkBelow = 0.35f;
 }  // namespace
+
+float ViewBuilder::niceScaleAtLeast(float x) {
+  if (!(x > kMinStrainScale) || !std::isfinite(x)) return kMinStrainScale;
+  const float p = std::pow(10.0f, std::floor(std::log10(x)));
+  const float m = x / p;
+  // the small tolerance keeps an exact 0.002 from rounding up to 0.005 through float error
+  constexpr float kTol = 1e-4f;
+  return (m <= 1.0f + kTol ? 1.0f : m <= 2.0f + kTol ? 2.0f : m <= 5.0f + kTol ? 5.0f : 10.0f) * p;
+}
 
 int ViewBuilder::pointOfBody(const Session& s, int body) {
   return s.built().kind == sim::SystemKind::Pendulum ? body + 1 : body;
@@ -42,6 +58,8 @@ void ViewBuilder::rebuildTopology(const Session& s) {
   built_ = &b;
   ++topology_;
   lines_.clear(), tris_.clear(), radii_.clear(), base_flags_.clear(), line_flags_.clear();
+  uv_.clear();
+  fresh_scene_ = true;
   trails_of_.clear();
   if (b.kind == sim::SystemKind::Pendulum) {
     const auto& p = b.pendulum;
@@ -86,6 +104,7 @@ void ViewBuilder::rebuildTopology(const Session& s) {
       line_flags_.push_back(0);
     }
     tris_ = b.triangles;
+    fillSurfaceUv(b);
     // a trail on the last moving particle, unless the scene is a large mesh
     if (b.triangles.empty())
       for (int i = n - 1; i >= 0; --i)
@@ -94,6 +113,58 @@ void ViewBuilder::rebuildTopology(const Session& s) {
           break;
         }
   }
+}
+
+// Material coordinates of a cloth: its initial (rest) positions projected on the plane of their
+// two largest extents (a flat cloth's own plane, whichever way it hangs or lies), the larger side
+// spanning 0..1. Triangles' points only matter, but every point gets a pair (the view's contract).
+void ViewBuilder::fillSurfaceUv(const scene::Built& b) {
+  const auto& x = b.state.x;
+  const Eigen::Index n = x.size() / 3;
+  if (b.triangles.empty() || n == 0) return;
+  Eigen::Vector3d lo = x.segment<3>(0), hi = lo;
+  for (Eigen::Index i = 1; i < n; ++i) {
+    lo = lo.cwiseMin(x.segment<3>(3 * i));
+    hi = hi.cwiseMax(x.segment<3>(3 * i));
+  }
+  const Eigen::Vector3d ext = hi - lo;
+  int a = 0, c = 1, smallest = 2;  // the two largest extents' axes
+  for (int k = 0; k < 3; ++k)
+    if (ext[k] < ext[smallest]) smallest = k;
+  a = smallest == 0 ? 1 : 0;
+  c = smallest == 2 ? 1 : 2;
+  const double side = std::max(ext[a], ext[c]);
+  const double inv = side > 0.0 && std::isfinite(side) ? 1.0 / side : 0.0;
+  uv_.resize(static_cast<size_t>(2 * n));
+  for (Eigen::Index i = 0; i < n; ++i) {
+    uv_[2 * i] = static_cast<float>((x[3 * i + a] - lo[a]) * inv);
+    uv_[2 * i + 1] = static_cast<float>((x[3 * i + c] - lo[c]) * inv);
+  }
+}
+
+// the percentile of |strain| over the springs (rods carry none), smoothed and rounded
+void ViewBuilder::updateAutoStrainScale(bool fresh) {
+  abs_strain_.clear();
+  for (size_t k = 0; k < strain_.size(); ++k)
+    if (!(line_flags_[k] & render::kLineRigid) && std::isfinite(strain_[k]))
+      abs_strain_.push_back(std::abs(strain_[k]));
+  if (abs_strain_.empty()) {
+    smoothed_strain_ = 0.0f, auto_strain_scale_ = kMinStrainScale;
+    return;
+  }
+  const size_t at = std::min(abs_strain_.size() - 1,
+                             static_cast<size_t>(kStrainPercentile * float(abs_strain_.size())));
+  std::nth_element(abs_strain_.begin(), abs_strain_.begin() + static_cast<long>(at),
+                   abs_strain_.end());
+  const float raw = abs_strain_[at];
+  if (fresh)
+    smoothed_strain_ = raw;
+  else
+    smoothed_strain_ +=
+        (raw - smoothed_strain_) * (raw > smoothed_strain_ ? kStrainRise : kStrainFall);
+  if (fresh || smoothed_strain_ > auto_strain_scale_ ||
+      smoothed_strain_ < kStrainShrinkBelow * auto_strain_scale_)
+    auto_strain_scale_ = niceScaleAtLeast(smoothed_strain_);
 }
 
 // positions of the points: the pivot first for a pendulum
@@ -191,6 +262,8 @@ const render::SceneView& ViewBuilder::build(const Session& s, bool trails) {
   const int culprit = fillFlagsAndRadii(s);
   fillLineStrains(s, culprit);
   fillTrails(s, trails);
+  updateAutoStrainScale(fresh_scene_);
+  fresh_scene_ = false;
   view_.positions = pos_;
   view_.radii = point_radii_;
   view_.flags = flags_;
@@ -198,6 +271,7 @@ const render::SceneView& ViewBuilder::build(const Session& s, bool trails) {
   view_.line_strain = strain_;
   view_.line_flags = line_flags_;
   view_.triangles = tris_;
+  view_.surface_uv = uv_;
   view_.trails = trails_;
   view_.trail_lengths = trail_len_;
   view_.topology = topology_;

@@ -17,7 +17,6 @@ class ViewBuilder {
   const render::SceneView& build(const Session& s, bool trails);
   // Index of the point drawn for body b (particle b, or bob b after the pivot).
   static int pointOfBody(const Session& s, int body);
-  float autoStrainScale() const { return 0.05f; }  // TEMPORARY shim until the looks branch lands
   // The body drawn at point p, or -1 (the pivot).
   static int bodyOfPoint(const Session& s, int point);
   void clearTrails() {
@@ -26,6 +25,18 @@ class ViewBuilder {
   // Adds a trail on `body`, or removes it if it has one (the T key).
   void toggleTrail(int body);
   const std::vector<int> trailBodies() const;
+
+  // The strain scale that makes the last built view's strains readable: a high percentile
+  // (kStrainPercentile) of |strain| over its springs, smoothed over the builds (a quick rise, a
+  // slow fall, so that it does not flicker), rounded up to 1, 2 or 5 times a power of ten (the
+  // legend reads "0.005", not "0.0043"), changed only when the smoothed value leaves the rounded
+  // one's band, and at least kMinStrainScale. Without springs, kMinStrainScale. The viewer uses
+  // it unless the user fixed a scale.
+  float autoStrainScale() const { return auto_strain_scale_; }
+  static constexpr float kStrainPercentile = 0.95f;
+  static constexpr float kMinStrainScale = 1e-4f;
+  // 1, 2 or 5 times a power of ten, at least x (x positive and finite; else kMinStrainScale).
+  static float niceScaleAtLeast(float x);
 
   // The culprit of a divergence is drawn kCulpritRadiusScale times its size, and at least
   // kCulpritOfScene of the scene's size, initial or current (whichever is larger): a cloth's beads
@@ -39,6 +50,8 @@ class ViewBuilder {
   int fillFlagsAndRadii(const Session& s);  // returns the culprit's point, or -1
   void fillLineStrains(const Session& s, int culprit);
   void fillTrails(const Session& s, bool advance);
+  void fillSurfaceUv(const scene::Built& b);
+  void updateAutoStrainScale(bool fresh);
   const scene::Built* built_ = nullptr;
   std::uint64_t topology_ = 0;
   // one fading ring buffer per chosen body
@@ -56,6 +69,11 @@ class ViewBuilder {
   float shown_culprit_radius_ = 0.0f;
   std::vector<std::uint8_t> flags_, line_flags_, base_flags_;
   std::vector<std::uint32_t> lines_, tris_, trail_len_;
+  std::vector<float> uv_;          // surface_uv, with the topology
+  std::vector<float> abs_strain_;  // scratch of autoStrainScale's percentile
+  float smoothed_strain_ = 0.0f;   // the percentile, smoothed over builds
+  float auto_strain_scale_ = kMinStrainScale;
+  bool fresh_scene_ = true;  // the next build starts the smoothing afresh
   Eigen::VectorXd tmp_;
   render::SceneView view_;
 };

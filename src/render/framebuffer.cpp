@@ -1,5 +1,6 @@
-// Offscreen render target (colour RGBA8 + depth 24 renderbuffers, multisampled when asked) and
-// the PNG writer used for screenshots and the tests.
+// Offscreen render target (colour RGBA8 + depth 24 / stencil 8, multisampled when asked; the
+// resolve or FXAA pass into the final target) and the PNG writer used for screenshots and the
+// tests.
 #include <glad/gl.h>
 
 #include <algorithm>
@@ -9,6 +10,7 @@
 #include <cstring>
 
 #include "render/renderer.hpp"
+#include "render/shaders.hpp"
 #include "util/atomic_file.hpp"
 
 // the implementation is compiled here with internal linkage, so that it cannot clash with
@@ -30,17 +32,6 @@ namespace render {
 
 namespace {
 
-void deleteObjects(unsigned& fbo, unsigned& color, unsigned& depth, unsigned& resolveFbo,
-                   unsigned& resolveColor) {
-  if (glDeleteFramebuffers) {  // else the loader (and the context) is already gone
-    GLuint fbos[] = {fbo, resolveFbo};
-    GLuint rbs[] = {color, depth, resolveColor};
-    glDeleteFramebuffers(2, fbos);
-    glDeleteRenderbuffers(3, rbs);
-  }
-  fbo = color = depth = resolveFbo = resolveColor = 0;
-}
-
 const char* statusText(GLenum status) {
   switch (status) {
     case GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT:
@@ -56,10 +47,58 @@ const char* statusText(GLenum status) {
   }
 }
 
+// A renderbuffer of `format`, multisampled when samples > 1, attached to the bound framebuffer.
+GLuint attachRenderbuffer(GLenum attachment, GLenum format, GLsizei samples, int width,
+                          int height) {
+  GLuint rb = 0;
+  glGenRenderbuffers(1, &rb);
+  glBindRenderbuffer(GL_RENDERBUFFER, rb);
+  if (samples > 1)
+    glRenderbufferStorageMultisample(GL_RENDERBUFFER, samples, format, width, height);
+  else
+    glRenderbufferStorage(GL_RENDERBUFFER, format, width, height);
+  glFramebufferRenderbuffer(GL_FRAMEBUFFER, attachment, GL_RENDERBUFFER, rb);
+  glBindRenderbuffer(GL_RENDERBUFFER, 0);
+  return rb;
+}
+
+// An RGBA8 texture attached as colour: what the post pass samples (bilinear, clamped: FXAA's
+// taps fall between pixels and at the border).
+GLuint attachColorTexture(int width, int height) {
+  GLuint tex = 0;
+  glGenTextures(1, &tex);
+  glBindTexture(GL_TEXTURE_2D, tex);
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, width, height, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+  glBindTexture(GL_TEXTURE_2D, 0);
+  glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, tex, 0);
+  return tex;
+}
+
 }  // namespace
 
+void Framebuffer::releaseObjects() {
+  if (glDeleteFramebuffers) {  // else the loader (and the context) is already gone
+    GLuint fbos[] = {fbo_, resolveFbo_};
+    GLuint rbs[] = {color_, depth_, resolveColor_};
+    GLuint tex = colorTex_;
+    glDeleteFramebuffers(2, fbos);
+    glDeleteRenderbuffers(3, rbs);
+    glDeleteTextures(1, &tex);
+  }
+  fbo_ = color_ = colorTex_ = depth_ = resolveFbo_ = resolveColor_ = 0;
+}
+
 Framebuffer::~Framebuffer() {
-  if (fbo_ || resolveFbo_) deleteObjects(fbo_, color_, depth_, resolveFbo_, resolveColor_);
+  if (fbo_ || resolveFbo_) releaseObjects();
+  if ((postProgram_ || postVao_) && glDeleteProgram) {
+    glDeleteProgram(postProgram_);
+    const GLuint vao = postVao_;
+    glDeleteVertexArrays(1, &vao);
+  }
 }
 
 bool Framebuffer::resize(int width, int height, int samples, std::string* error) {
@@ -83,42 +122,34 @@ bool Framebuffer::resize(int width, int height, int samples, std::string* error)
     return false;
   }
   samples = std::clamp(samples, 1, std::max(1, static_cast<int>(maxSamples)));
-  if (fbo_ && width == width_ && height == height_ && samples == samples_) return true;
+  const bool post = samples == 1 && postAntialias_;
+  if (fbo_ && width == width_ && height == height_ && samples == samples_ && post == post_)
+    return true;
 
   GLint previous = 0;
   glGetIntegerv(GL_FRAMEBUFFER_BINDING, &previous);
-  deleteObjects(fbo_, color_, depth_, resolveFbo_, resolveColor_);
+  releaseObjects();
   width_ = height_ = samples_ = 0;
+  ended_ = false;
 
-  const auto makeTarget = [&](GLsizei s, GLuint& fbo, GLuint& color, GLuint* depth) {
-    glGenFramebuffers(1, &fbo);
-    glBindFramebuffer(GL_FRAMEBUFFER, fbo);
-    glGenRenderbuffers(1, &color);
-    glBindRenderbuffer(GL_RENDERBUFFER, color);
-    if (s > 1)
-      glRenderbufferStorageMultisample(GL_RENDERBUFFER, s, GL_RGBA8, width, height);
-    else
-      glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, width, height);
-    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, color);
-    if (depth) {
-      glGenRenderbuffers(1, depth);
-      glBindRenderbuffer(GL_RENDERBUFFER, *depth);
-      if (s > 1)
-        glRenderbufferStorageMultisample(GL_RENDERBUFFER, s, GL_DEPTH_COMPONENT24, width, height);
-      else
-        glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH_COMPONENT24, width, height);
-      glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, *depth);
-    }
-    glBindRenderbuffer(GL_RENDERBUFFER, 0);
-    return glCheckFramebufferStatus(GL_FRAMEBUFFER);
-  };
-
-  GLenum status = makeTarget(samples, fbo_, color_, &depth_);
-  if (status == GL_FRAMEBUFFER_COMPLETE && samples > 1)
-    status = makeTarget(1, resolveFbo_, resolveColor_, nullptr);
+  glGenFramebuffers(1, &fbo_);
+  glBindFramebuffer(GL_FRAMEBUFFER, fbo_);
+  if (post)
+    colorTex_ = attachColorTexture(width, height);
+  else
+    color_ = attachRenderbuffer(GL_COLOR_ATTACHMENT0, GL_RGBA8, samples, width, height);
+  depth_ =
+      attachRenderbuffer(GL_DEPTH_STENCIL_ATTACHMENT, GL_DEPTH24_STENCIL8, samples, width, height);
+  GLenum status = glCheckFramebufferStatus(GL_FRAMEBUFFER);
+  if (status == GL_FRAMEBUFFER_COMPLETE && (samples > 1 || post)) {
+    glGenFramebuffers(1, &resolveFbo_);
+    glBindFramebuffer(GL_FRAMEBUFFER, resolveFbo_);
+    resolveColor_ = attachRenderbuffer(GL_COLOR_ATTACHMENT0, GL_RGBA8, 1, width, height);
+    status = glCheckFramebufferStatus(GL_FRAMEBUFFER);
+  }
   glBindFramebuffer(GL_FRAMEBUFFER, static_cast<GLuint>(previous));
   if (status != GL_FRAMEBUFFER_COMPLETE) {
-    deleteObjects(fbo_, color_, depth_, resolveFbo_, resolveColor_);
+    releaseObjects();
     if (error)
       *error = "cannot create a " + std::to_string(width) + "x" + std::to_string(height) + " (" +
                std::to_string(samples) + " samples) framebuffer: " + statusText(status);
@@ -127,12 +158,78 @@ bool Framebuffer::resize(int width, int height, int samples, std::string* error)
   width_ = width;
   height_ = height;
   samples_ = samples;
+  post_ = post;
   return true;
 }
 
+void Framebuffer::setPostAntialias(bool on) {
+  postAntialias_ = on;
+  // rebuilt at once (a texture for the scene, a final target) when it changes anything
+  if (fbo_ && samples_ == 1 && post_ != on) resize(width_, height_, samples_, nullptr);
+}
+
 void Framebuffer::bind() const {
+  ended_ = false;
   glBindFramebuffer(GL_FRAMEBUFFER, fbo_);
   if (fbo_) glViewport(0, 0, width_, height_);
+}
+
+unsigned Framebuffer::finalFramebuffer() const {
+  return resolveFbo_ ? resolveFbo_ : fbo_;
+}
+
+void Framebuffer::resolveInto(unsigned target) {
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo_);
+  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, target);
+  glBlitFramebuffer(0, 0, width_, height_, 0, 0, width_, height_, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+}
+
+void Framebuffer::applyPostPass() {
+  if (!postProgram_ && !postFailed_) {
+    std::string why;
+    postProgram_ = linkProgram("background.vert", "fxaa.frag", &why);
+    postFailed_ = postProgram_ == 0;
+    if (postFailed_) std::fprintf(stderr, "springlab: no anti-aliasing pass: %s\n", why.c_str());
+    GLuint vao = 0;
+    glGenVertexArrays(1, &vao);
+    postVao_ = vao;
+    if (postProgram_) {
+      glUseProgram(postProgram_);
+      glUniform1i(glGetUniformLocation(postProgram_, "u_scene"), 0);
+      postTexel_ = glGetUniformLocation(postProgram_, "u_texel");
+    }
+  }
+  if (postFailed_) {  // the scene as it is, rather than nothing
+    resolveInto(resolveFbo_);
+    return;
+  }
+  glBindFramebuffer(GL_FRAMEBUFFER, resolveFbo_);
+  glViewport(0, 0, width_, height_);
+  glDisable(GL_DEPTH_TEST);
+  glDisable(GL_BLEND);
+  glDisable(GL_SCISSOR_TEST);
+  glDisable(GL_STENCIL_TEST);
+  glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+  glUseProgram(postProgram_);
+  glUniform2f(postTexel_, 1.0f / static_cast<float>(width_), 1.0f / static_cast<float>(height_));
+  glActiveTexture(GL_TEXTURE0);
+  glBindTexture(GL_TEXTURE_2D, colorTex_);
+  glBindVertexArray(postVao_);
+  glDrawArrays(GL_TRIANGLES, 0, 3);
+  glBindVertexArray(0);
+  glBindTexture(GL_TEXTURE_2D, 0);
+  glUseProgram(0);
+}
+
+void Framebuffer::endScene() {
+  if (!fbo_) return;
+  if (samples_ > 1)
+    resolveInto(resolveFbo_);
+  else if (post_)
+    applyPostPass();
+  ended_ = true;
+  glBindFramebuffer(GL_FRAMEBUFFER, finalFramebuffer());
+  glViewport(0, 0, width_, height_);
 }
 
 void Framebuffer::read(std::vector<unsigned char>& rgba) {
@@ -143,11 +240,10 @@ void Framebuffer::read(std::vector<unsigned char>& rgba) {
   GLint previous = 0;
   glGetIntegerv(GL_FRAMEBUFFER_BINDING, &previous);
   GLuint source = fbo_;
-  if (samples_ > 1) {
-    glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo_);
-    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, resolveFbo_);
-    glBlitFramebuffer(0, 0, width_, height_, 0, 0, width_, height_, GL_COLOR_BUFFER_BIT,
-                      GL_NEAREST);
+  if (ended_) {
+    source = finalFramebuffer();
+  } else if (samples_ > 1) {
+    resolveInto(resolveFbo_);
     source = resolveFbo_;
   }
   glBindFramebuffer(GL_READ_FRAMEBUFFER, source);

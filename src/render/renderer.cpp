@@ -59,6 +59,17 @@ constexpr GLint kPositionsUnit = 0, kLinesUnit = 1, kStrainUnit = 2, kLineFlagsU
 // wireframe lying on it win the depth test instead of flickering through it
 constexpr float kSurfaceOffsetFactor = 1.0f, kSurfaceOffsetUnits = 1.0f;
 constexpr float kTrailAlpha = 0.9f;  // of the newest sample; older ones fade linearly to 0
+// checker squares across one unit of SceneView::surface_uv (the cloth's larger side): enough to
+// see motion and folds, few enough to stay a texture and not a pattern
+constexpr float kCheckerSquares = 12.0f;
+
+// ---- the planar shadow (3-D scenes, on the ground grid) ----
+// the direction light travels: nearly straight down (the shadow lies under its caster: a contact
+// cue more than a lighting effect), tilted a little so that a vertical sheet still casts one
+constexpr glm::vec3 kShadowLight{0.18f, -1.0f, -0.12f};
+constexpr float kShadowAlpha = 0.42f;  // under a caster touching the ground
+// a caster this many scene extents above the ground casts the faintest shadow
+constexpr float kShadowFadeExtents = 0.6f;
 
 // ---- the ground grid ----
 constexpr float kGridCellsAcross = 8.0f;  // the spacing is the nice step nearest extent / 8
@@ -131,10 +142,42 @@ glm::vec3 strainColor(float strain, float scale) {
                    : glm::mix(kStrainRest, kStrainCompressed, s);
 }
 
+glm::vec3 backgroundColor(const DrawOptions& o, float v) {
+  const float g = std::isfinite(o.background_gradient) ? o.background_gradient : 0.0f;
+  return glm::clamp(o.background * (1.0f + g * (v - 0.5f)), 0.0f, 1.0f);
+}
+
+void vertexNormals(std::span<const float> positions, std::span<const std::uint32_t> triangles,
+                   std::vector<float>& normals) {
+  const size_t n = positions.size() / 3;
+  normals.assign(3 * n, 0.0f);
+  const float* x = positions.data();
+  const auto at = [x](std::uint32_t i) { return glm::vec3(x[3 * i], x[3 * i + 1], x[3 * i + 2]); };
+  for (size_t t = 0; t + 2 < triangles.size(); t += 3) {
+    const std::uint32_t a = triangles[t], b = triangles[t + 1], c = triangles[t + 2];
+    if (a >= n || b >= n || c >= n) continue;
+    const glm::vec3 pa = at(a);
+    const glm::vec3 nrm = glm::cross(at(b) - pa, at(c) - pa);  // length = 2 * area: area-weighted
+    for (std::uint32_t i : {a, b, c}) {
+      normals[3 * i] += nrm.x;
+      normals[3 * i + 1] += nrm.y;
+      normals[3 * i + 2] += nrm.z;
+    }
+  }
+  for (size_t i = 0; i < n; ++i) {
+    float* p = &normals[3 * i];
+    const float len = std::sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]);
+    // a zero or non-finite sum stays (or becomes) 0: the shader then uses the view direction
+    const float inv = len > 0.0f && std::isfinite(len) ? 1.0f / len : 0.0f;
+    for (int c = 0; c < 3; ++c) p[c] = inv > 0.0f ? p[c] * inv : 0.0f;
+  }
+}
+
 struct Renderer::Impl {
   bool ready = false;
 
-  GLuint pointProg = 0, lineProg = 0, springProg = 0, surfaceProg = 0;
+  GLuint pointProg = 0, lineProg = 0, springProg = 0, surfaceProg = 0, backgroundProg = 0,
+         shadowProg = 0;
   struct {
     GLint view, proj, viewportHeight, radiusScale;
   } pu{};
@@ -145,8 +188,14 @@ struct Renderer::Impl {
     GLint viewProj, strainScale;
   } spu{};
   struct {
-    GLint view, proj, front, back, ortho;
+    GLint view, proj, front, back, ortho, checker;
   } su{};
+  struct {
+    GLint color, gradient, height;
+  } bu{};
+  struct {
+    GLint viewProj, light, level, fadeHeight, points, pointScale, alpha;
+  } shu{};
 
   enum Vao {
     kVaoPoints,
@@ -156,6 +205,7 @@ struct Renderer::Impl {
     kVaoHighlight,  // the highlighted ones, likewise
     kVaoOverlay,
     kVaoTrails,
+    kVaoEmpty,  // attribute-less draws: the background triangle
     kVaos
   };
   enum Buf {
@@ -163,6 +213,8 @@ struct Renderer::Impl {
     kRadii,
     kFlags,
     kNormals,
+    kUv,            // SceneView::surface_uv, with the topology
+    kPointIndices,  // the points drawn when particles are hidden: highlighted, grabbed
     kTriangles,
     kLines,           // point index pairs of the drawn lines (also a texture buffer)
     kHighlightLines,  // point index pairs of the highlighted ones
@@ -180,7 +232,8 @@ struct Renderer::Impl {
   // topology state
   bool haveTopology = false;
   std::uint64_t topology = 0;
-  size_t nPoints = 0, nLines = 0, nTriangleIndices = 0, nRadii = 0, nFlags = 0;
+  size_t nPoints = 0, nLines = 0, nTriangleIndices = 0, nRadii = 0, nFlags = 0, nUv = 0;
+  bool haveUv = false;  // the view's surface_uv covers every point: the checker is drawn
   std::vector<std::uint32_t> triangles;    // the valid triangles of the view
   std::vector<std::uint32_t> lineIndices;  // the valid lines of the view (index pairs)
   std::vector<std::uint32_t> lineIds;      // the view's index of each; empty: all are valid
@@ -193,7 +246,7 @@ struct Renderer::Impl {
   // per-frame scratch, kept to avoid reallocation
   std::vector<float> normals, strainScratch;
   std::vector<std::uint8_t> lineFlagsScratch;
-  std::vector<std::uint32_t> highlightIndices;
+  std::vector<std::uint32_t> highlightIndices, flaggedPoints;
   std::vector<ColorVertex> overlayVerts, trailVerts;
   std::vector<GLint> trailFirst;
   std::vector<GLsizei> trailCount;
@@ -216,13 +269,15 @@ struct Renderer::Impl {
 
   void release() {
     if (!glDeleteProgram) return;  // the loader is gone: so is the context
-    if (!pointProg && !lineProg && !springProg && !surfaceProg && !vao[0]) return;  // none made
-    for (GLuint p : {pointProg, lineProg, springProg, surfaceProg})
+    const GLuint programs[] = {pointProg,   lineProg,       springProg,
+                               surfaceProg, backgroundProg, shadowProg};
+    if (std::ranges::all_of(programs, [](GLuint p) { return p == 0; }) && !vao[0]) return;
+    for (GLuint p : programs)
       if (p) glDeleteProgram(p);
     glDeleteVertexArrays(kVaos, vao);
     glDeleteBuffers(kBufs, buf);
     glDeleteTextures(kTexs, tex);
-    pointProg = lineProg = springProg = surfaceProg = 0;
+    pointProg = lineProg = springProg = surfaceProg = backgroundProg = shadowProg = 0;
     std::fill(std::begin(vao), std::end(vao), 0u);
     std::fill(std::begin(buf), std::end(buf), 0u);
     std::fill(std::begin(tex), std::end(tex), 0u);
@@ -261,7 +316,9 @@ struct Renderer::Impl {
     lineProg = pointProg ? linkProgram("line.vert", "line.frag", error) : 0;
     springProg = lineProg ? linkProgram("spring.vert", "spring.frag", error) : 0;
     surfaceProg = springProg ? linkProgram("surface.vert", "surface.frag", error) : 0;
-    if (!surfaceProg) return false;
+    backgroundProg = surfaceProg ? linkProgram("background.vert", "background.frag", error) : 0;
+    shadowProg = backgroundProg ? linkProgram("shadow.vert", "shadow.frag", error) : 0;
+    if (!shadowProg) return false;
     pu.view = glGetUniformLocation(pointProg, "u_view");
     pu.proj = glGetUniformLocation(pointProg, "u_proj");
     pu.viewportHeight = glGetUniformLocation(pointProg, "u_viewport_height");
@@ -274,6 +331,17 @@ struct Renderer::Impl {
     su.front = glGetUniformLocation(surfaceProg, "u_color_front");
     su.back = glGetUniformLocation(surfaceProg, "u_color_back");
     su.ortho = glGetUniformLocation(surfaceProg, "u_orthographic");
+    su.checker = glGetUniformLocation(surfaceProg, "u_checker_squares");
+    bu.color = glGetUniformLocation(backgroundProg, "u_color");
+    bu.gradient = glGetUniformLocation(backgroundProg, "u_gradient");
+    bu.height = glGetUniformLocation(backgroundProg, "u_height");
+    shu.viewProj = glGetUniformLocation(shadowProg, "u_view_proj");
+    shu.light = glGetUniformLocation(shadowProg, "u_light");
+    shu.level = glGetUniformLocation(shadowProg, "u_level");
+    shu.fadeHeight = glGetUniformLocation(shadowProg, "u_fade_height");
+    shu.points = glGetUniformLocation(shadowProg, "u_points");
+    shu.pointScale = glGetUniformLocation(shadowProg, "u_point_scale");
+    shu.alpha = glGetUniformLocation(shadowProg, "u_alpha");
     // the constant uniforms, once
     glUseProgram(pointProg);
     setColor(pointProg, "u_color_moving", kColorMoving);
@@ -310,12 +378,15 @@ struct Renderer::Impl {
     glVertexAttribPointer(1, 1, GL_FLOAT, GL_FALSE, 0, nullptr);
     glBindBuffer(GL_ARRAY_BUFFER, buf[kFlags]);
     glVertexAttribIPointer(2, 1, GL_UNSIGNED_BYTE, 0, nullptr);
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, buf[kPointIndices]);  // only the flagged ones' draw
     // the surface: positions, normals, triangles
     glBindVertexArray(vao[kVaoSurface]);
     positions();
     glBindBuffer(GL_ARRAY_BUFFER, buf[kNormals]);
     glEnableVertexAttribArray(1);
     glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, 0, nullptr);
+    glBindBuffer(GL_ARRAY_BUFFER, buf[kUv]);
+    glVertexAttribPointer(2, 2, GL_FLOAT, GL_FALSE, 0, nullptr);  // enabled with the topology
     glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, buf[kTriangles]);
     // lines in one colour (the highlighted ones; all when texture buffers cannot hold them):
     // positions, line index pairs; attribute 1, the colour, is left a constant
@@ -364,7 +435,8 @@ struct Renderer::Impl {
   void updateTopology(const SceneView& v, size_t n) {
     const bool changed = !haveTopology || v.topology != topology || n != nPoints ||
                          v.lines.size() / 2 != nLines || v.triangles.size() != nTriangleIndices ||
-                         v.radii.size() != nRadii || v.flags.size() != nFlags;
+                         v.radii.size() != nRadii || v.flags.size() != nFlags ||
+                         v.surface_uv.size() != nUv;
     if (!changed) return;
     haveTopology = true;
     topology = v.topology;
@@ -373,7 +445,9 @@ struct Renderer::Impl {
     nTriangleIndices = v.triangles.size();
     nRadii = v.radii.size();
     nFlags = v.flags.size();
+    nUv = v.surface_uv.size();
     uploadPointAttributes(v, n);
+    uploadSurfaceUv(v, n);
     // keep only triangles and lines whose indices are in range: GL would read out of bounds
     triangles.clear();
     for (size_t t = 0; t + 2 < v.triangles.size(); t += 3) {
@@ -415,6 +489,21 @@ struct Renderer::Impl {
       glDisableVertexAttribArray(2);
     glBindVertexArray(0);
     pointFlagsUploaded = false;
+  }
+
+  // material coordinates go up with the topology; without them (or with the wrong count) the
+  // attribute is a constant and the checker is off
+  void uploadSurfaceUv(const SceneView& v, size_t n) {
+    haveUv = n > 0 && v.surface_uv.size() == 2 * n;
+    glBindVertexArray(vao[kVaoSurface]);
+    if (haveUv) {
+      upload(GL_ARRAY_BUFFER, buf[kUv], v.surface_uv.size_bytes(), v.surface_uv.data(),
+             GL_STATIC_DRAW);
+      glEnableVertexAttribArray(2);
+    } else {
+      glDisableVertexAttribArray(2);
+    }
+    glBindVertexArray(0);
   }
 
   // an element buffer is part of its vertex array's state: bind that first
@@ -520,23 +609,6 @@ struct Renderer::Impl {
   }
 
   // ---- the per-frame path ----
-  void computeNormals(const SceneView& v, size_t n) {
-    normals.assign(3 * n, 0.0f);
-    const float* x = v.positions.data();
-    for (size_t t = 0; t < triangles.size(); t += 3) {
-      const std::uint32_t a = triangles[t], b = triangles[t + 1], c = triangles[t + 2];
-      const glm::vec3 pa(x[3 * a], x[3 * a + 1], x[3 * a + 2]);
-      const glm::vec3 pb(x[3 * b], x[3 * b + 1], x[3 * b + 2]);
-      const glm::vec3 pc(x[3 * c], x[3 * c + 1], x[3 * c + 2]);
-      const glm::vec3 nrm = glm::cross(pb - pa, pc - pa);  // length = 2 * area: area-weighted
-      for (std::uint32_t i : {a, b, c}) {
-        normals[3 * i] += nrm.x;
-        normals[3 * i + 1] += nrm.y;
-        normals[3 * i + 2] += nrm.z;
-      }
-    }
-  }
-
   // A per-line array of the view as the drawn lines see it: itself when every line is drawn,
   // else gathered into scratch (zeros where the view lacks it).
   template <class T>
@@ -617,15 +689,33 @@ struct Renderer::Impl {
     bool lines = false;
   };
 
-  static void clear(const DrawOptions& o, int width, int height) {
+  // depth and stencil (the shadow's once-per-pixel mask) reset; colour the gradient, drawn as one
+  // triangle (a plain clear to the base colour first: the alpha is 1 everywhere, and without the
+  // program, before init, that is all there is)
+  void clear(const DrawOptions& o, int width, int height) {
     if (width <= 0 || height <= 0) return;
     glViewport(0, 0, width, height);
     glDisable(GL_SCISSOR_TEST);
     glDepthMask(GL_TRUE);
     glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
-    glClearColor(o.background.r, o.background.g, o.background.b, 1.0f);
+    glStencilMask(0xFF);
+    const glm::vec3 mid = backgroundColor(o, 0.5f);
+    glClearColor(mid.r, mid.g, mid.b, 1.0f);
     glClearDepth(1.0);
-    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    glClearStencil(0);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
+    if (!ready || !(std::isfinite(o.background_gradient) && o.background_gradient != 0.0f)) return;
+    glDisable(GL_DEPTH_TEST);
+    glDisable(GL_BLEND);
+    glDisable(GL_STENCIL_TEST);
+    glUseProgram(backgroundProg);
+    glUniform3fv(bu.color, 1, glm::value_ptr(o.background));
+    glUniform1f(bu.gradient, o.background_gradient);
+    glUniform1f(bu.height, static_cast<float>(height));
+    glBindVertexArray(vao[kVaoEmpty]);
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+    glBindVertexArray(0);
+    glUseProgram(0);
   }
 
   void draw(const SceneView& v, const Camera& cam, const DrawOptions& o, int width, int height) {
@@ -647,15 +737,25 @@ struct Renderer::Impl {
     f.orthographic = cam.planar;
     f.surface = (o.show_surface || o.wireframe) && triangleIndexCount > 0;
     f.lines = o.show_lines && lineCount > 0;
-    const bool points = o.show_points && f.points > 0;
+    // hidden particles (a cloth's beads) still show the ones that matter: a divergence's
+    // culprit, the one the mouse holds
+    const bool points = f.points > 0 && (o.show_points || collectFlaggedPoints(v, f.points));
 
     // positions: one upload shared by particles, springs and surface
     if (f.surface || f.lines || points)
       upload(GL_ARRAY_BUFFER, buf[kPositions], v.positions.size_bytes(), v.positions.data(),
              GL_STREAM_DRAW);
+    // the normals before any pass that reads the surface's vertex array (the shadow's too)
+    if (f.surface) {
+      vertexNormals(v.positions.first(3 * f.points), triangles, normals);
+      upload(GL_ARRAY_BUFFER, buf[kNormals], normals.size() * sizeof(float), normals.data(),
+             GL_STREAM_DRAW);
+    }
     if (o.show_grid || o.show_axes) updateGrid(v, f.points, cam);
     if (o.show_grid) drawGridPass(f);
-    if (f.surface) drawSurfacePass(v, f, o);
+    if (o.show_grid && o.show_shadow && !v.planar && grid.valid)
+      drawShadowPass(v, f, o, points && o.show_points);
+    if (f.surface) drawSurfacePass(f, o);
     if (f.lines) drawSpringPass(v, f, o);
     if (points) drawPointPass(v, f, o);
     if (o.show_axes) drawAxesPass(f);
@@ -703,16 +803,15 @@ struct Renderer::Impl {
   }
 
   // the lit cloth and/or its wireframe, pushed back so that springs on it stay visible
-  void drawSurfacePass(const SceneView& v, const Frame& f, const DrawOptions& o) {
-    computeNormals(v, f.points);
-    upload(GL_ARRAY_BUFFER, buf[kNormals], normals.size() * sizeof(float), normals.data(),
-           GL_STREAM_DRAW);
+  void drawSurfacePass(const Frame& f, const DrawOptions& o) {
     glUseProgram(surfaceProg);
     glUniformMatrix4fv(su.view, 1, GL_FALSE, glm::value_ptr(f.view));
     glUniformMatrix4fv(su.proj, 1, GL_FALSE, glm::value_ptr(f.proj));
     glUniform1i(su.ortho, f.orthographic ? 1 : 0);
     glBindVertexArray(vao[kVaoSurface]);
+    if (!haveUv) glVertexAttrib2f(2, 0.0f, 0.0f);
     if (o.show_surface) {
+      glUniform1f(su.checker, haveUv ? kCheckerSquares : 0.0f);
       glUniform3fv(su.front, 1, glm::value_ptr(kClothFront));
       glUniform3fv(su.back, 1, glm::value_ptr(kClothBack));
       glEnable(GL_POLYGON_OFFSET_FILL);
@@ -721,6 +820,7 @@ struct Renderer::Impl {
       glDisable(GL_POLYGON_OFFSET_FILL);
     }
     if (o.wireframe) {
+      glUniform1f(su.checker, 0.0f);
       glUniform3fv(su.front, 1, glm::value_ptr(kWire));
       glUniform3fv(su.back, 1, glm::value_ptr(kWire));
       glPolygonMode(GL_FRONT_AND_BACK, GL_LINE);
@@ -789,9 +889,64 @@ struct Renderer::Impl {
     // coverage alpha itself is not written (llvmpipe ignores GL_SAMPLE_ALPHA_TO_ONE)
     glEnable(GL_SAMPLE_ALPHA_TO_COVERAGE);
     glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_FALSE);
-    glDrawArrays(GL_POINTS, 0, static_cast<GLsizei>(n));
+    if (o.show_points)
+      glDrawArrays(GL_POINTS, 0, static_cast<GLsizei>(n));
+    else
+      glDrawElements(GL_POINTS, static_cast<GLsizei>(flaggedPoints.size()), GL_UNSIGNED_INT,
+                     nullptr);
     glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
     glDisable(GL_SAMPLE_ALPHA_TO_COVERAGE);
+  }
+
+  // The highlighted and grabbed points, for a frame whose particles are hidden: gathered into
+  // the points' element buffer (rarely more than one or two). Returns whether there are any.
+  bool collectFlaggedPoints(const SceneView& v, size_t n) {
+    flaggedPoints.clear();
+    if (v.flags.size() != n) return false;
+    for (size_t i = 0; i < n; ++i)
+      if (v.flags[i] & (kPointHighlight | kPointGrabbed))
+        flaggedPoints.push_back(static_cast<std::uint32_t>(i));
+    if (flaggedPoints.empty()) return false;
+    uploadIndices(kVaoPoints, kPointIndices, flaggedPoints);
+    return true;
+  }
+
+  // The planar shadow of the cloth, springs and particles on the ground (after the grid, before
+  // the scene): blended black, each pixel darkened once however many casters overlap it (the
+  // stencil counts; a target without stencil bits darkens overlaps twice), no depth written.
+  void drawShadowPass(const SceneView& v, const Frame& f, const DrawOptions& o, bool withPoints) {
+    glUseProgram(shadowProg);
+    glUniformMatrix4fv(shu.viewProj, 1, GL_FALSE, glm::value_ptr(f.viewProj));
+    glUniform3fv(shu.light, 1, glm::value_ptr(glm::normalize(kShadowLight)));
+    glUniform1f(shu.level, grid.level);
+    glUniform1f(shu.fadeHeight, kShadowFadeExtents * grid.extent);
+    glUniform1f(shu.alpha, kShadowAlpha);
+    glUniform1i(shu.points, 0);
+    glEnable(GL_BLEND);
+    glDepthMask(GL_FALSE);
+    glEnable(GL_STENCIL_TEST);
+    glStencilMask(0xFF);
+    glStencilFunc(GL_EQUAL, 0, 0xFF);
+    glStencilOp(GL_KEEP, GL_KEEP, GL_INCR);
+    if (f.surface) {
+      glBindVertexArray(vao[kVaoSurface]);
+      glDrawElements(GL_TRIANGLES, triangleIndexCount, GL_UNSIGNED_INT, nullptr);
+    }
+    if (f.lines) {
+      glBindVertexArray(vao[kVaoLines]);
+      glDrawElements(GL_LINES, 2 * lineCount, GL_UNSIGNED_INT, nullptr);
+    }
+    if (withPoints) {
+      glUniform1i(shu.points, 1);
+      glUniform1f(shu.pointScale,
+                  f.proj[1][1] * 0.5f * static_cast<float>(f.height) * o.point_scale);
+      glBindVertexArray(vao[kVaoPoints]);
+      if (v.radii.size() != f.points) glVertexAttrib1f(1, kDefaultRadius);
+      glDrawArrays(GL_POINTS, 0, static_cast<GLsizei>(f.points));
+    }
+    glDisable(GL_STENCIL_TEST);
+    glDepthMask(GL_TRUE);
+    glDisable(GL_BLEND);
   }
 
   // the axes at the origin, over the scene's depth like any line
@@ -829,7 +984,7 @@ bool Renderer::init(std::string* error) {
 }
 
 void Renderer::clear(const DrawOptions& options, int width, int height) {
-  Impl::clear(options, width, height);
+  impl_->clear(options, width, height);
 }
 
 void Renderer::draw(const SceneView& view, const Camera& camera, const DrawOptions& options,

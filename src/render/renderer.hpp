@@ -6,8 +6,10 @@
 // every frame.
 #pragma once
 
+#include <cstdint>
 #include <glm/glm.hpp>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -21,7 +23,13 @@ struct DrawOptions {
   float point_scale = 1.0f;    // multiplies every radius
   bool show_points = true, show_lines = true, show_surface = true, wireframe = false;
   bool show_grid = true, show_axes = true, show_trails = true;
-  glm::vec3 background{0.13f, 0.14f, 0.16f};  // what clear() fills the whole target with
+  // a 3-D scene casts a soft planar shadow on the ground grid (a contact cue: how high is it?);
+  // drawn only with the grid, which defines the ground
+  bool show_shadow = true;
+  // clear() fills the whole target with a vertical gradient around this colour: see
+  // backgroundColor (background_gradient 0: this colour everywhere)
+  glm::vec3 background{0.13f, 0.14f, 0.16f};
+  float background_gradient = 0.5f;
   // the scene's part of the framebuffer: columns [viewport_x, viewport_x + viewport_width)
   // (0 width: all of it); draw() touches nothing outside it (a panel covers the rest)
   int viewport_x = 0, viewport_width = 0;
@@ -42,6 +50,19 @@ struct DrawOptions {
 // (0.12, 0.36, 0.98) blue (linear RGB); a NaN strain is drawn at rest.
 glm::vec3 strainColor(float strain, float scale);
 
+// The colour clear() gives a row at height v (0 the bottom row's centre, 1 the top's): options.
+// background at mid height, lighter above and darker below, background * (1 + g (v - 1/2)) with
+// g = options.background_gradient, clamped to 0..1.
+glm::vec3 backgroundColor(const DrawOptions& options, float v);
+
+// Unit per-vertex normals of a triangle mesh (3 floats per point into `normals`, resized to the
+// positions' size, no allocation once it has the capacity): the sum of the normals of the
+// triangles around each vertex, weighted by their areas, normalised; (0, 0, 0) for a vertex in no
+// triangle or whose triangles cancel. Triangles with an index out of range are skipped. O(points
+// + triangles).
+void vertexNormals(std::span<const float> positions, std::span<const std::uint32_t> triangles,
+                   std::vector<float>& normals);
+
 class Renderer {
  public:
   Renderer();
@@ -49,8 +70,8 @@ class Renderer {
   Renderer(const Renderer&) = delete;
   Renderer& operator=(const Renderer&) = delete;
   bool init(std::string* error);  // compiles the shaders; needs a current context
-  // Fills the whole width x height target (the panel's area too) with options.background and
-  // resets its depth: once per frame, before the draws.
+  // Fills the whole width x height target (the panel's area too) with the background gradient
+  // (backgroundColor) and resets its depth: once per frame, before the draws.
   void clear(const DrawOptions& options, int width, int height);
   // Draws the view into the options' viewport of the width x height target, over what is there:
   // it never clears colour (and depth only when options.clear_depth), so that several scenes
@@ -63,7 +84,12 @@ class Renderer {
   std::unique_ptr<Impl> impl_;
 };
 
-// An offscreen render target (multisampled when samples > 1, resolved for reading).
+// An offscreen render target: the scene is drawn into it (bind), then endScene resolves it into
+// the final colour target, over which overlays (the UI) are drawn unblurred, and which read() and
+// the window's blit (finalFramebuffer) take. Multisampled when samples > 1 (endScene resolves);
+// with one sample, an optional post-process anti-aliasing pass (FXAA, setPostAntialias) runs in
+// endScene instead: on software GL multisampling costs too much. Depth has 8 stencil bits (the
+// renderer's shadow marks the pixels it darkened).
 class Framebuffer {
  public:
   Framebuffer() = default;
@@ -71,18 +97,36 @@ class Framebuffer {
   Framebuffer(const Framebuffer&) = delete;
   Framebuffer& operator=(const Framebuffer&) = delete;
   bool resize(int width, int height, int samples, std::string* error);
-  void bind() const;  // subsequent draws go here
-  void setPostAntialias(bool) {}  // TEMPORARY shim until the looks branch lands
-  void endScene() {}              // TEMPORARY shim
-  unsigned finalFramebuffer() const { return fbo_; }  // TEMPORARY shim
-  // RGBA8, top row first (as PNG wants), after resolving the multisampled buffer.
+  // FXAA in endScene for a single-sample target (no effect when multisampled). Off: endScene
+  // costs nothing and the scene target is the final one.
+  void setPostAntialias(bool on);
+  void bind() const;  // subsequent draws go here (the scene)
+  // Resolves the multisampled scene, or applies the post pass, into the final target and binds
+  // that for further draws (overlays), with the viewport over all of it.
+  void endScene();
+  // RGBA8, top row first (as PNG wants): the final target after endScene; before it (or without
+  // it), the scene as drawn so far, resolved when multisampled (no post pass).
   void read(std::vector<unsigned char>& rgba);
+  // The GL framebuffer to blit to the window from (after endScene).
+  unsigned finalFramebuffer() const;
   int width() const { return width_; }
   int height() const { return height_; }
+  int samples() const { return samples_; }
 
  private:
-  unsigned fbo_ = 0, color_ = 0, depth_ = 0, resolveFbo_ = 0, resolveColor_ = 0;
+  void resolveInto(unsigned target);  // the multisampled scene into `target`
+  void applyPostPass();               // FXAA from the scene's texture into resolveFbo_
+  void releaseObjects();
+  // the scene target (colour a renderbuffer, or a texture that the post pass samples) and the
+  // final one when it is another (multisampled, or post-processed)
+  unsigned fbo_ = 0, color_ = 0, colorTex_ = 0, depth_ = 0, resolveFbo_ = 0, resolveColor_ = 0;
+  unsigned postProgram_ = 0, postVao_ = 0;
+  int postTexel_ = -1;       // the program's u_texel
+  bool postFailed_ = false;  // the program did not build: endScene copies instead
   int width_ = 0, height_ = 0, samples_ = 0;
+  bool postAntialias_ = false;  // asked for
+  bool post_ = false;           // built: single-sample with the post pass
+  mutable bool ended_ = false;  // endScene since the last bind
 };
 
 // Writes an RGBA8 image (top row first) as PNG, through a temporary file renamed into place.

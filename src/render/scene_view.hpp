@@ -20,17 +20,21 @@ enum LineFlag : std::uint8_t {
 };
 
 struct SceneView {
-  std::span<const float> positions;              // x y z per point (m)
-  std::span<const float> radii;                  // per point (m); changes only with topology
-  std::span<const std::uint8_t> flags;           // PointFlag bits per point; may change any frame
-  std::span<const std::uint32_t> lines;          // point index pairs (springs, rods)
-  std::span<const float> line_strain;            // per line: (l - rest) / rest (0 for rods)
-  std::span<const std::uint8_t> line_flags;      // LineFlag bits per line
-  std::span<const std::uint32_t> triangles;      // point index triples (cloth surface)
+  std::span<const float> positions;          // x y z per point (m)
+  std::span<const float> radii;              // per point (m); changes only with topology
+  std::span<const std::uint8_t> flags;       // PointFlag bits per point; may change any frame
+  std::span<const std::uint32_t> lines;      // point index pairs (springs, rods)
+  std::span<const float> line_strain;        // per line: (l - rest) / rest (0 for rods)
+  std::span<const std::uint8_t> line_flags;  // LineFlag bits per line
+  std::span<const std::uint32_t> triangles;  // point index triples (cloth surface)
+  // u v per point: material coordinates of the surface (its rest shape laid flat), 1 across the
+  // cloth's larger side; the renderer draws a faint checker over them so that motion reads.
+  // Changes only with topology; empty: a plain surface.
+  std::span<const float> surface_uv;
   std::span<const float> trails;                 // x y z per trail vertex, trails one after another
   std::span<const std::uint32_t> trail_lengths;  // vertices of each trail, oldest first
-  // changes whenever a count, an index array or the radii change (the renderer rebuilds its
-  // index buffers and uploads the radii only then)
+  // changes whenever a count, an index array, the radii or surface_uv change (the renderer rebuilds
+  // its index buffers and uploads the radii only then)
   std::uint64_t topology = 0;
   bool planar = false;  // an x-y scene: the app uses the 2-D camera
 };
