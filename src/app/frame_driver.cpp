@@ -217,8 +217,9 @@ std::string FrameDriver::captionText() const {
   const double drift = sim::energyDrift(session.initialEnergy(), e.total(), session.scales());
   char buf[256];
   std::snprintf(buf, sizeof buf, "%s  |  %s  |  dt %.3g s  |  t %.3f s  |  energy drift %+.2e",
-                session.sceneName().c_str(), std::string(sim::info(session.method()).name).c_str(),
-                session.dt(), session.state().t, drift);
+                (captionName.empty() ? session.sceneName() : captionName).c_str(),
+                std::string(sim::info(session.method()).name).c_str(), session.dt(),
+                session.state().t, drift);
   return buf;
 }
 

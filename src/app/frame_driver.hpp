@@ -99,6 +99,7 @@ class FrameDriver {
   Pacing pacing = Pacing::RealTimeMotion;
   int samples = 4;          // multisampling; 1 on software renderers (post pass instead)
   bool caption_on = false;  // burn a caption line into the frame (record --caption)
+  std::string captionName;  // the scene's short name in it (a built-in's name, a file's stem)
   // The window's ImGui backend frame start (GLFW input and timing); headless frames set the
   // display size and a fixed uiFrameSeconds instead, so that replays lay out identically.
   std::function<void()> beginUiFrame;

@@ -216,6 +216,11 @@ std::optional<std::string> setUpDriver(Recording& r) {
   if (!d.imgui) return std::string(kPrefix) + ": the ImGui OpenGL backend failed";
   d.showUi = !r.o.no_ui;
   d.caption_on = r.o.caption;
+  // the caption names the scene briefly: a built-in's name, a file's stem (the descriptive name
+  // would crowd out the numbers)
+  const std::string& source = r.o.scene_source;
+  d.captionName = source.rfind("builtin:", 0) == 0 ? source.substr(8)
+                                                   : std::filesystem::path(source).stem().string();
   d.hideFrameTimes = true;  // wall-clock figures would make replays differ
   d.uiFrameSeconds = 1.0 / r.o.fps;
   d.pacing = Pacing::SmoothFrames;

@@ -42,11 +42,12 @@ void Session::loadDef(const scene::SceneDef& def, const std::string& name,
       built_->mass_spring.damping.size() ? built_->mass_spring.damping.maxCoeff() : 0.0;
   rebuildStepper(def_.integrator, def_.dt, built_->state);
   restart(built_->state);
-  // the phase plot starts on the last moving body's first coordinate
+  // the phase plot starts on the last moving body's first coordinate among those the panel
+  // lists (a cloth's last rows move most)
   phase_coordinate_ = 0;
   if (built_->kind == sim::SystemKind::MassSpring)
     for (int i = built_->mass_spring.particles() - 1; i >= 0; --i)
-      if (!built_->mass_spring.fixed(i)) {
+      if (!built_->mass_spring.fixed(i) && 3 * i < kPhaseCoordinatesListed) {
         phase_coordinate_ = 3 * i;
         break;
       }
@@ -384,7 +385,7 @@ void Session::fillPanel(ui::PanelModel& pm) const {
   pm.phase_v = phase_v_;
   pm.phase_coordinates.clear();
   const int n = static_cast<int>(state().x.size());
-  for (int j = 0; j < n && j < 3000; ++j)
+  for (int j = 0; j < n && j < kPhaseCoordinatesListed; ++j)
     pm.phase_coordinates.push_back(
         pendulum ? std::string("phi").append(std::to_string(j))
                  : std::string(1, "xyz"[j % 3]).append(std::to_string(j / 3)));

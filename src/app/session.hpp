@@ -80,6 +80,9 @@ class Session {
   static constexpr size_t kSnapshots = 8;            // 2 s
   // How far before the divergence Rewind goes: far enough to see the instability build up.
   static constexpr double kRewindBack = 1.0;  // s
+  // The phase plot's choices: the first coordinates only, since the panel rebuilds the list
+  // every frame (a 256 x 256 cloth has 196 608).
+  static constexpr int kPhaseCoordinatesListed = 3000;
 
  private:
   enum class Outcome { Applied, Rejected, NotMine };
