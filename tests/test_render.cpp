@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <glm/glm.hpp>
 #include <memory>
 #include <ostream>
@@ -1402,3 +1403,57 @@ TEST_CASE("render: ViewBuilder's surface_uv spans the cloth, autoStrainScale fol
 }
 
 #endif  // SPRINGLAB_VIEWER
+
+#include "render/fxaa.hpp"
+
+namespace {
+// A w x h RGBA image of grey levels from `level(x, y)`.
+std::vector<unsigned char> greyImage(int w, int h, const std::function<int(int, int)>& level) {
+  std::vector<unsigned char> img(static_cast<size_t>(w) * h * 4);
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x)
+      for (int c = 0; c < 4; ++c)
+        img[(static_cast<size_t>(y) * w + x) * 4 + c] =
+            static_cast<unsigned char>(c == 3 ? 255 : level(x, y));
+  return img;
+}
+int greyAt(const std::vector<unsigned char>& img, int w, int x, int y) {
+  return img[(static_cast<size_t>(y) * w + x) * 4];
+}
+}  // namespace
+
+TEST_CASE(
+    "render: the CPU anti-aliasing filter smooths a staircase and keeps flat areas and thin "
+    "lines") {
+  constexpr int w = 40, h = 20;
+  std::vector<unsigned char> out;
+  std::vector<unsigned char> luma;
+  // a shallow staircase: white below the line y = x / 4 (steps 4 pixels long), black above
+  const auto stairs = greyImage(w, h, [](int x, int y) { return y * 4 < x ? 255 : 0; });
+  render::fxaa(stairs, out, luma, w, h);
+  int blended = 0;
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) {
+      const int v = greyAt(out, w, x, y), was = greyAt(stairs, w, x, y);
+      if (v != was) {
+        ++blended;
+        // an edge pixel is half itself and half its two neighbours along the edge: a quarter
+        // step of grey, never outside the two colours
+        CHECK(v > 0);
+        CHECK(v < 255);
+        CHECK((v % 64 == 0 || v % 64 == 63 || v % 64 == 1));
+      }
+    }
+  CHECK(blended > 0);
+  // pixels away from the edge keep their colour
+  CHECK(greyAt(out, w, 0, h - 1) == 0);
+  CHECK(greyAt(out, w, w - 1, 0) == 255);
+  // a flat image and a gentle gradient (contrast below the threshold) are kept exactly
+  const auto gradient = greyImage(w, h, [](int x, int) { return 60 + x; });
+  render::fxaa(gradient, out, luma, w, h);
+  CHECK(out == gradient);
+  // a thin horizontal line keeps its colour: its taps along the edge lie on it
+  const auto line = greyImage(w, h, [](int, int y) { return y == 10 ? 200 : 30; });
+  render::fxaa(line, out, luma, w, h);
+  for (int x = 0; x < w; ++x) CHECK(greyAt(out, w, x, 10) == 200);
+}

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "render/fxaa.hpp"
 #include "render/renderer.hpp"
 #include "render/shaders.hpp"
 #include "util/atomic_file.hpp"
@@ -94,11 +95,6 @@ void Framebuffer::releaseObjects() {
 
 Framebuffer::~Framebuffer() {
   if (fbo_ || resolveFbo_) releaseObjects();
-  if ((postProgram_ || postVao_) && glDeleteProgram) {
-    glDeleteProgram(postProgram_);
-    const GLuint vao = postVao_;
-    glDeleteVertexArrays(1, &vao);
-  }
 }
 
 bool Framebuffer::resize(int width, int height, int samples, std::string* error) {
@@ -141,7 +137,7 @@ bool Framebuffer::resize(int width, int height, int samples, std::string* error)
   depth_ =
       attachRenderbuffer(GL_DEPTH_STENCIL_ATTACHMENT, GL_DEPTH24_STENCIL8, samples, width, height);
   GLenum status = glCheckFramebufferStatus(GL_FRAMEBUFFER);
-  if (status == GL_FRAMEBUFFER_COMPLETE && (samples > 1 || post)) {
+  if (status == GL_FRAMEBUFFER_COMPLETE && samples > 1) {
     glGenFramebuffers(1, &resolveFbo_);
     glBindFramebuffer(GL_FRAMEBUFFER, resolveFbo_);
     resolveColor_ = attachRenderbuffer(GL_COLOR_ATTACHMENT0, GL_RGBA8, 1, width, height);
@@ -185,40 +181,22 @@ void Framebuffer::resolveInto(unsigned target) {
 }
 
 void Framebuffer::applyPostPass() {
-  if (!postProgram_ && !postFailed_) {
-    std::string why;
-    postProgram_ = linkProgram("background.vert", "fxaa.frag", &why);
-    postFailed_ = postProgram_ == 0;
-    if (postFailed_) std::fprintf(stderr, "springlab: no anti-aliasing pass: %s\n", why.c_str());
-    GLuint vao = 0;
-    glGenVertexArrays(1, &vao);
-    postVao_ = vao;
-    if (postProgram_) {
-      glUseProgram(postProgram_);
-      glUniform1i(glGetUniformLocation(postProgram_, "u_scene"), 0);
-      postTexel_ = glGetUniformLocation(postProgram_, "u_texel");
-    }
-  }
-  if (postFailed_) {  // the scene as it is, rather than nothing
-    resolveInto(resolveFbo_);
-    return;
-  }
-  glBindFramebuffer(GL_FRAMEBUFFER, resolveFbo_);
-  glViewport(0, 0, width_, height_);
-  glDisable(GL_DEPTH_TEST);
-  glDisable(GL_BLEND);
-  glDisable(GL_SCISSOR_TEST);
-  glDisable(GL_STENCIL_TEST);
-  glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
-  glUseProgram(postProgram_);
-  glUniform2f(postTexel_, 1.0f / static_cast<float>(width_), 1.0f / static_cast<float>(height_));
-  glActiveTexture(GL_TEXTURE0);
+  // the scene back to memory, filtered on the CPU, and into the scene's own texture: the UI is
+  // then drawn over the filtered scene (fxaa.hpp says why not a shader pass)
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo_);
+  glReadBuffer(GL_COLOR_ATTACHMENT0);
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glPixelStorei(GL_PACK_ROW_LENGTH, 0);
+  scenePixels_.resize(static_cast<size_t>(width_) * static_cast<size_t>(height_) * 4);
+  glReadPixels(0, 0, width_, height_, GL_RGBA, GL_UNSIGNED_BYTE, scenePixels_.data());
+  fxaa(scenePixels_, filteredPixels_, luma_, width_, height_);
+
   glBindTexture(GL_TEXTURE_2D, colorTex_);
-  glBindVertexArray(postVao_);
-  glDrawArrays(GL_TRIANGLES, 0, 3);
-  glBindVertexArray(0);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+  glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
+  glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, width_, height_, GL_RGBA, GL_UNSIGNED_BYTE,
+                  filteredPixels_.data());
   glBindTexture(GL_TEXTURE_2D, 0);
-  glUseProgram(0);
 }
 
 void Framebuffer::endScene() {

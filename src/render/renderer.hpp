@@ -87,9 +87,9 @@ class Renderer {
 // An offscreen render target: the scene is drawn into it (bind), then endScene resolves it into
 // the final colour target, over which overlays (the UI) are drawn unblurred, and which read() and
 // the window's blit (finalFramebuffer) take. Multisampled when samples > 1 (endScene resolves);
-// with one sample, an optional post-process anti-aliasing pass (FXAA, setPostAntialias) runs in
-// endScene instead: on software GL multisampling costs too much. Depth has 8 stencil bits (the
-// renderer's shadow marks the pixels it darkened).
+// with one sample, an optional anti-aliasing pass (render::fxaa on the CPU, setPostAntialias)
+// runs in endScene instead: on software GL multisampling and shader passes cost too much. Depth has
+// 8 stencil bits (the renderer's shadow marks the pixels it darkened).
 class Framebuffer {
  public:
   Framebuffer() = default;
@@ -115,14 +115,13 @@ class Framebuffer {
 
  private:
   void resolveInto(unsigned target);  // the multisampled scene into `target`
-  void applyPostPass();               // FXAA from the scene's texture into resolveFbo_
+  void applyPostPass();               // fxaa() on the scene, back into its texture
   void releaseObjects();
-  // the scene target (colour a renderbuffer, or a texture that the post pass samples) and the
-  // final one when it is another (multisampled, or post-processed)
+  // the scene target (colour a renderbuffer, or a texture that the post pass rewrites) and the
+  // final one when it is another (multisampled)
   unsigned fbo_ = 0, color_ = 0, colorTex_ = 0, depth_ = 0, resolveFbo_ = 0, resolveColor_ = 0;
-  unsigned postProgram_ = 0, postVao_ = 0;
-  int postTexel_ = -1;       // the program's u_texel
-  bool postFailed_ = false;  // the program did not build: endScene copies instead
+  std::vector<unsigned char> scenePixels_, filteredPixels_;  // the post pass's, reused
+  std::vector<unsigned char> luma_;
   int width_ = 0, height_ = 0, samples_ = 0;
   bool postAntialias_ = false;  // asked for
   bool post_ = false;           // built: single-sample with the post pass
