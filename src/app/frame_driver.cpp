@@ -295,7 +295,7 @@ std::vector<ui::Command> FrameDriver::renderFrame(StepPolicy& policy, int width,
   updateCamera(view, width, height);
   renderer_->clear(draw, width, height);  // the panel's area too
   renderer_->draw(view, camera, draw, width, height);
-  fbo.endScene();  // anti-aliasing of the scene, before the UI's sharp text
+  fbo.endScene(draw.viewport_x);  // anti-aliasing of the scene, before the UI's sharp text
   if (imgui) {
     ImGui::Render();
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());

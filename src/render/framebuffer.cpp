@@ -180,31 +180,32 @@ void Framebuffer::resolveInto(unsigned target) {
   glBlitFramebuffer(0, 0, width_, height_, 0, 0, width_, height_, GL_COLOR_BUFFER_BIT, GL_NEAREST);
 }
 
-void Framebuffer::applyPostPass() {
+void Framebuffer::applyPostPass(int x0) {
   // the scene back to memory, filtered on the CPU, and into the scene's own texture: the UI is
-  // then drawn over the filtered scene (fxaa.hpp says why not a shader pass)
+  // then drawn over the filtered scene (fxaa.hpp says why not a shader pass). Only columns
+  // [x0, width): left of them the panel covers the scene.
+  const int w = width_ - x0;
   glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo_);
   glReadBuffer(GL_COLOR_ATTACHMENT0);
   glPixelStorei(GL_PACK_ALIGNMENT, 1);
   glPixelStorei(GL_PACK_ROW_LENGTH, 0);
-  scenePixels_.resize(static_cast<size_t>(width_) * static_cast<size_t>(height_) * 4);
-  glReadPixels(0, 0, width_, height_, GL_RGBA, GL_UNSIGNED_BYTE, scenePixels_.data());
-  fxaa(scenePixels_, filteredPixels_, luma_, width_, height_);
-
+  scenePixels_.resize(static_cast<size_t>(w) * static_cast<size_t>(height_) * 4);
+  glReadPixels(x0, 0, w, height_, GL_RGBA, GL_UNSIGNED_BYTE, scenePixels_.data());
+  fxaa(scenePixels_, filteredPixels_, luma_, w, height_);
   glBindTexture(GL_TEXTURE_2D, colorTex_);
   glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
   glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
-  glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, width_, height_, GL_RGBA, GL_UNSIGNED_BYTE,
+  glTexSubImage2D(GL_TEXTURE_2D, 0, x0, 0, w, height_, GL_RGBA, GL_UNSIGNED_BYTE,
                   filteredPixels_.data());
   glBindTexture(GL_TEXTURE_2D, 0);
 }
 
-void Framebuffer::endScene() {
+void Framebuffer::endScene(int sceneX) {
   if (!fbo_) return;
   if (samples_ > 1)
     resolveInto(resolveFbo_);
   else if (post_)
-    applyPostPass();
+    applyPostPass(std::clamp(sceneX, 0, width_ - 1));
   ended_ = true;
   glBindFramebuffer(GL_FRAMEBUFFER, finalFramebuffer());
   glViewport(0, 0, width_, height_);

@@ -101,9 +101,10 @@ class Framebuffer {
   // costs nothing and the scene target is the final one.
   void setPostAntialias(bool on);
   void bind() const;  // subsequent draws go here (the scene)
-  // Resolves the multisampled scene, or applies the post pass, into the final target and binds
-  // that for further draws (overlays), with the viewport over all of it.
-  void endScene();
+  // Resolves the multisampled scene, or applies the post pass (to columns [sceneX, width) only:
+  // the scene's viewport, right of a panel), into the final target and binds that for further
+  // draws (overlays), with the viewport over all of it.
+  void endScene(int sceneX = 0);
   // RGBA8, top row first (as PNG wants): the final target after endScene; before it (or without
   // it), the scene as drawn so far, resolved when multisampled (no post pass).
   void read(std::vector<unsigned char>& rgba);
@@ -115,7 +116,7 @@ class Framebuffer {
 
  private:
   void resolveInto(unsigned target);  // the multisampled scene into `target`
-  void applyPostPass();               // fxaa() on the scene, back into its texture
+  void applyPostPass(int x0);         // fxaa() on columns [x0, width), back into the texture
   void releaseObjects();
   // the scene target (colour a renderbuffer, or a texture that the post pass rewrites) and the
   // final one when it is another (multisampled)
