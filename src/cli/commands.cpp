@@ -69,9 +69,10 @@ int dispatch(int argc, char** argv) {
   if (cmd == "bench") return benchCommand(rest);
   if (cmd == "record") {
     // main() hands record to the app when the viewer is built
-    std::fputs("springlab record: this build has no renderer (configured with "
-               "SPRINGLAB_VIEWER=OFF)\n",
-               stderr);
+    std::fputs(
+        "springlab record: this build has no renderer (configured with "
+        "SPRINGLAB_VIEWER=OFF)\n",
+        stderr);
     return 2;
   }
   std::fprintf(stderr,
