@@ -16,8 +16,11 @@
 namespace app {
 
 namespace {
-WindowInput* g_input = nullptr;           // for the GLFW callbacks (one window)
 constexpr float kBaseFontPixels = 13.0f;  // ImGui's default font at scale 1
+// the window's input, kept as GLFW's user pointer of the window: no global
+WindowInput& inputOf(GLFWwindow* w) {
+  return *static_cast<WindowInput*>(glfwGetWindowUserPointer(w));
+}
 }  // namespace
 
 bool haveDisplay() {
@@ -66,14 +69,14 @@ void cursorToFramebuffer(GLFWwindow* window, double& x, double& y) {
 }
 
 void connectInput(GLFWwindow* window, WindowInput& input) {
-  g_input = &input;
+  glfwSetWindowUserPointer(window, &input);
   glfwSetMouseButtonCallback(
-      window, [](GLFWwindow*, int b, int a, int m) { g_input->onMouseButton(b, a, m); });
+      window, [](GLFWwindow* w, int b, int a, int m) { inputOf(w).onMouseButton(b, a, m); });
   glfwSetCursorPosCallback(window,
-                           [](GLFWwindow*, double x, double y) { g_input->onCursor(x, y); });
-  glfwSetScrollCallback(window, [](GLFWwindow*, double, double dy) { g_input->onScroll(dy); });
+                           [](GLFWwindow* w, double x, double y) { inputOf(w).onCursor(x, y); });
+  glfwSetScrollCallback(window, [](GLFWwindow* w, double, double dy) { inputOf(w).onScroll(dy); });
   glfwSetKeyCallback(window,
-                     [](GLFWwindow*, int k, int, int a, int m) { g_input->onKey(k, a, m); });
+                     [](GLFWwindow* w, int k, int, int a, int m) { inputOf(w).onKey(k, a, m); });
   ImGui_ImplGlfw_InitForOpenGL(window, true);
 }
 

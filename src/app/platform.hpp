@@ -12,7 +12,7 @@ class Framebuffer;
 
 namespace app {
 
-// What the window's input callbacks call (one window per process).
+// What the window's input callbacks call (GLFW's user pointer of the window).
 class WindowInput {
  public:
   virtual ~WindowInput() = default;
