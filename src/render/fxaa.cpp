@@ -31,33 +31,48 @@ inline void blendAlongEdge(const unsigned char* m, const unsigned char* t1, cons
 
 }  // namespace
 
+namespace {
+
+// Marks the edge pixels of one row (x in 1 .. width-2; the border columns are left unmarked):
+// the local luma contrast of the pixel and its four neighbours against the thresholds. Plain
+// loops over bytes, so that the compiler vectorises them.
+void markEdges(const unsigned char* row, const unsigned char* up, const unsigned char* down,
+               int width, unsigned char* edge) {
+  for (int x = 1; x + 1 < width; ++x) {
+    const int m = row[x], n = up[x], s = down[x], e = row[x + 1], w = row[x - 1];
+    const int lo = std::min(std::min(std::min(m, n), std::min(s, e)), w);
+    const int hi = std::max(std::max(std::max(m, n), std::max(s, e)), w);
+    edge[x] = hi - lo >= std::max(kEdgeMinByte, hi >> kEdgeRelativeShift);
+  }
+}
+
+}  // namespace
+
 void fxaa(const std::vector<unsigned char>& in, std::vector<unsigned char>& out,
           std::vector<unsigned char>& luma, int width, int height) {
   const size_t n = static_cast<size_t>(width) * static_cast<size_t>(height);
-  if (width <= 0 || height <= 0 || in.size() < n * 4) return;
+  if (width < 3 || height < 3 || in.size() < n * 4) {  // too small to have an inside
+    out.assign(in.begin(), in.end());
+    return;
+  }
   out.assign(in.begin(), in.begin() + static_cast<std::ptrdiff_t>(n * 4));  // edges rewritten
-  luma.resize(n);
+  luma.resize(n + static_cast<size_t>(width));  // the last row: scratch for the edge marks
   for (size_t i = 0; i < n; ++i) luma[i] = lumaOf(&in[i * 4]);
-  for (int y = 0; y < height; ++y) {
-    const unsigned char* row = &luma[static_cast<size_t>(y) * width];
-    const unsigned char* up = &luma[static_cast<size_t>(std::min(y + 1, height - 1)) * width];
-    const unsigned char* down = &luma[static_cast<size_t>(std::max(y - 1, 0)) * width];
-    for (int x = 0; x < width; ++x) {
-      const int xe = std::min(x + 1, width - 1), xw = std::max(x - 1, 0);
-      const int m = row[x], n_ = up[x], s = down[x], e = row[xe], w = row[xw];
-      const int lo = std::min(std::min(std::min(m, n_), std::min(s, e)), w);
-      const int hi = std::max(std::max(std::max(m, n_), std::max(s, e)), w);
-      const size_t i = (static_cast<size_t>(y) * width + x) * 4;
-      if (hi - lo < std::max(kEdgeMinByte, hi >> kEdgeRelativeShift)) continue;  // kept
-      // more contrast across x than across y: the edge runs along y, so the taps are above and
-      // below (a thin line keeps its colour: both taps lie on it)
-      const bool edgeAlongY =
-          std::abs(e - m) + std::abs(w - m) > std::abs(n_ - m) + std::abs(s - m);
-      const size_t t1 = edgeAlongY ? (static_cast<size_t>(std::min(y + 1, height - 1)) * width + x)
-                                   : (static_cast<size_t>(y) * width + xe);
-      const size_t t2 = edgeAlongY ? (static_cast<size_t>(std::max(y - 1, 0)) * width + x)
-                                   : (static_cast<size_t>(y) * width + xw);
-      blendAlongEdge(&in[i], &in[t1 * 4], &in[t2 * 4], &out[i]);
+  unsigned char* edge = &luma[n];
+  const size_t stride = static_cast<size_t>(width);
+  for (int y = 1; y + 1 < height; ++y) {  // the border rows and columns are kept
+    const unsigned char* row = &luma[y * stride];
+    markEdges(row, row + stride, row - stride, width, edge);
+    for (int x = 1; x + 1 < width; ++x) {
+      if (!edge[x]) continue;
+      const int m = row[x];
+      // more contrast across x than across y: the edge runs along y, so the taps are above
+      // and below (a thin line keeps its colour: both taps lie on it)
+      const bool edgeAlongY = std::abs(row[x + 1] - m) + std::abs(row[x - 1] - m) >
+                              std::abs(row[x + stride] - m) + std::abs(row[x - stride] - m);
+      const size_t i = (y * stride + x) * 4;
+      const size_t step = edgeAlongY ? stride * 4 : 4;
+      blendAlongEdge(&in[i], &in[i + step], &in[i - step], &out[i]);
     }
   }
 }

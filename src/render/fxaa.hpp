@@ -13,7 +13,8 @@ namespace render {
 // kFxaaEdgeMin, or below kFxaaEdgeRelative of the brightest, is kept; on an edge, the axis with
 // the larger luma contrast is across the edge, and the two neighbours along it are averaged and
 // blended half and half with the pixel: a staircase's steps average into the line they
-// approximate. Alpha is kept. `luma` is scratch (no allocation once sized).
+// approximate. The border rows and columns are kept. Alpha is kept. `luma` is scratch (no
+// allocation once sized).
 void fxaa(const std::vector<unsigned char>& in, std::vector<unsigned char>& out,
           std::vector<unsigned char>& luma, int width, int height);
 
