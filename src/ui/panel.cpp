@@ -22,6 +22,7 @@ using detail::tip;
 namespace {
 
 using K = Command::Kind;
+constexpr float kBaseFontSize = 13.0f;  // px: ImGui's default font at UI scale 1
 
 Command make(K kind, double value = 0.0) {
   return detail::makeCommand(kind, value);
@@ -437,9 +438,14 @@ std::string costSummary(const PanelModel& m) {
 std::vector<Command> drawPanel(const PanelModel& model, PanelState& state) {
   std::vector<Command> out;
   const ImGuiIO& io = ImGui::GetIO();
-  ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(420, io.DisplaySize.y > 40 ? io.DisplaySize.y - 20 : 600),
-                           ImGuiCond_FirstUseEver);
+  // the panel's first size at UI scale 1, grown with the font (a 4K clip's panel is 3x)
+  constexpr float kWidth = 420.0f, kMargin = 10.0f, kFallbackHeight = 600.0f;
+  const float scale = ImGui::GetFontSize() / kBaseFontSize;
+  ImGui::SetNextWindowPos(ImVec2(kMargin, kMargin), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(
+      ImVec2(kWidth * scale,
+             io.DisplaySize.y > 4 * kMargin ? io.DisplaySize.y - 2 * kMargin : kFallbackHeight),
+      ImGuiCond_FirstUseEver);
   if (!ImGui::Begin("springlab")) {
     ImGui::End();  // collapsed
     return out;

@@ -13,6 +13,8 @@ namespace ui::detail {
 
 namespace {
 
+constexpr float kBaseFontSize = 13.0f;  // px: ImGui's default font at UI scale 1
+
 constexpr ImU32 kKinetic = IM_COL32(240, 150, 50, 255);
 constexpr ImU32 kPotential = IM_COL32(80, 160, 255, 255);
 constexpr ImU32 kTotal = IM_COL32(235, 235, 235, 255);
@@ -100,7 +102,10 @@ float last(std::span<const float> s) {
 // Reserves the plot as an item (so it can be hovered): a frame for the curves, a gutter of
 // `gutter` px on its left for the value labels and a row under it for the time labels, so that
 // no label lies on a curve. p0, p1: the frame.
+// `height` in px at UI scale 1 (ImGui's 13 px font): it grows with the font, so that a 4K clip's
+// plots keep their shape.
 void plotArea(const char* id, float height, float gutter, ImVec2& p0, ImVec2& p1) {
+  height *= ImGui::GetFontSize() / kBaseFontSize;
   const float w = std::max(ImGui::GetContentRegionAvail().x, gutter + 50.0f);
   const float row = ImGui::GetTextLineHeight() + 2.0f;
   ImGui::InvisibleButton(id, ImVec2(w, height + row));
@@ -304,8 +309,11 @@ void phasePlot(const PanelModel& m, ItemProbe* probe) {
       m.phase_coordinate >= 0 && m.phase_coordinate < static_cast<int>(m.phase_coordinates.size());
   const std::string name = valid ? m.phase_coordinates[m.phase_coordinate] : std::string("q");
   const float side = std::max(ImGui::GetContentRegionAvail().x, 50.0f);
-  ImGui::BeginChild("##phase", ImVec2(side, std::min(side * 0.7f, 220.0f)), true,
-                    ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+  constexpr float kPhaseMaxHeight = 220.0f;  // px at UI scale 1
+  ImGui::BeginChild(
+      "##phase",
+      ImVec2(side, std::min(side * 0.7f, kPhaseMaxHeight * ImGui::GetFontSize() / kBaseFontSize)),
+      true, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
   const ImVec2 c0 = ImGui::GetCursorScreenPos(), avail = ImGui::GetContentRegionAvail();
   const ImVec2 c1(c0.x + avail.x, c0.y + avail.y);
   ImDrawList* dl = ImGui::GetWindowDrawList();
