@@ -211,6 +211,8 @@ TEST_CASE("record: bad options are one-line errors, exit 2, nothing written") {
       {{"cloth_16", "--out", out, "--fps", "0"}, "springlab record: --fps: must be a number"},
       {{"cloth_16", "--out", out, "--size", "4000x100"}, "springlab record: --size: must be WxH"},
       {{"cloth_16", "--out", out, "--seconds", "nan"}, "springlab record: --seconds: must be"},
+      {{"cloth_16", "--out", out, "--seconds", "1e300"}, "is more than 10000000 frames"},
+      {{"cloth_16", "--out", out, "--seconds", "0.001", "--fps", "10"}, "less than one frame"},
       {{"cloth_16", "--out", (dir / "x.avi").string()}, "springlab record: --out: unsupported"},
       {{"cloth_16", "--out", out, "--integrator", "midpoint_x"}, "springlab record: --integrator"},
       {{"no_such_scene", "--out", out}, "no_such_scene"},

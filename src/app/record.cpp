@@ -30,6 +30,7 @@ constexpr const char* kPrefix = "springlab record";
 constexpr double kMaxFps = 240.0;
 constexpr int kMinSide = 16, kMaxWidth = 3840, kMaxHeight = 2160;  // px: up to 4K UHD
 constexpr double kBannerHoldSeconds = 1.0;  // a divergence's last frame stays this long
+constexpr double kMaxFrames = 1e7;  // 46 hours at 60 fps: beyond it a typo, not a clip
 
 // SIGINT and SIGTERM stop the recording between two frames; the file is finished properly.
 volatile std::sig_atomic_t g_stop = 0;
@@ -167,7 +168,11 @@ std::optional<std::string> prepare(Recording& r) {
   if (!kind) return std::string(kPrefix) + ": --out: " + error;
   r.kind = *kind;
   if (!o.seconds) o.seconds = r.d.session.def().duration;
-  r.frames = std::llround(*o.seconds * o.fps);
+  const double frames = *o.seconds * o.fps;
+  if (!(frames <= kMaxFrames))
+    return std::string(kPrefix) + ": --seconds: " + std::to_string(*o.seconds) + " s at " +
+           std::to_string(o.fps) + " fps is more than 10000000 frames";
+  r.frames = std::llround(frames);
   if (r.frames < 1)
     return std::string(kPrefix) + ": --seconds: " + std::to_string(*o.seconds) + " s at " +
            std::to_string(o.fps) + " fps is less than one frame";
