@@ -169,13 +169,12 @@ std::optional<std::string> prepare(Recording& r) {
   r.kind = *kind;
   if (!o.seconds) o.seconds = r.d.session.def().duration;
   const double frames = *o.seconds * o.fps;
+  char what[128];
+  std::snprintf(what, sizeof what, ": --seconds: %g s at %g fps is ", *o.seconds, o.fps);
   if (!(frames <= kMaxFrames))
-    return std::string(kPrefix) + ": --seconds: " + std::to_string(*o.seconds) + " s at " +
-           std::to_string(o.fps) + " fps is more than 10000000 frames";
+    return std::string(kPrefix) + what + "more than 10000000 frames";
   r.frames = std::llround(frames);
-  if (r.frames < 1)
-    return std::string(kPrefix) + ": --seconds: " + std::to_string(*o.seconds) + " s at " +
-           std::to_string(o.fps) + " fps is less than one frame";
+  if (r.frames < 1) return std::string(kPrefix) + what + "less than one frame";
   return std::nullopt;
 }
 
