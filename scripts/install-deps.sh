@@ -8,12 +8,13 @@ packages=(
   build-essential cmake pkg-config
   libeigen3-dev nlohmann-json3-dev doctest-dev
   # viewer: GLFW, Dear ImGui 1.86 (with its GLFW + OpenGL3 backends), GLM, stb (PNG), EGL + Mesa
-  # (headless rendering, software llvmpipe), Xvfb + xauth (the window test), ffmpeg (video:
+  # (headless rendering, software llvmpipe), Xvfb + xauth + xdotool (the window tests: xdotool
+  # types Ctrl+R into the window), ffmpeg (video:
   # `springlab record` encodes mp4/webm/gif through it; ffprobe, in the same package, reads the
   # recordings back in the sink's tests)
   libglfw3-dev libimgui-dev libglm-dev libstb-dev
   libegl-dev libgl-dev libegl-mesa0 libgl1-mesa-dri libglx-mesa0
-  xvfb xauth
+  xvfb xauth xdotool
   ffmpeg
 )
 

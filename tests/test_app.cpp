@@ -559,6 +559,51 @@ TEST_CASE("app: smoke test of the real GLFW window under xvfb-run") {
   CHECK(data.substr(1, 3) == "PNG");
 }
 
+TEST_CASE("app: Ctrl+R in the real window records a clip and a second Ctrl+R saves it") {
+  // xdotool types the keys into the window under Xvfb (the test command installs both)
+  using namespace testutil;
+  REQUIRE(std::system("command -v xvfb-run >/dev/null 2>&1 && command -v xdotool >/dev/null") == 0);
+  const auto dir = tempDir() / "window_record";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir / "cfg");
+  const auto script = writeFile("window_record.sh", R"(set -u
+cd "$1"
+XDG_CONFIG_HOME="$1/cfg" "$2" cloth_16 --size 400x300 &
+pid=$!
+id=$(timeout 20 xdotool search --sync --name '^springlab: ') || { kill $pid; exit 90; }
+xdotool windowfocus --sync "$id"
+sleep 1; xdotool key ctrl+r
+sleep 3; xdotool key ctrl+r
+sleep 1; xdotool key ctrl+q
+timeout 20 tail --pid=$pid -f /dev/null || { kill $pid; exit 91; }
+wait $pid
+)");
+  const std::string cmd = "xvfb-run -a -s '-screen 0 1024x768x24' bash '" + script.string() +
+                          "' '" + dir.string() + "' '" + SPRINGLAB_BIN + "' > '" +
+                          (dir / "log.txt").string() + "' 2>&1";
+  const int raw = std::system(cmd.c_str());
+  INFO(readFile(dir / "log.txt"));
+  REQUIRE(WEXITSTATUS(raw) == 0);
+  std::vector<std::filesystem::path> clips;
+  for (const auto& e : std::filesystem::directory_iterator(dir))
+    if (e.path().extension() == ".mp4") clips.push_back(e.path());
+  REQUIRE(clips.size() == 1);
+  CHECK(clips[0].filename().string().rfind("springlab-", 0) == 0);
+  // the window's framebuffer size (even already), and a frame per window frame while recording
+  FILE* p = popen(("ffprobe -v error -count_frames -select_streams v:0 -show_entries "
+                   "stream=width,height,nb_read_frames -of csv=p=0 '" +
+                   clips[0].string() + "'")
+                      .c_str(),
+                  "r");
+  REQUIRE(p);
+  int w = 0, h = 0, frames = 0;
+  CHECK(std::fscanf(p, "%d,%d,%d", &w, &h, &frames) == 3);
+  pclose(p);
+  CHECK(w == 400);
+  CHECK(h == 300);
+  CHECK(frames >= 10);
+}
+
 #endif  // SPRINGLAB_VIEWER
 
 #ifdef SPRINGLAB_VIEWER
