@@ -454,7 +454,7 @@ TEST_CASE("record: the window's recorder makes a sim-time-locked clip of the sce
     app::WindowRecorder recorder;
     std::string message;
     // an odd window: the clip is rounded down to even sides for yuv420p
-    REQUIRE_MESSAGE(recorder.start(d, (dir / "clip.mp4").string(), 161, 91, &message), message);
+    REQUIRE_MESSAGE(recorder.start((dir / "clip.mp4").string(), 161, 91, &message), message);
     CHECK(message == "recording " + (dir / "clip.mp4").string());
     for (int frame = 0; frame < 6; ++frame) {
       d.renderFrame(recorder.clock(), 200, 120);  // the window's own size does not matter

@@ -253,7 +253,7 @@ std::vector<ui::Command> FrameDriver::layOutUi(const StepPolicy& policy, int wid
     ui::drawStatus(pm);  // after the legend, so it can stand above it
   }
   if (caption_on) ui::drawCaption(captionText(), pm.scene_viewport_x);
-  if (recording) ui::drawRecordingIndicator(recordingLabel, pm.scene_viewport_x);
+  if (recording) ui::drawRecordingIndicator(recordingLabel);
   if (showHelp || panelState.show_help) {
     bool open = true;
     ui::drawHelpOverlay(&open, pm);

@@ -30,7 +30,7 @@ constexpr const char* kPrefix = "springlab record";
 constexpr double kMaxFps = 240.0;
 constexpr int kMinSide = 16, kMaxWidth = 3840, kMaxHeight = 2160;  // px: up to 4K UHD
 constexpr double kBannerHoldSeconds = 1.0;  // a divergence's last frame stays this long
-constexpr double kMaxFrames = 1e7;  // 46 hours at 60 fps: beyond it a typo, not a clip
+constexpr double kMaxFrames = 1e7;          // 46 hours at 60 fps: beyond it a typo, not a clip
 
 // SIGINT and SIGTERM stop the recording between two frames; the file is finished properly.
 volatile std::sig_atomic_t g_stop = 0;
@@ -171,8 +171,7 @@ std::optional<std::string> prepare(Recording& r) {
   const double frames = *o.seconds * o.fps;
   char what[128];
   std::snprintf(what, sizeof what, ": --seconds: %g s at %g fps is ", *o.seconds, o.fps);
-  if (!(frames <= kMaxFrames))
-    return std::string(kPrefix) + what + "more than 10000000 frames";
+  if (!(frames <= kMaxFrames)) return std::string(kPrefix) + what + "more than 10000000 frames";
   r.frames = std::llround(frames);
   if (r.frames < 1) return std::string(kPrefix) + what + "less than one frame";
   return std::nullopt;

@@ -92,7 +92,7 @@ struct Viewer : WindowInput {
     const ui::ClipSize& size = ui::clipSizes()[static_cast<size_t>(d.clipSize)];
     const int w = size.width > 0 ? size.width : d.target().width();
     const int h = size.height > 0 ? size.height : d.target().height();
-    const bool ok = recorder.start(d, path, w, h, &message);
+    const bool ok = recorder.start(path, w, h, &message);
     d.recording = ok;
     d.showStatus(message, !ok);
   }

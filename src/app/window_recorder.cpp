@@ -8,9 +8,7 @@ namespace app {
 WindowRecorder::WindowRecorder() = default;
 WindowRecorder::~WindowRecorder() = default;
 
-bool WindowRecorder::start(FrameDriver& d, const std::string& path, int width, int height,
-                           std::string* message) {
-  (void)d;
+bool WindowRecorder::start(const std::string& path, int width, int height, std::string* message) {
   width_ = width - width % 2, height_ = height - height % 2;  // yuv420p: even sizes
   std::string error;
   const std::string ffmpeg = findFfmpeg();

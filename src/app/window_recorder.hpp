@@ -19,7 +19,7 @@ class WindowRecorder {
   ~WindowRecorder();
   // Starts a clip at `path` of the given size (rounded down to even for yuv420p). `message` says
   // where it goes, or why it cannot start.
-  bool start(FrameDriver& d, const std::string& path, int width, int height, std::string* message);
+  bool start(const std::string& path, int width, int height, std::string* message);
   bool active() const { return sink_ != nullptr; }
   StepPolicy& clock() { return *clock_; }
   // After a frame: the clip's frame of the current state, if the clock produced a new one.

@@ -29,8 +29,8 @@ void drawCaption(const std::string& text, float viewport_x) {
   dl->AddText(ImVec2(x, y), kText, text.c_str());
 }
 
-void drawRecordingIndicator(const std::string& label, float viewport_x) {
-  (void)viewport_x;  // top right: clear of the panel on the left
+void drawRecordingIndicator(const std::string& label) {
+  // top right: clear of the panel on the left
   ImDrawList* dl = ImGui::GetForegroundDrawList();
   const float scale = ImGui::GetFontSize() / 13.0f;
   const ImVec2 size = ImGui::CalcTextSize(label.c_str());

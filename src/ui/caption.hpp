@@ -10,6 +10,6 @@ namespace ui {
 // starts at viewport_x).
 void drawCaption(const std::string& text, float viewport_x);
 // A red dot and `label` ("REC 0:03.25") at the top right of the window.
-void drawRecordingIndicator(const std::string& label, float viewport_x);
+void drawRecordingIndicator(const std::string& label);
 
 }  // namespace ui
