@@ -7,9 +7,8 @@ namespace scene {
 namespace {
 Built buildPendulum(const SceneDef& def) {
   Built out;
-  out.kind = sim::SystemKind::Pendulum;
   const auto& pd = def.pendulum;
-  auto& m = out.pendulum;
+  sim::PendulumModel m;
   const int n = static_cast<int>(pd.lengths.size());
   m.pivot = pd.pivot;
   m.gravity = def.gravity;
@@ -18,32 +17,10 @@ Built buildPendulum(const SceneDef& def) {
   m.mass = Eigen::Map<const Eigen::VectorXd>(pd.masses.data(), n);
   out.state.x = Eigen::Map<const Eigen::VectorXd>(pd.angles.data(), n);
   out.state.v = Eigen::Map<const Eigen::VectorXd>(pd.angular_velocities.data(), n);
+  static_cast<sim::System&>(out) = sim::System(std::move(m));
   return out;
 }
 }  // namespace
-
-void Built::positions(const sim::State& s, Eigen::VectorXd& out) const {
-  if (kind == sim::SystemKind::Pendulum)
-    sim::pendulumPositions(pendulum, s.x, out);
-  else
-    out = s.x;
-}
-
-sim::Energy Built::energy(const sim::State& s) const {
-  return kind == sim::SystemKind::Pendulum ? sim::energy(pendulum, s) : sim::energy(mass_spring, s);
-}
-
-sim::SceneScales Built::scales() const {
-  return kind == sim::SystemKind::Pendulum ? sim::sceneScales(pendulum, state)
-                                           : sim::sceneScales(mass_spring, state);
-}
-
-std::unique_ptr<sim::Stepper> Built::stepper(sim::Method m, double h,
-                                             const sim::State& from) const {
-  if (kind == sim::SystemKind::Pendulum)
-    return std::make_unique<sim::Stepper>(pendulum, from, m, h);
-  return std::make_unique<sim::Stepper>(mass_spring, from, m, h);
-}
 
 Built build(const SceneDef& def) {
   if (def.kind == sim::SystemKind::Pendulum) return buildPendulum(def);
@@ -51,7 +28,7 @@ Built build(const SceneDef& def) {
   const auto& ms = def.mass_spring;
   const int n = static_cast<int>(ms.particles.size());
   const int ns = static_cast<int>(ms.springs.size());
-  auto& m = out.mass_spring;
+  sim::MassSpringModel m;
   m.gravity = def.gravity;
   m.drag = ms.drag;
   m.mass.resize(n);
@@ -85,6 +62,7 @@ Built build(const SceneDef& def) {
                            ? *d.rest_length
                            : (ms.particles[d.b].position - ms.particles[d.a].position).norm();
   }
+  static_cast<sim::System&>(out) = sim::System(std::move(m));
   return out;
 }
 
