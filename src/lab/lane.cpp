@@ -1,0 +1,41 @@
+#include "lab/lane.hpp"
+
+namespace lab {
+
+Lane::Lane(const sim::System& system, const sim::State& from, sim::Method method, double dt)
+    : system_(&system), stepper_(system.stepper(method, dt, from)) {
+  reanchor();
+}
+
+bool Lane::step() {
+  if (divergence_) return false;
+  if ((divergence_ = stepper_->advance())) return false;
+  ++steps_;
+  return true;
+}
+
+const std::optional<sim::Divergence>& Lane::checkRunaway() {
+  if (divergence_) return divergence_;
+  system_->positions(state(), positions_);
+  divergence_ = sim::checkRunaway(scales_, e0_, energy().total(), positions_, state().t, method(),
+                                  system_->isPendulum());
+  return divergence_;
+}
+
+void Lane::restart(const sim::State& s) {
+  restart(s, 0);
+}
+
+void Lane::restart(const sim::State& s, long long steps) {
+  stepper_ = system_->stepper(method(), dt(), s);
+  steps_ = steps;
+  divergence_.reset();
+  reanchor();
+}
+
+void Lane::reanchor() {
+  e0_ = energy().total();
+  scales_ = system_->scales(state());
+}
+
+}  // namespace lab

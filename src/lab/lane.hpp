@@ -1,0 +1,60 @@
+// A Lane (docs/architecture.md#system-and-lanes): one integrator and step size advancing a System
+// from some state, with its own divergence and energy anchor. `run` is one lane, `compare` and the
+// window several on one scene, a sweep one lane per cell: all step through this class, so the
+// headless and interactive paths cannot drift apart.
+#pragma once
+
+#include <memory>
+#include <optional>
+
+#include "sim/system.hpp"
+
+namespace lab {
+
+class Lane {
+ public:
+  // A lane on `system` (referenced: keep it alive and in place) from `from`.
+  Lane(const sim::System& system, const sim::State& from, sim::Method method, double dt);
+
+  const sim::System& system() const { return *system_; }
+  const sim::State& state() const { return stepper_->state(); }
+  sim::Method method() const { return stepper_->method(); }
+  double dt() const { return stepper_->dt(); }  // s
+  long long steps() const { return steps_; }    // steps made since the lane started
+  const std::optional<sim::Divergence>& divergence() const { return divergence_; }
+  bool diverged() const { return divergence_.has_value(); }
+
+  void setMethod(sim::Method m) { stepper_->setMethod(m); }
+  // From here on t = t_now + k dt (never an accumulated sum).
+  void setDt(double dt) { stepper_->setDt(dt); }
+
+  // One step unless diverged; false if it diverged now or before. A diverged lane keeps its last
+  // finite state.
+  bool step();
+  // The runaway rule (sim/diagnostics.hpp) on the current state; a firing rule becomes the
+  // lane's divergence. Returns it, or nothing.
+  const std::optional<sim::Divergence>& checkRunaway();
+  // Starts again from `s` (steps from 0, no divergence, a fresh anchor).
+  void restart(const sim::State& s);
+  // Starts again from `s`, as if `steps` steps had been made (rewind, branch).
+  void restart(const sim::State& s, long long steps);
+
+  sim::Energy energy() const { return system_->energy(state()); }
+  double e0() const { return e0_; }  // J, the drift's anchor
+  const sim::SceneScales& scales() const { return scales_; }
+  // (E - E0) / driftReference (sim/diagnostics.hpp)
+  double drift() const { return sim::energyDrift(e0_, energy().total(), scales_); }
+  // After a conservative change (k, gravity, the grab): E0 := E now, scales from now.
+  void reanchor();
+
+ private:
+  const sim::System* system_;
+  std::unique_ptr<sim::Stepper> stepper_;
+  long long steps_ = 0;
+  std::optional<sim::Divergence> divergence_;
+  double e0_ = 0.0;
+  sim::SceneScales scales_;
+  mutable Eigen::VectorXd positions_;
+};
+
+}  // namespace lab
