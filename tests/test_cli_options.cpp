@@ -29,6 +29,13 @@ const std::map<std::string, Sample> kRunSamples = {
     {"--every", {"7", [](const auto& o) { return o.every == 7; }, {}}},
     {"--out", {"t.csv", [](const auto& o) { return o.out == "t.csv"; }, {}}},
     {"--energy", {"-", [](const auto& o) { return o.energy == "-"; }, {}}},
+    {"--at",
+     {"1.5:dt=0.01",
+      [](const auto& o) {
+        return o.events.size() == 1 && o.events[0].t == 1.5 &&
+               o.events[0].key == lab::EventKey::Dt && o.events[0].value == 0.01;
+      },
+      {}}},
 };
 
 const std::map<std::string, Sample> kBenchSamples = {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cli/options.hpp"
+#include "lab/events.hpp"
 #include "sim/registry.hpp"
 
 namespace cli {
@@ -23,6 +24,7 @@ struct RunOptions {
   std::optional<double> dt, duration;  // s
   long long every = 1;
   std::optional<std::string> out, energy;
+  std::vector<lab::Event> events;  // --at, in command-line order
 };
 // Returns the problem with the options, without the "springlab run: " prefix, or nothing.
 std::optional<std::string> parseRunOptions(const Args& args, RunOptions& o);

@@ -14,6 +14,10 @@ constexpr std::array kRunOptions = {
     OptionSpec{"--every", "N", "write every N-th step (step 0 and the last step always)", "1"},
     OptionSpec{"--out", "FILE", "trajectory CSV; - is standard output", "not written"},
     OptionSpec{"--energy", "FILE", "energy CSV; - is standard output", "not written"},
+    OptionSpec{"--at", "T:KEY=VALUE",
+               "at simulated time T set integrator, dt, stiffness_scale, damping or drag; "
+               "repeatable",
+               ""},
 };
 
 constexpr std::array kBenchOptions = {

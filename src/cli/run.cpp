@@ -8,6 +8,7 @@
 #include "cli/commands.hpp"
 #include "cli/csv.hpp"
 #include "cli/progress.hpp"
+#include "lab/scheduled_lane.hpp"
 #include "scene/build.hpp"
 #include "scene/load.hpp"
 #include "sim/diagnostics.hpp"
@@ -58,6 +59,10 @@ std::optional<std::string> setRunOption(const OptionSpec& spec, const std::strin
     if (!parseWhole(value, v) || v < 1)
       return "--every: must be a whole number >= 1, not \"" + value + "\"";
     o.every = v;
+  } else if (name == "--at") {
+    lab::Event e;
+    if (auto bad = lab::parseEvent(value, e)) return "--at: " + *bad;
+    o.events.push_back(std::move(e));
   } else if (name == "--out" || name == "--energy") {
     if (value.empty()) return name + ": missing file name";
     (name == "--out" ? o.out : o.energy) = value;
@@ -93,6 +98,12 @@ int planRun(const RunOptions& o, RunPlan& plan) {
   if (!(ratio < kMaxStepRatio))
     return badOption("--duration / --dt: " + std::to_string(ratio) + " steps is too many");
   plan.steps = std::llround(ratio);
+  for (const auto& e : o.events) {
+    if (auto bad = lab::checkEvent(e, def.kind)) return badOption("--at: " + *bad);
+    if (e.key == lab::EventKey::Dt && !(def.duration / e.value < kMaxStepRatio))
+      return badOption("--at: \"" + e.text + "\": " + std::to_string(def.duration / e.value) +
+                       " steps is too many");
+  }
   return 0;
 }
 
@@ -143,90 +154,85 @@ struct RunOutcome {
   std::optional<sim::Divergence> runaway;   // the runaway rule fired: a warning only
   bool interrupted = false;
   long long last_step = 0;  // the last step made
+  double last_t = 0.0;      // s, its time
   sim::Energy e0, e1;       // J, at the start and at the last step made
   double wall = 0.0;        // s
 };
 
-// Steps the scene, writing the rows due and checking the runaway rule on each of them, on the
-// last step, and at least kRunawayChecks times over the run when few rows are written (a check
-// costs about one step); stops at a non-finite step or at Ctrl+C / SIGTERM.
+// Steps the scene's lane (lab::ScheduledLane: its events and clock), writing the rows due and
+// checking the runaway rule on each of them, on the last step, and at least kRunawayChecks times
+// over the run when few rows are written (a check costs about one step); stops at a non-finite
+// step or at Ctrl+C / SIGTERM.
 class RunLoop {
  public:
-  RunLoop(const scene::Built& built, const RunPlan& plan, long long every, RowWriter& rows)
-      : built_(built),
-        plan_(plan),
-        every_(every),
+  RunLoop(const scene::Built& built, const RunPlan& plan, const RunOptions& o, RowWriter& rows)
+      : lane_(built, built.state, plan.def.integrator, plan.def.dt, o.events, plan.def.duration),
+        every_(o.every),
         rows_(rows),
-        stepper_(built.stepper(plan.def.integrator, plan.def.dt)),
-        scales_(built.scales()),
         progress_(Progress::forStderr("springlab run", "steps", plan.steps)),
         check_every_(std::max(1LL, plan.steps / kRunawayChecks)) {}
 
   RunOutcome run() {
     const auto start = std::chrono::steady_clock::now();
-    out_.e0 = built_.energy(stepper_->state());
-    record(0);
-    long long k = 1;
+    out_.e0 = energy();
+    record();
     g_stop = 0;
     std::signal(SIGINT, onStopSignal);
     std::signal(SIGTERM, onStopSignal);
-    for (; k <= plan_.steps && !g_stop; ++k) {
-      if ((out_.diverged = stepper_->advance())) break;
-      if ((rows_.any() && k % every_ == 0) || k == plan_.steps)
-        record(k);
+    while (lane_.step() < lane_.lastStep() && !g_stop) {
+      if (!lane_.advance()) {
+        out_.diverged = lane_.lane().divergence();
+        break;
+      }
+      const long long k = lane_.step();
+      if ((rows_.any() && k % every_ == 0) || k == lane_.lastStep())
+        record();
       else if (k % check_every_ == 0)
-        checkRunaway(k);
-      progress_.update(k, time(k));
+        checkRunaway(energy());
+      progress_.update(k, lane_.state().t);
     }
-    out_.last_step = k - 1;
-    out_.interrupted = g_stop && !out_.diverged && k <= plan_.steps;
+    out_.last_step = lane_.step();
+    out_.last_t = lane_.state().t;
+    out_.interrupted = g_stop && !out_.diverged && lane_.step() < lane_.lastStep();
     // the files end with the last step made
-    if ((out_.diverged || out_.interrupted) && last_recorded_ != k - 1) record(k - 1);
+    if ((out_.diverged || out_.interrupted) && last_recorded_ != lane_.step()) record();
     std::signal(SIGINT, SIG_DFL);
     std::signal(SIGTERM, SIG_DFL);
-    progress_.finish(out_.last_step, time(out_.last_step));
-    out_.e1 = built_.energy(stepper_->state());
+    progress_.finish(out_.last_step, out_.last_t);
+    out_.e1 = energy();
     out_.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return out_;
   }
 
  private:
-  double time(long long k) const { return static_cast<double>(k) * plan_.def.dt; }  // not a sum
+  sim::Energy energy() const { return lane_.system().energy(lane_.state()); }
 
-  // Step k's row, written to the files, and the runaway rule on it.
-  void record(long long k) {
-    const sim::State& s = stepper_->state();
-    built_.positions(s, positions_);
-    const sim::Energy e = built_.energy(s);
-    rows_.write(time(k), positions_, e);
-    last_recorded_ = k;
-    checkRunaway(k, e);
+  // The current step's row, written to the files, and the runaway rule on it.
+  void record() {
+    const sim::Energy e = energy();
+    lane_.system().positions(lane_.state(), positions_);
+    rows_.write(lane_.state().t, positions_, e);
+    last_recorded_ = lane_.step();
+    checkRunaway(e, false);
   }
 
-  void checkRunaway(long long k) {
+  // The runaway rule on the current state (positions_ already hold it unless `needPositions`),
+  // reported once; a warning only: `run` goes on (docs/cli.md#run).
+  void checkRunaway(const sim::Energy& e, bool needPositions = true) {
     if (out_.runaway) return;
-    built_.positions(stepper_->state(), positions_);
-    checkRunaway(k, built_.energy(stepper_->state()));
-  }
-
-  // The runaway rule on step k (positions_ hold its positions), reported once.
-  void checkRunaway(long long k, const sim::Energy& e) {
-    if (out_.runaway) return;
-    out_.runaway =
-        sim::checkRunaway(scales_, out_.e0.total(), e.total(), positions_, time(k),
-                          plan_.def.integrator, built_.kind == sim::SystemKind::Pendulum);
+    if (needPositions) lane_.system().positions(lane_.state(), positions_);
+    const lab::Lane& l = lane_.lane();
+    out_.runaway = sim::checkRunaway(l.scales(), l.e0(), e.total(), positions_, l.state().t,
+                                     l.method(), lane_.system().isPendulum());
     if (!out_.runaway) return;
     progress_.clear();
     std::fprintf(stderr, "springlab run: warning: %s at t = %.10g s\n", out_.runaway->what.c_str(),
                  out_.runaway->t);
   }
 
-  const scene::Built& built_;
-  const RunPlan& plan_;
+  lab::ScheduledLane lane_;
   long long every_;
   RowWriter& rows_;
-  std::unique_ptr<sim::Stepper> stepper_;
-  sim::SceneScales scales_;
   Progress progress_;
   Eigen::VectorXd positions_;
   // the runaway rule is checked at least this many times over a run that writes few rows
@@ -248,8 +254,10 @@ void printSummary(const RunOptions& o, const RunPlan& plan, const scene::Built& 
     std::printf("system      mass_spring, %d particles, %d springs, %dD\n", built.bodies(),
                 built.mass_spring.springs(), built.mass_spring.dim);
   std::printf("integrator  %s, dt = %g s, %lld steps, t = %g s\n",
-              std::string(sim::info(def.integrator).name).c_str(), def.dt, plan.steps,
-              static_cast<double>(plan.steps) * def.dt);
+              std::string(sim::info(def.integrator).name).c_str(), def.dt, r.last_step, r.last_t);
+  if (!o.events.empty())
+    std::printf("events      %zu (--at): the integrator and dt above are the starting ones\n",
+                o.events.size());
   const sim::SceneScales scales = built.scales();
   const double e0 = r.e0.total(), e1 = r.e1.total();
   const double drift = sim::energyDrift(e0, e1, scales);
@@ -263,7 +271,7 @@ void printSummary(const RunOptions& o, const RunPlan& plan, const scene::Built& 
   if (r.runaway)
     std::printf("warning     %s at t = %.10g s\n", r.runaway->what.c_str(), r.runaway->t);
   std::printf("wall time   %.3f s (%.2f us per step)\n", r.wall,
-              plan.steps ? 1e6 * r.wall / static_cast<double>(plan.steps) : 0.0);
+              r.last_step ? 1e6 * r.wall / static_cast<double>(r.last_step) : 0.0);
 }
 
 }  // namespace
@@ -295,7 +303,7 @@ int runCommand(const Args& args) {
     std::fprintf(stderr, "springlab run: %lld steps (duration / dt); this will take a while\n",
                  plan.steps);
 
-  const RunOutcome r = RunLoop(built, plan, o.every, rows).run();
+  const RunOutcome r = RunLoop(built, plan, o, rows).run();
   if (const auto problem = rows.commit()) return badOption(*problem);
   if (r.diverged) {
     std::fprintf(stderr, "springlab run: %s\n", r.diverged->message().c_str());
@@ -304,7 +312,7 @@ int runCommand(const Args& args) {
   if (r.interrupted) {
     std::fprintf(stderr,
                  "springlab run: interrupted at t = %.17g s; the files hold the rows so far\n",
-                 static_cast<double>(r.last_step) * plan.def.dt);
+                 r.last_t);
     return 130;
   }
   const bool stdoutUsed = (o.out && *o.out == "-") || (o.energy && *o.energy == "-");

@@ -1,0 +1,61 @@
+// Events `--at T:KEY=VALUE` (docs/cli.md#events): a parameter change at simulated time T, applied
+// between steps, before the first step that starts at or after T. One definition for `run`,
+// `compare`, `record` and the window.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/registry.hpp"
+#include "sim/system.hpp"
+
+namespace lab {
+
+class Lane;
+
+enum class EventKey { Integrator, Dt, StiffnessScale, Damping, Drag };
+
+struct Event {
+  double t = 0.0;  // s
+  EventKey key = EventKey::Dt;
+  double value = 0.0;  // the number (dt, stiffness_scale, damping, drag)
+  std::string name;    // the integrator's name (key integrator)
+  std::string text;    // as given: "1.5:dt=0.01"
+};
+
+// "T:KEY=VALUE" into `out`; returns the problem (without the option's name) or nothing.
+std::optional<std::string> parseEvent(const std::string& text, Event& out);
+// Whether the event can apply to a system of this kind ("stiffness_scale: a pendulum has no
+// springs", an integrator that does not apply...); returns the problem or nothing.
+std::optional<std::string> checkEvent(const Event& e, sim::SystemKind kind);
+// "integrator", "dt", "stiffness_scale", "damping", "drag"
+const char* eventKeyName(EventKey k);
+// The keys, comma separated, for messages and help.
+std::string eventKeyList();
+
+// What applying events did to a lane's clock and energy.
+struct EventEffect {
+  bool dt_changed = false;
+  bool conservative = false;  // the stiffness changed: the energy's meaning moved
+};
+
+// The events of one run in time order (stable: equal times keep their command-line order).
+class EventSchedule {
+ public:
+  EventSchedule() = default;
+  explicit EventSchedule(std::vector<Event> events);
+  bool empty() const { return events_.empty(); }
+  const std::vector<Event>& events() const { return events_; }
+  // Applies, in order, every event not yet applied whose time is <= stepStart (the start of the
+  // next step) to `system` and `lane`. Events were checked (checkEvent) beforehand.
+  EventEffect applyDue(double stepStart, sim::System& system, Lane& lane);
+  // Back to the first event (a restart from t = 0).
+  void rewindTo(double t);
+
+ private:
+  std::vector<Event> events_;
+  size_t next_ = 0;
+};
+
+}  // namespace lab

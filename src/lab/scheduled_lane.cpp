@@ -1,0 +1,36 @@
+#include "lab/scheduled_lane.hpp"
+
+#include <cmath>
+
+namespace lab {
+
+ScheduledLane::ScheduledLane(const sim::System& system, const sim::State& from, sim::Method method,
+                             double dt, std::vector<Event> events, double duration)
+    : system_(system),
+      lane_(system_, from, method, dt),
+      events_(std::move(events)),
+      duration_(duration),
+      t0_(from.t) {}
+
+long long ScheduledLane::lastStep() const {
+  return stepNearest(duration_);
+}
+
+long long ScheduledLane::stepNearest(double t) const {
+  return k0_ + std::llround((t - t0_) / lane_.dt());
+}
+
+double ScheduledLane::timeOfStep(long long k) const {
+  return t0_ + static_cast<double>(k - k0_) * lane_.dt();
+}
+
+bool ScheduledLane::advance() {
+  effect_ = events_.applyDue(lane_.state().t, system_, lane_);
+  if (effect_.dt_changed) k0_ = k_, t0_ = lane_.state().t;
+  if (effect_.conservative) lane_.reanchor();
+  if (!lane_.step()) return false;
+  ++k_;
+  return true;
+}
+
+}  // namespace lab
