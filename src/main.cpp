@@ -17,7 +17,8 @@
 namespace {
 // the headless subcommands; anything else is the window's [SCENE] [options]
 bool isSubcommand(const char* a) {
-  for (const char* c : {"run", "list", "bench", "record", "--help", "-h", "--version"})
+  for (const char* c : {"run", "list", "bench", "record", "compare", "sweep", "info", "order",
+                        "--help", "-h", "--version"})
     if (std::strcmp(a, c) == 0) return true;
   return false;
 }

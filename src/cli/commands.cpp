@@ -67,6 +67,7 @@ int dispatch(int argc, char** argv) {
   if (cmd == "run") return runCommand(rest);
   if (cmd == "list") return listCommand(rest);
   if (cmd == "bench") return benchCommand(rest);
+  if (cmd == "compare") return compareCommand(rest);
   if (cmd == "record") {
     // main() hands record to the app when the viewer is built
     std::fputs(
@@ -77,7 +78,7 @@ int dispatch(int argc, char** argv) {
   }
   std::fprintf(stderr,
                "springlab: the interactive window is not available in this build; unknown command "
-               "\"%s\" (commands: run, list, bench)\n",
+               "\"%s\" (commands: run, list, bench, compare)\n",
                cmd.c_str());
   return 2;
 }

@@ -12,9 +12,15 @@
 
 namespace cli {
 
+// duration / dt at or above this is refused: a run of 1e15 steps would take decades even at a
+// nanosecond per step, and below it the step count is an exact whole number in a double
+// (2^53 ~ 9e15) and fits a long long.
+constexpr double kMaxStepRatio = 1e15;
+
 int runCommand(const Args& args);
 int listCommand(const Args& args);
 int benchCommand(const Args& args);
+int compareCommand(const Args& args);
 int dispatch(int argc, char** argv);
 
 // springlab run's options (runOptions() lists them); unset ones take the scene's values

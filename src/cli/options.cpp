@@ -72,6 +72,21 @@ constexpr std::array kRecordOptions = {
                ""},
 };
 
+constexpr std::array kCompareOptions = {
+    OptionSpec{"--lanes", "SPEC,SPEC,...",
+               "2 to 8 lanes, each NAME or NAME@DT (an integrator and its step, s)", "required"},
+    OptionSpec{"--dt", "S", "the step of lanes given without @DT, s; a number > 0", "the scene's"},
+    OptionSpec{"--duration", "S", "simulated time, s; lane 0 makes round(duration / dt) steps",
+               "the scene's"},
+    OptionSpec{"--every", "N", "write every N-th step of lane 0 (step 0 and the last always)", "1"},
+    OptionSpec{"--out", "FILE", "CSV t,lane,integrator,dt,kinetic,potential,total,distance; - is "
+               "standard output", "a summary table"},
+    OptionSpec{"--at", "T:KEY=VALUE",
+               "at simulated time T set integrator, dt, stiffness_scale, damping or drag in every "
+               "lane; repeatable",
+               ""},
+};
+
 constexpr std::string_view kOverview =
     "springlab: mass-spring systems and N-link pendulums with selectable integrators\n"
     "\n"
@@ -80,6 +95,8 @@ constexpr std::string_view kOverview =
     "  springlab run SCENE [options]   headless simulation, CSV output; no window, no OpenGL\n"
     "  springlab list                  the built-in scenes, one name per line\n"
     "  springlab bench [options]       timings of the integrators\n"
+    "  springlab compare SCENE --lanes SPEC,SPEC[,...] [options]\n"
+    "                                  integrators side by side from one initial state\n"
     "  springlab record SCENE --out FILE [options]\n"
     "                                  render to a video or images, with or without a display\n"
     "  springlab --help                this help; springlab SUBCOMMAND --help for one command\n"
@@ -130,6 +147,18 @@ std::string recordUsage() {
          optionsHelp(recordOptions()) + "\n" + std::string(kBothForms) + std::string(kExitStatus);
 }
 
+std::string compareUsage() {
+  return "usage: springlab compare SCENE --lanes SPEC,SPEC[,...] [options]\n"
+         "\n"
+         "Runs SCENE 2 to 8 times from its initial state, one lane per SPEC (an integrator, or\n"
+         "NAME@DT with its own step). Lane 0 sets the clock: at each of its written steps every\n"
+         "other lane is at its step nearest in time. Each lane's states are those of springlab run\n"
+         "with its integrator and dt. A lane that diverges stops; the others go on (exit status 3).\n"
+         "\n"
+         "options:\n" +
+         optionsHelp(compareOptions()) + "\n" + std::string(kBothForms) + std::string(kExitStatus);
+}
+
 std::string overviewUsage() {
   return std::string(kOverview) + "\nwindow options (each value as the next argument):\n" +
          optionsHelp(windowOptions()) + "\nrun options:\n" + optionsHelp(runOptions()) +
@@ -144,6 +173,9 @@ OptionTable runOptions() {
 }
 OptionTable benchOptions() {
   return kBenchOptions;
+}
+OptionTable compareOptions() {
+  return kCompareOptions;
 }
 OptionTable windowOptions() {
   return kWindowOptions;
@@ -221,6 +253,7 @@ std::optional<std::string> usage(std::string_view command) {
         "\n"
         "Prints the names of the built-in scenes, one per line, sorted. It takes no options.\n");
   if (command == "record") return recordUsage();
+  if (command == "compare") return compareUsage();
   return std::nullopt;
 }
 

@@ -23,6 +23,7 @@ using OptionTable = std::span<const OptionSpec>;
 
 OptionTable runOptions();
 OptionTable benchOptions();
+OptionTable compareOptions();
 OptionTable windowOptions();  // parsed by app::parseViewerOptions
 OptionTable recordOptions();  // parsed by app::parseRecordOptions
 

@@ -1,13 +1,13 @@
 // springlab run (docs/cli.md, run): headless simulation with CSV output.
 #include <chrono>
 #include <cmath>
-#include <csignal>
 #include <cstdio>
 #include <optional>
 
 #include "cli/commands.hpp"
 #include "cli/csv.hpp"
 #include "cli/progress.hpp"
+#include "cli/stop_signal.hpp"
 #include "lab/scheduled_lane.hpp"
 #include "scene/build.hpp"
 #include "scene/load.hpp"
@@ -19,19 +19,9 @@ namespace cli {
 
 namespace {
 
-// duration / dt at or above this is refused: a run of 1e15 steps would take decades even at a
-// nanosecond per step, and below it the step count is an exact whole number in a double
-// (2^53 ~ 9e15) and fits a long long.
-constexpr double kMaxStepRatio = 1e15;
 // Above this many steps run says how many before it starts: at a microsecond per step (a small
 // scene) that is already a quarter of an hour, so a mistyped --dt gets noticed at once.
 constexpr long long kLongRunSteps = 1'000'000'000;
-
-// Ctrl+C / SIGTERM: stop between steps and keep complete files with the rows so far
-volatile std::sig_atomic_t g_stop = 0;
-extern "C" void onStopSignal(int) {
-  g_stop = 1;
-}
 
 int badOption(const std::string& what) {
   std::fprintf(stderr, "springlab run: %s\n", what.c_str());
@@ -176,10 +166,8 @@ class RunLoop {
     const auto start = std::chrono::steady_clock::now();
     out_.e0 = energy();
     record();
-    g_stop = 0;
-    std::signal(SIGINT, onStopSignal);
-    std::signal(SIGTERM, onStopSignal);
-    while (lane_.step() < lane_.lastStep() && !g_stop) {
+    std::optional<StopOnSignal> stop(std::in_place);  // Ctrl+C: the files keep the rows so far
+    while (lane_.step() < lane_.lastStep() && !StopOnSignal::requested()) {
       if (!lane_.advance()) {
         out_.diverged = lane_.lane().divergence();
         break;
@@ -193,11 +181,10 @@ class RunLoop {
     }
     out_.last_step = lane_.step();
     out_.last_t = lane_.state().t;
-    out_.interrupted = g_stop && !out_.diverged && lane_.step() < lane_.lastStep();
+    out_.interrupted = StopOnSignal::requested() && !out_.diverged && lane_.step() < lane_.lastStep();
     // the files end with the last step made
     if ((out_.diverged || out_.interrupted) && last_recorded_ != lane_.step()) record();
-    std::signal(SIGINT, SIG_DFL);
-    std::signal(SIGTERM, SIG_DFL);
+    stop.reset();
     progress_.finish(out_.last_step, out_.last_t);
     out_.e1 = energy();
     out_.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
