@@ -125,9 +125,9 @@ class CompareLoop {
               CsvFile& csv)
       : every_(o.every), csv_(csv), reports_(plan.lanes.size()) {
     for (const auto& spec : plan.lanes)
-      lanes_.push_back(std::make_unique<lab::ScheduledLane>(
-          built, built.state, spec.method, spec.dt.value_or(plan.def.dt), o.events,
-          plan.def.duration));
+      lanes_.push_back(std::make_unique<lab::ScheduledLane>(built, built.state, spec.method,
+                                                            spec.dt.value_or(plan.def.dt), o.events,
+                                                            plan.def.duration));
     const auto& lane0 = *lanes_[0];
     progress_.emplace(Progress::forStderr("springlab compare", "steps", lane0.lastStep()));
   }
@@ -138,7 +138,9 @@ class CompareLoop {
     StopOnSignal stop;
     lab::ScheduledLane& lane0 = *lanes_[0];
     long long k = 0;  // lane 0's clock: its steps, counted on after it diverges
-    while (k < lane0.lastStep() && !StopOnSignal::requested()) {
+    while (!StopOnSignal::requested()) {
+      if (!reports_[0].diverged) lane0.applyDueEvents();  // a dt event moves the last step
+      if (k >= lane0.lastStep()) break;
       if (!reports_[0].diverged && !lane0.advance()) noteDivergence(0);
       ++k;
       const bool alive0 = !reports_[0].diverged;
@@ -170,8 +172,8 @@ class CompareLoop {
       lab::ScheduledLane& lane = *lanes_[i];
       LaneReport& report = reports_[i];
       if (i > 0 && !report.diverged) {
-        const long long target = lane.stepNearest(t);
-        while (lane.step() < target)
+        // the clock is read after the due events: a dt event moves the nearest step
+        for (lane.applyDueEvents(); lane.step() < lane.stepNearest(t); lane.applyDueEvents())
           if (!lane.advance()) {
             noteDivergence(i);
             break;
@@ -225,8 +227,9 @@ class CompareLoop {
 // The table for people: one line per lane.
 void printSummary(const scene::SceneDef& def, const scene::Built& built, const CompareLoop& loop) {
   std::printf("scene  %s, %g s\n", def.name.c_str(), def.duration);
-  std::printf("lane  integrator         dt (s)       steps     drift        max distance (m)  "
-              "status\n");
+  std::printf(
+      "lane  integrator         dt (s)       steps     drift        max distance (m)  "
+      "status\n");
   const double e0 = built.energy(built.state).total();
   const sim::SceneScales scales = built.scales();
   for (size_t i = 0; i < loop.lanes().size(); ++i) {
@@ -240,8 +243,7 @@ void printSummary(const scene::SceneDef& def, const scene::Built& built, const C
       status = "runaway at t = " + std::to_string(report.runaway->t) + " s";
     std::printf("%-5zu %-18s %-12g %-9lld %-12.3e %-17.6g %s\n", i,
                 std::string(sim::info(lane.lane().method()).name).c_str(), lane.lane().dt(),
-                lane.step(), sim::energyDrift(e0, e, scales), report.max_distance,
-                status.c_str());
+                lane.step(), sim::energyDrift(e0, e, scales), report.max_distance, status.c_str());
   }
 }
 

@@ -79,8 +79,10 @@ constexpr std::array kCompareOptions = {
     OptionSpec{"--duration", "S", "simulated time, s; lane 0 makes round(duration / dt) steps",
                "the scene's"},
     OptionSpec{"--every", "N", "write every N-th step of lane 0 (step 0 and the last always)", "1"},
-    OptionSpec{"--out", "FILE", "CSV t,lane,integrator,dt,kinetic,potential,total,distance; - is "
-               "standard output", "a summary table"},
+    OptionSpec{"--out", "FILE",
+               "CSV t,lane,integrator,dt,kinetic,potential,total,distance; - is "
+               "standard output",
+               "a summary table"},
     OptionSpec{"--at", "T:KEY=VALUE",
                "at simulated time T set integrator, dt, stiffness_scale, damping or drag in every "
                "lane; repeatable",
@@ -152,8 +154,10 @@ std::string compareUsage() {
          "\n"
          "Runs SCENE 2 to 8 times from its initial state, one lane per SPEC (an integrator, or\n"
          "NAME@DT with its own step). Lane 0 sets the clock: at each of its written steps every\n"
-         "other lane is at its step nearest in time. Each lane's states are those of springlab run\n"
-         "with its integrator and dt. A lane that diverges stops; the others go on (exit status 3).\n"
+         "other lane is at its step nearest in time. Each lane's states are those of springlab "
+         "run\n"
+         "with its integrator and dt. A lane that diverges stops; the others go on (exit status "
+         "3).\n"
          "\n"
          "options:\n" +
          optionsHelp(compareOptions()) + "\n" + std::string(kBothForms) + std::string(kExitStatus);

@@ -167,7 +167,9 @@ class RunLoop {
     out_.e0 = energy();
     record();
     std::optional<StopOnSignal> stop(std::in_place);  // Ctrl+C: the files keep the rows so far
-    while (lane_.step() < lane_.lastStep() && !StopOnSignal::requested()) {
+    while (!StopOnSignal::requested()) {
+      lane_.applyDueEvents();  // a dt event moves the last step
+      if (lane_.step() >= lane_.lastStep()) break;
       if (!lane_.advance()) {
         out_.diverged = lane_.lane().divergence();
         break;
@@ -181,7 +183,8 @@ class RunLoop {
     }
     out_.last_step = lane_.step();
     out_.last_t = lane_.state().t;
-    out_.interrupted = StopOnSignal::requested() && !out_.diverged && lane_.step() < lane_.lastStep();
+    out_.interrupted =
+        StopOnSignal::requested() && !out_.diverged && lane_.step() < lane_.lastStep();
     // the files end with the last step made
     if ((out_.diverged || out_.interrupted) && last_recorded_ != lane_.step()) record();
     stop.reset();

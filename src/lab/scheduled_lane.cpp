@@ -24,10 +24,14 @@ double ScheduledLane::timeOfStep(long long k) const {
   return t0_ + static_cast<double>(k - k0_) * lane_.dt();
 }
 
+void ScheduledLane::applyDueEvents() {
+  const EventEffect effect = events_.applyDue(lane_.state().t, system_, lane_);
+  if (effect.dt_changed) k0_ = k_, t0_ = lane_.state().t;
+  if (effect.conservative) lane_.reanchor();
+}
+
 bool ScheduledLane::advance() {
-  effect_ = events_.applyDue(lane_.state().t, system_, lane_);
-  if (effect_.dt_changed) k0_ = k_, t0_ = lane_.state().t;
-  if (effect_.conservative) lane_.reanchor();
+  applyDueEvents();
   if (!lane_.step()) return false;
   ++k_;
   return true;

@@ -29,11 +29,12 @@ class ScheduledLane {
   // The time of step k on the current clock, t0 + (k - k0) dt (never an accumulated sum).
   double timeOfStep(long long k) const;
 
+  // Applies the events due before the next step (those at or before the current time); also done
+  // by advance(). A lane's clock (lastStep, stepNearest) is exact only after this.
+  void applyDueEvents();
   // Applies the events due before the next step, then makes it. False on divergence: the lane
   // keeps its last finite state.
   bool advance();
-  // What the events applied before the last step did (the energy's anchor may have moved).
-  const EventEffect& lastEffect() const { return effect_; }
 
  private:
   sim::System system_;
@@ -43,7 +44,6 @@ class ScheduledLane {
   long long k_ = 0;   // steps made
   long long k0_ = 0;  // the step of the last dt change
   double t0_ = 0.0;   // s, its time
-  EventEffect effect_;
 };
 
 }  // namespace lab
