@@ -183,6 +183,20 @@ std::optional<Command> clampCommand(Command c) {
   return c;
 }
 
+LaneColour laneColour(int lane) {
+  // Okabe & Ito's palette (2008), which stays distinct with the common colour-blindnesses; lane 0
+  // (drawn in the scene's own strain colours) is marked light grey in plots and the legend
+  constexpr std::array<LaneColour, 8> kLaneColours = {{{0.85f, 0.85f, 0.85f},
+                                                       {0.90f, 0.62f, 0.00f},
+                                                       {0.34f, 0.71f, 0.91f},
+                                                       {0.00f, 0.62f, 0.45f},
+                                                       {0.80f, 0.47f, 0.65f},
+                                                       {0.94f, 0.89f, 0.26f},
+                                                       {0.84f, 0.37f, 0.00f},
+                                                       {0.00f, 0.45f, 0.70f}}};
+  return kLaneColours[static_cast<size_t>(std::max(lane, 0)) % kLaneColours.size()];
+}
+
 std::span<const ClipSize> clipSizes() {
   static constexpr std::array<ClipSize, 4> kSizes = {{
       {"window", 0, 0},

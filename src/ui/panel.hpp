@@ -41,11 +41,18 @@ struct Command {
     Screenshot,          // text: path (empty: a default name)
     ToggleRecording,     // start a sim-time-locked clip, or stop it and say where it is
     SetClipSize,         // count: index in clipSizes() (0: the window's framebuffer)
+    // the lab (docs/ui.md#lanes): lanes side by side, rewind, stability map, orders
+    AddLane,             // text: integrator, value: dt (s); from lane 0's current state
+    RemoveLane,          // lane: the lane (not 0)
+    BranchLane,          // lane: the source lane; text: integrator, value: dt; from its state
+    SetSplitLanes,       // value: 1 side by side in split viewports, 0 overlaid
+    SeekHistory,         // count: index of a kept state on the timeline (paused)
     Quit,
   };
   Kind kind = Kind::Quit;
   double value = 0.0;
   int count = 0;
+  int lane = 0;  // SetIntegrator, SetDt, RemoveLane, BranchLane: the lane; -1 every lane
   std::string text;
   double vec[3] = {0.0, 0.0, 0.0};
 };
@@ -89,7 +96,33 @@ struct Limits {
 // panel returns has been through it.
 std::optional<Command> clampCommand(Command command);
 
+// The colour of lane i (linear RGB in 0..1; Okabe-Ito, told apart with colour-blindness), shared
+// by the plots, the legend and the renderer's ghosted lanes. Lane 0 is drawn in the scene's own
+// colours; its colour marks it in plots and the legend.
+struct LaneColour {
+  float r, g, b;
+};
+LaneColour laneColour(int lane);
+
+// One lane in the panel: lane 0 is the one the rest of the panel describes.
+struct LaneRow {
+  std::string integrator;
+  double dt = 0.0;              // s
+  double dt_over_limit = 0.0;   // dt / the integrator's stability limit; 0: no limit known
+  bool diverged = false;
+  std::string divergence;       // the report, one line
+  std::span<const float> time;  // s, the history's times
+  std::span<const float> drift;     // |E - E0| / reference (log plot)
+  std::span<const float> distance;  // m, the largest distance of a body from lane 0's (log plot)
+  std::span<const float> residual;  // the ledger's balance |E - E0 + W_diss - W_ext| / reference
+};
+
 struct PanelModel {
+  // lanes (docs/ui.md#lanes): at least one
+  std::vector<LaneRow> lanes;
+  bool split_lanes = false;  // as SetSplitLanes
+  int max_lanes = 4;
+
   // scene
   std::vector<std::string> builtin_scenes;
   std::string scene_name, scene_path;  // path empty for a built-in
