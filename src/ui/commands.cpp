@@ -139,6 +139,16 @@ std::optional<Command> clampCommand(Command c) {
     case K::SetStrainScale:
       c.value = clampTo(c.value, Limits::kStrainScaleMin, Limits::kStrainScaleMax);
       break;
+    case K::AddLane:
+    case K::BranchLane:
+      if (c.text.empty()) return std::nullopt;
+      c.value = clampTo(c.value, Limits::kDtMin, Limits::kDtMax);
+      break;
+    case K::RemoveLane:
+    case K::SeekHistory:
+      c.count = std::max(c.count, 0);
+      break;
+    case K::SetSplitLanes:
     case K::SetPaused:
     case K::SetWireframe:
     case K::SetShowTrails:
