@@ -304,10 +304,10 @@ TEST_CASE("app: Rewind goes back about a second before a runaway, to a state tha
   REQUIRE(s.apply(ui::command(K::Rewind), &msg));
   CHECK_FALSE(s.divergence());
   CHECK(s.paused());
-  // one snapshot per 0.25 s: the newest at least 1 s before the banner
+  // the newest kept state at least 1 s before the banner
   CHECK(s.state().t <= tDiverged - app::Session::kRewindBack);
   CHECK(s.state().t >
-        tDiverged - app::Session::kRewindBack - app::Session::kSnapshotInterval - s.dt());
+        tDiverged - app::Session::kRewindBack - s.history().spacing() - s.dt());
   CHECK(s.steps() > 0);
   s.fillPanel(pm);
   CHECK(pm.energy_time.back() <= s.state().t);  // the plots went back too

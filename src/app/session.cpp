@@ -23,6 +23,8 @@ bool finite(double v) {
 }
 }  // namespace
 
+Session::Session() : history_(kHistoryBudget, kHistorySpacing) {}
+
 void Session::load(const std::string& sceneArg) {
   const scene::SceneDef def = scene::loadSceneArg(sceneArg);  // throws: the old scene stays
   const bool builtin = scene::findBuiltin(sceneArg) != nullptr;
@@ -35,104 +37,137 @@ void Session::loadDef(const scene::SceneDef& def, const std::string& name,
   def_ = def;
   name_ = name;
   path_ = path;
+  lanes_.clear();  // before the system they reference goes
   built_ = std::make_unique<scene::Built>(scene::build(def_));
-  base_stiffness_ = built_->mass_spring.stiffness;
-  stiffness_scale_ = 1.0;
-  spring_damping_ =
-      built_->mass_spring.damping.size() ? built_->mass_spring.damping.maxCoeff() : 0.0;
-  rebuildStepper(def_.integrator, def_.dt, built_->state);
+  loaded_system_ = std::make_unique<sim::System>(*built_);
+  lanes_.emplace_back(*built_, built_->state, def_.integrator, def_.dt);
   restart(built_->state);
   // the phase plot starts on the last moving body's first coordinate among those the panel
-  // lists (a cloth's last rows move most)
+  // lists (a cloth's last rows move most); a pendulum's on the first angle
   phase_coordinate_ = 0;
-  if (built_->kind == sim::SystemKind::MassSpring)
-    for (int i = built_->mass_spring.particles() - 1; i >= 0; --i)
-      if (!built_->mass_spring.fixed(i) && 3 * i < kPhaseCoordinatesListed) {
-        phase_coordinate_ = 3 * i;
-        break;
-      }
+  const int perBody = built_->isPendulum() ? 0 : 3;
+  for (int i = built_->bodies() - 1; i >= 0 && perBody; --i)
+    if (built_->bodyMoves(i) && perBody * i < kPhaseCoordinatesListed) {
+      phase_coordinate_ = perBody * i;
+      break;
+    }
 }
 
-void Session::rebuildStepper(sim::Method m, double h, const sim::State& s) {
-  stepper_ = built_->stepper(m, h, s);
+void Session::setEvents(std::vector<lab::Event> events) {
+  events_ = lab::EventSchedule(std::move(events));
 }
 
 void Session::restart(const sim::State& s) {
-  divergence_.reset();
+  if (!events_.empty()) {
+    // the events replay from the start: the parameters go back to those at load
+    static_cast<sim::System&>(*built_) = *loaded_system_;
+    ++built_->mass_spring.revision;  // cached factorisations may be of the changed system
+    events_.rewindTo(s.t);
+  }
+  for (auto& slot : lanes_) slot.lane.restart(s);
   steps_ = 0;
-  rebuildStepper(stepper_->method(), stepper_->dt(), s);
-  e0_ = built_->energy(s).total();
-  scales_ = built_->scales();
-  snapshots_.assign(1, {s, 0});
+  clock_t_ = s.t;
+  history_.clear();
+  keepState();
   clearHistory();
 }
 
 void Session::clearHistory() {
   for (auto* v : {&hist_t_, &hist_k_, &hist_p_, &hist_e_, &hist_drift_, &phase_q_, &phase_v_})
     v->clear();
+  for (auto& slot : lanes_)
+    for (auto* v : {&slot.t, &slot.drift, &slot.distance, &slot.residual}) v->clear();
   marks_.clear();
   last_sample_t_ = -1.0;
 }
 
 void Session::reanchor() {
-  e0_ = energy().total();
-  scales_ = built_->kind == sim::SystemKind::Pendulum
-                ? sim::sceneScales(built_->pendulum, state())
-                : sim::sceneScales(built_->mass_spring, state());
-  const auto t = static_cast<float>(state().t);
+  for (auto& slot : lanes_) slot.lane.reanchor();
+  const auto t = static_cast<float>(clock_t_);
   if (marks_.empty() || marks_.back() != t) marks_.push_back(t);
 }
 
+bool Session::anyLaneAlive() const {
+  for (const auto& slot : lanes_)
+    if (!slot.lane.diverged()) return true;
+  return false;
+}
+
+void Session::applyDueEvents() {
+  if (events_.empty()) return;
+  std::vector<lab::Lane*> lanes;
+  for (auto& slot : lanes_) lanes.push_back(&slot.lane);
+  if (events_.applyDue(clock_t_, *built_, lanes).conservative) reanchor();
+}
+
+void Session::bringLanesTo(double t) {
+  // lane i's step nearest in time: step while the next one ends nearer to t than this one
+  for (size_t i = 1; i < lanes_.size(); ++i) {
+    lab::Lane& lane = lanes_[i].lane;
+    while (!lane.diverged() && lane.state().t + 0.5 * lane.dt() <= t) lane.step();
+  }
+}
+
 bool Session::stepOnce() {
-  if (divergence_) return false;
-  if (auto d = stepper_->advance()) {
-    divergence_ = *d;
-    paused_ = true;  // divergence pauses the simulation; never a silent reset
+  if (!anyLaneAlive()) return false;
+  applyDueEvents();
+  lab::Lane& lane0 = lanes_.front().lane;
+  if (!lane0.diverged()) {
+    lane0.step();
+    clock_t_ = lane0.state().t;
+  } else {
+    clock_t_ += lane0.dt();  // lane 0 is frozen; its clock goes on for the others
+  }
+  bringLanesTo(clock_t_);
+  ++steps_;
+  if (!anyLaneAlive()) {
+    paused_ = true;  // every lane diverged: pause; never a silent reset
     return false;
   }
-  ++steps_;
-  if (snapshots_.empty() || state().t >= snapshots_.back().state.t + kSnapshotInterval) {
-    if (snapshots_.size() >= kSnapshots) snapshots_.pop_front();
-    snapshots_.push_back({state(), steps_});
-  }
+  keepState();
   return true;
 }
 
-void Session::rewind() {
-  // the newest snapshot at least kRewindBack before the divergence, else the oldest kept
-  const double before = divergence_->t - kRewindBack;
-  while (snapshots_.size() > 1 && snapshots_.back().state.t > before) snapshots_.pop_back();
-  const Snapshot& snap = snapshots_.back();
-  rebuildStepper(stepper_->method(), stepper_->dt(), snap.state);
-  steps_ = snap.steps;
-  divergence_.reset();
+void Session::keepState() {
+  if (!history_.due(clock_t_)) return;
+  lab::History::Entry e;
+  for (const auto& slot : lanes_) e.lanes.push_back(slot.lane.state());
+  e.steps = steps_;
+  e.t = clock_t_;
+  history_.push(std::move(e));
+}
+
+void Session::seek(int entry) {
+  const lab::History::Entry& e = history_.at(static_cast<size_t>(entry));
+  for (size_t i = 0; i < lanes_.size(); ++i)
+    // a lane added after that moment starts there from lane 0's state
+    lanes_[i].lane.seek(i < e.lanes.size() ? e.lanes[i] : e.lanes.front(), e.steps);
+  steps_ = e.steps;
+  clock_t_ = e.t;
+  events_.rewindTo(e.t);
+  history_.dropAfter(e.t);  // stepping on from here writes a new future
   paused_ = true;
   // the plots go back with the state
-  while (!hist_t_.empty() && hist_t_.back() > snap.state.t)
+  while (!hist_t_.empty() && hist_t_.back() > e.t)
     for (auto* v : {&hist_t_, &hist_k_, &hist_p_, &hist_e_, &hist_drift_, &phase_q_, &phase_v_})
       if (!v->empty()) v->pop_back();
-  while (!marks_.empty() && marks_.back() > snap.state.t) marks_.pop_back();
+  for (auto& slot : lanes_)
+    while (!slot.t.empty() && slot.t.back() > e.t)
+      for (auto* v : {&slot.t, &slot.drift, &slot.distance, &slot.residual})
+        if (!v->empty()) v->pop_back();
+  while (!marks_.empty() && marks_.back() > e.t) marks_.pop_back();
   last_sample_t_ = -1.0;
+}
+
+void Session::rewind() {
+  // the newest kept state at least kRewindBack before the divergence, else the oldest kept
+  seek(history_.indexAtOrBefore(divergence()->t - kRewindBack));
 }
 
 void Session::setGrab(int body, const sim::Vec3& target) {
   const int before = grabbed();
-  const int n = built_->bodies();
-  const int b = body >= 0 && body < n ? body : -1;
-  if (built_->kind == sim::SystemKind::Pendulum) {
-    auto& p = built_->pendulum;
-    p.grab = b, p.grab_target = target, p.grab_stiffness = grab_stiffness_;
-  } else {
-    auto& m = built_->mass_spring;
-    m.grab = b >= 0 && !m.fixed(b) ? b : -1;
-    m.grab_target = target, m.grab_stiffness = grab_stiffness_;
-  }
+  built_->setGrab(body, target, grab_stiffness_);
   if (grabbed() != before) reanchor();
-}
-
-int Session::grabbed() const {
-  return built_->kind == sim::SystemKind::Pendulum ? built_->pendulum.grab
-                                                   : built_->mass_spring.grab;
 }
 
 namespace {
@@ -147,8 +182,8 @@ std::string rangeError(double v, double lo, double hi, const char* what) {
 bool Session::apply(const ui::Command& c, std::string* message, bool* handled) {
   if (handled) *handled = true;
   std::string why;
-  for (auto family : {&Session::applyClock, &Session::applyLifecycle, &Session::applyPhysics,
-                      &Session::applyGrabAndPlots}) {
+  for (auto family : {&Session::applyClock, &Session::applyLanes, &Session::applyLifecycle,
+                      &Session::applyPhysics, &Session::applyGrabAndPlots}) {
     const Outcome o = (this->*family)(c, why);
     if (o == Outcome::NotMine) continue;
     if (o == Outcome::Rejected && message) *message = why;
@@ -156,6 +191,17 @@ bool Session::apply(const ui::Command& c, std::string* message, bool* handled) {
   }
   if (handled) *handled = false;  // visual-only: the app's
   return true;
+}
+
+std::vector<lab::Lane*> Session::targetLanes(const ui::Command& c, std::string& why) {
+  std::vector<lab::Lane*> out;
+  if (c.lane == -1)
+    for (auto& slot : lanes_) out.push_back(&slot.lane);
+  else if (c.lane >= 0 && c.lane < laneCount())
+    out.push_back(&lanes_[static_cast<size_t>(c.lane)].lane);
+  else
+    why = "lane " + std::to_string(c.lane) + ": no such lane";
+  return out;
 }
 
 // integrator, dt, time scale, pause, single steps
@@ -166,14 +212,17 @@ Session::Outcome Session::applyClock(const ui::Command& c, std::string& why) {
     case K::SetIntegrator: {
       const auto lookup = sim::lookupIntegrator(c.text, built_->kind);
       if (!lookup.method) return why = lookup.error, Outcome::Rejected;
-      stepper_->setMethod(*lookup.method);
-      return Outcome::Applied;
+      const auto lanes = targetLanes(c, why);
+      for (lab::Lane* lane : lanes) lane->setMethod(*lookup.method);
+      return lanes.empty() ? Outcome::Rejected : Outcome::Applied;
     }
-    case K::SetDt:
+    case K::SetDt: {
       why = rangeError(c.value, L::kDtMin, L::kDtMax, "dt");
       if (!why.empty()) return Outcome::Rejected;
-      stepper_->setDt(c.value);  // time_fe refactorises on its next step, once
-      return Outcome::Applied;
+      const auto lanes = targetLanes(c, why);
+      for (lab::Lane* lane : lanes) lane->setDt(c.value);  // time_fe refactorises once
+      return lanes.empty() ? Outcome::Rejected : Outcome::Applied;
+    }
     case K::SetTimeScale:
       why = rangeError(c.value, L::kTimeScaleMin, L::kTimeScaleMax, "time scale");
       if (!why.empty()) return Outcome::Rejected;
@@ -188,6 +237,45 @@ Session::Outcome Session::applyClock(const ui::Command& c, std::string& why) {
       paused_ = true;
       for (int i = 0; i < c.count; ++i)
         if (!stepOnce()) break;
+      return Outcome::Applied;
+    default:
+      return Outcome::NotMine;
+  }
+}
+
+bool Session::addLane(int source, const std::string& integrator, double dt, std::string& why) {
+  if (laneCount() >= kMaxLanes)
+    return why = "lanes: at most " + std::to_string(kMaxLanes) + " on screen", false;
+  if (source < 0 || source >= laneCount())
+    return why = "lane " + std::to_string(source) + ": no such lane", false;
+  const auto lookup = sim::lookupIntegrator(integrator, built_->kind);
+  if (!lookup.method) return why = lookup.error, false;
+  why = rangeError(dt, ui::Limits::kDtMin, ui::Limits::kDtMax, "dt");
+  if (!why.empty()) return false;
+  const lab::Lane& from = lane(source);
+  lanes_.emplace_back(*built_, from.state(), *lookup.method, dt);
+  lanes_.back().lane.copyAnchor(from);  // drifts measured from the same E0 compare
+  return true;
+}
+
+// lanes: add, branch, remove; the timeline
+Session::Outcome Session::applyLanes(const ui::Command& c, std::string& why) {
+  using K = ui::Command::Kind;
+  switch (c.kind) {
+    case K::AddLane:  // from lane 0's current state: every lane starts from the same state
+      return addLane(0, c.text, c.value, why) ? Outcome::Applied : Outcome::Rejected;
+    case K::BranchLane:
+      return addLane(c.lane, c.text, c.value, why) ? Outcome::Applied : Outcome::Rejected;
+    case K::RemoveLane:
+      if (c.lane < 1 || c.lane >= laneCount())
+        return why = "lane " + std::to_string(c.lane) + ": not a lane that can go (lane 0 stays)",
+               Outcome::Rejected;
+      lanes_.erase(lanes_.begin() + c.lane);
+      return Outcome::Applied;
+    case K::SeekHistory:
+      if (c.count < 0 || static_cast<size_t>(c.count) >= history_.size())
+        return why = "timeline: no such state", Outcome::Rejected;
+      seek(c.count);
       return Outcome::Applied;
     default:
       return Outcome::NotMine;
@@ -227,55 +315,52 @@ Session::Outcome Session::applyLifecycle(const ui::Command& c, std::string& why)
   }
 }
 
-// the model's parameters; the conservative ones (k, gravity) re-anchor the energy drift
-Session::Outcome Session::applyPhysics(const ui::Command& c, std::string& why) {
+namespace {
+// The physics parameters a command sets, and its name in messages.
+struct PhysicsParameter {
+  sim::Parameter parameter;
+  const char* what;
+  double lo, hi;
+};
+std::optional<PhysicsParameter> physicsParameter(ui::Command::Kind k) {
   using K = ui::Command::Kind;
   using L = ui::Limits;
-  const bool pendulum = built_->kind == sim::SystemKind::Pendulum;
-  auto rejectRange = [&](double lo, double hi, const char* what) {
-    why = rangeError(c.value, lo, hi, what);
-    return !why.empty();
-  };
-  switch (c.kind) {
+  using P = sim::Parameter;
+  switch (k) {
     case K::SetStiffnessScale:
-      if (pendulum) return why = "stiffness: a pendulum has no springs", Outcome::Rejected;
-      if (rejectRange(L::kStiffnessScaleMin, L::kStiffnessScaleMax, "stiffness scale"))
-        return Outcome::Rejected;
-      stiffness_scale_ = c.value;
-      built_->mass_spring.stiffness = base_stiffness_ * c.value;
-      ++built_->mass_spring.revision;  // refactorise time_fe once
-      reanchor();
-      return Outcome::Applied;
+      return PhysicsParameter{P::StiffnessScale, "stiffness scale", L::kStiffnessScaleMin,
+                              L::kStiffnessScaleMax};
     case K::SetSpringDamping:
-      if (pendulum) return why = "spring damping: a pendulum has no springs", Outcome::Rejected;
-      if (rejectRange(0.0, L::kDampingMax, "spring damping")) return Outcome::Rejected;
-      spring_damping_ = c.value;
-      built_->mass_spring.damping.setConstant(c.value);
-      return Outcome::Applied;
+      return PhysicsParameter{P::SpringDamping, "spring damping", 0.0, L::kDampingMax};
     case K::SetDrag:
-      if (pendulum)
-        return why = "drag: not modelled for pendulums (use joint damping)", Outcome::Rejected;
-      if (rejectRange(0.0, L::kDragMax, "drag")) return Outcome::Rejected;
-      built_->mass_spring.drag = c.value;
-      return Outcome::Applied;
-    case K::SetGravity: {
-      for (double g : c.vec)
-        if (!finite(g)) return why = "gravity: not a finite vector", Outcome::Rejected;
-      const sim::Vec3 g(c.vec[0], c.vec[1], c.vec[2]);
-      if (g.norm() > L::kGravityMax) return why = "gravity: out of range", Outcome::Rejected;
-      built_->mass_spring.gravity = g;
-      built_->pendulum.gravity = g;
-      reanchor();
-      return Outcome::Applied;
-    }
+      return PhysicsParameter{P::Drag, "drag", 0.0, L::kDragMax};
     case K::SetJointDamping:
-      if (!pendulum) return why = "joint damping: only pendulums have joints", Outcome::Rejected;
-      if (rejectRange(0.0, L::kJointDampingMax, "joint damping")) return Outcome::Rejected;
-      built_->pendulum.joint_damping = c.value;
-      return Outcome::Applied;
+      return PhysicsParameter{P::JointDamping, "joint damping", 0.0, L::kJointDampingMax};
     default:
-      return Outcome::NotMine;
+      return std::nullopt;
   }
+}
+}  // namespace
+
+// the System's parameters, shared by every lane; the conservative ones (k, gravity) re-anchor
+// the energy drift
+Session::Outcome Session::applyPhysics(const ui::Command& c, std::string& why) {
+  if (c.kind == ui::Command::Kind::SetGravity) {
+    const sim::Vec3 g(c.vec[0], c.vec[1], c.vec[2]);
+    if (!g.allFinite()) return why = "gravity: not a finite vector", Outcome::Rejected;
+    if (g.norm() > ui::Limits::kGravityMax) return why = "gravity: out of range", Outcome::Rejected;
+    built_->setParameter(sim::Parameter::Gravity, 0.0, g);
+    reanchor();
+    return Outcome::Applied;
+  }
+  const auto p = physicsParameter(c.kind);
+  if (!p) return Outcome::NotMine;
+  why = rangeError(c.value, p->lo, p->hi, p->what);
+  if (!why.empty()) return Outcome::Rejected;
+  if (auto bad = built_->setParameter(p->parameter, c.value))
+    return why = std::string(p->what) + ": " + *bad, Outcome::Rejected;
+  if (sim::System::conservative(p->parameter)) reanchor();
+  return Outcome::Applied;
 }
 
 // the mouse spring's stiffness, the phase plot's coordinate
@@ -287,8 +372,7 @@ Session::Outcome Session::applyGrabAndPlots(const ui::Command& c, std::string& w
       why = rangeError(c.value, L::kGrabStiffnessMin, L::kGrabStiffnessMax, "grab stiffness");
       if (!why.empty()) return Outcome::Rejected;
       grab_stiffness_ = c.value;
-      built_->mass_spring.grab_stiffness = c.value;
-      built_->pendulum.grab_stiffness = c.value;
+      if (built_->grabbed() >= 0) setGrab(built_->grabbed(), built_->grabTarget());
       return Outcome::Applied;
     case K::SetPhaseCoordinate: {
       const int n = static_cast<int>(state().x.size());
@@ -304,43 +388,54 @@ Session::Outcome Session::applyGrabAndPlots(const ui::Command& c, std::string& w
 }
 
 void Session::sample() {
-  if (state().t == last_sample_t_) return;  // nothing moved (paused): the plots hold still
-  last_sample_t_ = state().t;
+  if (clock_t_ == last_sample_t_) return;  // nothing moved (paused): the plots hold still
+  last_sample_t_ = clock_t_;
+  for (auto& slot : lanes_) slot.lane.checkRunaway();
+  if (!anyLaneAlive()) paused_ = true;
   const sim::Energy e = energy();
-  if (!divergence_) {
-    Eigen::VectorXd x;
-    built_->positions(state(), x);
-    divergence_ = sim::checkRunaway(scales_, e0_, e.total(), x, state().t, method(),
-                                    built_->kind == sim::SystemKind::Pendulum);
-    if (divergence_) paused_ = true;
-  }
-  const double t = state().t;
-  push(hist_t_, static_cast<float>(t));
+  push(hist_t_, static_cast<float>(clock_t_));
   push(hist_k_, static_cast<float>(e.kinetic));
   push(hist_p_, static_cast<float>(e.potential));
   push(hist_e_, static_cast<float>(e.total()));
-  push(hist_drift_, static_cast<float>(std::abs(sim::energyDrift(e0_, e.total(), scales_))));
+  push(hist_drift_, static_cast<float>(std::abs(primary().drift())));
   const int j = std::min<int>(phase_coordinate_, static_cast<int>(state().x.size()) - 1);
   if (j >= 0) {
     push(phase_q_, static_cast<float>(state().x[j]));
     push(phase_v_, static_cast<float>(state().v[j]));
   }
+  if (lanes_.size() > 1) {
+    Eigen::VectorXd primaryPositions;
+    built_->positions(state(), primaryPositions);
+    for (auto& slot : lanes_) sampleLane(slot, primaryPositions);
+  }
   // marks older than the plotted history have scrolled out
   while (!marks_.empty() && marks_.front() < hist_t_.front()) marks_.erase(marks_.begin());
 }
 
-std::string Session::divergenceSummary() const {
-  if (!divergence_) return {};
+// One lane's drift and distance from lane 0 (frozen where it diverged).
+void Session::sampleLane(LaneSlot& slot, const Eigen::VectorXd& primaryPositions) {
+  Eigen::VectorXd x;
+  built_->positions(slot.lane.state(), x);
+  double distance = 0.0;
+  for (Eigen::Index i = 0; i + 2 < x.size(); i += 3)
+    distance = std::max(distance, (x.segment<3>(i) - primaryPositions.segment<3>(i)).norm());
+  push(slot.t, static_cast<float>(clock_t_));
+  push(slot.drift, static_cast<float>(std::abs(slot.lane.drift())));
+  push(slot.distance, static_cast<float>(distance));
+}
+
+std::string Session::summary(const std::optional<sim::Divergence>& d) {
+  if (!d) return {};
   // 6 significant digits for reading; `run` prints %.17g (Divergence::message) for CSV matching
   char t[32];
-  std::snprintf(t, sizeof t, "%.6g", divergence_->t);
+  std::snprintf(t, sizeof t, "%.6g", d->t);
   std::string out = "diverged at t = ";
-  out.append(t).append(" s with ").append(sim::info(divergence_->method).name);
-  return out.append(": ").append(divergence_->what);
+  out.append(t).append(" s with ").append(sim::info(d->method).name);
+  return out.append(": ").append(d->what);
 }
 
 void Session::fillPanel(ui::PanelModel& pm) const {
-  const bool pendulum = built_->kind == sim::SystemKind::Pendulum;
+  const bool pendulum = built_->isPendulum();
   pm.builtin_scenes = scene::builtinNames();
   pm.scene_name = name_;
   pm.scene_path = path_;
@@ -348,13 +443,7 @@ void Session::fillPanel(ui::PanelModel& pm) const {
   pm.particles = pendulum ? 0 : built_->mass_spring.particles();
   pm.springs = pendulum ? 0 : built_->mass_spring.springs();
   pm.links = pendulum ? built_->pendulum.links() : 0;
-  if (pendulum) {
-    pm.dofs = built_->pendulum.links();
-  } else {
-    int free = 0;
-    for (int i = 0; i < built_->mass_spring.particles(); ++i) free += !built_->mass_spring.fixed(i);
-    pm.dofs = free * built_->mass_spring.dim;
-  }
+  pm.dofs = built_->dofs();
   pm.integrators.clear();
   for (const auto& i : sim::integrators()) {
     if (!sim::appliesTo(i.method, built_->kind)) continue;
@@ -368,14 +457,14 @@ void Session::fillPanel(ui::PanelModel& pm) const {
   pm.dt = dt();
   pm.time_scale = time_scale_;
   pm.paused = paused_;
-  pm.stiffness_scale = stiffness_scale_;
-  pm.spring_damping = spring_damping_;
-  pm.drag = built_->mass_spring.drag;
-  const sim::Vec3 g = pendulum ? built_->pendulum.gravity : built_->mass_spring.gravity;
+  pm.stiffness_scale = stiffnessScale();
+  pm.spring_damping = springDamping();
+  pm.drag = built_->parameter(sim::Parameter::Drag);
+  const sim::Vec3 g = built_->gravity();
   for (int k = 0; k < 3; ++k) pm.gravity[k] = g[k];
-  pm.joint_damping = built_->pendulum.joint_damping;
+  pm.joint_damping = built_->parameter(sim::Parameter::JointDamping);
   pm.grab_stiffness = grab_stiffness_;
-  pm.sim_time = state().t;
+  pm.sim_time = clock_t_;
   pm.energy_time = hist_t_;
   pm.kinetic = hist_k_;
   pm.potential = hist_p_;
@@ -386,16 +475,37 @@ void Session::fillPanel(ui::PanelModel& pm) const {
   pm.phase_coordinates.clear();
   const int n = static_cast<int>(state().x.size());
   for (int j = 0; j < n && j < kPhaseCoordinatesListed; ++j)
-    pm.phase_coordinates.push_back(
-        pendulum ? std::string("phi").append(std::to_string(j))
-                 : std::string(1, "xyz"[j % 3]).append(std::to_string(j / 3)));
+    pm.phase_coordinates.push_back(built_->coordinateName(j));
   pm.phase_coordinate = phase_coordinate_;
-  pm.diverged = divergence_.has_value();
+  pm.diverged = divergence().has_value();
   pm.divergence = divergenceSummary();
   pm.can_rewind = canRewind();
   pm.marks = marks_;
-  pm.drift_label =
-      sim::driftIsRelative(e0_, scales_) ? "|E - E0| / |E0|" : "|E - E0| / S (scene energy scale)";
+  pm.drift_label = sim::driftIsRelative(initialEnergy(), scales())
+                       ? "|E - E0| / |E0|"
+                       : "|E - E0| / S (scene energy scale)";
+  fillLanes(pm);
+}
+
+void Session::fillLanes(ui::PanelModel& pm) const {
+  pm.max_lanes = kMaxLanes;
+  pm.lanes.clear();
+  for (const auto& slot : lanes_) {
+    ui::LaneRow row;
+    row.integrator = std::string(sim::info(slot.lane.method()).name);
+    row.dt = slot.lane.dt();
+    row.diverged = slot.lane.diverged();
+    row.divergence = summary(slot.lane.divergence());
+    row.time = slot.t;
+    row.drift = slot.drift;
+    row.distance = slot.distance;
+    row.residual = slot.residual;
+    pm.lanes.push_back(std::move(row));
+  }
+  pm.history_size = static_cast<int>(history_.size());
+  pm.history_t0 = history_.size() ? history_.at(0).t : 0.0;
+  pm.history_t1 = history_.size() ? history_.at(history_.size() - 1).t : 0.0;
+  pm.history_mb = static_cast<double>(history_.bytes()) / (1 << 20);
 }
 
 }  // namespace app

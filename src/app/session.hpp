@@ -1,6 +1,7 @@
-// The Session (docs/architecture.md#the-session-and-commands): owns the scene's model, state and
-// stepper; the panel and the input emit ui::Commands, which it validates and applies between
-// steps. One owner changes simulation state. Also keeps the diagnostics the panel plots.
+// The Session (docs/architecture.md#the-session-and-commands): owns the scene's System and its
+// 1 to 4 Lanes (docs/architecture.md#system-and-lanes); the panel and the input emit
+// ui::Commands, which it validates and applies between steps. One owner changes simulation
+// state. Also keeps the diagnostics the panel plots and the timeline of past states.
 #pragma once
 
 #include <deque>
@@ -9,6 +10,9 @@
 #include <string>
 #include <vector>
 
+#include "lab/events.hpp"
+#include "lab/history.hpp"
+#include "lab/lane.hpp"
 #include "scene/build.hpp"
 #include "scene/scene_def.hpp"
 #include "sim/diagnostics.hpp"
@@ -19,6 +23,8 @@ namespace app {
 
 class Session {
  public:
+  Session();
+
   // Loads a scene (a built-in name or a .json path); throws scene::Error on bad input and keeps
   // the previous scene.
   void load(const std::string& sceneArg);
@@ -29,98 +35,127 @@ class Session {
   // (`handled` false) so the app can take them.
   bool apply(const ui::Command& c, std::string* message, bool* handled = nullptr);
 
-  // One simulation step unless diverged; false if it diverged now or before. Keeps a snapshot of
-  // the state every kSnapshotInterval of simulated time for Rewind.
+  // One step of the session's clock (lane 0's dt): lane 0 steps, then every other lane is
+  // brought to its step nearest in time (docs/ui.md#lanes). A lane that diverges freezes; the
+  // others go on. False when every lane has diverged (the simulation then pauses). Events due
+  // are applied first; a state is kept on the timeline when one is due.
   bool stepOnce();
 
   // The mouse spring: body index (particle or bob), target (m); clear with body = -1. Taking or
   // letting go re-anchors the energy drift (the hand does work on the system).
   void setGrab(int body, const sim::Vec3& target);
-  int grabbed() const;
+  int grabbed() const { return built_->grabbed(); }
 
   // Records energy and phase samples (called once per rendered frame) when the state has moved
   // since the last one: paused, the plots hold still. Also applies the runaway rule
-  // (sim/diagnostics.hpp): a state still finite but absurd is reported as a divergence and
-  // pauses, so the user sees the banner instead of an empty screen (`run` only warns).
+  // (sim/diagnostics.hpp) to every lane: a state still finite but absurd is reported as that
+  // lane's divergence, so the user sees the banner instead of an empty screen (`run` only warns).
   void sample();
+
+  // Events --at (docs/cli.md#events) for the window; they replay after Reset.
+  void setEvents(std::vector<lab::Event> events);
 
   const scene::SceneDef& def() const { return def_; }
   const scene::Built& built() const { return *built_; }
-  const sim::State& state() const { return stepper_->state(); }
-  sim::Method method() const { return stepper_->method(); }
-  double dt() const { return stepper_->dt(); }
+  // lane 0, the primary lane: what the panel's Simulation section and the caption describe
+  const lab::Lane& primary() const { return lanes_.front().lane; }
+  const sim::State& state() const { return primary().state(); }
+  sim::Method method() const { return primary().method(); }
+  double dt() const { return primary().dt(); }
   bool paused() const { return paused_; }
   double timeScale() const { return time_scale_; }
   void setPaused(bool p) { paused_ = p; }
-  const std::optional<sim::Divergence>& divergence() const { return divergence_; }
+  const std::optional<sim::Divergence>& divergence() const { return primary().divergence(); }
   const std::string& sceneName() const { return name_; }
   const std::string& scenePath() const { return path_; }
   const std::string& sceneArg() const { return arg_; }  // as given to load(): name or path
-  long long steps() const { return steps_; }
+  long long steps() const { return steps_; }            // of the session's clock
+  double time() const { return clock_t_; }              // s, the session's clock
   double grabStiffness() const { return grab_stiffness_; }
-  double stiffnessScale() const { return stiffness_scale_; }
-  double springDamping() const { return spring_damping_; }
-  sim::Energy energy() const { return built_->energy(state()); }
-  double initialEnergy() const { return e0_; }  // J, the drift's anchor (see reanchor)
-  const sim::SceneScales& scales() const { return scales_; }
+  double stiffnessScale() const { return built_->parameter(sim::Parameter::StiffnessScale); }
+  double springDamping() const { return built_->parameter(sim::Parameter::SpringDamping); }
+  sim::Energy energy() const { return primary().energy(); }
+  double initialEnergy() const { return primary().e0(); }  // J, the drift's anchor
+  const sim::SceneScales& scales() const { return primary().scales(); }
   const std::vector<float>& marks() const { return marks_; }
-  bool canRewind() const { return divergence_ && !snapshots_.empty(); }
+  bool canRewind() const { return divergence() && history_.size() > 0; }
   int phaseCoordinate() const { return phase_coordinate_; }
 
+  // lanes (docs/ui.md#lanes)
+  int laneCount() const { return static_cast<int>(lanes_.size()); }
+  const lab::Lane& lane(int i) const { return lanes_[static_cast<size_t>(i)].lane; }
+  // the timeline of kept states
+  const lab::History& history() const { return history_; }
+  void setHistoryBudget(std::size_t bytes) { history_.setBudget(bytes); }
+
   // The divergence report for the screen, times to 6 significant digits; empty if none.
-  std::string divergenceSummary() const;
-  // Fills the physics, simulation and diagnostics parts of a panel model.
+  std::string divergenceSummary() const { return summary(divergence()); }
+  static std::string summary(const std::optional<sim::Divergence>& d);
+  // Fills the physics, simulation, lanes and diagnostics parts of a panel model.
   void fillPanel(ui::PanelModel& pm) const;
 
   // The mouse spring's stiffness until the panel changes it.
   static constexpr double kDefaultGrabStiffness = 100.0;  // N/m
-  // Rewind's ring of states: one every kSnapshotInterval of simulated time, the last kSnapshots;
-  // a copy is O(N) and rare next to the steps between two.
-  static constexpr double kSnapshotInterval = 0.25;  // s
-  static constexpr size_t kSnapshots = 8;            // 2 s
+  // The timeline: a state every kHistorySpacing of simulated time at first (a copy is O(N) and
+  // rare next to the steps between two), within kHistoryBudget bytes unless the preferences say.
+  static constexpr double kHistorySpacing = 1.0 / 30.0;      // s
+  static constexpr std::size_t kHistoryBudget = 256u << 20;  // bytes
   // How far before the divergence Rewind goes: far enough to see the instability build up.
   static constexpr double kRewindBack = 1.0;  // s
   // The phase plot's choices: the first coordinates only, since the panel rebuilds the list
   // every frame (a 256 x 256 cloth has 196 608).
   static constexpr int kPhaseCoordinatesListed = 3000;
+  // Lanes on screen at once (lane 0 included).
+  static constexpr int kMaxLanes = 4;
 
  private:
   enum class Outcome { Applied, Rejected, NotMine };
+  // One lane with its plotted history: the lab::Lane references *built_, so it lives in place.
+  struct LaneSlot {
+    LaneSlot(const sim::System& system, const sim::State& from, sim::Method m, double dt)
+        : lane(system, from, m, dt) {}
+    lab::Lane lane;
+    std::vector<float> t, drift, distance, residual;
+  };
   // Session::apply by command family; a rejection's reason goes to `why`.
   Outcome applyClock(const ui::Command& c, std::string& why);
+  Outcome applyLanes(const ui::Command& c, std::string& why);
   Outcome applyLifecycle(const ui::Command& c, std::string& why);
   Outcome applyPhysics(const ui::Command& c, std::string& why);
   Outcome applyGrabAndPlots(const ui::Command& c, std::string& why);
-  void rebuildStepper(sim::Method m, double h, const sim::State& s);
-  void restart(const sim::State& s);  // the stepper from s, with a fresh snapshot ring
+  // The lanes a command names (c.lane: one, or -1 every lane); empty with `why` when none.
+  std::vector<lab::Lane*> targetLanes(const ui::Command& c, std::string& why);
+  bool addLane(int source, const std::string& integrator, double dt, std::string& why);
+  void restart(const sim::State& s);  // every lane from s, a fresh timeline and plots
   void rewind();
-  // After a conservative change (k, gravity, grab): E0 := the current E, the scales from the
-  // current model and state, and a mark on the plots at the current time.
+  void seek(int entry);  // every lane to a kept state (paused)
+  void keepState();      // on the timeline, when one is due
+  void applyDueEvents();
+  void bringLanesTo(double t);  // lanes 1.. to their step nearest to t
+  bool anyLaneAlive() const;
+  // After a conservative change (k, gravity, grab): every lane's E0 := its current E, the scales
+  // from the current state, and a mark on the plots at the current time.
   void reanchor();
   void clearHistory();
+  void sampleLane(LaneSlot& slot, const Eigen::VectorXd& primaryPositions);
+  void fillLanes(ui::PanelModel& pm) const;
   scene::SceneDef def_;
   std::unique_ptr<scene::Built> built_;
-  std::unique_ptr<sim::Stepper> stepper_;
-  Eigen::VectorXd base_stiffness_;
+  std::unique_ptr<sim::System> loaded_system_;  // the parameters at load: Reset with events
+  std::deque<LaneSlot> lanes_;  // a deque: slots never move, the lanes reference *built_
+  lab::EventSchedule events_;
+  lab::History history_;
   std::string name_, path_, arg_;
   bool paused_ = false;
   double time_scale_ = 1.0;
-  double stiffness_scale_ = 1.0, spring_damping_ = 0.0;
   double grab_stiffness_ = kDefaultGrabStiffness;  // N/m
   long long steps_ = 0;
-  std::optional<sim::Divergence> divergence_;
-  double e0_ = 0.0;
-  sim::SceneScales scales_;
+  double clock_t_ = 0.0;  // s: lane 0's time, counted on in its dt once it diverged
   int phase_coordinate_ = 0;
-  // diagnostics history (ring buffers as vectors trimmed from the front)
+  // lane 0's diagnostics history (ring buffers as vectors trimmed from the front)
   std::vector<float> hist_t_, hist_k_, hist_p_, hist_e_, hist_drift_, phase_q_, phase_v_;
-  double last_sample_t_ = -1.0;  // s, the state time of the last sample (-1: none)
+  double last_sample_t_ = -1.0;  // s, the clock time of the last sample (-1: none)
   std::vector<float> marks_;     // s, times of the conservative changes within the history
-  struct Snapshot {
-    sim::State state;
-    long long steps;
-  };
-  std::deque<Snapshot> snapshots_;  // oldest first
   friend class SessionTestAccess;
 };
 

@@ -94,16 +94,18 @@ EventSchedule::EventSchedule(std::vector<Event> events) : events_(std::move(even
                    [](const Event& a, const Event& b) { return a.t < b.t; });
 }
 
-EventEffect EventSchedule::applyDue(double stepStart, sim::System& system, Lane& lane) {
+EventEffect EventSchedule::applyDue(double stepStart, sim::System& system,
+                                    std::span<Lane* const> lanes) {
   EventEffect effect;
   for (; next_ < events_.size() && events_[next_].t <= stepStart; ++next_) {
     const Event& e = events_[next_];
     switch (e.key) {
       case EventKey::Integrator:
-        lane.setMethod(*sim::lookupIntegrator(e.name, system.kind).method);
+        for (Lane* lane : lanes)
+          lane->setMethod(*sim::lookupIntegrator(e.name, system.kind).method);
         break;
       case EventKey::Dt:
-        lane.setDt(e.value);
+        for (Lane* lane : lanes) lane->setDt(e.value);
         effect.dt_changed = true;
         break;
       case EventKey::StiffnessScale:

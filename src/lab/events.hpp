@@ -4,6 +4,7 @@
 #pragma once
 
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -48,8 +49,9 @@ class EventSchedule {
   bool empty() const { return events_.empty(); }
   const std::vector<Event>& events() const { return events_; }
   // Applies, in order, every event not yet applied whose time is <= stepStart (the start of the
-  // next step) to `system` and `lane`. Events were checked (checkEvent) beforehand.
-  EventEffect applyDue(double stepStart, sim::System& system, Lane& lane);
+  // next step) to `system` and to every lane of `lanes` (integrator, dt). Events were checked
+  // (checkEvent) beforehand.
+  EventEffect applyDue(double stepStart, sim::System& system, std::span<Lane* const> lanes);
   // Back to the first event (a restart from t = 0).
   void rewindTo(double t);
 

@@ -33,6 +33,12 @@ void Lane::restart(const sim::State& s, long long steps) {
   reanchor();
 }
 
+void Lane::seek(const sim::State& s, long long steps) {
+  stepper_ = system_->stepper(method(), dt(), s);
+  steps_ = steps;
+  divergence_.reset();
+}
+
 void Lane::reanchor() {
   e0_ = energy().total();
   scales_ = system_->scales(state());

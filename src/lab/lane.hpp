@@ -38,6 +38,10 @@ class Lane {
   void restart(const sim::State& s);
   // Starts again from `s`, as if `steps` steps had been made (rewind, branch).
   void restart(const sim::State& s, long long steps);
+  // Goes to `s` (a kept state of this lane: the timeline) keeping the energy anchor.
+  void seek(const sim::State& s, long long steps);
+  // Takes another lane's energy anchor, so that drifts of lanes started apart compare.
+  void copyAnchor(const Lane& other) { e0_ = other.e0_, scales_ = other.scales_; }
 
   sim::Energy energy() const { return system_->energy(state()); }
   double e0() const { return e0_; }  // J, the drift's anchor

@@ -25,7 +25,8 @@ double ScheduledLane::timeOfStep(long long k) const {
 }
 
 void ScheduledLane::applyDueEvents() {
-  const EventEffect effect = events_.applyDue(lane_.state().t, system_, lane_);
+  Lane* const lanes[] = {&lane_};
+  const EventEffect effect = events_.applyDue(lane_.state().t, system_, lanes);
   if (effect.dt_changed) k0_ = k_, t0_ = lane_.state().t;
   if (effect.conservative) lane_.reanchor();
 }

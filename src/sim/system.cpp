@@ -88,6 +88,10 @@ int System::grabbed() const {
   return isPendulum() ? pendulum.grab : mass_spring.grab;
 }
 
+Vec3 System::grabTarget() const {
+  return isPendulum() ? pendulum.grab_target : mass_spring.grab_target;
+}
+
 Vec3 System::gravity() const {
   return isPendulum() ? pendulum.gravity : mass_spring.gravity;
 }

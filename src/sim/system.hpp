@@ -52,6 +52,7 @@ class System {
   // The mouse spring on `body` (-1 or a fixed particle: none) towards `target` (m).
   void setGrab(int body, const Vec3& target, double stiffness);
   int grabbed() const;
+  Vec3 grabTarget() const;
   Vec3 gravity() const;
 
   // The parameter's current value (StiffnessScale: relative to the scene's own stiffness).

@@ -42,11 +42,11 @@ struct Command {
     ToggleRecording,     // start a sim-time-locked clip, or stop it and say where it is
     SetClipSize,         // count: index in clipSizes() (0: the window's framebuffer)
     // the lab (docs/ui.md#lanes): lanes side by side, rewind, stability map, orders
-    AddLane,             // text: integrator, value: dt (s); from lane 0's current state
-    RemoveLane,          // lane: the lane (not 0)
-    BranchLane,          // lane: the source lane; text: integrator, value: dt; from its state
-    SetSplitLanes,       // value: 1 side by side in split viewports, 0 overlaid
-    SeekHistory,         // count: index of a kept state on the timeline (paused)
+    AddLane,        // text: integrator, value: dt (s); from lane 0's current state
+    RemoveLane,     // lane: the lane (not 0)
+    BranchLane,     // lane: the source lane; text: integrator, value: dt; from its state
+    SetSplitLanes,  // value: 1 side by side in split viewports, 0 overlaid
+    SeekHistory,    // count: index of a kept state on the timeline (paused)
     Quit,
   };
   Kind kind = Kind::Quit;
@@ -107,11 +107,11 @@ LaneColour laneColour(int lane);
 // One lane in the panel: lane 0 is the one the rest of the panel describes.
 struct LaneRow {
   std::string integrator;
-  double dt = 0.0;              // s
-  double dt_over_limit = 0.0;   // dt / the integrator's stability limit; 0: no limit known
+  double dt = 0.0;             // s
+  double dt_over_limit = 0.0;  // dt / the integrator's stability limit; 0: no limit known
   bool diverged = false;
-  std::string divergence;       // the report, one line
-  std::span<const float> time;  // s, the history's times
+  std::string divergence;           // the report, one line
+  std::span<const float> time;      // s, the history's times
   std::span<const float> drift;     // |E - E0| / reference (log plot)
   std::span<const float> distance;  // m, the largest distance of a body from lane 0's (log plot)
   std::span<const float> residual;  // the ledger's balance |E - E0 + W_diss - W_ext| / reference
@@ -122,6 +122,9 @@ struct PanelModel {
   std::vector<LaneRow> lanes;
   bool split_lanes = false;  // as SetSplitLanes
   int max_lanes = 4;
+  // the timeline of kept states (SeekHistory): how many, from t0 to t1 (s), their memory (MB)
+  int history_size = 0;
+  double history_t0 = 0.0, history_t1 = 0.0, history_mb = 0.0;
 
   // scene
   std::vector<std::string> builtin_scenes;
