@@ -306,8 +306,7 @@ TEST_CASE("app: Rewind goes back about a second before a runaway, to a state tha
   CHECK(s.paused());
   // the newest kept state at least 1 s before the banner
   CHECK(s.state().t <= tDiverged - app::Session::kRewindBack);
-  CHECK(s.state().t >
-        tDiverged - app::Session::kRewindBack - s.history().spacing() - s.dt());
+  CHECK(s.state().t > tDiverged - app::Session::kRewindBack - s.history().spacing() - s.dt());
   CHECK(s.steps() > 0);
   s.fillPanel(pm);
   CHECK(pm.energy_time.back() <= s.state().t);  // the plots went back too
@@ -491,8 +490,13 @@ TEST_CASE("app: every window option of the help's table parses in both spellings
   // accepts only the table's names)
   using Check = std::function<bool(const app::ViewerOptions&)>;
   const std::map<std::string, std::pair<std::string, Check>> samples = {
-      {"--integrator", {"verlet", [](const auto& o) { return o.integrator == "verlet"; }}},
-      {"--dt", {"0.0025", [](const auto& o) { return o.dt == 0.0025; }}},
+      {"--integrator", {"verlet", [](const auto& o) { return o.session.integrator == "verlet"; }}},
+      {"--dt", {"0.0025", [](const auto& o) { return o.session.dt == 0.0025; }}},
+      {"--lanes",
+       {"rk4,verlet@0.001", [](const auto& o) { return o.session.lanes == "rk4,verlet@0.001"; }}},
+      {"--at",
+       {"2:dt=0.01",
+        [](const auto& o) { return o.session.at == std::vector<std::string>{"2:dt=0.01"}; }}},
       {"--size", {"640x360", [](const auto& o) { return o.width == 640 && o.height == 360; }}},
       {"--frames", {"12", [](const auto& o) { return o.frames == 12; }}},
       {"--screenshot", {"a.png", [](const auto& o) { return o.screenshot == "a.png"; }}},

@@ -164,8 +164,15 @@ TEST_CASE("record: every option of the help's table parses in both spellings") {
       {"--seconds", {"2.5", [](const auto& o) { return o.seconds == 2.5; }}},
       {"--fps", {"30", [](const auto& o) { return o.fps == 30.0; }}},
       {"--size", {"641x361", [](const auto& o) { return o.width == 641 && o.height == 361; }}},
-      {"--integrator", {"verlet", [](const auto& o) { return o.integrator == "verlet"; }}},
-      {"--dt", {"0.0025", [](const auto& o) { return o.dt == 0.0025; }}},
+      {"--integrator", {"verlet", [](const auto& o) { return o.session.integrator == "verlet"; }}},
+      {"--dt", {"0.0025", [](const auto& o) { return o.session.dt == 0.0025; }}},
+      {"--lanes",
+       {"rk4,verlet@0.001", [](const auto& o) { return o.session.lanes == "rk4,verlet@0.001"; }}},
+      {"--at",
+       {"2:dt=0.01",
+        [](const auto& o) {  // given twice, like --camera: both kept
+          return o.session.at == std::vector<std::string>{"2:dt=0.01", "2:dt=0.01"};
+        }}},
       {"--no-ui", {"", [](const auto& o) { return o.no_ui; }}},
       {"--caption", {"", [](const auto& o) { return o.caption; }}},
       {"--stats", {"", [](const auto& o) { return o.stats; }}},

@@ -42,7 +42,8 @@ bool writeProvenance(const std::string& path, const Provenance& p, std::string* 
   j["no_ui"] = o.no_ui;
   j["caption"] = o.caption;
   j["camera"] = o.camera;
-  j["events"] = json::array();  // --at events: none in this version
+  j["lanes"] = o.session.lanes;
+  j["events"] = o.session.at;
   j["output"] = o.out;
   j["command"] = p.args;
   std::string why;
@@ -71,8 +72,11 @@ void fill(const json& j, RecordOptions& o) {
   if (!scene.contains("definition") || !scene.at("definition").is_object())
     throw std::runtime_error("key \"scene.definition\" must be the scene's JSON object");
   o.scene_json = scene.at("definition").dump();
-  o.integrator = field<std::string>(j, "integrator");
-  o.dt = field<double>(j, "dt");
+  o.session.integrator = field<std::string>(j, "integrator");
+  o.session.dt = field<double>(j, "dt");
+  // absent in provenance files of springlab 0.8 (before lanes and events)
+  if (j.contains("lanes")) o.session.lanes = field<std::string>(j, "lanes");
+  o.session.at = field<std::vector<std::string>>(j, "events");
   o.fps = field<double>(j, "fps");
   o.width = field<int>(j, "width");
   o.height = field<int>(j, "height");

@@ -57,10 +57,16 @@ std::optional<std::string> applyRecordOption(const std::string& name, const std:
     if (!parseWindowSize(v, o.width, o.height) || o.width > kMaxWidth || o.height > kMaxHeight)
       return "--size: must be WxH with 16 <= W <= 3840 and 16 <= H <= 2160, not \"" + v + "\"";
   } else if (name == "--integrator") {
-    o.integrator = v;
+    o.session.integrator = v;
   } else if (name == "--dt") {
-    if (!cli::parseDouble(v, o.dt) || !(o.dt > 0))
+    if (!cli::parseDouble(v, o.session.dt) || !(o.session.dt > 0))
       return "--dt: must be a finite number > 0, not \"" + v + "\"";
+  } else if (name == "--lanes") {
+    if (v.empty()) return std::string("--lanes: missing SPEC,SPEC");
+    o.session.lanes = v;
+  } else if (name == "--at") {
+    if (auto bad = checkEventSyntax(v)) return bad;
+    o.session.at.push_back(v);
   } else if (name == "--no-ui") {
     o.no_ui = true;
   } else if (name == "--caption") {
@@ -155,12 +161,10 @@ std::optional<std::string> prepare(Recording& r) {
     } catch (const scene::Error& e) {
       return std::string(e.what());
     }
-    if (auto problem = applyIntegratorAndDt(r.d.session, o.integrator, o.dt, kPrefix))
-      return problem;
+    if (auto problem = applySessionOptions(r.d.session, o.session, kPrefix)) return problem;
   } else {
     if (auto problem = readSceneText(o)) return std::string(kPrefix) + ": " + *problem;
-    if (auto problem = setUpSession(r.d.session, o.scene, o.integrator, o.dt, kPrefix))
-      return problem;
+    if (auto problem = setUpSession(r.d.session, o.scene, o.session, kPrefix)) return problem;
     o.scene_name = r.d.session.sceneName();
   }
   std::string error;

@@ -5,7 +5,9 @@
 
 #include <optional>
 #include <string>
+
 #include <vector>
+#include "app/setup.hpp"
 
 namespace app {
 
@@ -15,8 +17,7 @@ struct RecordOptions {
   std::optional<double> seconds;  // s of simulated time; default the scene's duration
   double fps = 60.0;
   int width = 1280, height = 720;
-  std::string integrator;  // empty: the scene's
-  double dt = 0.0;         // 0: the scene's
+  SessionOptions session;  // --integrator, --dt, --lanes, --at
   bool no_ui = false, caption = false;
   bool stats = false;  // print where the time went (stepping, drawing, readback, encoding)
   std::vector<std::string> camera;  // KEY=VALUE, in order

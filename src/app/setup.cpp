@@ -2,31 +2,77 @@
 
 #include <cstdio>
 
+#include "lab/lane_spec.hpp"
+
 namespace app {
 
+namespace {
+using K = ui::Command::Kind;
+
+std::string dtRange() {
+  char range[96];
+  std::snprintf(range, sizeof range, " (allowed %g to %g s)", ui::Limits::kDtMin,
+                ui::Limits::kDtMax);
+  return range;
+}
+
+// --lanes: lane 0 takes the first SPEC, the others are added from the same initial state.
+std::optional<std::string> applyLanes(Session& s, const std::string& text,
+                                      const std::string& prefix) {
+  std::vector<lab::LaneSpec> specs;
+  if (auto bad = lab::parseLaneSpecs(text, s.built().kind, specs))
+    return prefix + ": --lanes: " + *bad;
+  if (specs.size() > static_cast<size_t>(Session::kMaxLanes))
+    return prefix + ": --lanes: " + std::to_string(specs.size()) + " lanes; at most " +
+           std::to_string(Session::kMaxLanes) + " on screen";
+  const double dt0 = s.dt();
+  std::string error;
+  for (size_t i = 0; i < specs.size(); ++i) {
+    const std::string name(sim::info(specs[i].method).name);
+    const double dt = specs[i].dt.value_or(dt0);
+    const bool ok = i == 0 ? s.apply(ui::command(K::SetIntegrator, 0.0, 0, name), &error) &&
+                                 s.apply(ui::command(K::SetDt, dt), &error)
+                           : s.apply(ui::command(K::AddLane, dt, 0, name), &error);
+    if (!ok) return prefix + ": --lanes: lane " + std::to_string(i) + ": " + error + dtRange();
+  }
+  return std::nullopt;
+}
+}  // namespace
+
+std::optional<std::string> checkEventSyntax(const std::string& text) {
+  lab::Event e;
+  if (auto bad = lab::parseEvent(text, e)) return "--at: " + *bad;
+  return std::nullopt;
+}
+
 std::optional<std::string> setUpSession(Session& s, const std::string& scene,
-                                        const std::string& integrator, double dt,
-                                        const std::string& prefix) {
+                                        const SessionOptions& o, const std::string& prefix) {
   try {
     s.load(scene);
   } catch (const scene::Error& e) {
     return std::string(e.what());
   }
-  return applyIntegratorAndDt(s, integrator, dt, prefix);
+  return applySessionOptions(s, o, prefix);
 }
 
-std::optional<std::string> applyIntegratorAndDt(Session& s, const std::string& integrator,
-                                                double dt, const std::string& prefix) {
-  using K = ui::Command::Kind;
+std::optional<std::string> applySessionOptions(Session& s, const SessionOptions& o,
+                                               const std::string& prefix) {
   std::string error;
-  if (!integrator.empty() && !s.apply(ui::command(K::SetIntegrator, 0.0, 0, integrator), &error))
+  if (!o.integrator.empty() &&
+      !s.apply(ui::command(K::SetIntegrator, 0.0, 0, o.integrator), &error))
     return prefix + ": --integrator: " + error;
-  if (dt > 0.0 && !s.apply(ui::command(K::SetDt, dt), &error)) {
-    char range[96];
-    std::snprintf(range, sizeof range, " (allowed %g to %g s)", ui::Limits::kDtMin,
-                  ui::Limits::kDtMax);
-    return prefix + ": --dt: " + error + range;
+  if (o.dt > 0.0 && !s.apply(ui::command(K::SetDt, o.dt), &error))
+    return prefix + ": --dt: " + error + dtRange();
+  if (!o.lanes.empty())
+    if (auto bad = applyLanes(s, o.lanes, prefix)) return bad;
+  std::vector<lab::Event> events;
+  for (const auto& text : o.at) {
+    lab::Event e;
+    if (auto bad = lab::parseEvent(text, e)) return prefix + ": --at: " + *bad;
+    if (auto bad = lab::checkEvent(e, s.built().kind)) return prefix + ": --at: " + *bad;
+    events.push_back(std::move(e));
   }
+  s.setEvents(std::move(events));
   return std::nullopt;
 }
 

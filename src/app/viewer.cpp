@@ -132,10 +132,16 @@ namespace {
 bool applyViewerOption(const std::string& name, const std::string& v, ViewerOptions& o,
                        std::string& error) {
   if (name == "--integrator") {
-    o.integrator = v;
+    o.session.integrator = v;
   } else if (name == "--dt") {
-    if (!cli::parseDouble(v, o.dt) || !(o.dt > 0))
+    if (!cli::parseDouble(v, o.session.dt) || !(o.session.dt > 0))
       return error = "--dt: must be a finite number > 0, not \"" + v + "\"", false;
+  } else if (name == "--lanes") {
+    if (v.empty()) return error = "--lanes: missing SPEC,SPEC", false;
+    o.session.lanes = v;
+  } else if (name == "--at") {
+    if (auto bad = checkEventSyntax(v)) return error = *bad, false;
+    o.session.at.push_back(v);
   } else if (name == "--size") {
     o.size_given = true;
     if (!parseWindowSize(v, o.width, o.height))
@@ -191,7 +197,7 @@ int loadScene(Viewer& v, const Prefs& prefs, bool scripted) {
   }
   const std::string scene =
       o.scene_given || v.d.session.sceneName().empty() ? o.scene : v.d.session.sceneArg();
-  if (const auto problem = setUpSession(v.d.session, scene, o.integrator, o.dt, "springlab")) {
+  if (const auto problem = setUpSession(v.d.session, scene, o.session, "springlab")) {
     std::fprintf(stderr, "%s\n", problem->c_str());
     return 2;
   }

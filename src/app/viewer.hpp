@@ -3,15 +3,16 @@
 #pragma once
 
 #include <string>
+
 #include <vector>
+#include "app/setup.hpp"
 
 namespace app {
 
 struct ViewerOptions {
   // the first interactive session's scene: one that moves in 3-D (a cloth sagging into a dish)
   std::string scene = "cloth_32_horizontal";
-  std::string integrator;  // empty: the scene's
-  double dt = 0.0;         // 0: the scene's
+  SessionOptions session;  // --integrator, --dt, --lanes, --at
   int width = 1280, height = 720;
   long long frames = -1;   // quit after N frames (-1: run until closed)
   std::string screenshot;  // PNG of the last frame

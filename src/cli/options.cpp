@@ -35,6 +35,12 @@ constexpr std::array kBenchOptions = {
 constexpr std::array kWindowOptions = {
     OptionSpec{"--integrator", "NAME", "integrator; it must apply to the system", "the scene's"},
     OptionSpec{"--dt", "S", "time step, s; 1e-7 <= S <= 0.1", "the scene's"},
+    OptionSpec{"--lanes", "SPEC,SPEC",
+               "up to 4 lanes side by side, each NAME or NAME@DT (lane 0 the first)", "one lane"},
+    OptionSpec{"--at", "T:KEY=VALUE",
+               "at simulated time T set integrator, dt, stiffness_scale, damping or drag; "
+               "repeatable",
+               ""},
     OptionSpec{"--size", "WxH", "window size (image size when headless), pixels", "1280x720"},
     OptionSpec{"--frames", "N", "stop after N rendered frames (a scripted run)",
                "until the window is closed"},
@@ -56,6 +62,12 @@ constexpr std::array kRecordOptions = {
     OptionSpec{"--size", "WxH", "image size, pixels, 16x16 to 3840x2160", "1280x720"},
     OptionSpec{"--integrator", "NAME", "integrator; it must apply to the system", "the scene's"},
     OptionSpec{"--dt", "S", "time step, s; 1e-7 <= S <= 0.1", "the scene's"},
+    OptionSpec{"--lanes", "SPEC,SPEC",
+               "up to 4 lanes side by side, each NAME or NAME@DT (lane 0 the first)", "one lane"},
+    OptionSpec{"--at", "T:KEY=VALUE",
+               "at simulated time T set integrator, dt, stiffness_scale, damping or drag; "
+               "repeatable",
+               ""},
     OptionSpec{"--no-ui", "", "no panel in the picture: the scene alone", ""},
     OptionSpec{"--caption", "",
                "burn a caption into the frame: scene, integrator, dt, t, energy drift", ""},
