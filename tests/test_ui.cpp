@@ -1038,3 +1038,64 @@ TEST_CASE("ui: the status line stays clear of the strain legend") {
   CHECK(status->Pos.x >= 430.0f);
   CHECK(status->Pos.x + status->Size.x <= 800.0f);
 }
+
+TEST_CASE("ui: the Lab section adds, branches and removes lanes and seeks the timeline") {
+  Harness h(1280, 1600);
+  Fixture f;
+  f.model.dt = 0.001;
+  std::vector<float> zeros(200, 0.0f), dist = series(200, [](double x) { return 1e-6 * x; });
+  for (int i = 0; i < 2; ++i) {
+    ui::LaneRow row;
+    row.integrator = i == 0 ? "symplectic-euler" : "explicit-euler";
+    row.dt = 0.001 * (i + 1);
+    row.time = f.t, row.drift = f.drift, row.distance = i == 0 ? zeros : dist;
+    f.model.lanes.push_back(row);
+  }
+  f.model.history_size = 10, f.model.history_t0 = 0.0, f.model.history_t1 = 9.0;
+  f.model.sim_time = 9.0;
+  auto draw = f.panel(h);
+  h.frame(draw);  // opened on first use: the model has two lanes
+  h.frame(draw);
+  CHECK(h.probe.find("lane/1") != nullptr);
+  CHECK(h.probe.find("lane drift") != nullptr);
+  CHECK(h.probe.find("lane distance") != nullptr);
+  // the picker's integrator, then Add lane: a lane from lane 0 with it and lane 0's dt
+  h.click("New lane", draw);
+  h.click("lane integrator/implicit-euler", draw);
+  h.click("Add lane", draw);
+  auto added = h.of(K::AddLane);
+  REQUIRE(added.size() == 1);
+  CHECK(added[0].text == "implicit-euler");
+  CHECK(added[0].value == 0.001);
+  h.click("Branch/1", draw);
+
+  auto branched = h.of(K::BranchLane);
+  REQUIRE(branched.size() == 1);
+  CHECK(branched[0].lane == 1);
+  CHECK(branched[0].text == "implicit-euler");
+  CHECK(h.probe.find("Remove/0") == nullptr);  // lane 0 stays
+  h.click("Remove/1", draw);
+
+  auto removed = h.of(K::RemoveLane);
+  REQUIRE(removed.size() == 1);
+  CHECK(removed[0].lane == 1);
+  h.click("Side by side", draw);
+
+  REQUIRE(h.of(K::SetSplitLanes).size() == 1);
+  CHECK(h.of(K::SetSplitLanes)[0].value == 1.0);
+  // the timeline moves only while paused (a click: dragging a disabled item drags the window)
+  h.moveTo("Timeline", 0.05f);
+  h.click("Timeline", draw);
+
+  CHECK(h.of(K::SeekHistory).empty());
+  f.model.paused = true;
+  h.drag("Timeline", 0.6f, 0.02f, draw);  // the rectangle holds the label on the right
+  const auto seeks = h.of(K::SeekHistory);
+  REQUIRE_FALSE(seeks.empty());
+  CHECK(seeks.back().count == 0);
+  // full: no more lanes
+  f.model.max_lanes = 2;
+  h.commands.clear();
+  h.click("Add lane", draw);
+  CHECK(h.of(K::AddLane).empty());
+}

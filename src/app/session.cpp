@@ -131,7 +131,7 @@ bool Session::stepOnce() {
 void Session::keepState() {
   if (!history_.due(clock_t_)) return;
   lab::History::Entry e;
-  for (const auto& slot : lanes_) e.lanes.push_back(slot.lane.state());
+  for (const auto& slot : lanes_) e.lanes.push_back(slot.lane.checkpoint());
   e.steps = steps_;
   e.t = clock_t_;
   history_.push(std::move(e));
@@ -141,7 +141,7 @@ void Session::seek(int entry) {
   const lab::History::Entry& e = history_.at(static_cast<size_t>(entry));
   for (size_t i = 0; i < lanes_.size(); ++i)
     // a lane added after that moment starts there from lane 0's state
-    lanes_[i].lane.seek(i < e.lanes.size() ? e.lanes[i] : e.lanes.front(), e.steps);
+    lanes_[i].lane.seek(i < e.lanes.size() ? e.lanes[i] : e.lanes.front());
   steps_ = e.steps;
   clock_t_ = e.t;
   events_.rewindTo(e.t);

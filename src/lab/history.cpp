@@ -13,9 +13,9 @@ void History::clear() {
 
 std::size_t History::sizeOf(const Entry& e) {
   std::size_t bytes = sizeof(Entry);
-  for (const auto& s : e.lanes)
+  for (const auto& c : e.lanes)
     bytes +=
-        sizeof(sim::State) + sizeof(double) * static_cast<std::size_t>(s.x.size() + s.v.size());
+        sizeof(c) + sizeof(double) * static_cast<std::size_t>(c.state.x.size() + c.state.v.size());
   return bytes;
 }
 

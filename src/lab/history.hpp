@@ -8,16 +8,16 @@
 #include <deque>
 #include <vector>
 
-#include "sim/model.hpp"
+#include "lab/lane.hpp"
 
 namespace lab {
 
 class History {
  public:
   struct Entry {
-    std::vector<sim::State> lanes;  // lane i's state, for the lanes that existed then
-    long long steps = 0;            // the session's step count
-    double t = 0.0;                 // s, lane 0's clock
+    std::vector<Lane::Checkpoint> lanes;  // lane i's, for the lanes that existed then
+    long long steps = 0;                  // the session's step count
+    double t = 0.0;                       // s, lane 0's clock
   };
 
   // Keeps one state per `spacing` of simulated time at first, in at most `budgetBytes`.

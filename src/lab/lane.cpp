@@ -33,9 +33,10 @@ void Lane::restart(const sim::State& s, long long steps) {
   reanchor();
 }
 
-void Lane::seek(const sim::State& s, long long steps) {
-  stepper_ = system_->stepper(method(), dt(), s);
-  steps_ = steps;
+void Lane::seek(const Checkpoint& c) {
+  stepper_ = system_->stepper(method(), dt(), c.state);
+  stepper_->setClock(c.clock);
+  steps_ = c.steps;
   divergence_.reset();
 }
 

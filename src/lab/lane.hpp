@@ -38,8 +38,16 @@ class Lane {
   void restart(const sim::State& s);
   // Starts again from `s`, as if `steps` steps had been made (rewind, branch).
   void restart(const sim::State& s, long long steps);
-  // Goes to `s` (a kept state of this lane: the timeline) keeping the energy anchor.
-  void seek(const sim::State& s, long long steps);
+  // What a lane needs to go on exactly from a kept moment: its state and its clock.
+  struct Checkpoint {
+    sim::State state;
+    sim::Stepper::Clock clock;
+    long long steps = 0;
+  };
+  Checkpoint checkpoint() const { return {state(), stepper_->clock(), steps_}; }
+  // Goes back to a checkpoint of this lane (the timeline) keeping the energy anchor; the steps
+  // from there are bit-identical to those made from it before.
+  void seek(const Checkpoint& c);
   // Takes another lane's energy anchor, so that drifts of lanes started apart compare.
   void copyAnchor(const Lane& other) { e0_ = other.e0_, scales_ = other.scales_; }
 

@@ -38,6 +38,15 @@ class Stepper {
   // From here on t = t_now + k h (k steps since the change), never an accumulated sum.
   void setDt(double h) { h_ = h, t_origin_ = cur_.t, steps_since_origin_ = 0; }
 
+  // The clock t = origin + steps h (setDt starts a new origin); kept with a state so that a
+  // restored state steps on at bit-identical times (the timeline, docs/ui.md#the-timeline).
+  struct Clock {
+    double origin = 0.0;  // s
+    long long steps = 0;  // since the origin
+  };
+  Clock clock() const { return {t_origin_, steps_since_origin_}; }
+  void setClock(const Clock& c) { t_origin_ = c.origin, steps_since_origin_ = c.steps; }
+
   // One step; on divergence the state is left at the last finite step.
   std::optional<Divergence> advance();
   // Up to n steps; stops at the first divergence.

@@ -14,6 +14,8 @@
 
 namespace ui {
 
+using detail::button;
+using detail::checkbox;
 using detail::Commit;
 using detail::emit;
 using detail::note;
@@ -26,23 +28,6 @@ constexpr float kBaseFontSize = 13.0f;  // px: ImGui's default font at UI scale 
 
 Command make(K kind, double value = 0.0) {
   return detail::makeCommand(kind, value);
-}
-
-// A button with a probe entry and a tooltip; true when clicked.
-bool button(const char* label, const char* tooltip, ItemProbe* probe) {
-  const bool pressed = ImGui::Button(label);
-  note(probe, detail::visibleLabel(label));
-  tip(tooltip);
-  return pressed;
-}
-
-bool checkbox(const char* label, bool value, const char* tooltip, ItemProbe* probe, bool* out) {
-  bool v = value;
-  const bool changed = ImGui::Checkbox(label, &v);
-  note(probe, detail::visibleLabel(label));
-  tip(tooltip);
-  *out = v;
-  return changed;
 }
 
 // gravity direction (unit), -y when the model's gravity is zero
@@ -458,6 +443,10 @@ std::vector<Command> drawPanel(const PanelModel& model, PanelState& state) {
     simulationSection(model, state, out);
   if (header("Physics", probe, "Parameters applied live to the running system.", !model.clip))
     physicsSection(model, state, out);
+  // closed unless the window starts with lanes (--lanes): one lane needs none of it
+  if (header("Lab", probe, "Lanes side by side, the timeline of past states.",
+             model.lanes.size() > 1 && !model.clip))
+    detail::labSection(model, state, out);
   if (header("Display", probe, "How the system is drawn.")) displaySection(model, state, out);
   if (header("Diagnostics", probe, "Timing, energy, drift and the phase plot."))
     diagnosticsSection(model, state, out);

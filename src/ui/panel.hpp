@@ -208,6 +208,9 @@ struct PanelState {
   float fine_anchor_x = 0.0f;
   bool fine_shift = false;
   ItemProbe* probe = nullptr;  // testing aid, see ItemProbe
+  // the Lab section's lane picker: the integrator and dt of the next lane (empty / 0: lane 0's)
+  std::string lab_integrator;
+  double lab_dt = 0.0;
 };
 
 // When the simulated clock falls behind (real time below 95 %, running), which part of the frame

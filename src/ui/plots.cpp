@@ -304,6 +304,73 @@ void driftPlot(const PanelModel& m, ItemProbe* probe) {
   plotTip(mark, text.c_str());
 }
 
+namespace {
+// log10 of non-negative values, zero drawn at `floor`, negative or non-finite ones left out.
+std::vector<float> log10Series(std::span<const float> y, double floor) {
+  std::vector<float> logs(y.size());
+  for (size_t i = 0; i < y.size(); ++i) {
+    const double d = y[i];
+    logs[i] = !std::isfinite(d) || d < 0.0
+                  ? std::numeric_limits<float>::quiet_NaN()
+                  : static_cast<float>(d > 0.0 ? std::max(std::log10(d), floor) : floor);
+  }
+  return logs;
+}
+
+// Decade grid lines and labels ("1e-6") of a log10 axis from lo to hi.
+void decadeGrid(ImDrawList* dl, ImVec2 p0, ImVec2 p1, double lo, double hi) {
+  const int decades = static_cast<int>(hi - lo);
+  const int step = std::max(1, (decades + 3) / 4);
+  const float fs = ImGui::GetFontSize();
+  for (int k = static_cast<int>(lo); k <= static_cast<int>(hi); k += step) {
+    const float y = p1.y - (p1.y - p0.y) * static_cast<float>((k - lo) / (hi - lo));
+    dl->AddLine(ImVec2(p0.x, y), ImVec2(p1.x, y), kGrid);
+    const std::string text = k == 0 ? "1" : "1e" + std::to_string(k);
+    const float ty = std::clamp(y - fs * 0.5f, p0.y, p1.y - fs);
+    dl->AddText(ImVec2(p0.x - 4.0f - ImGui::CalcTextSize(text.c_str()).x, ty), kLabel,
+                text.c_str());
+  }
+}
+}  // namespace
+
+void laneLogPlot(const PanelModel& m, const LanePlotSpec& spec, ItemProbe* probe) {
+  constexpr double kFloor = -17.0;
+  std::vector<std::vector<float>> logs;
+  std::vector<Series> series;
+  for (size_t i = 0; i < m.lanes.size(); ++i) {
+    logs.push_back(spec.skip_lane0 && i == 0 ? std::vector<float>()
+                                             : log10Series(m.lanes[i].*(spec.values), kFloor));
+    const LaneColour c = laneColour(static_cast<int>(i));
+    series.push_back(
+        {logs.back(), IM_COL32(int(c.r * 255), int(c.g * 255), int(c.b * 255), 255), spec.id});
+  }
+  ImGui::TextUnformatted(spec.title);
+  note(probe, spec.title);
+  tip(spec.tooltip);
+  ImVec2 p0, p1;
+  plotArea(spec.id, 80.0f, gutter(m), p0, p1);
+  note(probe, std::string(spec.id + 2));
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  double lo, hi;
+  if (m.lanes.empty() || !finiteRange(series, lo, hi)) {
+    dl->AddText(ImVec2(p0.x + 4, p0.y + 2), kLabel, "no history yet");
+    return;
+  }
+  lo = std::floor(lo), hi = std::ceil(hi);
+  if (hi - lo < 1.0) hi = lo + 1.0;
+  decadeGrid(dl, p0, p1, lo, hi);
+  const TimeAxis axis0(m.lanes[0].time, m.lanes[0].time.size());
+  drawMarks(dl, p0, p1, axis0, m.marks, probe);
+  for (size_t i = 0; i < series.size(); ++i) {
+    TimeAxis axis = axis0;  // every lane on lane 0's time window
+    if (!axis.t.empty()) axis.t = m.lanes[i].time;
+    drawSeries(dl, ImVec2(p0.x, p0.y + 3), ImVec2(p1.x, p1.y - 3), series[i].y, axis, lo, hi,
+               series[i].colour);
+  }
+  timeLabels(dl, p0, p1, axis0);
+  plotTip(std::numeric_limits<double>::quiet_NaN(), spec.tooltip);
+}
+
 void phasePlot(const PanelModel& m, ItemProbe* probe) {
   const bool valid =
       m.phase_coordinate >= 0 && m.phase_coordinate < static_cast<int>(m.phase_coordinates.size());

@@ -166,4 +166,21 @@ bool slider(const SliderSpec& s, double value, PanelState& state, double* out) {
   return emit_now;
 }
 
+// A button with a probe entry and a tooltip; true when clicked.
+bool button(const char* label, const char* tooltip, ItemProbe* probe) {
+  const bool pressed = ImGui::Button(label);
+  note(probe, visibleLabel(label));
+  tip(tooltip);
+  return pressed;
+}
+
+bool checkbox(const char* label, bool value, const char* tooltip, ItemProbe* probe, bool* out) {
+  bool v = value;
+  const bool changed = ImGui::Checkbox(label, &v);
+  note(probe, visibleLabel(label));
+  tip(tooltip);
+  *out = v;
+  return changed;
+}
+
 }  // namespace ui::detail

@@ -20,6 +20,11 @@ void note(ItemProbe* probe, std::string name);
 // "Label##id" -> "Label".
 std::string visibleLabel(const char* label);
 
+// A button with a probe entry and a tooltip; true when clicked.
+bool button(const char* label, const char* tooltip, ItemProbe* probe);
+// A checkbox with a probe entry and a tooltip; true when toggled, the new value in *out.
+bool checkbox(const char* label, bool value, const char* tooltip, ItemProbe* probe, bool* out);
+
 // A command of this kind with these fields.
 inline Command makeCommand(Command::Kind kind, double value = 0.0, int count = 0,
                            std::string text = {}) {
@@ -63,5 +68,16 @@ struct Series {
 void energyPlot(const PanelModel& model, ItemProbe* probe);
 void driftPlot(const PanelModel& model, ItemProbe* probe);
 void phasePlot(const PanelModel& model, ItemProbe* probe);
+// One curve per lane, in the lane's colour, on a log10 axis (zero at 1e-17).
+struct LanePlotSpec {
+  const char* title;                        // the line above the plot
+  const char* id;                           // "##name": the probe reports "name"
+  std::span<const float> LaneRow::*values;  // the plotted history of each lane
+  const char* tooltip;
+  bool skip_lane0 = false;  // lane 0 is the reference (its distance from itself is 0)
+};
+void laneLogPlot(const PanelModel& model, const LanePlotSpec& spec, ItemProbe* probe);
+// The Lab section: lanes, the timeline (lab_panel.cpp).
+void labSection(const PanelModel& m, PanelState& st, std::vector<Command>& out);
 
 }  // namespace ui::detail

@@ -1,0 +1,165 @@
+// The window's lanes and timeline (docs/ui.md#lanes): lanes in lock-step of lane 0's clock, each
+// bit-identical to a lane stepped alone, a diverging lane frozen while the others go on, the
+// timeline restoring states bit-identically within its memory budget, and window events.
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "app/session.hpp"
+#include "lab/lane.hpp"
+#include "ui/panel.hpp"
+
+namespace {
+using K = ui::Command::Kind;
+
+ui::Command laneCommand(K kind, int lane, double dt = 0.0, const std::string& name = {}) {
+  ui::Command c = ui::command(kind, dt, 0, name);
+  c.lane = lane;
+  return c;
+}
+
+bool sameState(const sim::State& a, const sim::State& b) {
+  return a.t == b.t && a.x == b.x && a.v == b.v;
+}
+}  // namespace
+
+TEST_CASE("lab: lanes advance in lock-step and each equals a lane stepped alone") {
+  app::Session s;
+  s.load("cloth_16");  // symplectic_euler, dt 0.0005
+  std::string msg;
+  REQUIRE(s.apply(ui::command(K::AddLane, 0.0007, 0, "rk4"), &msg));
+  REQUIRE(s.apply(ui::command(K::AddLane, 0.0003, 0, "verlet"), &msg));
+  REQUIRE(s.laneCount() == 3);
+  lab::Lane rk4(s.built(), s.built().state, sim::Method::Rk4, 0.0007);
+  for (int k = 0; k < 400; ++k) REQUIRE(s.stepOnce());
+  const double t = s.time();
+  CHECK(t == 400 * 0.0005);
+  for (int i = 1; i < 3; ++i) {
+    CAPTURE(i);
+    CHECK(std::abs(s.lane(i).state().t - t) <= 0.5 * s.lane(i).dt() + 1e-12);
+  }
+  while (rk4.steps() < s.lane(1).steps()) REQUIRE(rk4.step());
+  CHECK(sameState(rk4.state(), s.lane(1).state()));
+}
+
+TEST_CASE("lab: a lane that diverges freezes with its report while the others go on") {
+  app::Session s;
+  s.load("cloth_16");
+  std::string msg;
+  REQUIRE(s.apply(ui::command(K::AddLane, 0.004, 0, "euler"), &msg));
+  for (int k = 0; k < 4000 && !s.lane(1).diverged(); ++k) {
+    REQUIRE(s.stepOnce());
+    s.sample();
+  }
+  REQUIRE(s.lane(1).diverged());
+  const sim::State frozen = s.lane(1).state();
+  const double t = s.time();
+  for (int k = 0; k < 100; ++k) REQUIRE(s.stepOnce());
+  CHECK(s.time() > t);
+  CHECK_FALSE(s.paused());
+  CHECK_FALSE(s.divergence());  // lane 0's
+  CHECK(sameState(s.lane(1).state(), frozen));
+  ui::PanelModel pm;
+  s.fillPanel(pm);
+  REQUIRE(pm.lanes.size() == 2);
+  CHECK(pm.lanes[1].diverged);
+  CHECK(pm.lanes[1].divergence.rfind("diverged at t = ", 0) == 0);
+  // Reset restarts every lane from the scene
+  REQUIRE(s.apply(ui::command(K::Reset), &msg));
+  CHECK_FALSE(s.lane(1).diverged());
+  CHECK(s.lane(1).state().t == 0.0);
+}
+
+TEST_CASE("lab: branch, remove, and the limits on lanes") {
+  app::Session s;
+  s.load("seed004_fig6b");
+  std::string msg;
+  REQUIRE(s.apply(ui::command(K::AddLane, 0.002, 0, "rk4"), &msg));
+  for (int k = 0; k < 300; ++k) REQUIRE(s.stepOnce());
+  REQUIRE(s.apply(laneCommand(K::BranchLane, 1, 0.001, "implicit_midpoint"), &msg));
+  REQUIRE(s.laneCount() == 3);
+  CHECK(sameState(s.lane(2).state(), s.lane(1).state()));
+  CHECK(s.lane(2).method() == sim::Method::ImplicitMidpoint);
+  CHECK_FALSE(s.apply(ui::command(K::AddLane, 0.001, 0, "time_fe"), &msg));
+  CHECK(msg.find("time_fe does not apply to pendulum systems") == 0);
+  REQUIRE(s.apply(ui::command(K::AddLane, 0.001, 0, "verlet"), &msg));
+  CHECK_FALSE(s.apply(ui::command(K::AddLane, 0.001, 0, "verlet"), &msg));
+  CHECK(msg == "lanes: at most 4 on screen");
+  CHECK_FALSE(s.apply(laneCommand(K::RemoveLane, 0), &msg));
+  CHECK(msg == "lane 0: not a lane that can go (lane 0 stays)");
+  REQUIRE(s.apply(laneCommand(K::RemoveLane, 1), &msg));
+  CHECK(s.laneCount() == 3);
+  CHECK(s.lane(1).method() == sim::Method::ImplicitMidpoint);
+  // a command for every lane
+  REQUIRE(s.apply(laneCommand(K::SetDt, -1, 0.0005), &msg));
+  for (int i = 0; i < s.laneCount(); ++i) CHECK(s.lane(i).dt() == 0.0005);
+  CHECK_FALSE(s.apply(laneCommand(K::SetDt, 7, 0.0005), &msg));
+  CHECK(msg == "lane 7: no such lane");
+}
+
+TEST_CASE("lab: the timeline restores a state bit-identically and the future replays") {
+  app::Session s;
+  s.load("cloth_16");
+  std::string msg;
+  REQUIRE(s.apply(ui::command(K::AddLane, 0.001, 0, "rk4"), &msg));
+  constexpr int kAfter = 50;
+  std::vector<sim::State> lane0ByStep, lane1ByStep;
+  for (int k = 0; k < 2000; ++k) {
+    REQUIRE(s.stepOnce());
+    lane0ByStep.push_back(s.state());
+    lane1ByStep.push_back(s.lane(1).state());
+  }
+  REQUIRE(s.history().size() > 10);
+  const int j = static_cast<int>(s.history().size()) / 2;
+  const lab::History::Entry kept = s.history().at(static_cast<size_t>(j));
+  REQUIRE(kept.steps + kAfter <= 2000);
+  REQUIRE(s.apply(ui::command(K::SeekHistory, 0.0, j), &msg));
+  CHECK(s.paused());
+  CHECK(s.steps() == kept.steps);
+  CHECK(sameState(s.state(), kept.lanes[0].state));
+  CHECK(sameState(s.lane(1).state(), kept.lanes[1].state));
+  CHECK(sameState(s.state(), lane0ByStep[static_cast<size_t>(kept.steps - 1)]));
+  for (int k = 0; k < kAfter; ++k) REQUIRE(s.stepOnce());
+  CHECK(sameState(s.state(), lane0ByStep[static_cast<size_t>(kept.steps + kAfter - 1)]));
+  CHECK(sameState(s.lane(1).state(), lane1ByStep[static_cast<size_t>(kept.steps + kAfter - 1)]));
+  // the states after the seek point were dropped: the timeline ends at the new present
+  CHECK(s.history().at(s.history().size() - 1).t <= s.time());
+}
+
+TEST_CASE("lab: the timeline stays within its memory budget by thinning, keeping the start") {
+  app::Session s;
+  s.load("cloth_32");
+  const std::size_t budget = 2u << 20;  // 2 MB: about 40 states of 1024 particles
+  s.setHistoryBudget(budget);
+  while (s.time() < 10.0) REQUIRE(s.stepOnce());  // 300 states at 1/30 s
+  CHECK(s.history().bytes() <= budget);
+  CHECK(s.history().size() >= 10);
+  CHECK(s.history().spacing() > app::Session::kHistorySpacing);
+  CHECK(s.history().at(0).t == 0.0);
+  CHECK(s.history().at(s.history().size() - 1).t > 9.0);
+}
+
+TEST_CASE("lab: window events change the parameter at their time and replay after Reset") {
+  app::Session s;
+  s.load("cloth_16");
+  lab::Event e;
+  REQUIRE_FALSE(lab::parseEvent("0.01:dt=0.00025", e));
+  s.setEvents({e});
+  std::string msg;
+  for (int k = 0; k < 20; ++k) REQUIRE(s.stepOnce());  // 20 x 0.0005 = 0.01
+  CHECK(s.dt() == 0.0005);
+  REQUIRE(s.stepOnce());  // the step that starts at 0.01
+  CHECK(s.dt() == 0.00025);
+  CHECK(s.time() == 0.01 + 0.00025);
+  REQUIRE(s.apply(ui::command(K::Reset), &msg));
+  CHECK(s.dt() == 0.00025);  // Reset keeps the clock's dt; the event replays from t = 0
+  lab::Event k;
+  REQUIRE_FALSE(lab::parseEvent("0.005:stiffness_scale=2", k));
+  s.setEvents({k});
+  REQUIRE(s.apply(ui::command(K::Reset), &msg));
+  CHECK(s.stiffnessScale() == 1.0);
+  while (s.time() < 0.0051) REQUIRE(s.stepOnce());
+  CHECK(s.stiffnessScale() == 2.0);
+  REQUIRE(s.apply(ui::command(K::Reset), &msg));
+  CHECK(s.stiffnessScale() == 1.0);  // parameters back to those at load
+}
