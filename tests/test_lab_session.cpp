@@ -1,4 +1,4 @@
-// The window's lanes and timeline (docs/ui.md#lanes): lanes in lock-step of lane 0's clock, each
+// The window's lanes and timeline (docs/lab.md#lanes): lanes in lock-step of lane 0's clock, each
 // bit-identical to a lane stepped alone, a diverging lane frozen while the others go on, the
 // timeline restoring states bit-identically within its memory budget, and window events.
 #include <doctest/doctest.h>

@@ -36,7 +36,7 @@ class Session {
   bool apply(const ui::Command& c, std::string* message, bool* handled = nullptr);
 
   // One step of the session's clock (lane 0's dt): lane 0 steps, then every other lane is
-  // brought to its step nearest in time (docs/ui.md#lanes). A lane that diverges freezes; the
+  // brought to its step nearest in time (docs/lab.md#lanes). A lane that diverges freezes; the
   // others go on. False when every lane has diverged (the simulation then pauses). Events due
   // are applied first; a state is kept on the timeline when one is due.
   bool stepOnce();
@@ -81,7 +81,7 @@ class Session {
   bool canRewind() const { return divergence() && history_.size() > 0; }
   int phaseCoordinate() const { return phase_coordinate_; }
 
-  // lanes (docs/ui.md#lanes)
+  // lanes (docs/lab.md#lanes)
   int laneCount() const { return static_cast<int>(lanes_.size()); }
   const lab::Lane& lane(int i) const { return lanes_[static_cast<size_t>(i)].lane; }
   // the timeline of kept states

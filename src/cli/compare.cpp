@@ -236,14 +236,14 @@ void printSummary(const scene::SceneDef& def, const scene::Built& built, const C
     const auto& lane = *loop.lanes()[i];
     const auto& report = loop.reports()[i];
     const double e = lane.system().energy(lane.state()).total();
-    std::string status = "ok";
+    char status[64] = "ok";
     if (report.diverged)
-      status = "diverged at t = " + std::to_string(report.diverged->t) + " s";
+      std::snprintf(status, sizeof status, "diverged at t = %.6g s", report.diverged->t);
     else if (report.runaway)
-      status = "runaway at t = " + std::to_string(report.runaway->t) + " s";
+      std::snprintf(status, sizeof status, "runaway at t = %.6g s", report.runaway->t);
     std::printf("%-5zu %-18s %-12g %-9lld %-12.3e %-17.6g %s\n", i,
                 std::string(sim::info(lane.lane().method()).name).c_str(), lane.lane().dt(),
-                lane.step(), sim::energyDrift(e0, e, scales), report.max_distance, status.c_str());
+                lane.step(), sim::energyDrift(e0, e, scales), report.max_distance, status);
   }
 }
 

@@ -1,4 +1,4 @@
-// The timeline of past states (docs/ui.md#the-timeline): every lane's state at regular moments of
+// The timeline of past states (docs/lab.md#the-timeline): every lane's state at regular moments of
 // simulated time, in a ring bounded by memory. When the budget is reached the ring is thinned
 // (every other state dropped, the spacing doubled), so it always spans the whole run at a
 // coarser grain instead of forgetting the start or running out of memory.

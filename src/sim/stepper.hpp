@@ -39,7 +39,7 @@ class Stepper {
   void setDt(double h) { h_ = h, t_origin_ = cur_.t, steps_since_origin_ = 0; }
 
   // The clock t = origin + steps h (setDt starts a new origin); kept with a state so that a
-  // restored state steps on at bit-identical times (the timeline, docs/ui.md#the-timeline).
+  // restored state steps on at bit-identical times (the timeline, docs/lab.md#the-timeline).
   struct Clock {
     double origin = 0.0;  // s
     long long steps = 0;  // since the origin

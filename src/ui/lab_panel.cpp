@@ -1,4 +1,4 @@
-// The panel's Lab section (docs/ui.md#lanes): the lanes with their colours and states, the picker
+// The panel's Lab section (docs/lab.md#lanes): the lanes with their colours and states, the picker
 // that adds or branches one, the overlay / side-by-side choice, their drift and distance plots,
 // and the timeline of kept states.
 #include <algorithm>

@@ -41,7 +41,7 @@ struct Command {
     Screenshot,          // text: path (empty: a default name)
     ToggleRecording,     // start a sim-time-locked clip, or stop it and say where it is
     SetClipSize,         // count: index in clipSizes() (0: the window's framebuffer)
-    // the lab (docs/ui.md#lanes): lanes side by side, rewind, stability map, orders
+    // the lab (docs/lab.md#lanes): lanes side by side, rewind, stability map, orders
     AddLane,        // text: integrator, value: dt (s); from lane 0's current state
     RemoveLane,     // lane: the lane (not 0)
     BranchLane,     // lane: the source lane; text: integrator, value: dt; from its state
@@ -118,7 +118,7 @@ struct LaneRow {
 };
 
 struct PanelModel {
-  // lanes (docs/ui.md#lanes): at least one
+  // lanes (docs/lab.md#lanes): at least one
   std::vector<LaneRow> lanes;
   bool split_lanes = false;  // as SetSplitLanes
   int max_lanes = 4;
