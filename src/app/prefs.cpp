@@ -48,6 +48,9 @@ void Prefs::parseLine(const std::string& line) {
     scene = val;
   } else if (k == "record_folder") {
     record_folder = val;
+  } else if (k == "history_mb") {
+    double mb;
+    if (cli::parseDouble(val, mb) && mb >= kMinHistoryMb && mb <= kMaxHistoryMb) history_mb = mb;
   } else if (k == "camera") {
     float c[6];
     if (std::sscanf(val.c_str(), "%f %f %f %f %f %f", &c[0], &c[1], &c[2], &c[3], &c[4], &c[5]) ==
@@ -83,6 +86,9 @@ void Prefs::save() const {
   std::string text(numbers);
   text.append("scene=").append(scene).append("\n");
   if (!record_folder.empty()) text.append("record_folder=").append(record_folder).append("\n");
+  char history[64];
+  std::snprintf(history, sizeof history, "history_mb=%g\n", history_mb);
+  text.append(history);
   util::writeFileAtomically(p, text, nullptr);
 }
 

@@ -17,6 +17,10 @@ struct Prefs {
   float ui_scale = 0.0f;      // 0: the monitor's content scale
   std::string scene;
   std::string record_folder;  // where the window's clips go; empty: the working directory
+  // the timeline's memory budget, MB (docs/lab.md#the-timeline)
+  double history_mb = kDefaultHistoryMb;
+  static constexpr double kDefaultHistoryMb = 256.0;
+  static constexpr double kMinHistoryMb = 1.0, kMaxHistoryMb = 65536.0;
   bool camera = false;        // cam holds a saved camera
   float cam[6] = {0, 0, 0, 3, 0, 0.25f};  // target xyz (m), distance (m), yaw, pitch (rad)
 

@@ -401,6 +401,7 @@ int viewerMain(const std::vector<std::string>& args) {
     prefs.load();
     if (!o.size_given && prefs.width > 0) o.width = prefs.width, o.height = prefs.height;
     v.recordFolder = prefs.record_folder;
+    v.d.session.setHistoryBudget(static_cast<std::size_t>(prefs.history_mb * (1 << 20)));
   }
   if (const int status = loadScene(v, prefs, scripted); status != 0) return status;
   if (!scripted) o.frames = -1;
