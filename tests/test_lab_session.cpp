@@ -8,6 +8,9 @@
 #include "app/session.hpp"
 #include "lab/lane.hpp"
 #include "ui/panel.hpp"
+#include "util.hpp"
+
+using namespace testutil;
 
 namespace {
 using K = ui::Command::Kind;
@@ -162,4 +165,29 @@ TEST_CASE("lab: window events change the parameter at their time and replay afte
   CHECK(s.stiffnessScale() == 2.0);
   REQUIRE(s.apply(ui::command(K::Reset), &msg));
   CHECK(s.stiffnessScale() == 1.0);  // parameters back to those at load
+}
+
+TEST_CASE("the window and record refuse bad --lanes and --at in one line, before any window") {
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"cloth_16", "--lanes", "rk4,nope", "--frames", "1"},
+       "springlab: --lanes: lane 1 \"nope\": unknown integrator \"nope\"; these apply to "
+       "mass_spring: euler, symplectic_euler, verlet, rk4, implicit_euler, time_fe"},
+      {{"cloth_16", "--lanes", "rk4,verlet,euler,rk4,verlet", "--frames", "1"},
+       "springlab: --lanes: 5 lanes; at most 4 on screen"},
+      {{"cloth_16", "--lanes", "rk4,verlet@1", "--frames", "1"},
+       "springlab: --lanes: lane 1: dt: out of range (allowed 1e-07 to 0.1 s)"},
+      {{"cloth_16", "--at", "x:dt=1", "--frames", "1"},
+       "springlab: --at: \"x:dt=1\": the time must be a finite number >= 0, not \"x\""},
+      {{"seed004_fig6b", "--at", "1:drag=1", "--frames", "1"},
+       "springlab: --at: \"1:drag=1\": drag is not modelled for pendulums"},
+      {{"record", "cloth_16", "--out", (tempDir() / "x.png").string(), "--at", "1:dt=-2"},
+       "springlab record: --at: \"1:dt=-2\": dt: must be a finite number > 0, not \"-2\""},
+  };
+  for (const auto& [args, message] : cases) {
+    CAPTURE(message);
+    const auto r = springlab(args);
+    CHECK(r.status == 2);
+    CHECK(r.err == message + "\n");
+  }
+  CHECK_FALSE(fs::exists(tempDir() / "x.png"));
 }
