@@ -182,6 +182,9 @@ std::optional<Command> clampCommand(Command c) {
     case K::LoadFile:
       if (c.text.empty()) return std::nullopt;
       break;
+    case K::RunStabilityMap:
+    case K::CancelStabilityMap:
+    case K::MeasureOrder:
     case K::Reset:
     case K::Rewind:
     case K::Reload:

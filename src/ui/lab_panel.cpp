@@ -117,12 +117,153 @@ void timeline(const PanelModel& m, PanelState& st, std::vector<Command>& out) {
                 compact(m.history_mb, 3).c_str());
   tip(text);
 }
+// The cell colours of the stability map: stable green, drifting amber, diverged red, pending grey.
+ImU32 cellColour(signed char cell) {
+  switch (cell) {
+    case StabilityMapView::Stable:
+      return IM_COL32(40, 140, 80, 255);
+    case StabilityMapView::Drifting:
+      return IM_COL32(215, 150, 30, 255);
+    case StabilityMapView::Diverged:
+      return IM_COL32(200, 55, 50, 255);
+    default:
+      return IM_COL32(45, 48, 56, 255);
+  }
+}
+
+// Fraction of [lo, hi] on a log axis (the grids are geometric).
+double logFraction(double v, double lo, double hi) {
+  return hi > lo ? std::log(v / lo) / std::log(hi / lo) : 0.5;
+}
+
+// The map's frame: cells, the limit curve dt = limit / sqrt(k scale), the current (dt, k).
+void drawStabilityCells(const PanelModel& m, ImVec2 p0, ImVec2 p1) {
+  const StabilityMapView& v = m.stability;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const size_t nx = v.dts.size(), ny = v.scales.size();
+  const float cw = (p1.x - p0.x) / float(nx), ch = (p1.y - p0.y) / float(ny);
+  for (size_t r = 0; r < ny; ++r)
+    for (size_t c = 0; c < nx; ++c) {
+      const ImVec2 a(p0.x + cw * float(c), p1.y - ch * float(r + 1));
+      dl->AddRectFilled(a, ImVec2(a.x + cw, a.y + ch), cellColour(v.cells[r * nx + c]));
+    }
+  // cell centres span the axes: a value maps to the fraction between the first and last centre
+  const double dlo = v.dts.front(), dhi = v.dts.back(), slo = v.scales.front(),
+               shi = v.scales.back();
+  auto toScreen = [&](double dt, double k) {
+    const float fx = nx > 1 ? float(logFraction(dt, dlo, dhi)) : 0.5f;
+    const float fy = ny > 1 ? float(logFraction(k, slo, shi)) : 0.5f;
+    return ImVec2(p0.x + cw * 0.5f + (p1.x - p0.x - cw) * fx,
+                  p1.y - ch * 0.5f - (p1.y - p0.y - ch) * fy);
+  };
+  dl->PushClipRect(p0, p1, true);
+  if (v.limit_dt > 0.0) {
+    constexpr int kCurvePoints = 32;
+    std::vector<ImVec2> curve;
+    for (int i = 0; i <= kCurvePoints; ++i) {
+      const double k = ny > 1 ? slo * std::pow(shi / slo, double(i) / kCurvePoints) : 1.0;
+      curve.push_back(toScreen(v.limit_dt / std::sqrt(k), k));
+      if (ny == 1) curve.push_back(ImVec2(curve.back().x, p0.y)), curve.front().y = p1.y;
+      if (ny == 1) break;
+    }
+    dl->AddPolyline(curve.data(), static_cast<int>(curve.size()), IM_COL32(255, 255, 255, 230), 0,
+                    2.0f);
+  }
+  const ImVec2 here = toScreen(m.dt, ny > 1 ? m.stiffness_scale : 1.0);
+  dl->AddCircle(here, 5.0f, IM_COL32(255, 255, 255, 255), 12, 2.0f);
+  dl->PopClipRect();
+}
+
+// The cell under the mouse, or false.
+bool hoveredCell(const StabilityMapView& v, ImVec2 p0, ImVec2 p1, size_t& row, size_t& column) {
+  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  if (mouse.x < p0.x || mouse.x >= p1.x || mouse.y < p0.y || mouse.y >= p1.y) return false;
+  column = static_cast<size_t>((mouse.x - p0.x) / (p1.x - p0.x) * float(v.dts.size()));
+  row = static_cast<size_t>((p1.y - mouse.y) / (p1.y - p0.y) * float(v.scales.size()));
+  return column < v.dts.size() && row < v.scales.size();
+}
+
+// The map as an item: hover says the cell, a click sets dt (and the stiffness scale).
+void stabilityMapPlot(const PanelModel& m, PanelState& st, std::vector<Command>& out) {
+  const StabilityMapView& v = m.stability;
+  constexpr float kHeight = 150.0f;  // px at UI scale 1
+  const float w = std::max(ImGui::GetContentRegionAvail().x, 100.0f);
+  const float h =
+      v.scales.size() > 1 ? kHeight * ImGui::GetFontSize() / 13.0f : 2 * ImGui::GetFontSize();
+  ImGui::InvisibleButton("##stability map", ImVec2(w, h));
+  note(st.probe, "stability map");
+  const ImVec2 p0 = ImGui::GetItemRectMin(), p1 = ImGui::GetItemRectMax();
+  drawStabilityCells(m, p0, p1);
+  size_t row = 0, column = 0;
+  if (!hoveredCell(v, p0, p1, row, column)) return;
+  const signed char cell = v.cells[row * v.dts.size() + column];
+  static const char* const kNames[] = {"stable", "drifting", "diverged"};
+  const char* what = cell >= 0 && cell <= 2 ? kNames[cell] : "not run yet";
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("dt = %s s, stiffness x%s: %s\nClick to run with these.",
+                      compact(v.dts[column]).c_str(), compact(v.scales[row]).c_str(), what);
+  if (!ImGui::IsItemClicked()) return;
+  emit(out, makeCommand(K::SetDt, v.dts[column]));
+  if (v.scales.size() > 1) emit(out, makeCommand(K::SetStiffnessScale, v.scales[row]));
+}
+
+// Run / Cancel, progress, the map and its axes.
+void stabilitySection(const PanelModel& m, PanelState& st, std::vector<Command>& out) {
+  const StabilityMapView& v = m.stability;
+  if (button(v.running ? "Cancel map" : "Stability map",
+             v.running
+                 ? "Stop the sweep."
+                 : "Sweep the current scene over dt and stiffness with lane 0's integrator in "
+                   "the background: each cell runs the scene and is classed stable, drifting "
+                   "or diverged.",
+             st.probe))
+    emit(out, makeCommand(v.running ? K::CancelStabilityMap : K::RunStabilityMap));
+  ImGui::SameLine();
+  if (!v.cells.empty())
+    ImGui::Text("%s  %d/%zu cells", v.integrator.c_str(), v.done, v.cells.size());
+  else if (!v.note.empty())
+    ImGui::TextUnformatted(v.note.c_str());
+  if (v.cells.empty() || v.dts.empty() || v.scales.empty()) return;
+  stabilityMapPlot(m, st, out);
+  ImGui::Text("dt %s to %s s%s", compact(v.dts.front()).c_str(), compact(v.dts.back()).c_str(),
+              v.scales.size() > 1 ? "" : "");
+  if (v.scales.size() > 1) {
+    ImGui::SameLine();
+    ImGui::Text("  stiffness x%s to x%s", compact(v.scales.front()).c_str(),
+                compact(v.scales.back()).c_str());
+  }
+  tip("Green stable, amber drifting (relative energy error above 1 %), red diverged, grey not "
+      "run yet. White line: the theoretical limit dt = limit / sqrt(stiffness scale); circle: "
+      "the current dt and stiffness.");
+}
+
+// "Measure order" and the table of observed against nominal orders.
+void ordersSection(const PanelModel& m, PanelState& st, std::vector<Command>& out) {
+  ImGui::BeginDisabled(m.orders_running);
+  if (button(m.orders_running ? "Measuring..." : "Measure order",
+             "Runs each integrator on this scene at h, h/2 and h/4 in the background (h: lane "
+             "0's dt) and shows the observed order of convergence beside the nominal one.",
+             st.probe))
+    emit(out, makeCommand(K::MeasureOrder));
+  ImGui::EndDisabled();
+  for (const OrderRow& row : m.orders) {
+    if (std::isnan(row.observed))
+      ImGui::Text("%-18s nominal %d  observed -  %s", row.integrator.c_str(), row.nominal,
+                  row.note.c_str());
+    else
+      ImGui::Text("%-18s nominal %d  observed %.2f", row.integrator.c_str(), row.nominal,
+                  row.observed);
+    note(st.probe, "order/" + row.integrator);
+  }
+}
 }  // namespace
 
 void labSection(const PanelModel& m, PanelState& st, std::vector<Command>& out) {
   for (int i = 0; i < static_cast<int>(m.lanes.size()); ++i) laneLine(m, i, st, out);
   lanePicker(m, st, out);
   timeline(m, st, out);
+  stabilitySection(m, st, out);
+  ordersSection(m, st, out);
   if (m.lanes.size() < 2) return;
   laneLogPlot(m,
               {"energy drift |E - E0| / reference, per lane", "##lane drift", &LaneRow::drift,

@@ -42,11 +42,14 @@ struct Command {
     ToggleRecording,     // start a sim-time-locked clip, or stop it and say where it is
     SetClipSize,         // count: index in clipSizes() (0: the window's framebuffer)
     // the lab (docs/lab.md#lanes): lanes side by side, rewind, stability map, orders
-    AddLane,        // text: integrator, value: dt (s); from lane 0's current state
-    RemoveLane,     // lane: the lane (not 0)
-    BranchLane,     // lane: the source lane; text: integrator, value: dt; from its state
-    SetSplitLanes,  // value: 1 side by side in split viewports, 0 overlaid
-    SeekHistory,    // count: index of a kept state on the timeline (paused)
+    AddLane,             // text: integrator, value: dt (s); from lane 0's current state
+    RemoveLane,          // lane: the lane (not 0)
+    BranchLane,          // lane: the source lane; text: integrator, value: dt; from its state
+    SetSplitLanes,       // value: 1 side by side in split viewports, 0 overlaid
+    SeekHistory,         // count: index of a kept state on the timeline (paused)
+    RunStabilityMap,     // a sweep of the current scene over dt and stiffness, in the background
+    CancelStabilityMap,  // stops it
+    MeasureOrder,        // the observed order of each integrator, in the background
     Quit,
   };
   Kind kind = Kind::Quit;
@@ -117,7 +120,33 @@ struct LaneRow {
   std::span<const float> residual;  // the ledger's balance |E - E0 + W_diss - W_ext| / reference
 };
 
+// The stability map of the current scene and lane 0's integrator (docs/lab.md#the-stability-map):
+// cells over dt (columns) and stiffness scale (rows), as they fill.
+struct StabilityMapView {
+  enum Cell : signed char { Pending = -1, Stable = 0, Drifting = 1, Diverged = 2 };
+  bool running = false;
+  std::string integrator;           // the one mapped
+  std::vector<double> dts, scales;  // s and x: the axes, increasing (one scale: a pendulum)
+  std::vector<signed char> cells;   // Cell, row-major: cells[row * dts.size() + column]
+  int done = 0;
+  double limit_dt = 0.0;  // s, the integrator's limit at stiffness scale 1; 0: none known
+  std::string note;       // why there is no map (e.g. an error), or empty
+};
+
+// The observed orders of convergence (MeasureOrder) beside the registry's.
+struct OrderRow {
+  std::string integrator;
+  int nominal = 0;
+  double observed = 0.0;  // NaN until measured or when undefined
+  std::string note;       // why it is undefined
+};
+
 struct PanelModel {
+  // stability: dt's limit for lane 0's integrator (0: none known), the map, the orders
+  double dt_limit = 0.0;  // s
+  StabilityMapView stability;
+  std::vector<OrderRow> orders;
+  bool orders_running = false;
   // lanes (docs/lab.md#lanes): at least one
   std::vector<LaneRow> lanes;
   bool split_lanes = false;  // as SetSplitLanes
