@@ -21,6 +21,8 @@ int runCommand(const Args& args);
 int listCommand(const Args& args);
 int benchCommand(const Args& args);
 int compareCommand(const Args& args);
+int infoCommand(const Args& args);
+int orderCommand(const Args& args);
 int dispatch(int argc, char** argv);
 
 // springlab run's options (runOptions() lists them); unset ones take the scene's values

@@ -101,6 +101,18 @@ constexpr std::array kCompareOptions = {
                ""},
 };
 
+constexpr std::array kInfoOptions = {
+    OptionSpec{"--json", "", "one JSON object instead of the table", ""},
+};
+
+constexpr std::array kOrderOptions = {
+    OptionSpec{"--integrators", "A,B,...", "the integrators to measure",
+               "every one that applies to the scene"},
+    OptionSpec{"--dt", "H", "the largest step, s; the runs use H, H/2 and H/4", "the scene's"},
+    OptionSpec{"--duration", "S", "simulated time of each run, s",
+               "the scene's duration, at most 1 s"},
+};
+
 constexpr std::string_view kOverview =
     "springlab: mass-spring systems and N-link pendulums with selectable integrators\n"
     "\n"
@@ -111,6 +123,8 @@ constexpr std::string_view kOverview =
     "  springlab bench [options]       timings of the integrators\n"
     "  springlab compare SCENE --lanes SPEC,SPEC[,...] [options]\n"
     "                                  integrators side by side from one initial state\n"
+    "  springlab info SCENE [--json]   omega_max and each integrator's dt limit\n"
+    "  springlab order SCENE [options] the observed order of each integrator\n"
     "  springlab record SCENE --out FILE [options]\n"
     "                                  render to a video or images, with or without a display\n"
     "  springlab --help                this help; springlab SUBCOMMAND --help for one command\n"
@@ -175,6 +189,29 @@ std::string compareUsage() {
          optionsHelp(compareOptions()) + "\n" + std::string(kBothForms) + std::string(kExitStatus);
 }
 
+std::string infoUsage() {
+  return "usage: springlab info SCENE [--json]\n"
+         "\n"
+         "The scene's size and stability facts at its initial state: omega_max, the square root\n"
+         "of the largest eigenvalue of M^-1 K (K the potential's Hessian, over the free\n"
+         "coordinates), and each integrator's step limit on undamped oscillation.\n"
+         "\n"
+         "options:\n" +
+         optionsHelp(infoOptions()) + "\n" + std::string(kExitStatus);
+}
+
+std::string orderUsage() {
+  return "usage: springlab order SCENE [options]\n"
+         "\n"
+         "The observed order of convergence of each integrator on SCENE: runs at H, H/2 and H/4\n"
+         "from the initial state, then log2 of the ratio of the successive differences of the\n"
+         "final state. CSV integrator,order on standard output (nan where undefined, with the\n"
+         "reason on standard error).\n"
+         "\n"
+         "options:\n" +
+         optionsHelp(orderOptions()) + "\n" + std::string(kBothForms) + std::string(kExitStatus);
+}
+
 std::string overviewUsage() {
   return std::string(kOverview) + "\nwindow options (each value as the next argument):\n" +
          optionsHelp(windowOptions()) + "\nrun options:\n" + optionsHelp(runOptions()) +
@@ -189,6 +226,12 @@ OptionTable runOptions() {
 }
 OptionTable benchOptions() {
   return kBenchOptions;
+}
+OptionTable infoOptions() {
+  return kInfoOptions;
+}
+OptionTable orderOptions() {
+  return kOrderOptions;
 }
 OptionTable compareOptions() {
   return kCompareOptions;
@@ -270,6 +313,8 @@ std::optional<std::string> usage(std::string_view command) {
         "Prints the names of the built-in scenes, one per line, sorted. It takes no options.\n");
   if (command == "record") return recordUsage();
   if (command == "compare") return compareUsage();
+  if (command == "info") return infoUsage();
+  if (command == "order") return orderUsage();
   return std::nullopt;
 }
 

@@ -24,6 +24,8 @@ using OptionTable = std::span<const OptionSpec>;
 OptionTable runOptions();
 OptionTable benchOptions();
 OptionTable compareOptions();
+OptionTable infoOptions();
+OptionTable orderOptions();
 OptionTable windowOptions();  // parsed by app::parseViewerOptions
 OptionTable recordOptions();  // parsed by app::parseRecordOptions
 

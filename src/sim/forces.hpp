@@ -23,4 +23,10 @@ void acceleration(const MassSpringModel& m, const Eigen::VectorXd& x, const Eige
 // q_a), (L q)_a += k (q_a - q_b). Used by time_fe.
 void laplacianApply(const MassSpringModel& m, const Eigen::VectorXd& q, Eigen::VectorXd& out);
 
+// d f_b / d x_b (Kx) and d f_b / d v_b (Dv) of spring s at (x, v); the blocks of f_a are their
+// negatives. Kx includes the geometric term k (1 - r/l)(I - u u^T) and the dashpot's dependence on
+// x through u. Used by implicit_euler and by the spectrum (sim/spectrum.hpp).
+void springJacobians(const MassSpringModel& m, int s, const Eigen::VectorXd& x,
+                     const Eigen::VectorXd& v, Eigen::Matrix3d& Kx, Eigen::Matrix3d& Dv);
+
 }  // namespace sim

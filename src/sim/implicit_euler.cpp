@@ -26,9 +26,14 @@ void addBlock(std::vector<Eigen::Triplet<double>>& t, int pi, int pj, int dim, c
     for (int c = 0; c < dim; ++c) t.emplace_back(pi * dim + r, pj * dim + c, block(r, c));
 }
 
-// d f_b / d x_b (Kx) and d f_b / d v_b (Dv) of spring s at (x, v); the blocks of f_a are their
-// negatives. Kx includes the geometric term k (1 - r/l)(I - u u^T) and the dashpot's dependence on
-// x through u.
+// LDL^T without pivoting can lose accuracy on an indefinite K (compressed springs): its solution
+// is kept only if |A v - rhs| <= kLdltResidual |rhs|. A sound solve of this matrix leaves a
+// residual near 1e-15 |rhs|; 1e-10 leaves room for conditioning and still catches a broken
+// factorisation, after which the pivoting sparse LU solves the system.
+constexpr double kLdltResidual = 1e-10;
+
+}  // namespace
+
 void springJacobians(const MassSpringModel& m, int s, const Eigen::VectorXd& x,
                      const Eigen::VectorXd& v, Mat3& Kx, Mat3& Dv) {
   const int a = m.spring_a[s], b = m.spring_b[s];
@@ -51,14 +56,6 @@ void springJacobians(const MassSpringModel& m, int s, const Eigen::VectorXd& x,
     Kx -= (c / l) * (u * (P * w).transpose() + w.dot(u) * P);
   }
 }
-
-// LDL^T without pivoting can lose accuracy on an indefinite K (compressed springs): its solution
-// is kept only if |A v - rhs| <= kLdltResidual |rhs|. A sound solve of this matrix leaves a
-// residual near 1e-15 |rhs|; 1e-10 leaves room for conditioning and still catches a broken
-// factorisation, after which the pivoting sparse LU solves the system.
-constexpr double kLdltResidual = 1e-10;
-
-}  // namespace
 
 void ImplicitEulerSolver::refreshNumbering(const MassSpringModel& m) {
   if (revision_ == m.revision && dim_ == m.dim && free_.of_particle.size() == size_t(m.particles()))

@@ -1,0 +1,100 @@
+// springlab info (docs/cli.md#info): a scene's size and its stability facts at the initial state:
+// omega_max and each integrator's step limit (sim/spectrum.hpp).
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstdio>
+
+#include "cli/commands.hpp"
+#include "scene/build.hpp"
+#include "scene/load.hpp"
+#include "sim/spectrum.hpp"
+
+namespace cli {
+
+namespace {
+
+int badOption(const std::string& what) {
+  std::fprintf(stderr, "springlab info: %s\n", what.c_str());
+  return 2;
+}
+
+// "mass_spring, 256 particles, 1378 springs, 2D, 480 DOFs" or "pendulum, 4 links"
+std::string systemLine(const scene::Built& b) {
+  char line[160];
+  if (b.isPendulum())
+    std::snprintf(line, sizeof line, "pendulum, %d links", b.bodies());
+  else
+    std::snprintf(line, sizeof line, "mass_spring, %d particles, %d springs, %dD, %d DOFs",
+                  b.bodies(), b.mass_spring.springs(), b.mass_spring.dim, b.dofs());
+  return line;
+}
+
+void printJson(const scene::SceneDef& def, const scene::Built& b, double omega) {
+  nlohmann::json j;
+  j["scene"] = def.name;
+  j["system"] = std::string(sim::systemName(b.kind));
+  j["bodies"] = b.bodies();
+  j["dofs"] = b.dofs();
+  j["dt"] = def.dt;
+  j["omega_max"] = omega;
+  nlohmann::json limits = nlohmann::json::object();
+  for (const auto& i : sim::integrators()) {
+    if (!sim::appliesTo(i.method, b.kind)) continue;
+    const auto limit = sim::dtLimit(i.method, omega);
+    // JSON has no infinity: a limit that does not exist (omega 0, implicit) is null
+    limits[std::string(i.name)] =
+        limit && std::isfinite(*limit) ? nlohmann::json(*limit) : nlohmann::json(nullptr);
+  }
+  j["dt_limit"] = limits;
+  std::printf("%s\n", j.dump(2).c_str());
+}
+
+void printText(const scene::SceneDef& def, const scene::Built& b, double omega) {
+  std::printf("scene       %s\n", def.name.c_str());
+  std::printf("system      %s\n", systemLine(b).c_str());
+  std::printf("omega_max   %.9g rad/s (largest eigenvalue of M^-1 K at the initial state)\n",
+              omega);
+  std::printf("dt          %g s (the scene's)\n\n", def.dt);
+  std::printf("%-18s %-16s %s\n", "integrator", "dt_limit (s)", "scene dt / limit");
+  for (const auto& i : sim::integrators()) {
+    if (!sim::appliesTo(i.method, b.kind)) continue;
+    const auto limit = sim::dtLimit(i.method, omega);
+    const std::string name(i.name);
+    if (!limit)
+      std::printf("%-18s %-16s\n", name.c_str(), "none (implicit: stable at every dt)");
+    else if (*limit == 0.0)
+      std::printf("%-18s %-16s\n", name.c_str(), "0 (unstable without damping)");
+    else
+      std::printf("%-18s %-16.6g %.4g\n", name.c_str(), *limit, def.dt / *limit);
+  }
+}
+
+}  // namespace
+
+int infoCommand(const Args& args) {
+  SplitArgs split;
+  if (auto problem = splitArgs(args, infoOptions(), split)) return badOption(*problem);
+  if (split.positional.size() > 1)
+    return badOption("unexpected argument \"" + split.positional[1] + "\" (one SCENE only)");
+  if (split.positional.empty())
+    return badOption("missing SCENE (a .json file or a built-in name from springlab list)");
+  const bool json = !split.options.empty();  // --json is the only option
+  scene::SceneDef def;
+  try {
+    def = scene::loadSceneArg(split.positional[0]);
+  } catch (const scene::Error& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    return 2;
+  }
+  if (def.name.empty()) def.name = split.positional[0];
+  const scene::Built built = scene::build(def);
+  const double omega = sim::omegaMax(built, built.state);
+  if (json)
+    printJson(def, built, omega);
+  else
+    printText(def, built, omega);
+  return 0;
+}
+
+}  // namespace cli

@@ -1,0 +1,96 @@
+// springlab order (docs/cli.md#order): the observed order of convergence of each integrator on a
+// scene, from runs at H, H/2 and H/4 (lab/order.hpp).
+#include <cmath>
+#include <cstdio>
+
+#include "cli/commands.hpp"
+#include "cli/csv.hpp"
+#include "lab/order.hpp"
+#include "scene/load.hpp"
+
+namespace cli {
+
+namespace {
+
+// The default span of the runs: long enough for the method's error to stand above round-off,
+// short enough that a chaotic scene has not yet amplified it beyond the asymptotic regime.
+constexpr double kDefaultDuration = 1.0;  // s, or the scene's duration if shorter
+
+int badOption(const std::string& what) {
+  std::fprintf(stderr, "springlab order: %s\n", what.c_str());
+  return 2;
+}
+
+struct OrderOptions {
+  std::string scene, integrators;
+  std::optional<double> dt, duration;
+};
+
+std::optional<std::string> setOrderOption(const std::string& name, const std::string& value,
+                                          OrderOptions& o) {
+  double v;
+  if (name == "--integrators") {
+    o.integrators = value;
+  } else if (name == "--dt" || name == "--duration") {
+    if (!parseDouble(value, v) || !(v > 0))
+      return name + ": must be a finite number > 0, not \"" + value + "\"";
+    (name == "--dt" ? o.dt : o.duration) = v;
+  }
+  return std::nullopt;
+}
+
+// "A,B" into methods that apply to `kind`; the problem or nothing.
+std::optional<std::string> parseMethods(const std::string& text, sim::SystemKind kind,
+                                        std::vector<sim::Method>& out) {
+  size_t begin = 0;
+  while (true) {
+    const size_t comma = text.find(',', begin);
+    const auto lookup = sim::lookupIntegrator(text.substr(begin, comma - begin), kind);
+    if (!lookup.method) return "--integrators: " + lookup.error;
+    out.push_back(*lookup.method);
+    if (comma == std::string::npos) return std::nullopt;
+    begin = comma + 1;
+  }
+}
+
+}  // namespace
+
+int orderCommand(const Args& args) {
+  SplitArgs split;
+  OrderOptions o;
+  if (auto problem = splitArgs(args, orderOptions(), split)) return badOption(*problem);
+  for (const auto& given : split.options)
+    if (auto problem = setOrderOption(std::string(given.spec->name), given.value, o))
+      return badOption(*problem);
+  if (split.positional.size() != 1)
+    return badOption(split.positional.empty()
+                         ? "missing SCENE (a .json file or a built-in name from springlab list)"
+                         : "unexpected argument \"" + split.positional[1] + "\" (one SCENE only)");
+  scene::SceneDef def;
+  try {
+    def = scene::loadSceneArg(split.positional[0]);
+  } catch (const scene::Error& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    return 2;
+  }
+  std::vector<sim::Method> methods;
+  if (!o.integrators.empty()) {
+    if (auto problem = parseMethods(o.integrators, def.kind, methods)) return badOption(*problem);
+  } else {
+    for (const auto& i : sim::integrators())
+      if (sim::appliesTo(i.method, def.kind)) methods.push_back(i.method);
+  }
+  const double h = o.dt.value_or(def.dt);
+  const double duration = o.duration.value_or(std::min(def.duration, kDefaultDuration));
+  if (!(duration / h < kMaxStepRatio / 4)) return badOption("--duration / --dt: too many steps");
+  std::printf("integrator,order\n");
+  for (const auto& r : lab::measureOrders(def, methods, h, duration)) {
+    std::printf("%s,%.6g\n", std::string(sim::info(r.method).name).c_str(), r.order);
+    if (std::isnan(r.order))
+      std::fprintf(stderr, "springlab order: %s: %s\n",
+                   std::string(sim::info(r.method).name).c_str(), r.note.c_str());
+  }
+  return 0;
+}
+
+}  // namespace cli
