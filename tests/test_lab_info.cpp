@@ -1,0 +1,221 @@
+// springlab info and order (docs/cli.md#info, #order): omega_max against dense eigen-solves and a
+// closed form, the dt limits, the JSON, the observed orders, and bad input.
+#include <doctest/doctest.h>
+
+#include <Eigen/Dense>
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "scene/build.hpp"
+#include "scene/load.hpp"
+#include "sim/forces.hpp"
+#include "sim/spectrum.hpp"
+#include "util.hpp"
+
+using namespace testutil;
+
+namespace {
+
+// The largest lambda of H v = lambda M v (M symmetric positive definite): with M = L L^T, the
+// largest eigenvalue of L^-1 H L^-T.
+double largestGeneralisedEigenvalue(const Eigen::MatrixXd& H, const Eigen::MatrixXd& M) {
+  const Eigen::LLT<Eigen::MatrixXd> llt(M);
+  const Eigen::MatrixXd Linv = llt.matrixL().solve(Eigen::MatrixXd::Identity(M.rows(), M.cols()));
+  const Eigen::MatrixXd A = Linv * H * Linv.transpose();
+  const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> solver(A, Eigen::EigenvaluesOnly);
+  return solver.eigenvalues().maxCoeff();
+}
+
+// The dense Hessian and mass matrix of a mass-spring system over its free coordinates (dim per
+// free particle), and the largest generalised eigenvalue's square root.
+double denseOmegaMassSpring(const sim::MassSpringModel& m, const sim::State& s) {
+  const int dim = m.dim;
+  std::vector<int> freeOf(m.particles(), -1);
+  int nf = 0;
+  for (int i = 0; i < m.particles(); ++i)
+    if (!m.fixed(i)) freeOf[i] = nf++;
+  Eigen::MatrixXd H = Eigen::MatrixXd::Zero(nf * dim, nf * dim), M = H;
+  const Eigen::VectorXd still = Eigen::VectorXd::Zero(s.x.size());
+  for (int k = 0; k < m.springs(); ++k) {
+    Eigen::Matrix3d K, D;
+    sim::springJacobians(m, k, s.x, still, K, D);
+    const int ends[2] = {m.spring_a[k], m.spring_b[k]};
+    for (int p = 0; p < 2; ++p)
+      for (int q = 0; q < 2; ++q) {
+        if (freeOf[ends[p]] < 0 || freeOf[ends[q]] < 0) continue;
+        const double sign = p == q ? -1.0 : 1.0;  // the Hessian is -df/dx
+        H.block(freeOf[ends[p]] * dim, freeOf[ends[q]] * dim, dim, dim) +=
+            sign * K.topLeftCorner(dim, dim);
+      }
+  }
+  for (int i = 0; i < m.particles(); ++i)
+    if (freeOf[i] >= 0)
+      M.block(freeOf[i] * dim, freeOf[i] * dim, dim, dim) =
+          m.mass[i] * Eigen::MatrixXd::Identity(dim, dim);
+  REQUIRE(nf > 0);
+  const double top = largestGeneralisedEigenvalue(H, M);
+  return top > 0 ? std::sqrt(top) : 0.0;
+}
+
+// The pendulum's dense M(phi) (columns M e_j) and diagonal Hessian of its potential.
+double denseOmegaPendulum(const sim::PendulumModel& m, const sim::State& s) {
+  const int n = m.links();
+  Eigen::MatrixXd M(n, n);
+  for (int j = 0; j < n; ++j) {
+    Eigen::VectorXd e = Eigen::VectorXd::Unit(n, j), col;
+    sim::pendulumMomentum(m, s.x, e, col);
+    M.col(j) = col;
+  }
+  // V(phi) by central differences of the energy: independent of the code under test
+  const double eps = 1e-4;  // truncation O(eps^2), round-off O(1e-16 V / eps^2): both < 1e-7
+  Eigen::MatrixXd H = Eigen::MatrixXd::Zero(n, n);
+  auto V = [&](const Eigen::VectorXd& phi) {
+    sim::State t{phi, Eigen::VectorXd::Zero(n), 0.0};
+    return sim::energy(m, t).potential;
+  };
+  for (int j = 0; j < n; ++j) {
+    Eigen::VectorXd p = s.x, q = s.x;
+    p[j] += eps, q[j] -= eps;
+    H(j, j) = (V(p) - 2 * V(s.x) + V(q)) / (eps * eps);
+  }
+  const double top = largestGeneralisedEigenvalue(H, M);
+  return top > 0 ? std::sqrt(top) : 0.0;
+}
+
+// A chain of n free masses m between two fixed ends, n + 1 springs k, no gravity, stretched by
+// `stretch` (rest length l, spacing l (1 + stretch)); a 3-D variant bends it in z.
+std::string chainScene(int n, double m, double k, double stretch, bool bent = false) {
+  std::string particles, springs;
+  for (int i = 0; i <= n + 1; ++i) {
+    const bool fixed = i == 0 || i == n + 1;
+    const double x = i * (1.0 + stretch), z = bent && !fixed ? 0.05 * std::sin(i) : 0.0;
+    particles += (i ? "," : "") + std::string("{\"position\": [") + std::to_string(x) + ", 0, " +
+                 std::to_string(z) + "]" +
+                 (fixed ? ", \"fixed\": true}" : ", \"mass\": " + std::to_string(m) + "}");
+    if (i <= n)
+      springs += (i ? "," : "") + std::string("{\"a\": ") + std::to_string(i) +
+                 ", \"b\": " + std::to_string(i + 1) + ", \"stiffness\": " + std::to_string(k) +
+                 ", \"rest_length\": 1}";
+  }
+  return "{\"gravity\": [0, 0, 0], \"integrator\": \"verlet\", \"dt\": 0.001, \"duration\": 1, "
+         "\"system\": {\"type\": \"mass_spring\", \"particles\": [" +
+         particles + "], \"springs\": [" + springs + "]}}";
+}
+
+double omegaOf(const scene::SceneDef& def) {
+  const scene::Built b = scene::build(def);
+  return sim::omegaMax(b, b.state);
+}
+
+}  // namespace
+
+TEST_CASE("omega_max agrees with a dense generalised eigen-solve") {
+  for (const char* name : {"cloth_16", "seed003_table1_case1", "seed000_closed_loop",
+                           "seed002_elastic_double_pendulum"}) {
+    CAPTURE(name);
+    const scene::Built b = scene::build(scene::loadSceneArg(name));
+    CHECK(sim::omegaMax(b, b.state) ==
+          doctest::Approx(denseOmegaMassSpring(b.mass_spring, b.state)).epsilon(1e-8));
+  }
+  // compressed (the geometric term makes K indefinite) and bent out of plane (3-D)
+  for (double stretch : {-0.3, 0.2}) {
+    const auto def = scene::parse(chainScene(12, 0.1, 50.0, stretch, true), "chain");
+    const scene::Built b = scene::build(def);
+    CAPTURE(stretch);
+    REQUIRE(b.mass_spring.dim == 3);
+    CHECK(sim::omegaMax(b, b.state) ==
+          doctest::Approx(denseOmegaMassSpring(b.mass_spring, b.state)).epsilon(1e-8));
+  }
+  for (const char* name :
+       {"seed004_fig6b", "seed004_triple_pendulum", "pendulum_small_angle", "chain20_damped"}) {
+    CAPTURE(name);
+    const scene::Built b = scene::build(scene::loadSceneArg(name));
+    CHECK(sim::omegaMax(b, b.state) ==
+          doctest::Approx(denseOmegaPendulum(b.pendulum, b.state)).epsilon(1e-6));
+  }
+}
+
+TEST_CASE("omega_max of a chain with fixed ends is 2 sqrt(k/m) sin(n pi / (2 (n + 1)))") {
+  for (int n : {1, 5, 40}) {
+    CAPTURE(n);
+    const double m = 0.2, k = 80.0;
+    // at rest length the geometric term vanishes: the longitudinal modes alone
+    const double exact = 2.0 * std::sqrt(k / m) * std::sin(n * M_PI / (2.0 * (n + 1)));
+    CHECK(omegaOf(scene::parse(chainScene(n, m, k, 0.0), "chain")) ==
+          doctest::Approx(exact).epsilon(1e-10));
+  }
+}
+
+TEST_CASE("the dt limits: 2/omega, 2 sqrt(2)/omega, 0 for euler, none for implicit ones") {
+  CHECK(*sim::dtLimit(sim::Method::SymplecticEuler, 100.0) == 0.02);
+  CHECK(*sim::dtLimit(sim::Method::Verlet, 100.0) == 0.02);
+  CHECK(*sim::dtLimit(sim::Method::Rk4, 100.0) == doctest::Approx(0.02 * std::sqrt(2.0)));
+  CHECK(*sim::dtLimit(sim::Method::Euler, 100.0) == 0.0);
+  CHECK_FALSE(sim::dtLimit(sim::Method::ImplicitEuler, 100.0));
+  CHECK_FALSE(sim::dtLimit(sim::Method::TimeFe, 100.0));
+  CHECK_FALSE(sim::dtLimit(sim::Method::ImplicitMidpoint, 100.0));
+}
+
+TEST_CASE("info --json gives omega_max and a dt_limit per integrator") {
+  const auto r = springlab({"info", "cloth_16", "--json"});
+  REQUIRE(r.status == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  const double omega = j.at("omega_max").get<double>();
+  const scene::Built b = scene::build(scene::loadSceneArg("cloth_16"));
+  CHECK(omega == doctest::Approx(denseOmegaMassSpring(b.mass_spring, b.state)).epsilon(1e-8));
+  const auto& limits = j.at("dt_limit");
+  CHECK(limits.at("verlet").get<double>() == doctest::Approx(2.0 / omega));
+  CHECK(limits.at("rk4").get<double>() == doctest::Approx(2.0 * std::sqrt(2.0) / omega));
+  CHECK(limits.at("euler").get<double>() == 0.0);
+  CHECK(limits.at("implicit_euler").is_null());
+  CHECK_FALSE(limits.contains("implicit_midpoint"));  // it does not apply to a mass-spring system
+  const auto text = springlab({"info", "seed004_fig6b"});
+  CHECK(text.status == 0);
+  CHECK(text.out.find("implicit_midpoint  none (implicit") != std::string::npos);
+}
+
+TEST_CASE("order recovers 1, 1, 2, 4, 1, 1 on an undamped spring pendulum, 4 and 2 on a pendulum") {
+  const auto r = springlab({"order", "seed003_table1_case1"});
+  REQUIRE(r.status == 0);
+  const auto ls = lines(r.out);
+  REQUIRE(ls.size() == 7);
+  CHECK(ls[0] == "integrator,order");
+  const std::vector<std::pair<std::string, double>> expected = {
+      {"euler", 1}, {"symplectic_euler", 1}, {"verlet", 2},
+      {"rk4", 4},   {"implicit_euler", 1},   {"time_fe", 1}};
+  for (size_t i = 0; i < expected.size(); ++i) {
+    CAPTURE(ls[i + 1]);
+    const auto comma = ls[i + 1].find(',');
+    CHECK(ls[i + 1].substr(0, comma) == expected[i].first);
+    CHECK(std::stod(ls[i + 1].substr(comma + 1)) ==
+          doctest::Approx(expected[i].second).epsilon(0.05));
+  }
+  const auto p = springlab({"order", "seed004_fig6b", "--integrators", "rk4,implicit_midpoint"});
+  REQUIRE(p.status == 0);
+  const auto rows = csvRows(p.out);  // the names read as 0: the orders are the second column
+  REQUIRE(rows.size() == 2);
+  CHECK(rows[0][1] == doctest::Approx(4.0).epsilon(0.05));
+  CHECK(rows[1][1] == doctest::Approx(2.0).epsilon(0.05));
+}
+
+TEST_CASE("bad info and order options exit 2 with one line") {
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"info", "cloth_16", "--dt", "1"}, "springlab info: unknown option --dt"},
+      {{"info"},
+       "springlab info: missing SCENE (a .json file or a built-in name from springlab list)"},
+      {{"order", "cloth_16", "--dt", "0"},
+       "springlab order: --dt: must be a finite number > 0, not \"0\""},
+      {{"order", "cloth_16", "--integrators", "implicit_midpoint"},
+       "springlab order: --integrators: implicit_midpoint does not apply to mass_spring systems; "
+       "these apply: euler, symplectic_euler, verlet, rk4, implicit_euler, time_fe"},
+      {{"order", "cloth_16", "--duration", "inf"},
+       "springlab order: --duration: must be a finite number > 0, not \"inf\""},
+  };
+  for (const auto& [args, message] : cases) {
+    CAPTURE(message);
+    const auto r = springlab(args);
+    CHECK(r.status == 2);
+    CHECK(r.err == message + "\n");
+    CHECK(r.out.empty());
+  }
+}
