@@ -69,6 +69,7 @@ int dispatch(int argc, char** argv) {
   if (cmd == "bench") return benchCommand(rest);
   if (cmd == "compare") return compareCommand(rest);
   if (cmd == "info") return infoCommand(rest);
+  if (cmd == "sweep") return sweepCommand(rest);
   if (cmd == "order") return orderCommand(rest);
   if (cmd == "record") {
     // main() hands record to the app when the viewer is built
@@ -80,7 +81,7 @@ int dispatch(int argc, char** argv) {
   }
   std::fprintf(stderr,
                "springlab: the interactive window is not available in this build; unknown command "
-               "\"%s\" (commands: run, list, bench, compare, info, order)\n",
+               "\"%s\" (commands: run, list, bench, compare, sweep, info, order)\n",
                cmd.c_str());
   return 2;
 }

@@ -22,6 +22,7 @@ int listCommand(const Args& args);
 int benchCommand(const Args& args);
 int compareCommand(const Args& args);
 int infoCommand(const Args& args);
+int sweepCommand(const Args& args);
 int orderCommand(const Args& args);
 int dispatch(int argc, char** argv);
 

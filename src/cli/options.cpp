@@ -113,6 +113,22 @@ constexpr std::array kOrderOptions = {
                "the scene's duration, at most 1 s"},
 };
 
+constexpr std::array kSweepOptions = {
+    OptionSpec{"--integrators", "A,B,...", "the integrators to map", "required"},
+    OptionSpec{"--dt", "LO:HI:N", "N steps from LO to HI s, geometric, both included", "required"},
+    OptionSpec{"--stiffness", "LO:HI:N", "N stiffness scales from LO to HI (mass-spring only)",
+               "1:1:1"},
+    OptionSpec{"--seconds", "T", "simulated time of each cell, s", "the scene's duration"},
+    OptionSpec{"--threshold", "X", "relative energy error above which a cell is drifting", "0.01"},
+    OptionSpec{"--shard", "I/N", "only the cells whose grid index is I-1 modulo N", "1/1"},
+    OptionSpec{"--threads", "K", "worker threads", "every core"},
+    OptionSpec{"--out", "FILE",
+               "CSV integrator,dt,stiffness_scale,class,drift,t_end; - is "
+               "standard output",
+               "-"},
+    OptionSpec{"--png", "FILE", "the map as an image, the theoretical limit drawn over it", ""},
+};
+
 constexpr std::string_view kOverview =
     "springlab: mass-spring systems and N-link pendulums with selectable integrators\n"
     "\n"
@@ -124,6 +140,8 @@ constexpr std::string_view kOverview =
     "  springlab compare SCENE --lanes SPEC,SPEC[,...] [options]\n"
     "                                  integrators side by side from one initial state\n"
     "  springlab info SCENE [--json]   omega_max and each integrator's dt limit\n"
+    "  springlab sweep SCENE --integrators A,B --dt LO:HI:N [options]\n"
+    "                                  a stability map over dt and stiffness\n"
     "  springlab order SCENE [options] the observed order of each integrator\n"
     "  springlab record SCENE --out FILE [options]\n"
     "                                  render to a video or images, with or without a display\n"
@@ -212,6 +230,17 @@ std::string orderUsage() {
          optionsHelp(orderOptions()) + "\n" + std::string(kBothForms) + std::string(kExitStatus);
 }
 
+std::string sweepUsage() {
+  return "usage: springlab sweep SCENE --integrators A,B,... --dt LO:HI:N [options]\n"
+         "\n"
+         "A stability map: each cell (integrator, dt, stiffness scale) runs SCENE from its\n"
+         "initial state and is classed diverged, drifting or stable. Cells run on a pool of\n"
+         "threads; --shard spreads them over machines (GNU parallel, a job array: README).\n"
+         "\n"
+         "options:\n" +
+         optionsHelp(sweepOptions()) + "\n" + std::string(kBothForms) + std::string(kExitStatus);
+}
+
 std::string overviewUsage() {
   return std::string(kOverview) + "\nwindow options (each value as the next argument):\n" +
          optionsHelp(windowOptions()) + "\nrun options:\n" + optionsHelp(runOptions()) +
@@ -226,6 +255,9 @@ OptionTable runOptions() {
 }
 OptionTable benchOptions() {
   return kBenchOptions;
+}
+OptionTable sweepOptions() {
+  return kSweepOptions;
 }
 OptionTable infoOptions() {
   return kInfoOptions;
@@ -314,6 +346,7 @@ std::optional<std::string> usage(std::string_view command) {
   if (command == "record") return recordUsage();
   if (command == "compare") return compareUsage();
   if (command == "info") return infoUsage();
+  if (command == "sweep") return sweepUsage();
   if (command == "order") return orderUsage();
   return std::nullopt;
 }

@@ -25,6 +25,7 @@ OptionTable runOptions();
 OptionTable benchOptions();
 OptionTable compareOptions();
 OptionTable infoOptions();
+OptionTable sweepOptions();
 OptionTable orderOptions();
 OptionTable windowOptions();  // parsed by app::parseViewerOptions
 OptionTable recordOptions();  // parsed by app::parseRecordOptions

@@ -13,28 +13,13 @@
 #include "render/renderer.hpp"
 #include "render/shaders.hpp"
 #include "util/atomic_file.hpp"
+#include "util/png.hpp"
 
-// the implementation is compiled here with internal linkage, so that it cannot clash with
-// Debian's libstb (which the imgui package links)
-#define STB_IMAGE_WRITE_STATIC
-#define STB_IMAGE_WRITE_IMPLEMENTATION
-#if defined(__GNUC__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
-#pragma GCC diagnostic ignored "-Wunused-function"
-#pragma GCC diagnostic ignored "-Wsign-compare"
-#endif
-#include <stb/stb_image_write.h>
-#if defined(__GNUC__)
-#pragma GCC diagnostic pop
-#endif
 
 namespace render {
 
 namespace {
 
-constexpr int kPngZlibLevel = 4;  // stb_image_write's zlib effort (default 8)
-constexpr int kPngSubFilter = 1;  // PNG filter type 1, "Sub", for every row
 
 const char* statusText(GLenum status) {
   switch (status) {
@@ -249,33 +234,7 @@ void Framebuffer::read(std::vector<unsigned char>& rgba) {
 
 bool writePng(const std::string& path, int width, int height,
               const std::vector<unsigned char>& rgba, std::string* error) {
-  const auto fail = [&](const std::string& why) {
-    if (error) *error = "cannot write PNG '" + path + "': " + why;
-    return false;
-  };
-  if (width <= 0 || height <= 0) return fail("image size must be positive");
-  if (rgba.size() < static_cast<size_t>(width) * static_cast<size_t>(height) * 4)
-    return fail("pixel buffer is smaller than " + std::to_string(width) + "x" +
-                std::to_string(height) + " RGBA");
-  // stb's defaults (zlib level 8, every row filter tried) took ~110 ms for a 1280x720 frame;
-  // the Sub filter at level 4 took ~48 ms and gave files 8 % smaller on rendered scenes. Set
-  // once, thread-safely (the recorder's writer thread writes PNGs too).
-  static const bool tuned = [] {
-    stbi_write_png_compression_level = kPngZlibLevel;
-    stbi_write_force_png_filter = kPngSubFilter;
-    return true;
-  }();
-  (void)tuned;
-  // encoded in memory, then written atomically: never a truncated PNG under the final name
-  int len = 0;
-  unsigned char* png = stbi_write_png_to_mem(rgba.data(), width * 4, width, height, 4, &len);
-  if (!png) return fail("PNG encoding failed");
-  std::string why;
-  const bool ok = util::writeFileAtomically(
-      path, std::string_view(reinterpret_cast<const char*>(png), static_cast<size_t>(len)), &why);
-  STBIW_FREE(png);
-  if (!ok) return fail(why);
-  return true;
+  return util::writePng(path, width, height, rgba, error);
 }
 
 }  // namespace render
