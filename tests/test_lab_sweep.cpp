@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
 
 #include "lab/sweep.hpp"
 #include "scene/load.hpp"
@@ -93,6 +94,20 @@ TEST_CASE("sweep: shards together are the unsharded file, and threads change not
   // grid index g lies in shard g % 3 at its (g / 3)-th row
   for (size_t g = 0; g + 1 < whole.size(); ++g) merged.push_back(shards[g % 3][1 + g / 3]);
   CHECK(merged == whole);
+  // scripts/merge-shards.sh does the same from the files
+  const fs::path script =
+      fs::path(__FILE__).parent_path().parent_path() / "scripts" / "merge-shards.sh";
+  std::string cmd = "sh '" + script.string() + "'";
+  for (int i = 0; i < 3; ++i) {
+    const fs::path part = tempDir() / ("part" + std::to_string(i + 1) + ".csv");
+    std::string text;
+    for (const auto& line : shards[static_cast<size_t>(i)]) text += line + "\n";
+    std::ofstream(part) << text;
+    cmd += " '" + part.string() + "'";
+  }
+  const fs::path mergedFile = tempDir() / "merged.csv";
+  REQUIRE(std::system((cmd + " > '" + mergedFile.string() + "'").c_str()) == 0);
+  CHECK(lines(readFile(mergedFile)) == whole);
 }
 
 TEST_CASE("sweep: classes, the CSV's columns and the heat map") {
