@@ -3,7 +3,9 @@
 // timeline restoring states bit-identically within its memory budget, and window events.
 #include <doctest/doctest.h>
 
+#include <chrono>
 #include <cmath>
+#include <thread>
 
 #include "app/session.hpp"
 #include "lab/lane.hpp"
@@ -190,4 +192,67 @@ TEST_CASE("the window and record refuse bad --lanes and --at in one line, before
     CHECK(r.err == message + "\n");
   }
   CHECK_FALSE(fs::exists(tempDir() / "x.png"));
+}
+
+namespace {
+// Fills the panel model until `done` says the background job finished (at most ~60 s).
+ui::PanelModel waitFor(const app::Session& s, bool (*done)(const ui::PanelModel&)) {
+  ui::PanelModel pm;
+  for (int i = 0; i < 6000; ++i) {
+    s.fillPanel(pm);
+    if (done(pm)) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return pm;
+}
+}  // namespace
+
+TEST_CASE("lab: the window's stability map fills in the background around the limit") {
+  app::Session s;
+  s.load("seed003_table1_case1");
+  s.apply(ui::command(K::SetIntegrator, 0, 0, "verlet"), nullptr);
+  std::string msg;
+  REQUIRE(s.apply(ui::command(K::RunStabilityMap), &msg));
+  const auto pm = waitFor(s, [](const ui::PanelModel& m) { return !m.stability.running; });
+  const auto& map = pm.stability;
+  REQUIRE(map.dts.size() == static_cast<size_t>(app::LabJobs::kMapColumns));
+  REQUIRE(map.scales.size() == static_cast<size_t>(app::LabJobs::kMapRows));
+  CHECK(map.done == static_cast<int>(map.cells.size()));
+  CHECK(map.integrator == "verlet");
+  REQUIRE(map.limit_dt > 0.0);
+  CHECK(map.limit_dt == doctest::Approx(*s.dtLimit(sim::Method::Verlet)));
+  // far below the limit: not diverged; far above it: not stable (the swinging spring pendulum is
+  // nonlinear: above the limit its energy may saturate, drifting, rather than run away)
+  for (size_t r = 0; r < map.scales.size(); ++r)
+    for (size_t c = 0; c < map.dts.size(); ++c) {
+      const double limit = map.limit_dt / std::sqrt(map.scales[r]);
+      const signed char cell = map.cells[r * map.dts.size() + c];
+      if (map.dts[c] < 0.8 * limit) CHECK(cell != ui::StabilityMapView::Diverged);
+      if (map.dts[c] > 1.25 * limit) CHECK(cell != ui::StabilityMapView::Stable);
+    }
+}
+
+TEST_CASE("lab: Measure order reports the observed orders beside the nominal ones") {
+  app::Session s;
+  s.load("seed003_table1_case1");
+  std::string msg;
+  REQUIRE(s.apply(ui::command(K::MeasureOrder), &msg));
+  const auto pm = waitFor(s, [](const ui::PanelModel& m) { return !m.orders_running; });
+  REQUIRE(pm.orders.size() == 6);
+  for (const auto& row : pm.orders) {
+    CAPTURE(row.integrator);
+    CHECK(
+        row.observed ==
+        doctest::Approx(row.nominal == 2 && row.integrator != "verlet" ? 2.0 : double(row.nominal))
+            .epsilon(0.05));
+  }
+  // a new scene stops and forgets the jobs
+  REQUIRE(s.apply(ui::command(K::RunStabilityMap), &msg));
+  s.load("cloth_16");
+  ui::PanelModel after;
+  s.fillPanel(after);
+  CHECK_FALSE(after.stability.running);
+  CHECK(after.stability.cells.empty());
+  CHECK(after.orders.empty());
+  CHECK(after.dt_limit == doctest::Approx(*s.dtLimit(sim::Method::SymplecticEuler)));
 }

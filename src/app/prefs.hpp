@@ -21,7 +21,7 @@ struct Prefs {
   double history_mb = kDefaultHistoryMb;
   static constexpr double kDefaultHistoryMb = 256.0;
   static constexpr double kMinHistoryMb = 1.0, kMaxHistoryMb = 65536.0;
-  bool camera = false;        // cam holds a saved camera
+  bool camera = false;                    // cam holds a saved camera
   float cam[6] = {0, 0, 0, 3, 0, 0.25f};  // target xyz (m), distance (m), yaw, pitch (rad)
 
   static std::string path();  // empty where there is no configuration folder

@@ -6,6 +6,7 @@
 
 #include "scene/catalog.hpp"
 #include "scene/load.hpp"
+#include "sim/spectrum.hpp"
 
 namespace app {
 
@@ -40,6 +41,9 @@ void Session::loadDef(const scene::SceneDef& def, const std::string& name,
   lanes_.clear();  // before the system they reference goes
   built_ = std::make_unique<scene::Built>(scene::build(def_));
   loaded_system_ = std::make_unique<sim::System>(*built_);
+  jobs_.stopAll();
+  omega0_ = sim::omegaMax(*built_, built_->state);
+  gravity0_ = built_->gravity().norm();
   lanes_.emplace_back(*built_, built_->state, def_.integrator, def_.dt);
   restart(built_->state);
   // the phase plot starts on the last moving body's first coordinate among those the panel
@@ -183,7 +187,7 @@ bool Session::apply(const ui::Command& c, std::string* message, bool* handled) {
   if (handled) *handled = true;
   std::string why;
   for (auto family : {&Session::applyClock, &Session::applyLanes, &Session::applyLifecycle,
-                      &Session::applyPhysics, &Session::applyGrabAndPlots}) {
+                      &Session::applyPhysics, &Session::applyGrabAndPlots, &Session::applyJobs}) {
     const Outcome o = (this->*family)(c, why);
     if (o == Outcome::NotMine) continue;
     if (o == Outcome::Rejected && message) *message = why;
@@ -387,6 +391,58 @@ Session::Outcome Session::applyGrabAndPlots(const ui::Command& c, std::string& w
   }
 }
 
+double Session::omegaMax() const {
+  // K scales with the springs' stiffness, and a pendulum's with |g|: omega as their square root
+  if (built_->isPendulum())
+    return gravity0_ > 0.0 ? omega0_ * std::sqrt(built_->gravity().norm() / gravity0_) : 0.0;
+  return omega0_ * std::sqrt(stiffnessScale());
+}
+
+std::optional<double> Session::dtLimit(sim::Method m) const {
+  return sim::dtLimit(m, omegaMax());
+}
+
+scene::SceneDef Session::currentDef() const {
+  scene::SceneDef d = def_;
+  d.gravity = built_->gravity();
+  d.integrator = method();
+  d.dt = dt();
+  if (built_->isPendulum()) {
+    d.pendulum.joint_damping = built_->pendulum.joint_damping;
+  } else {
+    d.mass_spring.drag = built_->mass_spring.drag;
+    for (size_t s = 0; s < d.mass_spring.springs.size(); ++s)
+      d.mass_spring.springs[s].damping = built_->mass_spring.damping[static_cast<Eigen::Index>(s)];
+  }
+  return d;
+}
+
+// the stability map and the orders: background jobs on the scene as it is now
+Session::Outcome Session::applyJobs(const ui::Command& c, std::string& why) {
+  using K = ui::Command::Kind;
+  switch (c.kind) {
+    case K::RunStabilityMap: {
+      const auto limit = sim::dtLimit(method(), omegaMax() / std::sqrt(stiffnessScale()));
+      jobs_.startMap({currentDef(), method(), dt(), stiffnessScale(),
+                      limit && std::isfinite(*limit) ? *limit : 0.0, omegaMax()});
+      return Outcome::Applied;
+    }
+    case K::CancelStabilityMap:
+      jobs_.cancelMap();
+      return Outcome::Applied;
+    case K::MeasureOrder: {
+      std::vector<sim::Method> methods;
+      for (const auto& i : sim::integrators())
+        if (sim::appliesTo(i.method, built_->kind)) methods.push_back(i.method);
+      jobs_.startOrders(currentDef(), methods, dt());
+      return Outcome::Applied;
+    }
+    default:
+      (void)why;
+      return Outcome::NotMine;
+  }
+}
+
 void Session::sample() {
   if (clock_t_ == last_sample_t_) return;  // nothing moved (paused): the plots hold still
   last_sample_t_ = clock_t_;
@@ -485,6 +541,9 @@ void Session::fillPanel(ui::PanelModel& pm) const {
                        ? "|E - E0| / |E0|"
                        : "|E - E0| / S (scene energy scale)";
   fillLanes(pm);
+  const auto limit = dtLimit(method());
+  pm.dt_limit = limit && std::isfinite(*limit) ? *limit : 0.0;
+  jobs_.fill(pm);
 }
 
 void Session::fillLanes(ui::PanelModel& pm) const {
@@ -494,6 +553,8 @@ void Session::fillLanes(ui::PanelModel& pm) const {
     ui::LaneRow row;
     row.integrator = std::string(sim::info(slot.lane.method()).name);
     row.dt = slot.lane.dt();
+    const auto limit = dtLimit(slot.lane.method());
+    row.dt_over_limit = limit && *limit > 0.0 && std::isfinite(*limit) ? row.dt / *limit : 0.0;
     row.diverged = slot.lane.diverged();
     row.divergence = summary(slot.lane.divergence());
     row.time = slot.t;

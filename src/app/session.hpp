@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "app/lab_jobs.hpp"
 #include "lab/events.hpp"
 #include "lab/history.hpp"
 #include "lab/lane.hpp"
@@ -88,6 +89,13 @@ class Session {
   const lab::History& history() const { return history_; }
   void setHistoryBudget(std::size_t bytes) { history_.setBudget(bytes); }
 
+  // omega_max at the scene's initial state with the current stiffness and gravity (rad/s), and a
+  // lane's step limit from it: 0 for euler, nothing for the implicit ones (sim/spectrum.hpp).
+  double omegaMax() const;
+  std::optional<double> dtLimit(sim::Method m) const;
+  // The scene's definition with the parameters as they are now (for background jobs).
+  scene::SceneDef currentDef() const;
+
   // The divergence report for the screen, times to 6 significant digits; empty if none.
   std::string divergenceSummary() const { return summary(divergence()); }
   static std::string summary(const std::optional<sim::Divergence>& d);
@@ -123,6 +131,7 @@ class Session {
   Outcome applyLifecycle(const ui::Command& c, std::string& why);
   Outcome applyPhysics(const ui::Command& c, std::string& why);
   Outcome applyGrabAndPlots(const ui::Command& c, std::string& why);
+  Outcome applyJobs(const ui::Command& c, std::string& why);
   // The lanes a command names (c.lane: one, or -1 every lane); empty with `why` when none.
   std::vector<lab::Lane*> targetLanes(const ui::Command& c, std::string& why);
   bool addLane(int source, const std::string& integrator, double dt, std::string& why);
@@ -145,6 +154,9 @@ class Session {
   std::deque<LaneSlot> lanes_;  // a deque: slots never move, the lanes reference *built_
   lab::EventSchedule events_;
   lab::History history_;
+  double omega0_ = 0.0;    // rad/s: omega_max at load (stiffness scale 1, the scene's gravity)
+  double gravity0_ = 0.0;  // m/s^2, |g| at load: a pendulum's omega grows as sqrt(|g|)
+  LabJobs jobs_;           // last: its threads stop before the rest goes
   std::string name_, path_, arg_;
   bool paused_ = false;
   double time_scale_ = 1.0;

@@ -121,6 +121,24 @@ void pacingChoice(const PanelModel& m, ItemProbe* probe, std::vector<Command>& o
   }
 }
 
+// "dt = 0.36 x limit": lane 0's dt against its integrator's stability limit (docs/lab.md), red
+// above it.
+void dtLimitLine(const PanelModel& m, ItemProbe* probe) {
+  if (!(m.dt_limit > 0.0)) return;
+  const double ratio = m.dt / m.dt_limit;
+  const std::string text =
+      "dt = " + detail::compact(ratio, 3) + " x limit (" + detail::compact(m.dt_limit, 3) + " s)";
+  if (ratio > 1.0)
+    ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", text.c_str());
+  else
+    ImGui::TextDisabled("%s", text.c_str());
+  note(probe, "dt limit");
+  tip("The step against this integrator's stability limit on undamped oscillation at the "
+      "initial state (2/omega_max for symplectic_euler and verlet, 2 sqrt(2)/omega_max for "
+      "rk4; omega_max from springlab info, scaled with the stiffness). Above 1 the fastest "
+      "oscillation grows until the simulation diverges.");
+}
+
 void simulationSection(const PanelModel& m, PanelState& st, std::vector<Command>& out) {
   ItemProbe* probe = st.probe;
   // only the integrators that apply to this system are offered
@@ -150,6 +168,7 @@ void simulationSection(const PanelModel& m, PanelState& st, std::vector<Command>
                       "value. Applied on release: implicit integrators refactorise."},
                      m.dt, st, &v))
     emit(out, make(K::SetDt, v));
+  dtLimitLine(m, probe);
   if (detail::slider(
           {"Time scale", Limits::kTimeScaleMin, Limits::kTimeScaleMax, "x%.3g", true, Commit::Live,
            "Simulated seconds per real second (logarithmic, 1/64 to 8). + / - halve "
