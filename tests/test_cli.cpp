@@ -228,7 +228,7 @@ TEST_CASE("bad options and missing files exit 2 with one line") {
       {{"run", scene, "--every", "1.5"}, "--every: must be a whole number >= 1"},
       {{"run", scene, "--frobnicate"}, "unknown option --frobnicate"},
       {{"run", scene, "--dt"}, "--dt: missing value"},
-      {{"run", scene, "--out", "-", "--energy", "-"}, "cannot both be -"},
+      {{"run", scene, "--out", "-", "--energy", "-"}, "at most one of --out, --energy and --ledger can be -"},
       {{"run", scene, "--integrator", "leapfrog"}, "--integrator: unknown integrator \"leapfrog\""},
       {{"run", scene, "--integrator", "implicit_midpoint"}, "does not apply to mass_spring"},
       {{"run", scene, "--dt", "1e-300", "--duration", "1e300"}, "too many"},

@@ -29,6 +29,7 @@ const std::map<std::string, Sample> kRunSamples = {
     {"--every", {"7", [](const auto& o) { return o.every == 7; }, {}}},
     {"--out", {"t.csv", [](const auto& o) { return o.out == "t.csv"; }, {}}},
     {"--energy", {"-", [](const auto& o) { return o.energy == "-"; }, {}}},
+    {"--ledger", {"l.csv", [](const auto& o) { return o.ledger == "l.csv"; }, {}}},
     {"--at",
      {"1.5:dt=0.01",
       [](const auto& o) {

@@ -17,6 +17,9 @@ namespace cli {
 // (2^53 ~ 9e15) and fits a long long.
 constexpr double kMaxStepRatio = 1e15;
 
+// The energy ledger's CSV header (run --ledger, compare --ledger).
+constexpr const char* kLedgerHeader = "t,lane,total,dissipated,external,residual\n";
+
 int runCommand(const Args& args);
 int listCommand(const Args& args);
 int benchCommand(const Args& args);
@@ -32,7 +35,7 @@ struct RunOptions {
   std::optional<std::string> integrator;
   std::optional<double> dt, duration;  // s
   long long every = 1;
-  std::optional<std::string> out, energy;
+  std::optional<std::string> out, energy, ledger;
   std::vector<lab::Event> events;  // --at, in command-line order
 };
 // Returns the problem with the options, without the "springlab run: " prefix, or nothing.

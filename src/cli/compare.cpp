@@ -22,7 +22,7 @@ struct CompareOptions {
   std::string scene, lanes;
   std::optional<double> dt, duration;  // s
   long long every = 1;
-  std::optional<std::string> out;
+  std::optional<std::string> out, ledger;
   std::vector<lab::Event> events;
 };
 
@@ -45,9 +45,9 @@ std::optional<std::string> setCompareOption(const std::string& name, const std::
   } else if (name == "--every") {
     if (!parseWhole(value, o.every) || o.every < 1)
       return "--every: must be a whole number >= 1, not \"" + value + "\"";
-  } else if (name == "--out") {
-    if (value.empty()) return "--out: missing file name";
-    o.out = value;
+  } else if (name == "--out" || name == "--ledger") {
+    if (value.empty()) return name + ": missing file name";
+    (name == "--out" ? o.out : o.ledger) = value;
   } else if (name == "--at") {
     lab::Event e;
     if (auto bad = lab::parseEvent(value, e)) return "--at: " + *bad;
@@ -68,6 +68,8 @@ std::optional<std::string> parseCompareOptions(const Args& args, CompareOptions&
     return "missing SCENE (a .json file or a built-in name from springlab list)";
   o.scene = split.positional[0];
   if (o.lanes.empty()) return "missing --lanes SPEC,SPEC (integrator names, NAME@DT for a step)";
+  if (o.out && o.ledger && *o.out == "-" && *o.ledger == "-")
+    return "--out and --ledger cannot both be - (standard output)";
   return std::nullopt;
 }
 
@@ -122,8 +124,8 @@ struct LaneReport {
 class CompareLoop {
  public:
   CompareLoop(const scene::Built& built, const ComparePlan& plan, const CompareOptions& o,
-              CsvFile& csv)
-      : every_(o.every), csv_(csv), reports_(plan.lanes.size()) {
+              CsvFile& csv, CsvFile& ledger)
+      : every_(o.every), csv_(csv), ledger_(ledger), reports_(plan.lanes.size()) {
     for (const auto& spec : plan.lanes)
       lanes_.push_back(std::make_unique<lab::ScheduledLane>(built, built.state, spec.method,
                                                             spec.dt.value_or(plan.def.dt), o.events,
@@ -193,6 +195,7 @@ class CompareLoop {
     LaneReport& report = reports_[i];
     report.max_distance = std::max(report.max_distance, distance);
     checkRunaway(i, e.total());
+    writeLedger(i, t);
     if (!csv_.isOpen()) return;
     csv_.number(t);
     // appended piecewise: GCC 12 warns falsely (-Wrestrict) on chained string concatenation
@@ -201,6 +204,15 @@ class CompareLoop {
     csv_.text(fields.c_str());
     for (double v : {lane.lane().dt(), e.kinetic, e.potential, e.total(), distance}) csv_.number(v);
     csv_.endRow();
+  }
+
+  void writeLedger(size_t i, double t) {
+    if (!ledger_.isOpen()) return;
+    const lab::Lane::Ledger l = lanes_[i]->lane().ledger();
+    ledger_.number(t);
+    ledger_.text(("," + std::to_string(i)).c_str());
+    for (double v : {l.total, l.dissipated, l.external, l.residual}) ledger_.number(v);
+    ledger_.endRow();
   }
 
   // The runaway rule on a written row (pa_ holds the lane's positions): a warning, as in run.
@@ -217,7 +229,7 @@ class CompareLoop {
   }
 
   long long every_;
-  CsvFile& csv_;
+  CsvFile &csv_, &ledger_;
   std::vector<std::unique_ptr<lab::ScheduledLane>> lanes_;
   std::vector<LaneReport> reports_;
   std::optional<Progress> progress_;
@@ -255,15 +267,21 @@ int compareCommand(const Args& args) {
   ComparePlan plan;
   if (const int status = planCompare(o, plan)) return status;
   const scene::Built built = scene::build(plan.def);
-  CsvFile csv;
+  CsvFile csv, ledger;
   if (o.out) {
     if (!csv.open(*o.out)) return badOption(csv.error());
     csv.text("t,lane,integrator,dt,kinetic,potential,total,distance\n");
   }
-  CompareLoop loop(built, plan, o, csv);
+  if (o.ledger) {
+    if (!ledger.open(*o.ledger)) return badOption(ledger.error());
+    ledger.text(kLedgerHeader);
+  }
+  CompareLoop loop(built, plan, o, csv, ledger);
   const bool interrupted = loop.run();
   if (o.out && !csv.commit()) return badOption(csv.error());
-  if (!(o.out && *o.out == "-")) printSummary(plan.def, built, loop);
+  if (o.ledger && !ledger.commit()) return badOption(ledger.error());
+  const bool stdoutUsed = (o.out && *o.out == "-") || (o.ledger && *o.ledger == "-");
+  if (!stdoutUsed) printSummary(plan.def, built, loop);
   bool diverged = false;
   for (const auto& r : loop.reports()) diverged = diverged || r.diverged.has_value();
   if (interrupted) {

@@ -14,6 +14,9 @@ constexpr std::array kRunOptions = {
     OptionSpec{"--every", "N", "write every N-th step (step 0 and the last step always)", "1"},
     OptionSpec{"--out", "FILE", "trajectory CSV; - is standard output", "not written"},
     OptionSpec{"--energy", "FILE", "energy CSV; - is standard output", "not written"},
+    OptionSpec{"--ledger", "FILE",
+               "energy ledger CSV t,lane,total,dissipated,external,residual; - is standard output",
+               "not written"},
     OptionSpec{"--at", "T:KEY=VALUE",
                "at simulated time T set integrator, dt, stiffness_scale, damping or drag; "
                "repeatable",
@@ -95,6 +98,9 @@ constexpr std::array kCompareOptions = {
                "CSV t,lane,integrator,dt,kinetic,potential,total,distance; - is "
                "standard output",
                "a summary table"},
+    OptionSpec{"--ledger", "FILE",
+               "energy ledger CSV t,lane,total,dissipated,external,residual; - is standard output",
+               "not written"},
     OptionSpec{"--at", "T:KEY=VALUE",
                "at simulated time T set integrator, dt, stiffness_scale, damping or drag in every "
                "lane; repeatable",

@@ -53,9 +53,9 @@ std::optional<std::string> setRunOption(const OptionSpec& spec, const std::strin
     lab::Event e;
     if (auto bad = lab::parseEvent(value, e)) return "--at: " + *bad;
     o.events.push_back(std::move(e));
-  } else if (name == "--out" || name == "--energy") {
+  } else if (name == "--out" || name == "--energy" || name == "--ledger") {
     if (value.empty()) return name + ": missing file name";
-    (name == "--out" ? o.out : o.energy) = value;
+    (name == "--out" ? o.out : name == "--energy" ? o.energy : o.ledger) = value;
   } else {
     return "internal error: option " + name + " has no parser";
   }
@@ -105,6 +105,8 @@ class RowWriter {
   std::optional<std::string> open(const RunOptions& o) {
     if (o.out && !traj_.open(*o.out)) return traj_.error();
     if (o.energy && !energy_.open(*o.energy)) return energy_.error();
+    if (o.ledger && !ledger_.open(*o.ledger)) return ledger_.error();
+    if (ledger_.isOpen()) ledger_.text(kLedgerHeader);
     if (traj_.isOpen()) {
       std::string h = "t";
       for (int i = 0; i < bodies_; ++i) {
@@ -116,7 +118,15 @@ class RowWriter {
     if (energy_.isOpen()) energy_.text("t,kinetic,potential,total\n");
     return std::nullopt;
   }
-  bool any() const { return traj_.isOpen() || energy_.isOpen(); }
+  bool any() const { return traj_.isOpen() || energy_.isOpen() || ledger_.isOpen(); }
+  // The energy ledger's row (docs/integrators.md#the-energy-ledger), lane 0: run's only lane.
+  void writeLedger(double t, const lab::Lane::Ledger& l) {
+    if (!ledger_.isOpen()) return;
+    ledger_.number(t);
+    ledger_.text(",0");
+    for (double v : {l.total, l.dissipated, l.external, l.residual}) ledger_.number(v);
+    ledger_.endRow();
+  }
   void write(double t, const Eigen::VectorXd& positions, const sim::Energy& e) {
     if (traj_.isOpen()) {
       traj_.number(t);
@@ -130,13 +140,15 @@ class RowWriter {
   }
   // Renames the files into place; returns the problem or nothing.
   std::optional<std::string> commit() {
-    if (traj_.commit() && energy_.commit()) return std::nullopt;
-    return traj_.error().empty() ? energy_.error() : traj_.error();
+    if (traj_.commit() && energy_.commit() && ledger_.commit()) return std::nullopt;
+    for (const CsvFile* f : {&traj_, &energy_, &ledger_})
+      if (!f->error().empty()) return f->error();
+    return std::nullopt;
   }
 
  private:
   int bodies_;
-  CsvFile traj_, energy_;
+  CsvFile traj_, energy_, ledger_;
 };
 
 struct RunOutcome {
@@ -202,6 +214,7 @@ class RunLoop {
     const sim::Energy e = energy();
     lane_.system().positions(lane_.state(), positions_);
     rows_.write(lane_.state().t, positions_, e);
+    rows_.writeLedger(lane_.state().t, lane_.lane().ledger());
     last_recorded_ = lane_.step();
     checkRunaway(e, false);
   }
@@ -276,8 +289,9 @@ std::optional<std::string> parseRunOptions(const Args& args, RunOptions& o) {
   if (split.positional.empty())
     return "missing SCENE (a .json file or a built-in name from springlab list)";
   o.scene = split.positional[0];
-  if (o.out && o.energy && *o.out == "-" && *o.energy == "-")
-    return "--out and --energy cannot both be - (standard output)";
+  const int toStdout =
+      (o.out && *o.out == "-") + (o.energy && *o.energy == "-") + (o.ledger && *o.ledger == "-");
+  if (toStdout > 1) return "at most one of --out, --energy and --ledger can be - (standard output)";
   return std::nullopt;
 }
 
@@ -305,7 +319,8 @@ int runCommand(const Args& args) {
                  r.last_t);
     return 130;
   }
-  const bool stdoutUsed = (o.out && *o.out == "-") || (o.energy && *o.energy == "-");
+  const bool stdoutUsed =
+      (o.out && *o.out == "-") || (o.energy && *o.energy == "-") || (o.ledger && *o.ledger == "-");
   if (!stdoutUsed) printSummary(o, plan, built, r);
   return 0;
 }

@@ -36,6 +36,7 @@ void Lane::restart(const sim::State& s, long long steps) {
 void Lane::seek(const Checkpoint& c) {
   stepper_ = system_->stepper(method(), dt(), c.state);
   stepper_->setClock(c.clock);
+  stepper_->setWork(c.work);
   steps_ = c.steps;
   divergence_.reset();
 }
@@ -43,6 +44,25 @@ void Lane::seek(const Checkpoint& c) {
 void Lane::reanchor() {
   e0_ = energy().total();
   scales_ = system_->scales(state());
+  work0_ = stepper_->work();
+}
+
+void Lane::copyAnchor(const Lane& other) {
+  e0_ = other.e0_, scales_ = other.scales_;
+  // this lane's work counts from 0: its anchor sits below it by the other's work since its anchor
+  const sim::Work& mine = stepper_->work();
+  const sim::Work& theirs = other.stepper_->work();
+  work0_.dissipated = mine.dissipated - (theirs.dissipated - other.work0_.dissipated);
+  work0_.external = mine.external - (theirs.external - other.work0_.external);
+}
+
+Lane::Ledger Lane::ledger() const {
+  Ledger l;
+  l.total = energy().total();
+  l.dissipated = stepper_->work().dissipated - work0_.dissipated;
+  l.external = stepper_->work().external - work0_.external;
+  l.residual = l.total - e0_ + l.dissipated - l.external;
+  return l;
 }
 
 }  // namespace lab

@@ -42,22 +42,35 @@ class Lane {
   struct Checkpoint {
     sim::State state;
     sim::Stepper::Clock clock;
+    sim::Work work;
     long long steps = 0;
   };
-  Checkpoint checkpoint() const { return {state(), stepper_->clock(), steps_}; }
+  Checkpoint checkpoint() const {
+    return {state(), stepper_->clock(), stepper_->work(), steps_};
+  }
   // Goes back to a checkpoint of this lane (the timeline) keeping the energy anchor; the steps
   // from there are bit-identical to those made from it before.
   void seek(const Checkpoint& c);
-  // Takes another lane's energy anchor, so that drifts of lanes started apart compare.
-  void copyAnchor(const Lane& other) { e0_ = other.e0_, scales_ = other.scales_; }
+  // Takes another lane's energy anchor and its ledger so far, so that drifts and ledgers of lanes
+  // started apart (a branch) compare.
+  void copyAnchor(const Lane& other);
 
   sim::Energy energy() const { return system_->energy(state()); }
   double e0() const { return e0_; }  // J, the drift's anchor
   const sim::SceneScales& scales() const { return scales_; }
   // (E - E0) / driftReference (sim/diagnostics.hpp)
   double drift() const { return sim::energyDrift(e0_, energy().total(), scales_); }
-  // After a conservative change (k, gravity, the grab): E0 := E now, scales from now.
+  // After a conservative change (k, gravity, the grab): E0 := E now, scales from now, and the
+  // ledger counts from here.
   void reanchor();
+
+  // The energy ledger since the anchor (docs/integrators.md#the-energy-ledger): E, the work the
+  // dissipative forces took out, the work the mouse spring put in, and the balance
+  // E - E0 + W_dissipated - W_external, which an exact integrator keeps at round-off.
+  struct Ledger {
+    double total = 0.0, dissipated = 0.0, external = 0.0, residual = 0.0;  // J
+  };
+  Ledger ledger() const;
 
  private:
   const sim::System* system_;
@@ -66,6 +79,7 @@ class Lane {
   std::optional<sim::Divergence> divergence_;
   double e0_ = 0.0;
   sim::SceneScales scales_;
+  sim::Work work0_;  // the stepper's work at the anchor
   mutable Eigen::VectorXd positions_;
 };
 

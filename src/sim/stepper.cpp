@@ -129,9 +129,83 @@ std::optional<Divergence> Stepper::checkNext() const {
                     static_cast<int>(j / perBody)};
 }
 
+bool Stepper::ledgerActive() const {
+  if (pendulum_) return pendulum_->joint_damping != 0.0 || pendulum_->grab >= 0;
+  return mass_spring_->drag != 0.0 || mass_spring_->anyDashpot() || mass_spring_->grab >= 0;
+}
+
+Work Stepper::forceDot(const Eigen::VectorXd& x, const Eigen::VectorXd& v,
+                       const Eigen::VectorXd& dir) {
+  Work w;
+  if (pendulum_) {
+    jointDampingForce(*pendulum_, v, fwork_);
+    w.dissipated = fwork_.dot(dir);
+    if (pendulum_->grab >= 0) {
+      grabForce(*pendulum_, x, fwork_);
+      w.external = fwork_.dot(dir);
+    }
+    return w;
+  }
+  const MassSpringModel& m = *mass_spring_;
+  dissipativeForce(m, x, v, fwork_);
+  w.dissipated = fwork_.dot(dir);
+  if (m.grab >= 0 && !m.fixed(m.grab))
+    w.external = m.grab_stiffness *
+                 (m.grab_target - x.segment<3>(3 * m.grab)).dot(dir.segment<3>(3 * m.grab));
+  return w;
+}
+
+// The quadrature of each method (docs/integrators.md#the-energy-ledger): the forces where the
+// method evaluates them, times the displacement it makes with them; rk4 integrates the power
+// with its own stages and weights, so the ledger is fourth order with it.
+Work Stepper::stepWork() {
+  const State &in = cur_, &out = next_;
+  const double h = h_;
+  Work w;
+  auto add = [&](const Work& p, double weight) {
+    w.dissipated += weight * p.dissipated, w.external += weight * p.external;
+  };
+  switch (method_) {
+    case Method::Euler:  // F(x, v) over h v
+      add(forceDot(in.x, in.v, in.v), h);
+      break;
+    case Method::Verlet:  // each half kick's force over the drift's velocity v_1/2 = tmpv_
+      add(forceDot(in.x, in.v, tmpv_), 0.5 * h);
+      add(forceDot(out.x, tmpv_, tmpv_), 0.5 * h);
+      break;
+    case Method::Rk4:  // dW/dt = P(x, v) = F . v at the four stages
+      add(forceDot(in.x, in.v, in.v), h / 6.0);
+      sx_ = in.x + (0.5 * h) * in.v, sv_ = in.v + (0.5 * h) * k1v_;
+      add(forceDot(sx_, sv_, sv_), h / 3.0);
+      sx_ = in.x + (0.5 * h) * k2x_, sv_ = in.v + (0.5 * h) * k2v_;
+      add(forceDot(sx_, sv_, sv_), h / 3.0);
+      sx_ = in.x + h * k3x_, sv_ = in.v + h * k3v_;
+      add(forceDot(sx_, sv_, sv_), h / 6.0);
+      break;
+    case Method::ImplicitEuler:  // backward: the forces at the new state over the step
+      sx_ = out.x - in.x;
+      add(forceDot(out.x, out.v, sx_), 1.0);
+      break;
+    case Method::ImplicitMidpoint:  // the midpoint's forces over the step
+      sx_ = 0.5 * (in.x + out.x), sv_ = (out.x - in.x) / h;
+      add(forceDot(sx_, sv_, sv_), h);
+      break;
+    default:  // symplectic_euler, time_fe: the forces at the step's start over the step
+      sx_ = out.x - in.x;
+      add(forceDot(in.x, in.v, sx_), 1.0);
+      break;
+  }
+  w.dissipated = -w.dissipated;  // what the dissipative forces took out
+  return w;
+}
+
 std::optional<Divergence> Stepper::advance() {
   if (!integrate()) return Divergence{next_.t, method_, solver_error_, -1};
   if (auto d = checkNext()) return d;  // never commit a non-finite step
+  if (ledgerActive()) {
+    const Work w = stepWork();
+    work_.dissipated += w.dissipated, work_.external += w.external;
+  }
   std::swap(cur_, next_);
   ++steps_since_origin_;
   return std::nullopt;

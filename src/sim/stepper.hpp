@@ -23,6 +23,14 @@ struct Divergence {
   std::string message() const;  // "diverged at t = ... s with euler: ..."
 };
 
+// The energy ledger's work terms (docs/integrators.md#the-energy-ledger), J, since the stepper was
+// made: what the dissipative forces (drag, dashpots, joint damping) took out, and what the mouse
+// spring put in, each by a quadrature that matches the integrator's step.
+struct Work {
+  double dissipated = 0.0;
+  double external = 0.0;
+};
+
 class Stepper {
  public:
   // The model is referenced, not copied: the owner may change it between steps (and must bump
@@ -47,6 +55,9 @@ class Stepper {
   Clock clock() const { return {t_origin_, steps_since_origin_}; }
   void setClock(const Clock& c) { t_origin_ = c.origin, steps_since_origin_ = c.steps; }
 
+  const Work& work() const { return work_; }
+  void setWork(const Work& w) { work_ = w; }  // a restored checkpoint's
+
   // One step; on divergence the state is left at the last finite step.
   std::optional<Divergence> advance();
   // Up to n steps; stops at the first divergence.
@@ -57,6 +68,11 @@ class Stepper {
   bool integrate();                                     // cur_ -> next_; false if a solve failed
   std::optional<Divergence> checkNext() const;          // next_ finite, with a finite energy?
   std::string bodyName(Eigen::Index coordinate) const;  // "particle 3" or "link 3"
+  // The work of the step cur_ -> next_ just made (integrate's stages still in place).
+  Work stepWork();
+  bool ledgerActive() const;  // dissipation or a grab: otherwise the work stays 0 at no cost
+  // F_diss(x, v) . dir and F_grab(x) . dir (generalised forces for a pendulum)
+  Work forceDot(const Eigen::VectorXd& x, const Eigen::VectorXd& v, const Eigen::VectorXd& dir);
   const MassSpringModel* mass_spring_ = nullptr;
   const PendulumModel* pendulum_ = nullptr;
   State cur_, next_;
@@ -66,6 +82,8 @@ class Stepper {
   long long steps_since_origin_ = 0;  // steps committed since then
   Eigen::VectorXd a_, k1x_, k1v_, k2x_, k2v_, k3x_, k3v_, tmpx_, tmpv_;
   PendulumWork pwork_;
+  Work work_;
+  Eigen::VectorXd fwork_, sx_, sv_;  // the ledger's scratch
   ImplicitEulerSolver implicit_;
   TimeFeSolver time_fe_;
   MidpointSolver midpoint_;
