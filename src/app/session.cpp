@@ -459,11 +459,9 @@ void Session::sample() {
     push(phase_q_, static_cast<float>(state().x[j]));
     push(phase_v_, static_cast<float>(state().v[j]));
   }
-  if (lanes_.size() > 1) {
-    Eigen::VectorXd primaryPositions;
-    built_->positions(state(), primaryPositions);
-    for (auto& slot : lanes_) sampleLane(slot, primaryPositions);
-  }
+  Eigen::VectorXd primaryPositions;
+  built_->positions(state(), primaryPositions);
+  for (auto& slot : lanes_) sampleLane(slot, primaryPositions);
   // marks older than the plotted history have scrolled out
   while (!marks_.empty() && marks_.front() < hist_t_.front()) marks_.erase(marks_.begin());
 }
@@ -478,6 +476,10 @@ void Session::sampleLane(LaneSlot& slot, const Eigen::VectorXd& primaryPositions
   push(slot.t, static_cast<float>(clock_t_));
   push(slot.drift, static_cast<float>(std::abs(slot.lane.drift())));
   push(slot.distance, static_cast<float>(distance));
+  // the ledger's balance relative to the drift's reference: the method's own energy error
+  const double residual = slot.lane.ledger().residual;
+  push(slot.residual, static_cast<float>(std::abs(residual) /
+                                         sim::driftReference(slot.lane.e0(), slot.lane.scales())));
 }
 
 std::string Session::summary(const std::optional<sim::Divergence>& d) {
@@ -543,6 +545,9 @@ void Session::fillPanel(ui::PanelModel& pm) const {
   fillLanes(pm);
   const auto limit = dtLimit(method());
   pm.dt_limit = limit && std::isfinite(*limit) ? *limit : 0.0;
+  const lab::Lane::Ledger ledger = primary().ledger();
+  pm.work_dissipated = ledger.dissipated;
+  pm.work_external = ledger.external;
   jobs_.fill(pm);
 }
 

@@ -30,16 +30,22 @@ void laneLine(const PanelModel& m, int i, const PanelState& st, std::vector<Comm
   ImGui::ColorButton("##swatch", colourOf(i), ImGuiColorEditFlags_NoTooltip,
                      ImVec2(ImGui::GetFontSize(), ImGui::GetFontSize()));
   ImGui::SameLine();
-  std::string text = std::to_string(i) + "  " + row.integrator + "  dt " + compact(row.dt) + " s";
-  if (row.dt_over_limit > 0.0) text += "  (" + compact(row.dt_over_limit, 3) + " x limit)";
+  const std::string text =
+      std::to_string(i) + "  " + row.integrator + "  dt " + compact(row.dt) + " s";
   if (row.diverged)
     ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s  diverged", text.c_str());
   else
     ImGui::TextUnformatted(text.c_str());
   note(st.probe, "lane/" + std::to_string(i));
   if (row.diverged) tip(row.divergence.c_str());
+  // the second line: the step against its limit, then the buttons
+  ImGui::Indent(ImGui::GetFontSize() * 1.5f);
+  if (row.dt_over_limit > 0.0) {
+    ImGui::TextDisabled("%s x limit", compact(row.dt_over_limit, 3).c_str());
+    tip("dt against this integrator's stability limit (springlab info); above 1 it diverges.");
+    ImGui::SameLine();
+  }
   const bool full = static_cast<int>(m.lanes.size()) >= m.max_lanes;
-  ImGui::SameLine();
   ImGui::BeginDisabled(full);
   const std::string integrator = st.lab_integrator.empty() ? m.integrator : st.lab_integrator;
   const double dt = st.lab_dt > 0.0 ? st.lab_dt : m.dt;
@@ -53,6 +59,7 @@ void laneLine(const PanelModel& m, int i, const PanelState& st, std::vector<Comm
     note(st.probe, "Remove/" + std::to_string(i));
     tip("Remove this lane.");
   }
+  ImGui::Unindent(ImGui::GetFontSize() * 1.5f);
   ImGui::PopID();
 }
 

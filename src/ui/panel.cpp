@@ -376,6 +376,23 @@ void timing(const PanelModel& m, ItemProbe* probe) {
   }
 }
 
+// The energy ledger (docs/integrators.md#the-energy-ledger): the physical terms, then each lane's
+// balance, the method's own energy error.
+void ledgerSection(const PanelModel& m, ItemProbe* probe) {
+  ImGui::Text("dissipated %s J   grab %s J", detail::compact(m.work_dissipated).c_str(),
+              detail::compact(m.work_external).c_str());
+  note(probe, "ledger");
+  tip("The energy ledger since the start (or the last change of stiffness, gravity or grab): the "
+      "work drag, dashpots and joint damping took out, and the work the mouse spring put in.");
+  detail::laneLogPlot(
+      m,
+      {"balance |E - E0 + W_diss - W_grab| / reference", "##ledger", &LaneRow::residual,
+       "The energy balance of each lane: what is left of the energy change once the physical "
+       "work is accounted for, i.e. the integrator's own energy error (round-off for an exact "
+       "method), on a log axis."},
+      probe);
+}
+
 void diagnosticsSection(const PanelModel& m, PanelState& st, std::vector<Command>& out) {
   ItemProbe* probe = st.probe;
   if (m.clip) {
@@ -390,6 +407,7 @@ void diagnosticsSection(const PanelModel& m, PanelState& st, std::vector<Command
 
   detail::energyPlot(m, probe);
   detail::driftPlot(m, probe);
+  ledgerSection(m, probe);
 
   // phase plot coordinate
   const bool valid =

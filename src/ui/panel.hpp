@@ -144,6 +144,8 @@ struct OrderRow {
 struct PanelModel {
   // stability: dt's limit for lane 0's integrator (0: none known), the map, the orders
   double dt_limit = 0.0;  // s
+  // lane 0's energy ledger since its anchor (J): what dissipation took out, what the grab put in
+  double work_dissipated = 0.0, work_external = 0.0;
   StabilityMapView stability;
   std::vector<OrderRow> orders;
   bool orders_running = false;
