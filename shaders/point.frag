@@ -15,6 +15,9 @@ uniform vec3 u_color_highlight;
 uniform vec3 u_color_grabbed;
 
 out vec4 frag_color;
+// a ghosted lane (docs/lab.md#lanes): mixed toward the lane's colour, translucent
+uniform vec4 u_tint;
+uniform float u_opacity;
 
 const uint kFixed = 1u, kHighlight = 2u, kGrabbed = 4u;
 const vec3 kLight = vec3(-0.3, 0.45, 0.84);  // view space, near the headlight
@@ -68,5 +71,5 @@ void main() {
 
   vec4 clip = u_proj * vec4(v_center + n * v_radius, 1.0);
   gl_FragDepth = clamp(0.5 * (clip.z / clip.w) + 0.5, 0.0, 1.0);
-  frag_color = vec4(color, coverage);
+  frag_color = vec4(mix(color, u_tint.rgb, u_tint.a), coverage * u_opacity);
 }

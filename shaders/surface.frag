@@ -11,6 +11,9 @@ uniform bool u_orthographic;
 uniform float u_checker_squares;  // across one unit of uv; 0: no checker (and the wireframe)
 
 out vec4 frag_color;
+// a ghosted lane (docs/lab.md#lanes): mixed toward the lane's colour, translucent
+uniform vec4 u_tint;
+uniform float u_opacity;
 
 const vec3 kLight = vec3(-0.3, 0.45, 0.84);  // view space, near the headlight
 // ambient share (folds facing away stay readable), specular exponent and strength (a faint
@@ -46,5 +49,5 @@ void main() {
   vec3 h = normalize(l + to_eye);
   float spec = pow(max(dot(n, h), 0.0), kShininess);
   vec3 color = base * (kAmbient + (1.0 - kAmbient) * diffuse) + vec3(kSpecular * spec);
-  frag_color = vec4(color, 1.0);
+  frag_color = vec4(mix(color, u_tint.rgb, u_tint.a), u_opacity);
 }

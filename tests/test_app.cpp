@@ -501,6 +501,7 @@ TEST_CASE("app: every window option of the help's table parses in both spellings
       {"--frames", {"12", [](const auto& o) { return o.frames == 12; }}},
       {"--screenshot", {"a.png", [](const auto& o) { return o.screenshot == "a.png"; }}},
       {"--no-ui", {"", [](const auto& o) { return o.no_ui; }}},
+      {"--side-by-side", {"", [](const auto& o) { return o.side_by_side; }}},
       {"--stats", {"", [](const auto& o) { return o.stats; }}},
       {"--headless", {"", [](const auto& o) { return o.headless; }}},
   };

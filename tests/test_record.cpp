@@ -174,6 +174,7 @@ TEST_CASE("record: every option of the help's table parses in both spellings") {
           return o.session.at == std::vector<std::string>{"2:dt=0.01", "2:dt=0.01"};
         }}},
       {"--no-ui", {"", [](const auto& o) { return o.no_ui; }}},
+      {"--side-by-side", {"", [](const auto& o) { return o.side_by_side; }}},
       {"--caption", {"", [](const auto& o) { return o.caption; }}},
       {"--stats", {"", [](const auto& o) { return o.stats; }}},
       {"--camera", {"yaw=30", [](const auto& o) { return o.camera.size() == 2; }}},

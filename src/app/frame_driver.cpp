@@ -172,6 +172,9 @@ bool FrameDriver::applyCommand(const ui::Command& c) {
     case K::SetClipSize:
       if (!recording) clipSize = c.count;
       break;
+    case K::SetSplitLanes:
+      split_lanes = c.value != 0.0;
+      break;
     case K::Quit:
       quit = true;
       break;
@@ -194,6 +197,7 @@ ui::PanelModel FrameDriver::panelModel(const StepPolicy& policy) const {
   pm.pacing = static_cast<int>(pacing);
   pm.follow = follow;
   pm.scene_viewport_x = static_cast<float>(draw.viewport_x);
+  pm.split_lanes = split_lanes;
   pm.surface = !session.built().triangles.empty();
   pm.planar = camera.planar;
   const bool statusLive = ImGui::GetCurrentContext() && ImGui::GetTime() < statusUntil;
@@ -252,6 +256,7 @@ std::vector<ui::Command> FrameDriver::layOutUi(const StepPolicy& policy, int wid
     ui::drawStrainLegend(pm);
     ui::drawStatus(pm);  // after the legend, so it can stand above it
   }
+  ui::drawLaneLegend(pm);
   if (caption_on) ui::drawCaption(captionText(), pm.scene_viewport_x);
   if (recording) ui::drawRecordingIndicator(recordingLabel);
   if (showHelp || panelState.show_help) {
@@ -294,7 +299,7 @@ std::vector<ui::Command> FrameDriver::renderFrame(StepPolicy& policy, int width,
   const render::SceneView& view = views.build(session, !session.paused());
   updateCamera(view, width, height);
   renderer_->clear(draw, width, height);  // the panel's area too
-  renderer_->draw(view, camera, draw, width, height);
+  drawLanes(view, camera, draw, width, height);
   fbo.endScene(draw.viewport_x);  // anti-aliasing of the scene, before the UI's sharp text
   if (imgui) {
     ImGui::Render();
@@ -320,8 +325,46 @@ void FrameDriver::renderSceneOnly(render::Framebuffer& fbo, int width, int heigh
   render::Camera clipCamera = camera;
   // the clip's own aspect: fit what the window's viewport frames into the clip's frame
   renderer_->clear(clip, width, height);
-  renderer_->draw(view, clipCamera, clip, width, height);
+  drawLanes(view, clipCamera, clip, width, height);
   fbo.endScene();
+}
+
+ViewBuilder& FrameDriver::laneView(int lane) {
+  while (static_cast<int>(lane_views_.size()) < lane) {
+    lane_views_.push_back(std::make_unique<ViewBuilder>());
+    lane_views_.back()->lane = static_cast<int>(lane_views_.size());
+  }
+  return *lane_views_[static_cast<size_t>(lane - 1)];
+}
+
+void FrameDriver::drawLanes(const render::SceneView& primary, const render::Camera& cam,
+                            const render::DrawOptions& options, int width, int height) {
+  const int lanes = session.laneCount();
+  if (lanes == 1) {
+    renderer_->draw(primary, cam, options, width, height);
+    return;
+  }
+  const int x0 = options.viewport_width > 0 ? options.viewport_x : 0;
+  const int w = options.viewport_width > 0 ? options.viewport_width : width;
+  for (int i = 0; i < lanes; ++i) {
+    const render::SceneView& view = i == 0 ? primary : laneView(i).build(session, false);
+    render::DrawOptions o = options;
+    if (split_lanes) {  // one column each, the camera shared, every lane in its own colours
+      o.viewport_x = x0 + w * i / lanes;
+      o.viewport_width = x0 + w * (i + 1) / lanes - o.viewport_x;
+      o.clear_depth = true;
+      o.show_trails = options.show_trails && i == 0;
+    } else if (i > 0) {  // ghosted over lane 0: tinted, translucent, no grid, axes or shadow
+      const ui::LaneColour c = ui::laneColour(i);
+      o.tint = glm::vec4(c.r, c.g, c.b, kGhostTint);
+      o.opacity = kGhostOpacity;
+      o.show_grid = o.show_axes = o.show_trails = o.show_shadow = false;
+      // a diverged ghost stays where it blew up, often all over the screen: only its culprit
+      if (session.lane(i).diverged())
+        o.show_surface = o.show_lines = o.show_points = o.wireframe = false;
+    }
+    renderer_->draw(view, cam, o, width, height);
+  }
 }
 
 }  // namespace app

@@ -87,6 +87,10 @@ class FrameDriver {
  public:
   Session session;
   ViewBuilder views;
+  // lanes (docs/lab.md#lanes): side by side in split viewports, or lanes 1.. ghosted over lane 0
+  bool split_lanes = false;
+  // a ghost's colour mix toward its lane's colour, and its opacity
+  static constexpr float kGhostTint = 0.75f, kGhostOpacity = 0.55f;
   render::Camera camera;
   render::DrawOptions draw;
   ui::PanelState panelState;
@@ -154,6 +158,12 @@ class FrameDriver {
   std::vector<ui::Command> layOutUi(const StepPolicy& policy, int width, int height);
   void updateCamera(const render::SceneView& view, int width, int height);
   std::string captionText() const;
+  // Draws the lanes into the scene viewport (lane 0's view already built): lanes 1.. ghosted over
+  // it, or every lane in its own column of the viewport.
+  void drawLanes(const render::SceneView& primary, const render::Camera& cam,
+                 const render::DrawOptions& options, int width, int height);
+  ViewBuilder& laneView(int lane);
+  std::vector<std::unique_ptr<ViewBuilder>> lane_views_;  // lanes 1..
   std::unique_ptr<render::Renderer> renderer_;
   std::unique_ptr<render::Framebuffer> fbo_;
   int sceneX_ = 0;  // px: the scene's viewport starts right of the panel

@@ -43,6 +43,7 @@ bool writeProvenance(const std::string& path, const Provenance& p, std::string* 
   j["caption"] = o.caption;
   j["camera"] = o.camera;
   j["lanes"] = o.session.lanes;
+  j["side_by_side"] = o.side_by_side;
   j["events"] = o.session.at;
   j["output"] = o.out;
   j["command"] = p.args;
@@ -76,6 +77,7 @@ void fill(const json& j, RecordOptions& o) {
   o.session.dt = field<double>(j, "dt");
   // absent in provenance files of springlab 0.8 (before lanes and events)
   if (j.contains("lanes")) o.session.lanes = field<std::string>(j, "lanes");
+  if (j.contains("side_by_side")) o.side_by_side = field<bool>(j, "side_by_side");
   o.session.at = field<std::vector<std::string>>(j, "events");
   o.fps = field<double>(j, "fps");
   o.width = field<int>(j, "width");

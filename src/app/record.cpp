@@ -69,6 +69,8 @@ std::optional<std::string> applyRecordOption(const std::string& name, const std:
     o.session.at.push_back(v);
   } else if (name == "--no-ui") {
     o.no_ui = true;
+  } else if (name == "--side-by-side") {
+    o.side_by_side = true;
   } else if (name == "--caption") {
     o.caption = true;
   } else if (name == "--stats") {
@@ -222,6 +224,7 @@ std::optional<std::string> setUpDriver(Recording& r) {
   d.imgui = initImGuiRenderer();
   if (!d.imgui) return std::string(kPrefix) + ": the ImGui OpenGL backend failed";
   d.showUi = !r.o.no_ui;
+  d.split_lanes = r.o.side_by_side;
   d.caption_on = r.o.caption;
   // the caption names the scene briefly: a built-in's name, a file's stem (the descriptive name
   // would crowd out the numbers)

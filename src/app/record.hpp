@@ -19,7 +19,8 @@ struct RecordOptions {
   int width = 1280, height = 720;
   SessionOptions session;  // --integrator, --dt, --lanes, --at
   bool no_ui = false, caption = false;
-  bool stats = false;  // print where the time went (stepping, drawing, readback, encoding)
+  bool side_by_side = false;  // lanes in split viewports (--side-by-side)
+  bool stats = false;         // print where the time went (stepping, drawing, readback, encoding)
   std::vector<std::string> camera;  // KEY=VALUE, in order
   std::string replay;               // a provenance file to render again
   // from a provenance file: the scene's definition as loaded, its name and where it came from

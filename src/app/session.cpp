@@ -561,6 +561,7 @@ void Session::fillLanes(ui::PanelModel& pm) const {
     const auto limit = dtLimit(slot.lane.method());
     row.dt_over_limit = limit && *limit > 0.0 && std::isfinite(*limit) ? row.dt / *limit : 0.0;
     row.diverged = slot.lane.diverged();
+    row.diverged_t = row.diverged ? slot.lane.divergence()->t : 0.0;
     row.divergence = summary(slot.lane.divergence());
     row.time = slot.t;
     row.drift = slot.drift;

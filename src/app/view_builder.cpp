@@ -171,12 +171,12 @@ void ViewBuilder::updateAutoStrainScale(bool fresh) {
 void ViewBuilder::fillPositions(const Session& s) {
   const scene::Built& b = s.built();
   if (b.kind == sim::SystemKind::Pendulum) {
-    sim::pendulumPositions(b.pendulum, s.state().x, tmp_);
+    sim::pendulumPositions(b.pendulum, s.lane(lane).state().x, tmp_);
     pos_.resize(3 + tmp_.size());
     for (int c = 0; c < 3; ++c) pos_[c] = static_cast<float>(b.pendulum.pivot[c]);
     for (Eigen::Index j = 0; j < tmp_.size(); ++j) pos_[3 + j] = static_cast<float>(tmp_[j]);
   } else {
-    const auto& x = s.state().x;
+    const auto& x = s.lane(lane).state().x;
     pos_.resize(x.size());
     for (Eigen::Index j = 0; j < x.size(); ++j) pos_[j] = static_cast<float>(x[j]);
   }
@@ -188,7 +188,8 @@ int ViewBuilder::fillFlagsAndRadii(const Session& s) {
   const int grabbed = s.grabbed();
   if (grabbed >= 0) flags_[pointOfBody(s, grabbed)] |= render::kPointGrabbed;
   int culprit = -1;
-  if (s.divergence() && s.divergence()->body >= 0) culprit = pointOfBody(s, s.divergence()->body);
+  const auto& divergence = s.lane(lane).divergence();
+  if (divergence && divergence->body >= 0) culprit = pointOfBody(s, divergence->body);
   if (culprit >= static_cast<int>(flags_.size())) culprit = -1;
   point_radii_ = radii_;
   float culpritRadius = 0.0f;
@@ -274,7 +275,9 @@ const render::SceneView& ViewBuilder::build(const Session& s, bool trails) {
   view_.surface_uv = uv_;
   view_.trails = trails_;
   view_.trail_lengths = trail_len_;
-  view_.topology = topology_;
+  // each lane's builder is its own upload source: the renderer must not take one lane's radii
+  // (a culprit's) for another's
+  view_.topology = (topology_ << 3) | static_cast<std::uint64_t>(lane & 7);
   view_.planar = b.kind == sim::SystemKind::Pendulum || b.mass_spring.dim == 2;
   return view_;
 }

@@ -13,6 +13,10 @@ namespace app {
 
 class ViewBuilder {
  public:
+  // The lane whose state this builder draws (docs/lab.md#lanes): 0, the primary, unless a
+  // ghosted or side-by-side lane's.
+  int lane = 0;
+
   // Rebuilds the view of the session's current state. `trails` appends a trail sample.
   const render::SceneView& build(const Session& s, bool trails);
   // Index of the point drawn for body b (particle b, or bob b after the pivot).

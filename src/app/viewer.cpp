@@ -156,6 +156,8 @@ bool applyViewerOption(const std::string& name, const std::string& v, ViewerOpti
     o.headless = true;
   } else if (name == "--no-ui") {
     o.no_ui = true;
+  } else if (name == "--side-by-side") {
+    o.side_by_side = true;
   } else if (name == "--stats") {
     o.stats = true;
   } else {
@@ -243,6 +245,7 @@ int setUpRendering(Viewer& v, const Prefs& prefs, bool scripted) {
   }
   const float scale = prefs.ui_scale > 0.0f ? prefs.ui_scale : contentScale(v.window);
   v.d.imgui = !v.opt.no_ui;
+  v.d.split_lanes = v.opt.side_by_side;
   if (v.d.imgui) {
     createImGui(scale, v.window && !scripted);
     if (v.window) connectInput(v.window, v);  // before ImGui's backend, which chains to it

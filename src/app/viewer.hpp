@@ -18,6 +18,7 @@ struct ViewerOptions {
   std::string screenshot;  // PNG of the last frame
   bool headless = false;   // force EGL even with a display
   bool no_ui = false;
+  bool side_by_side = false;                     // lanes in split viewports (--side-by-side)
   bool scene_given = false, size_given = false;  // else taken from the preferences
   bool stats = false;  // wall-clock loop even with --frames; print frame timings at exit
 };

@@ -49,6 +49,7 @@ constexpr std::array kWindowOptions = {
                "until the window is closed"},
     OptionSpec{"--screenshot", "FILE", "write the last frame to FILE as PNG before quitting", ""},
     OptionSpec{"--no-ui", "", "no panel, banner or legend: the scene only", ""},
+    OptionSpec{"--side-by-side", "", "lanes in split viewports instead of overlaid", ""},
     OptionSpec{
         "--stats", "",
         "print the average frame time (simulation, rendering, presenting) and the real-time %", ""},
@@ -72,6 +73,7 @@ constexpr std::array kRecordOptions = {
                "repeatable",
                ""},
     OptionSpec{"--no-ui", "", "no panel in the picture: the scene alone", ""},
+    OptionSpec{"--side-by-side", "", "lanes in split viewports instead of overlaid", ""},
     OptionSpec{"--caption", "",
                "burn a caption into the frame: scene, integrator, dt, t, energy drift", ""},
     OptionSpec{"--camera", "KEY=VALUE",

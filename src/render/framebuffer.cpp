@@ -15,11 +15,9 @@
 #include "util/atomic_file.hpp"
 #include "util/png.hpp"
 
-
 namespace render {
 
 namespace {
-
 
 const char* statusText(GLenum status) {
   switch (status) {

@@ -342,6 +342,9 @@ struct Renderer::Impl {
     shu.points = glGetUniformLocation(shadowProg, "u_points");
     shu.pointScale = glGetUniformLocation(shadowProg, "u_point_scale");
     shu.alpha = glGetUniformLocation(shadowProg, "u_alpha");
+    for (GLuint prog : {pointProg, springProg, surfaceProg})
+      ghostUniforms.push_back(
+          {prog, glGetUniformLocation(prog, "u_tint"), glGetUniformLocation(prog, "u_opacity")});
     // the constant uniforms, once
     glUseProgram(pointProg);
     setColor(pointProg, "u_color_moving", kColorMoving);
@@ -755,13 +758,38 @@ struct Renderer::Impl {
     if (o.show_grid) drawGridPass(f);
     if (o.show_grid && o.show_shadow && !v.planar && grid.valid)
       drawShadowPass(v, f, o, points && o.show_points);
+    setGhost(o);
     if (f.surface) drawSurfacePass(f, o);
     if (f.lines) drawSpringPass(v, f, o);
     if (points) drawPointPass(v, f, o);
+    if (o.opacity < 1.0f) glDepthMask(GL_TRUE), glDisable(GL_BLEND), glEnable(GL_DEPTH_TEST);
     if (o.show_axes) drawAxesPass(f);
     if (o.show_trails && !v.trail_lengths.empty()) drawTrailPass(v, f);
     glBindVertexArray(0);
     glUseProgram(0);
+  }
+
+  // The tint and opacity of the lit passes; a translucent lane blends over the target without
+  // writing depth.
+  struct GhostUniforms {
+    GLuint program;
+    GLint tint, opacity;
+  };
+  std::vector<GhostUniforms> ghostUniforms;
+  void setGhost(const DrawOptions& o) {
+    for (const GhostUniforms& g : ghostUniforms) {
+      glUseProgram(g.program);
+      glUniform4fv(g.tint, 1, glm::value_ptr(o.tint));
+      glUniform1f(g.opacity, o.opacity);
+    }
+    if (o.opacity < 1.0f) {
+      // an x-ray over the lane drawn first: lanes that still coincide would otherwise fight
+      // over equal depths in blotches
+      glEnable(GL_BLEND);
+      glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+      glDepthMask(GL_FALSE);
+      glDisable(GL_DEPTH_TEST);
+    }
   }
 
   // the viewport and the GL state every pass starts from

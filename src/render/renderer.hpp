@@ -38,6 +38,11 @@ struct DrawOptions {
   // (overlaid lanes) depth-test against each other. On: the scene is drawn over whatever is
   // there regardless of depth (an inset, a side-by-side lane in a target not cleared since).
   bool clear_depth = false;
+  // A ghosted lane (docs/lab.md#lanes): particles, springs and surface mixed toward tint.rgb by
+  // tint.a, and drawn with this opacity (below 1: blended over what is there like an x-ray,
+  // without depth test or depth writes, so that the lane drawn first stays whole under it).
+  glm::vec4 tint{0.0f, 0.0f, 0.0f, 0.0f};
+  float opacity = 1.0f;
 };
 
 // The diverging strain colour map that shaders/spring.vert applies per line, restated for the CPU

@@ -159,6 +159,63 @@ void drawStrainLegend(const PanelModel& model, ItemProbe* probe) {
           {"strain legend", w->Pos.x, w->Pos.y, w->Pos.x + w->Size.x, w->Pos.y + w->Size.y});
 }
 
+namespace {
+// "1  rk4  dt 0.001 s", and the lane's state when it diverged
+std::string laneLabel(const PanelModel& model, size_t i) {
+  const LaneRow& row = model.lanes[i];
+  char dt[32];
+  std::snprintf(dt, sizeof dt, "%.3g", row.dt);
+  return std::to_string(i) + "  " + row.integrator + "  dt " + dt + " s";
+}
+
+void laneSwatchAndLabel(const PanelModel& model, size_t i) {
+  const LaneColour c = laneColour(static_cast<int>(i));
+  const float side = ImGui::GetFontSize();
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  ImGui::GetWindowDrawList()->AddRectFilled(
+      p, ImVec2(p.x + side, p.y + side),
+      ImGui::ColorConvertFloat4ToU32(ImVec4(c.r, c.g, c.b, 1.0f)), 2.0f);
+  ImGui::Dummy(ImVec2(side, side));
+  ImGui::SameLine();
+  const LaneRow& row = model.lanes[i];
+  if (row.diverged)  // the whole report is the lane's tooltip in the panel
+    ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s  diverged at t = %.4g s",
+                       laneLabel(model, i).c_str(), row.diverged_t);
+  else
+    ImGui::TextUnformatted(laneLabel(model, i).c_str());
+}
+}  // namespace
+
+void drawLaneLegend(const PanelModel& model, ItemProbe* probe) {
+  if (model.lanes.size() < 2) return;
+  const ImGuiIO& io = ImGui::GetIO();
+  const float x0 = viewportX(model), width = io.DisplaySize.x - x0;
+  if (model.split_lanes) {  // a label at the top of each lane's column
+    const size_t n = model.lanes.size();
+    for (size_t i = 0; i < n; ++i) {
+      const std::string name = "##lane label " + std::to_string(i);
+      ImGui::SetNextWindowPos(ImVec2(x0 + width * float(i) / float(n) + 8.0f, 8.0f));
+      ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), ImVec2(width / float(n) - 16.0f, FLT_MAX));
+      ImGui::SetNextWindowBgAlpha(0.6f);
+      if (ImGui::Begin(name.c_str(), nullptr, kOverlay | ImGuiWindowFlags_NoInputs)) {
+        laneSwatchAndLabel(model, i);
+        note(probe, "lane label/" + std::to_string(i));
+      }
+      ImGui::End();
+    }
+    return;
+  }
+  // overlaid: one legend, bottom left of the scene (the strain legend has the right)
+  ImGui::SetNextWindowPos(ImVec2(x0 + 10.0f, io.DisplaySize.y - 10.0f), ImGuiCond_Always,
+                          ImVec2(0.0f, 1.0f));
+  ImGui::SetNextWindowBgAlpha(0.6f);
+  if (ImGui::Begin("##lane legend", nullptr, kOverlay | ImGuiWindowFlags_NoInputs)) {
+    for (size_t i = 0; i < model.lanes.size(); ++i) laneSwatchAndLabel(model, i);
+    note(probe, "lane legend");
+  }
+  ImGui::End();
+}
+
 void drawStatus(const PanelModel& model, ItemProbe* probe) {
   if (model.status.empty()) return;
   const ImGuiIO& io = ImGui::GetIO();

@@ -113,6 +113,7 @@ struct LaneRow {
   double dt = 0.0;             // s
   double dt_over_limit = 0.0;  // dt / the integrator's stability limit; 0: no limit known
   bool diverged = false;
+  double diverged_t = 0.0;          // s, when it diverged
   std::string divergence;           // the report, one line
   std::span<const float> time;      // s, the history's times
   std::span<const float> drift;     // |E - E0| / reference (log plot)
@@ -258,6 +259,10 @@ std::vector<Command> drawDivergenceBanner(const PanelModel& model, ItemProbe* pr
 // (say a time "3.1166000000021525") is rewritten with %.<digits>g ("3.1166"); integers (indices,
 // counts) and numbers inside words ("x3", "seed004", "1.2.3") are kept as they are.
 std::string compactNumbers(std::string_view text, int digits = 6);
+// With two lanes or more, which lane is which (docs/lab.md#lanes): a legend of colour swatches,
+// integrators and steps at the bottom left of the scene, or, side by side, a label atop each
+// lane's column; a diverged lane's entry says so.
+void drawLaneLegend(const PanelModel& model, ItemProbe* probe = nullptr);
 // The strain legend (bottom right) for this strain scale.
 void drawStrainLegend(double strain_scale);
 // The same, only where there are springs (model.springs > 0), with model.strain_scale.
