@@ -12,6 +12,20 @@
 #include "ui/panel.hpp"
 #include "util.hpp"
 
+#define STB_IMAGE_STATIC
+#define STB_IMAGE_IMPLEMENTATION
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+#pragma GCC diagnostic ignored "-Wunused-function"
+#pragma GCC diagnostic ignored "-Wsign-compare"
+#pragma GCC diagnostic ignored "-Wdouble-promotion"
+#endif
+#include <stb/stb_image.h>
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+
 using namespace testutil;
 
 namespace {
@@ -255,4 +269,71 @@ TEST_CASE("lab: Measure order reports the observed orders beside the nominal one
   CHECK(after.stability.cells.empty());
   CHECK(after.orders.empty());
   CHECK(after.dt_limit == doctest::Approx(*s.dtLimit(sim::Method::SymplecticEuler)));
+}
+
+namespace {
+struct Picture {
+  int w = 0, h = 0;
+  std::vector<unsigned char> rgb;
+  const unsigned char* at(int x, int y) const { return &rgb[(static_cast<size_t>(y) * w + x) * 3]; }
+};
+
+// The window's first frame of `scene`, headless, without the panel, with these extra options.
+Picture windowFrame(const std::string& name, std::vector<std::string> extra) {
+  const fs::path png = tempDir() / (name + ".png");
+  std::vector<std::string> args = {"cloth_16", "--headless", "--no-ui",      "--size",    "320x200",
+                                   "--frames", "1",          "--screenshot", png.string()};
+  args.insert(args.end(), extra.begin(), extra.end());
+  const auto r = springlab(args);
+  REQUIRE(r.status == 0);
+  Picture p;
+  int n = 0;
+  unsigned char* data = stbi_load(png.c_str(), &p.w, &p.h, &n, 3);
+  REQUIRE(data != nullptr);
+  p.rgb.assign(data, data + static_cast<size_t>(p.w) * p.h * 3);
+  stbi_image_free(data);
+  return p;
+}
+
+// the cloth's blue: blue well above red
+bool clothBlue(const unsigned char* c) {
+  return c[2] > c[0] + 40;
+}
+}  // namespace
+
+TEST_CASE("lab: a ghosted lane shows in its colour over lane 0, side by side each in its column") {
+  const Picture one = windowFrame("one_lane", {});
+  // lane 1 on the same dt coincides with lane 0: its orange tint lies over the whole cloth
+  const Picture two = windowFrame("two_lanes", {"--lanes", "symplectic_euler,symplectic_euler"});
+  REQUIRE(one.w == two.w);
+  int cloth = 0, warmer = 0;
+  for (int y = 0; y < one.h; ++y)
+    for (int x = 0; x < one.w; ++x)
+      if (clothBlue(one.at(x, y))) {
+        ++cloth;
+        const unsigned char *a = one.at(x, y), *b = two.at(x, y);
+        // towards lane 1's orange (0.90, 0.62, 0.00): more red, less blue
+        if (b[0] > a[0] + 40 && b[2] + 40 < a[2]) ++warmer;
+      }
+  REQUIRE(cloth > 2000);
+  CHECK(warmer > cloth * 9 / 10);
+  // side by side: the cloth twice, once in each half, in its own colours
+  const Picture split =
+      windowFrame("split_lanes", {"--lanes", "symplectic_euler,verlet", "--side-by-side"});
+  int left = 0, right = 0;
+  for (int y = 0; y < split.h; ++y)
+    for (int x = 0; x < split.w; ++x)
+      if (clothBlue(split.at(x, y))) ++(x < split.w / 2 ? left : right);
+  CHECK(left > 500);
+  CHECK(right > 500);
+  CHECK(std::abs(left - right) < (left + right) / 10);
+  // ... two cloths, not one across the middle: the centre column is cloth in the single lane's
+  // frame, and the gap between the columns in the split one
+  auto centreCloth = [](const Picture& p) {
+    int n = 0;
+    for (int y = 0; y < p.h; ++y) n += clothBlue(p.at(p.w / 2, y));
+    return n;
+  };
+  CHECK(centreCloth(one) > one.h / 4);
+  CHECK(centreCloth(split) == 0);
 }
