@@ -1,5 +1,6 @@
 #include "lab/sweep.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <mutex>
@@ -109,10 +110,18 @@ std::vector<CellResult> runSweep(const SweepSpec& spec, int shardIndex, int shar
     cells.push_back(i);
   std::vector<CellResult> results(cells.size());
   std::vector<char> done(cells.size(), 0);
+  // longest first (a cell costs about T / dt steps): no long cell left for one thread at the end
+  std::vector<size_t> order(cells.size());
+  for (size_t j = 0; j < order.size(); ++j) order[j] = j;
+  const size_t nk = static_cast<size_t>(spec.stiffness.n), nd = static_cast<size_t>(spec.dt.n);
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return cells[a] / nk % nd < cells[b] / nk % nd;  // smaller dt index: smaller dt, more steps
+  });
   std::atomic<size_t> next{0};
   std::mutex report;
   auto worker = [&] {
-    for (size_t j = next++; j < cells.size(); j = next++) {
+    for (size_t i = next++; i < cells.size(); i = next++) {
+      const size_t j = order[i];
       if (cancel && cancel->load()) return;
       results[j] = runCell(spec, cells[j], cancel);
       if (cancel && cancel->load()) return;
