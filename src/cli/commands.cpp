@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "scene/catalog.hpp"
+#include "scene/load.hpp"
 
 namespace cli {
 
@@ -24,6 +25,16 @@ bool parseWhole(const std::string& s, long long& out) {
     if (c < '0' || c > '9') return false;
   auto r = std::from_chars(s.data(), s.data() + s.size(), out);
   return r.ec == std::errc() && r.ptr == s.data() + s.size();
+}
+
+bool loadSceneOrReport(const std::string& arg, scene::SceneDef& def) {
+  try {
+    def = scene::loadSceneArg(arg);
+    return true;
+  } catch (const scene::Error& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    return false;
+  }
 }
 
 int listCommand(const Args& args) {

@@ -8,6 +8,7 @@
 
 #include "cli/options.hpp"
 #include "lab/events.hpp"
+#include "scene/scene_def.hpp"
 #include "sim/registry.hpp"
 
 namespace cli {
@@ -50,6 +51,10 @@ struct BenchOptions {
   std::string suite = "all";  // all, cloth or pendulum
 };
 std::optional<std::string> parseBenchOptions(const Args& args, BenchOptions& o);
+
+// Loads SCENE (a built-in name or a .json path) into `def`; on bad input prints the scene error's
+// one line ("FILE: json.path: problem") and returns false (exit status 2).
+bool loadSceneOrReport(const std::string& arg, scene::SceneDef& def);
 
 // Strict number parsing for options: the whole string must be a finite number.
 bool parseDouble(const std::string& s, double& out);

@@ -80,12 +80,7 @@ struct ComparePlan {
 };
 
 int planCompare(const CompareOptions& o, ComparePlan& plan) {
-  try {
-    plan.def = scene::loadSceneArg(o.scene);
-  } catch (const scene::Error& e) {
-    std::fprintf(stderr, "%s\n", e.what());
-    return 2;
-  }
+  if (!loadSceneOrReport(o.scene, plan.def)) return 2;
   if (o.dt) plan.def.dt = *o.dt;
   if (o.duration) plan.def.duration = *o.duration;
   if (auto bad = lab::parseLaneSpecs(o.lanes, plan.def.kind, plan.lanes))

@@ -81,12 +81,7 @@ int infoCommand(const Args& args) {
     return badOption("missing SCENE (a .json file or a built-in name from springlab list)");
   const bool json = !split.options.empty();  // --json is the only option
   scene::SceneDef def;
-  try {
-    def = scene::loadSceneArg(split.positional[0]);
-  } catch (const scene::Error& e) {
-    std::fprintf(stderr, "%s\n", e.what());
-    return 2;
-  }
+  if (!loadSceneOrReport(split.positional[0], def)) return 2;
   if (def.name.empty()) def.name = split.positional[0];
   const scene::Built built = scene::build(def);
   const double omega = sim::omegaMax(built, built.state);

@@ -67,12 +67,7 @@ int orderCommand(const Args& args) {
                          ? "missing SCENE (a .json file or a built-in name from springlab list)"
                          : "unexpected argument \"" + split.positional[1] + "\" (one SCENE only)");
   scene::SceneDef def;
-  try {
-    def = scene::loadSceneArg(split.positional[0]);
-  } catch (const scene::Error& e) {
-    std::fprintf(stderr, "%s\n", e.what());
-    return 2;
-  }
+  if (!loadSceneOrReport(split.positional[0], def)) return 2;
   std::vector<sim::Method> methods;
   if (!o.integrators.empty()) {
     if (auto problem = parseMethods(o.integrators, def.kind, methods)) return badOption(*problem);

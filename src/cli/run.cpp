@@ -71,12 +71,7 @@ struct RunPlan {
 // Loads the scene and applies --integrator, --dt, --duration; returns 0 or the exit status.
 int planRun(const RunOptions& o, RunPlan& plan) {
   scene::SceneDef& def = plan.def;
-  try {
-    def = scene::loadSceneArg(o.scene);
-  } catch (const scene::Error& e) {
-    std::fprintf(stderr, "%s\n", e.what());
-    return 2;
-  }
+  if (!loadSceneOrReport(o.scene, def)) return 2;
   if (o.integrator) {
     const auto lookup = sim::lookupIntegrator(*o.integrator, def.kind);
     if (!lookup.method) return badOption("--integrator: " + lookup.error);

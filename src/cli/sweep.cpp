@@ -89,12 +89,7 @@ std::optional<std::string> parseSweepOptions(const Args& args, SweepOptions& o) 
 
 // The scene, the integrators and the grids; returns 0 or the exit status.
 int planSweep(const SweepOptions& o, lab::SweepSpec& spec) {
-  try {
-    spec.def = scene::loadSceneArg(o.scene);
-  } catch (const scene::Error& e) {
-    std::fprintf(stderr, "%s\n", e.what());
-    return 2;
-  }
+  if (!loadSceneOrReport(o.scene, spec.def)) return 2;
   size_t begin = 0;
   while (true) {
     const size_t comma = o.integrators.find(',', begin);

@@ -111,6 +111,19 @@ std::string compactNumbers(std::string_view text, int digits) {
   return out;
 }
 
+namespace {
+// The lab's commands (docs/lab.md): a lane needs an integrator and a dt in range.
+std::optional<Command> clampLabCommand(Command c) {
+  using K = Command::Kind;
+  if (c.kind == K::AddLane || c.kind == K::BranchLane) {
+    if (c.text.empty()) return std::nullopt;
+    c.value = clampTo(c.value, Limits::kDtMin, Limits::kDtMax);
+  }
+  if (c.kind == K::RemoveLane || c.kind == K::SeekHistory) c.count = std::max(c.count, 0);
+  return c;
+}
+}  // namespace
+
 std::optional<Command> clampCommand(Command c) {
   using K = Command::Kind;
   if (!std::isfinite(c.value)) return std::nullopt;
@@ -141,13 +154,12 @@ std::optional<Command> clampCommand(Command c) {
       break;
     case K::AddLane:
     case K::BranchLane:
-      if (c.text.empty()) return std::nullopt;
-      c.value = clampTo(c.value, Limits::kDtMin, Limits::kDtMax);
-      break;
     case K::RemoveLane:
     case K::SeekHistory:
-      c.count = std::max(c.count, 0);
-      break;
+    case K::RunStabilityMap:
+    case K::CancelStabilityMap:
+    case K::MeasureOrder:
+      return clampLabCommand(c);
     case K::SetSplitLanes:
     case K::SetPaused:
     case K::SetWireframe:
@@ -182,9 +194,6 @@ std::optional<Command> clampCommand(Command c) {
     case K::LoadFile:
       if (c.text.empty()) return std::nullopt;
       break;
-    case K::RunStabilityMap:
-    case K::CancelStabilityMap:
-    case K::MeasureOrder:
     case K::Reset:
     case K::Rewind:
     case K::Reload:

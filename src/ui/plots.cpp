@@ -253,57 +253,6 @@ void energyPlot(const PanelModel& m, ItemProbe* probe) {
           "history, in J, on one scale. Yellow lines: parameter changes.");
 }
 
-void driftPlot(const PanelModel& m, ItemProbe* probe) {
-  // log10 of the relative drift; zero drift is drawn at the floor
-  constexpr double kFloor = -17.0;
-  std::vector<float> logs(m.drift.size());
-  for (size_t i = 0; i < m.drift.size(); ++i) {
-    const double d = m.drift[i];
-    logs[i] = !std::isfinite(d) || d < 0.0
-                  ? std::numeric_limits<float>::quiet_NaN()
-                  : static_cast<float>(d > 0.0 ? std::max(std::log10(d), kFloor) : kFloor);
-  }
-  const std::string label = m.drift_label.empty() ? "drift" : m.drift_label;
-  ImGui::TextColored(toVec4(kDrift), "drift %s = %s", label.c_str(),
-                     compact(last(m.drift)).c_str());
-  note(probe, "drift");
-  tip("Energy drift since the start, relative to |E0| (or, where E0 is about 0, to the scene's "
-      "energy scale S); dimensionless. Symplectic integrators keep it bounded, explicit Euler "
-      "makes it grow.");
-  ImVec2 p0, p1;
-  plotArea("##drift", 90.0f, gutter(m), p0, p1);
-  note(probe, "drift plot");
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-  const TimeAxis axis(m.energy_time, logs.size());
-  const Series s[] = {{logs, kDrift, "drift"}};
-  double lo, hi, mark = std::numeric_limits<double>::quiet_NaN();
-  if (finiteRange(s, lo, hi)) {
-    // whole decades, at least one
-    lo = std::floor(lo), hi = std::ceil(hi);
-    if (hi - lo < 1.0) hi = lo + 1.0;
-    const int decades = static_cast<int>(hi - lo);
-    const int step = std::max(1, (decades + 3) / 4);
-    const float fs = ImGui::GetFontSize();
-    for (int k = static_cast<int>(lo); k <= static_cast<int>(hi); k += step) {
-      const float y = p1.y - (p1.y - p0.y) * static_cast<float>((k - lo) / (hi - lo));
-      dl->AddLine(ImVec2(p0.x, y), ImVec2(p1.x, y), kGrid);
-      const std::string text = k == 0 ? "1" : "1e" + std::to_string(k);
-      const float ty = std::clamp(y - fs * 0.5f, p0.y, p1.y - fs);
-      dl->AddText(ImVec2(p0.x - 4.0f - ImGui::CalcTextSize(text.c_str()).x, ty), kLabel,
-                  text.c_str());
-    }
-    mark = drawMarks(dl, p0, p1, axis, m.marks, probe);
-    drawSeries(dl, ImVec2(p0.x, p0.y + 3), ImVec2(p1.x, p1.y - 3), logs, axis, lo, hi, kDrift);
-    timeLabels(dl, p0, p1, axis);
-  } else {
-    dl->AddText(ImVec2(p0.x + 4, p0.y + 2), kLabel, "no drift history");
-  }
-  const std::string text = "Energy drift " + label +
-                           " on a log axis (one grid line per labelled decade). Yellow lines: "
-                           "parameter changes.";
-  plotTip(mark, text.c_str());
-}
-
 namespace {
 // log10 of non-negative values, zero drawn at `floor`, negative or non-finite ones left out.
 std::vector<float> log10Series(std::span<const float> y, double floor) {
@@ -332,6 +281,41 @@ void decadeGrid(ImDrawList* dl, ImVec2 p0, ImVec2 p1, double lo, double hi) {
   }
 }
 }  // namespace
+
+void driftPlot(const PanelModel& m, ItemProbe* probe) {
+  // log10 of the relative drift; zero drift is drawn at the floor
+  constexpr double kFloor = -17.0;
+  const std::vector<float> logs = log10Series(m.drift, kFloor);
+  const std::string label = m.drift_label.empty() ? "drift" : m.drift_label;
+  ImGui::TextColored(toVec4(kDrift), "drift %s = %s", label.c_str(),
+                     compact(last(m.drift)).c_str());
+  note(probe, "drift");
+  tip("Energy drift since the start, relative to |E0| (or, where E0 is about 0, to the scene's "
+      "energy scale S); dimensionless. Symplectic integrators keep it bounded, explicit Euler "
+      "makes it grow.");
+  ImVec2 p0, p1;
+  plotArea("##drift", 90.0f, gutter(m), p0, p1);
+  note(probe, "drift plot");
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const TimeAxis axis(m.energy_time, logs.size());
+  const Series s[] = {{logs, kDrift, "drift"}};
+  double lo, hi, mark = std::numeric_limits<double>::quiet_NaN();
+  if (finiteRange(s, lo, hi)) {
+    // whole decades, at least one
+    lo = std::floor(lo), hi = std::ceil(hi);
+    if (hi - lo < 1.0) hi = lo + 1.0;
+    decadeGrid(dl, p0, p1, lo, hi);
+    mark = drawMarks(dl, p0, p1, axis, m.marks, probe);
+    drawSeries(dl, ImVec2(p0.x, p0.y + 3), ImVec2(p1.x, p1.y - 3), logs, axis, lo, hi, kDrift);
+    timeLabels(dl, p0, p1, axis);
+  } else {
+    dl->AddText(ImVec2(p0.x + 4, p0.y + 2), kLabel, "no drift history");
+  }
+  const std::string text = "Energy drift " + label +
+                           " on a log axis (one grid line per labelled decade). Yellow lines: "
+                           "parameter changes.";
+  plotTip(mark, text.c_str());
+}
 
 void laneLogPlot(const PanelModel& m, const LanePlotSpec& spec, ItemProbe* probe) {
   constexpr double kFloor = -17.0;
