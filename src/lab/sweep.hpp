@@ -32,7 +32,7 @@ struct SweepSpec {
   std::vector<sim::Method> methods;
   GridAxis dt, stiffness;
   double seconds = 1.0;     // s of simulated time per cell
-  double threshold = 0.01;  // relative energy error above which a cell is drifting
+  double threshold = 0.01;  // relative energy error (CellResult::drift) above which it drifts
 };
 
 struct CellResult {
@@ -40,7 +40,9 @@ struct CellResult {
   sim::Method method = sim::Method::Euler;
   double dt = 0.0, stiffness_scale = 1.0;
   CellClass cls = CellClass::Stable;
-  double drift = 0.0;  // the largest |E - E0| / reference seen (sim/diagnostics.hpp)
+  // the largest relative energy error seen: the ledger's balance |E - E0 + W_diss - W_ext| over
+  // the drift's reference (sim/diagnostics.hpp); the energy drift when nothing dissipates
+  double drift = 0.0;
   double t_end = 0.0;  // s: the divergence's time, or the run's end
 };
 
