@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cli/commands.hpp"
+#include "sim/parallel.hpp"
 #ifdef SPRINGLAB_VIEWER
 #include "app/record.hpp"
 #include "app/viewer.hpp"
@@ -36,6 +37,8 @@ bool windowAsksForHelp(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // this thread owns the machine: its kernels may use every core (sim/parallel.hpp)
+  sim::setKernelThreads(sim::hardwareThreads());
   try {
     if (windowAsksForHelp(argc, argv)) {
       std::fputs(cli::usage("")->c_str(), stdout);

@@ -86,7 +86,7 @@ const BadCase kBad[] = {
      "system.type: must be \"mass_spring\" or \"pendulum\""},
     {"unknown integrator", R"("integrator": "rk4")", R"("integrator": "rk5")",
      "integrator: unknown integrator \"rk5\"; these apply to mass_spring: euler, symplectic_euler, "
-     "verlet, rk4, implicit_euler, time_fe"},
+     "verlet, rk4, implicit_euler, time_fe, xpbd"},
     {"inapplicable integrator", R"("integrator": "rk4")", R"("integrator": "implicit_midpoint")",
      "integrator: implicit_midpoint does not apply to mass_spring systems; these apply: euler"},
     {"syntax error", R"("dt": 0.01,)", R"("dt": 0.01,,)", ": line 5, column 14: invalid JSON"},
@@ -228,7 +228,8 @@ TEST_CASE("bad options and missing files exit 2 with one line") {
       {{"run", scene, "--every", "1.5"}, "--every: must be a whole number >= 1"},
       {{"run", scene, "--frobnicate"}, "unknown option --frobnicate"},
       {{"run", scene, "--dt"}, "--dt: missing value"},
-      {{"run", scene, "--out", "-", "--energy", "-"}, "at most one of --out, --energy and --ledger can be -"},
+      {{"run", scene, "--out", "-", "--energy", "-"},
+       "at most one of --out, --energy and --ledger can be -"},
       {{"run", scene, "--integrator", "leapfrog"}, "--integrator: unknown integrator \"leapfrog\""},
       {{"run", scene, "--integrator", "implicit_midpoint"}, "does not apply to mass_spring"},
       {{"run", scene, "--dt", "1e-300", "--duration", "1e300"}, "too many"},

@@ -85,7 +85,7 @@ TEST_CASE("bad events exit 2 with one line naming --at, and nothing is written")
        "0, not \"nan\""},
       {"1:mass=2",
        "springlab run: --at: \"1:mass=2\": unknown key \"mass\" (keys: integrator, "
-       "dt, stiffness_scale, damping, drag)"},
+       "dt, stiffness_scale, damping, drag, substeps, iterations)"},
       {"1:dt=0", "springlab run: --at: \"1:dt=0\": dt: must be a finite number > 0, not \"0\""},
       {"1:drag=-1",
        "springlab run: --at: \"1:drag=-1\": drag: must be a finite number >= 0, not "
@@ -94,7 +94,7 @@ TEST_CASE("bad events exit 2 with one line naming --at, and nothing is written")
       {"1:integrator=implicit_midpoint",
        "springlab run: --at: \"1:integrator=implicit_midpoint\": implicit_midpoint does not apply "
        "to mass_spring systems; these apply: euler, symplectic_euler, verlet, rk4, "
-       "implicit_euler, time_fe"},
+       "implicit_euler, time_fe, xpbd"},
   };
   for (const auto& [at, message] : cases) {
     CAPTURE(at);
@@ -165,7 +165,7 @@ TEST_CASE("bad compare options exit 2 with one line and write nothing") {
        "springlab compare: --lanes: one lane; compare needs 2 to 8 (springlab run runs one)"},
       {{"--lanes", "rk4,nope"},
        "springlab compare: --lanes: lane 1 \"nope\": unknown integrator \"nope\"; these apply "
-       "to mass_spring: euler, symplectic_euler, verlet, rk4, implicit_euler, time_fe"},
+       "to mass_spring: euler, symplectic_euler, verlet, rk4, implicit_euler, time_fe, xpbd"},
       {{"--lanes", "rk4,verlet@-1"},
        "springlab compare: --lanes: lane 1 \"verlet@-1\": dt must be a finite number > 0, not "
        "\"-1\""},

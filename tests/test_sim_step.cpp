@@ -81,6 +81,18 @@ void byHand(sim::Method method, const Spring1D& s, double x, double v, double h,
       v1 = pb / s.m;
       return;
     }
+    case sim::Method::Xpbd: {
+      // one substep, one sweep, lambda = 0 (docs/integrators.md#xpbd): the drag taken implicitly
+      // in the prediction, then the compliant projection of C = p - r with alpha~ = 1 / (k h^2),
+      // the dashpot as constraint damping gamma = c / (k h), and w = 1/m
+      const double w = 1.0 / s.m;
+      const double vp = (v + h * s.gx) / (1.0 + h * s.cd * w);
+      const double p = x + h * vp;
+      const double alpha = 1.0 / (s.k * h * h), gamma = s.c / (s.k * h);
+      x1 = p + w * ((s.r - p - gamma * (p - x)) / ((1.0 + gamma) * w + alpha));
+      v1 = (x1 - x) / h;
+      return;
+    }
     case sim::Method::ImplicitMidpoint:
       break;
   }
@@ -119,9 +131,9 @@ TEST_CASE("sim: one step of each integrator on a 1-D spring matches the hand-wri
         // positions are rounded at the scale of |o| + |x|
         const double on = var.o.norm();
         CHECK(close(out.x[3] - var.o.x(), x1, 1e-14, on + var.x0));
-        // the hand recurrence for time_fe forms v from m (qb - qa)/h, which amplifies the rounding
-        // of q by |q|/(h |v|): its velocity is compared at the scale |x|/h
-        const bool fe = integ.method == sim::Method::TimeFe;
+        // the hand recurrences for time_fe and xpbd form v from (qb - qa)/h, which amplifies the
+        // rounding of q by |q|/(h |v|): their velocities are compared at the scale |x|/h
+        const bool fe = integ.method == sim::Method::TimeFe || integ.method == sim::Method::Xpbd;
         CHECK(close(out.v[3], v1, 1e-14, fe ? (on + var.x0) / h : 0.0));
         // the motion stays on the axis (exactly, at the origin) and the fixed end does not move
         for (int j = 1; j < 3; ++j) {

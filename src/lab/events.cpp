@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "lab/lane.hpp"
+#include "sim/xpbd.hpp"
 
 namespace lab {
 
@@ -17,7 +18,9 @@ constexpr KeyName kKeys[] = {{EventKey::Integrator, "integrator"},
                              {EventKey::Dt, "dt"},
                              {EventKey::StiffnessScale, "stiffness_scale"},
                              {EventKey::Damping, "damping"},
-                             {EventKey::Drag, "drag"}};
+                             {EventKey::Drag, "drag"},
+                             {EventKey::Substeps, "substeps"},
+                             {EventKey::Iterations, "iterations"}};
 
 // The whole string is a finite number.
 bool parseNumber(const std::string& s, double& out) {
@@ -29,11 +32,20 @@ bool parseNumber(const std::string& s, double& out) {
   return r.ec == std::errc() && r.ptr == e && std::isfinite(out);
 }
 
-// The value's rule by key: dt and stiffness_scale > 0, damping and drag >= 0.
+// The value's rule by key: dt and stiffness_scale > 0, damping and drag >= 0, substeps and
+// iterations whole numbers from 1 (System::setParameter's rules).
 std::optional<std::string> checkValue(EventKey key, const std::string& value, Event& out) {
   if (key == EventKey::Integrator) {
     if (value.empty()) return std::string("integrator: missing name");
     out.name = value;
+    return std::nullopt;
+  }
+  if (key == EventKey::Substeps || key == EventKey::Iterations) {
+    const int hi = key == EventKey::Substeps ? sim::kMaxSubsteps : sim::kMaxIterations;
+    if (!parseNumber(value, out.value) || !(out.value >= 1 && out.value <= hi) ||
+        out.value != std::floor(out.value))
+      return std::string(eventKeyName(key)) + ": must be a whole number from 1 to " +
+             std::to_string(hi) + ", not \"" + value + "\"";
     return std::nullopt;
   }
   const bool positive = key == EventKey::Dt || key == EventKey::StiffnessScale;
@@ -81,7 +93,8 @@ std::optional<std::string> checkEvent(const Event& e, sim::SystemKind kind) {
   if (e.key == EventKey::Integrator) {
     const auto lookup = sim::lookupIntegrator(e.name, kind);
     if (!lookup.method) return "\"" + e.text + "\": " + lookup.error;
-  } else if (pendulum && (e.key == EventKey::StiffnessScale || e.key == EventKey::Damping)) {
+  } else if (pendulum && (e.key == EventKey::StiffnessScale || e.key == EventKey::Damping ||
+                          e.key == EventKey::Substeps || e.key == EventKey::Iterations)) {
     return "\"" + e.text + "\": a pendulum has no springs";
   } else if (pendulum && e.key == EventKey::Drag) {
     return "\"" + e.text + "\": drag is not modelled for pendulums";
@@ -117,6 +130,12 @@ EventEffect EventSchedule::applyDue(double stepStart, sim::System& system,
         break;
       case EventKey::Drag:
         system.setParameter(sim::Parameter::Drag, e.value);
+        break;
+      case EventKey::Substeps:
+        system.setParameter(sim::Parameter::Substeps, e.value);
+        break;
+      case EventKey::Iterations:
+        system.setParameter(sim::Parameter::Iterations, e.value);
         break;
     }
   }

@@ -15,7 +15,7 @@ namespace lab {
 
 class Lane;
 
-enum class EventKey { Integrator, Dt, StiffnessScale, Damping, Drag };
+enum class EventKey { Integrator, Dt, StiffnessScale, Damping, Drag, Substeps, Iterations };
 
 struct Event {
   double t = 0.0;  // s
@@ -30,7 +30,7 @@ std::optional<std::string> parseEvent(const std::string& text, Event& out);
 // Whether the event can apply to a system of this kind ("stiffness_scale: a pendulum has no
 // springs", an integrator that does not apply...); returns the problem or nothing.
 std::optional<std::string> checkEvent(const Event& e, sim::SystemKind kind);
-// "integrator", "dt", "stiffness_scale", "damping", "drag"
+// "integrator", "dt", "stiffness_scale", "damping", "drag", "substeps", "iterations"
 const char* eventKeyName(EventKey k);
 // The keys, comma separated, for messages and help.
 std::string eventKeyList();

@@ -31,6 +31,8 @@ Built build(const SceneDef& def) {
   sim::MassSpringModel m;
   m.gravity = def.gravity;
   m.drag = ms.drag;
+  m.substeps = def.substeps;
+  m.iterations = def.iterations;
   m.mass.resize(n);
   m.inv_mass.resize(n);
   out.state.x.resize(3 * n);

@@ -8,6 +8,7 @@
 #include "scene/catalog.hpp"
 #include "scene/generators.hpp"
 #include "scene/json_reader.hpp"
+#include "sim/xpbd.hpp"
 
 namespace scene {
 namespace detail {
@@ -577,15 +578,19 @@ void parseSystem(const Obj& top, const json& root, SceneDef& def) {
 
 SceneDef parse(std::string_view text, const std::string& origin) {
   const json root = parseJson(text, origin);
-  Obj top(
-      root, "", origin,
-      {"name", "description", "gravity", "integrator", "dt", "duration", "system", "ui", "render"});
+  Obj top(root, "", origin,
+          {"name", "description", "gravity", "integrator", "dt", "duration", "substeps",
+           "iterations", "system", "ui", "render"});
   SceneDef def;
   def.name = top.optString("name").value_or("");
   def.description = top.optString("description").value_or("");
   def.gravity = top.optVec("gravity", def.gravity);
   def.dt = top.optPositive("dt", def.dt);
   def.duration = top.optNonNegative("duration", def.duration);
+  if (top.has("substeps"))
+    def.substeps = static_cast<int>(top.integer("substeps", 1, sim::kMaxSubsteps));
+  if (top.has("iterations"))
+    def.iterations = static_cast<int>(top.integer("iterations", 1, sim::kMaxIterations));
   parseSystem(top, root, def);
   def.render = parseRender(top, root);
   const std::string integ = top.optString("integrator").value_or("rk4");

@@ -29,6 +29,12 @@ struct MassSpringModel {
   Vec3 grab_target = Vec3::Zero();
   double grab_stiffness = 0.0;
 
+  // The substeps of one step and the constraint sweeps of one substep, for the methods that have
+  // them (xpbd, docs/integrators.md#xpbd). Integrator settings, kept here so that every lane on
+  // the system sees a change, like k.
+  int substeps = 1;
+  int iterations = 1;
+
   // Bumped by whoever changes k, masses or topology, so that cached factorisations are rebuilt.
   std::uint64_t revision = 0;
 

@@ -18,6 +18,9 @@ constexpr IntegratorInfo kTable[] = {
      "symplectic time finite element, rectangle rule (seed 003); one prefactorised solve per step"},
     {Method::ImplicitMidpoint, "implicit_midpoint", false, true, 2, true,
      "implicit midpoint on the canonical (phi, p) form, Newton-solved"},
+    {Method::Xpbd, "xpbd", true, false, 1, false,
+     "extended position-based dynamics, small steps: springs as compliant constraints projected "
+     "per substep; stable at any k, damps a little"},
 };
 }  // namespace
 

@@ -11,7 +11,16 @@ namespace sim {
 
 enum class SystemKind { MassSpring, Pendulum };
 
-enum class Method { Euler, SymplecticEuler, Verlet, Rk4, ImplicitEuler, TimeFe, ImplicitMidpoint };
+enum class Method {
+  Euler,
+  SymplecticEuler,
+  Verlet,
+  Rk4,
+  ImplicitEuler,
+  TimeFe,
+  ImplicitMidpoint,
+  Xpbd
+};
 
 struct IntegratorInfo {
   Method method;

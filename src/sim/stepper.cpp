@@ -82,6 +82,9 @@ bool Stepper::integrate() {
         return true;
       solver_error_ = method_ == Method::ImplicitEuler ? implicit_.error() : time_fe_.error();
       return false;
+    case Method::Xpbd:
+      if (!mass_spring_) break;
+      return xpbd_.step(*mass_spring_, in, h, out, xpbd_work_.dissipated, xpbd_work_.external);
     case Method::ImplicitMidpoint:
       if (!pendulum_) break;
       if (midpoint_.step(*pendulum_, in, h, out)) return true;
@@ -190,6 +193,8 @@ Work Stepper::stepWork() {
       sx_ = 0.5 * (in.x + out.x), sv_ = (out.x - in.x) / h;
       add(forceDot(sx_, sv_, sv_), h);
       break;
+    case Method::Xpbd:  // summed by the solver, substep by substep (already the energy removed)
+      return xpbd_work_;
     default:  // symplectic_euler, time_fe: the forces at the step's start over the step
       sx_ = out.x - in.x;
       add(forceDot(in.x, in.v, sx_), 1.0);

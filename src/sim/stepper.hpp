@@ -12,6 +12,7 @@
 #include "sim/model.hpp"
 #include "sim/pendulum.hpp"
 #include "sim/registry.hpp"
+#include "sim/xpbd.hpp"
 
 namespace sim {
 
@@ -87,6 +88,8 @@ class Stepper {
   ImplicitEulerSolver implicit_;
   TimeFeSolver time_fe_;
   MidpointSolver midpoint_;
+  XpbdSolver xpbd_;
+  Work xpbd_work_;  // the last xpbd step's, summed over its substeps
   std::string solver_error_;
 };
 

@@ -5,8 +5,8 @@
 namespace sim {
 
 namespace {
-constexpr std::string_view kParameterNames[] = {"stiffness_scale", "damping", "drag",
-                                                "joint_damping", "gravity"};
+constexpr std::string_view kParameterNames[] = {
+    "stiffness_scale", "damping", "drag", "joint_damping", "gravity", "substeps", "iterations"};
 
 std::optional<std::string> needPositive(double v) {
   if (!std::isfinite(v)) return "not a finite number";
@@ -16,6 +16,11 @@ std::optional<std::string> needPositive(double v) {
 std::optional<std::string> needNonNegative(double v) {
   if (!std::isfinite(v)) return "not a finite number";
   if (!(v >= 0.0)) return "must be >= 0";
+  return std::nullopt;
+}
+std::optional<std::string> needWhole(double v, int hi) {
+  if (!(v >= 1.0 && v <= hi && v == std::floor(v)))
+    return "must be a whole number from 1 to " + std::to_string(hi);
   return std::nullopt;
 }
 }  // namespace
@@ -108,6 +113,10 @@ double System::parameter(Parameter p) const {
       return pendulum.joint_damping;
     case Parameter::Gravity:
       return gravity().norm();
+    case Parameter::Substeps:
+      return mass_spring.substeps;
+    case Parameter::Iterations:
+      return mass_spring.iterations;
   }
   return 0.0;
 }
@@ -142,6 +151,14 @@ std::optional<std::string> System::setParameter(Parameter p, double value, const
       mass_spring.gravity = vec;
       pendulum.gravity = vec;
       return std::nullopt;
+    case Parameter::Substeps:
+    case Parameter::Iterations: {
+      if (!springs) return "a pendulum has no springs";
+      const bool sub = p == Parameter::Substeps;
+      if (auto bad = needWhole(value, sub ? kMaxSubsteps : kMaxIterations)) return bad;
+      (sub ? mass_spring.substeps : mass_spring.iterations) = static_cast<int>(value);
+      return std::nullopt;
+    }
   }
   return "unknown parameter";
 }

@@ -19,7 +19,15 @@
 namespace sim {
 
 // The parameters a user may change while a system runs (the panel, events `--at`, sweeps).
-enum class Parameter { StiffnessScale, SpringDamping, Drag, JointDamping, Gravity };
+enum class Parameter {
+  StiffnessScale,
+  SpringDamping,
+  Drag,
+  JointDamping,
+  Gravity,
+  Substeps,   // xpbd's substeps per step, a whole number in [1, kMaxSubsteps]
+  Iterations  // xpbd's constraint sweeps per substep, [1, kMaxIterations]
+};
 
 class System {
  public:
@@ -73,7 +81,7 @@ class System {
 };
 
 // The name used by events `--at` and the docs: "stiffness_scale", "damping", "drag",
-// "joint_damping", "gravity".
+// "joint_damping", "gravity", "substeps", "iterations".
 std::string_view parameterName(Parameter p);
 
 }  // namespace sim

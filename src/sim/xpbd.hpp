@@ -1,0 +1,51 @@
+// xpbd: extended position-based dynamics with small steps (Macklin, Mueller, Chentanez 2016;
+// Macklin et al. 2019 "Small steps in physics simulation"), docs/integrators.md#xpbd. Each spring
+// is a distance constraint C = l - r with compliance 1/k, so its energy is exactly the contract's
+// (1/2) k (l - r)^2. One step of h is `substeps` substeps of h_s = h / substeps:
+//   v^ = (v + h_s (g + F_grab(x) / m)) / (1 + h_s c_drag / m)   (drag implicit, per free particle)
+//   p  = x + h_s v^
+//   `iterations` sweeps of Gauss-Seidel over the springs, colour by colour (lambda = 0 at first):
+//     dlambda = (-C(p) - alpha~ lambda - gamma n.(dp_b - dp_a)) / ((1 + gamma)(w_a + w_b) + alpha~)
+//     p_b += w_b dlambda n,  p_a -= w_a dlambda n
+//   with alpha~ = 1 / (k h_s^2), gamma = c / (k h_s) (the dashpot c as constraint damping, so it
+//   is implicit too), n = (p_b - p_a) / l, dp = p - x, w = 1/m;
+//   v' = (p - x) / h_s,  x' = p
+// As the substeps grow the trajectory converges (first order) to the exact dynamics of the spring
+// network; at a fixed h it stays stable for any k. The springs are coloured so that no two springs
+// of a colour share a particle: a colour is projected on all threads at once and the result is the
+// same bit for bit whatever the thread count (sim/parallel.hpp).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/model.hpp"
+
+namespace sim {
+
+// The largest substeps per step and sweeps per substep the scene, the options and the panel accept.
+inline constexpr int kMaxSubsteps = 1000;
+inline constexpr int kMaxIterations = 1000;
+
+class XpbdSolver {
+ public:
+  // One step of h from `in`; `dissipated` and `external` receive the step's work (J) of the
+  // dissipative forces (positive when they remove energy) and of the mouse spring.
+  bool step(const MassSpringModel& m, const State& in, double h, State& out, double& dissipated,
+            double& external);
+  const std::string& error() const { return error_; }
+
+ private:
+  void colour(const MassSpringModel& m);  // springs grouped so no two of a group share a particle
+  void predict(const MassSpringModel& m, double hs);
+  void project(const MassSpringModel& m, double hs);
+  std::uint64_t revision_ = ~std::uint64_t{0};
+  int springs_ = -1, particles_ = -1;
+  std::vector<int> order_;         // springs sorted by colour
+  std::vector<int> colour_start_;  // colour c is order_[colour_start_[c] .. colour_start_[c+1])
+  Eigen::VectorXd x_, v_, p_, f_, lambda_;
+  std::string error_;
+};
+
+}  // namespace sim

@@ -1,0 +1,133 @@
+// xpbd (docs/integrators.md#xpbd): what it converges to as substeps and iterations grow, and its
+// kernels giving the same bits whatever the thread count.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "scene/generators.hpp"
+#include "sim/parallel.hpp"
+#include "test_sim_helpers.hpp"
+
+using sim::Vec3;
+
+namespace {
+
+// Seed 003's spring pendulum (Table 1, case 1), released sideways and stretched.
+simtest::System springPendulum() {
+  simtest::Builder b;
+  b.fixed(Vec3::Zero());
+  b.particle(Vec3(0.45, -0.55, 0.0), Vec3(0.0, 0.0, 0.3), 0.0484);
+  b.spring(0, 1, 2.3, 0.6162);
+  return b.build(Vec3(0, -9.8, 0));
+}
+
+// The largest l / r over the springs whose rest length is the cloth's grid spacing.
+double maxStructuralStretch(const sim::MassSpringModel& m, const sim::State& s, double spacing) {
+  double worst = 0.0;
+  for (int i = 0; i < m.springs(); ++i) {
+    if (std::abs(m.rest_length[i] - spacing) > 1e-12 * spacing) continue;
+    const double l = (s.x.segment<3>(3 * m.spring_b[i]) - s.x.segment<3>(3 * m.spring_a[i])).norm();
+    worst = std::max(worst, l / m.rest_length[i]);
+  }
+  return worst;
+}
+
+scene::SceneDef clothScene(int n, double k) {
+  scene::SceneDef def;
+  def.gravity = Vec3(0.0, -9.81, 0.0);
+  scene::ClothParams cp;
+  cp.nx = cp.ny = n;
+  cp.stiffness = k;
+  cp.bending_stiffness = k / 10;
+  cp.damping = 0.01 * k / n;
+  cp.horizontal = true;  // falls from horizontal: every spring moves, in 3-D
+  scene::addCloth(def.mass_spring, cp);
+  def.mass_spring.drag = 0.1;
+  return def;
+}
+
+}  // namespace
+
+TEST_CASE("sim: xpbd converges to the exact trajectory, first order in the substep") {
+  // the reference: rk4 (fourth order) at a step 100 times finer than the finest substep below
+  auto sys = springPendulum();
+  const double h = 0.01, duration = 1.0;
+  const long steps = std::lround(duration / h);
+  const sim::State exact =
+      simtest::run(sys.mass_spring, sys.state, sim::Method::Rk4, h / 3200, steps * 3200);
+  std::vector<double> errors;
+  for (const int substeps : {4, 8, 16, 32}) {
+    sys.mass_spring.substeps = substeps;
+    const sim::State s = simtest::run(sys.mass_spring, sys.state, sim::Method::Xpbd, h, steps);
+    errors.push_back((s.x - exact.x).norm());
+  }
+  for (size_t i = 0; i + 1 < errors.size(); ++i) {
+    CAPTURE(errors[i]);
+    CAPTURE(errors[i + 1]);
+    const double order = std::log2(errors[i] / errors[i + 1]);
+    CHECK(order == doctest::Approx(1.0).epsilon(0.15));
+  }
+  CHECK(errors.back() < 2e-3);  // m, after 1 s of a 0.6 m pendulum
+}
+
+TEST_CASE("sim: xpbd holds a stiff cloth to its rest lengths as the iterations grow") {
+  // k so large that its spring is a rod: what is left of the stretch is the unconverged
+  // Gauss-Seidel sweep, which must shrink with every doubling of the iterations
+  const auto def = clothScene(12, 1e9);
+  const double spacing = 1.0 / 11;
+  std::vector<double> stretch;
+  for (const int iterations : {1, 4, 16, 64}) {
+    auto built = scene::build(def);
+    built.mass_spring.substeps = 4;
+    built.mass_spring.iterations = iterations;
+    sim::Stepper st(built.mass_spring, built.state, sim::Method::Xpbd, 1.0 / 60);
+    double worst = 0.0;
+    for (int i = 0; i < 60; ++i) {
+      REQUIRE_FALSE(st.advance());
+      worst = std::max(worst, maxStructuralStretch(built.mass_spring, st.state(), spacing));
+    }
+    stretch.push_back(worst - 1.0);
+  }
+  for (size_t i = 0; i + 1 < stretch.size(); ++i) {
+    CAPTURE(stretch[i]);
+    CAPTURE(stretch[i + 1]);
+    CHECK(stretch[i + 1] < 0.7 * stretch[i]);
+  }
+  CHECK(stretch.back() < 0.01);
+}
+
+TEST_CASE("sim: xpbd gives the same bits on 1 and 2 kernel threads") {
+  const auto def = clothScene(24, 2e4);
+  auto a = scene::build(def), b = scene::build(def);
+  a.mass_spring.substeps = b.mass_spring.substeps = 3;
+  a.mass_spring.iterations = b.mass_spring.iterations = 4;
+  sim::setKernelThreads(1);
+  const sim::State one = simtest::run(a.mass_spring, a.state, sim::Method::Xpbd, 1.0 / 60, 30);
+  sim::setKernelThreads(2);
+  const sim::State two = simtest::run(b.mass_spring, b.state, sim::Method::Xpbd, 1.0 / 60, 30);
+  sim::setKernelThreads(1);
+  CHECK(one.x != a.state.x);
+  CHECK(one.x == two.x);
+  CHECK(one.v == two.v);
+}
+
+TEST_CASE("sim: xpbd keeps a planar scene exactly in its plane, fixed ends where they are") {
+  simtest::Builder b;
+  const int top = b.fixed(Vec3(0.2, 0.1, 0.0));
+  int prev = top;
+  for (int i = 1; i <= 6; ++i) {
+    const int p = b.particle(Vec3(0.2 + 0.3 * std::sin(i), 0.1 - 0.25 * i, 0.0), Vec3::Zero(), 0.1);
+    b.spring(prev, p, 50.0 * i, 0.2, 0.05);
+    prev = p;
+  }
+  const auto sys = b.build(Vec3(0, -9.81, 0), 0.2);
+  auto m = sys.mass_spring;
+  m.substeps = 5;
+  m.iterations = 3;
+  const sim::State s = simtest::run(m, sys.state, sim::Method::Xpbd, 0.02, 200);
+  for (int i = 0; i < m.particles(); ++i) CHECK(s.x[3 * i + 2] == 0.0);
+  CHECK(s.x.segment<3>(3 * top) == sys.state.x.segment<3>(3 * top));
+  CHECK(s.x.allFinite());
+}
