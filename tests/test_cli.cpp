@@ -95,6 +95,18 @@ const BadCase kBad[] = {
      "system.generators[0].nx: must be between 2 and 2048"},
     {"unknown generator", R"("drag": 0.0,)", R"("drag": 0.0, "generators": [{"kind": "blob"}],)",
      "system.generators[0].kind: unknown generator \"blob\""},
+    {"zero substeps", R"("dt": 0.01,)", R"("dt": 0.01, "substeps": 0,)",
+     "substeps: must be between 1 and 1000"},
+    {"fractional iterations", R"("dt": 0.01,)", R"("dt": 0.01, "iterations": 2.5,)",
+     "iterations: must be an integer"},
+    {"tethers not a boolean", R"("drag": 0.0,)", R"("drag": 0.0, "tethers": 1,)",
+     "system.tethers: must be true or false, not a number"},
+    {"tilt out of range", R"("drag": 0.0,)",
+     R"("drag": 0.0, "generators": [{"kind": "cloth", "nx": 3, "ny": 3, "width": 1, "height": 1, "mass": 1, "stiffness": 1, "tilt": 95}],)",
+     "system.generators[0].tilt: must be between -90 and 90 degrees (got 95)"},
+    {"tilt of a horizontal cloth", R"("drag": 0.0,)",
+     R"("drag": 0.0, "generators": [{"kind": "cloth", "nx": 3, "ny": 3, "width": 1, "height": 1, "mass": 1, "stiffness": 1, "orientation": "horizontal", "tilt": 10}],)",
+     "system.generators[0].tilt: applies to a hanging cloth only"},
 };
 
 const std::string kGoodPendulum = R"({
@@ -134,6 +146,8 @@ const BadCase kBadPendulum[] = {
     {"mass-spring integrator", R"("integrator": "rk4")", R"("integrator": "time_fe")",
      "integrator: time_fe does not apply to pendulum systems; these apply: euler, "
      "symplectic_euler, verlet, rk4, implicit_midpoint"},
+    {"xpbd's substeps", R"("dt": 0.01,)", R"("dt": 0.01, "substeps": 4,)",
+     "substeps: a pendulum has no springs to project (xpbd's setting)"},
     {"implicit_euler", R"("integrator": "rk4")", R"("integrator": "implicit_euler")",
      "integrator: implicit_euler does not apply to pendulum systems"},
     {"uniform with arrays", R"("joint_damping": 0.0)",

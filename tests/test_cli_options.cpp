@@ -55,6 +55,8 @@ const std::map<std::string, Sample> kBenchSamples = {
     {"--seconds", {"0.25", {}, [](const auto& o) { return o.seconds == 0.25; }}},
     {"--max-steps", {"12", {}, [](const auto& o) { return o.max_steps == 12; }}},
     {"--suite", {"pendulum", {}, [](const auto& o) { return o.suite == "pendulum"; }}},
+    {"--stiff", {"cloth_64", {}, [](const auto& o) { return o.stiff == "cloth_64"; }}},
+    {"--swing", {"2.5", {}, [](const auto& o) { return o.swing == 2.5; }}},
 };
 
 }  // namespace
@@ -122,6 +124,10 @@ TEST_CASE("the parsers reject what their tables do not name") {
   CHECK(cli::parseBenchOptions({"--integrators=implicit_midpoint"}, b)
             ->find("--integrators: \"implicit_midpoint\" is not one of") == 0);
   CHECK(cli::parseBenchOptions({"--seconds=0"}, b) == "--seconds: must be a number > 0, not \"0\"");
+  CHECK(cli::parseBenchOptions({"--swing", "-1"}, b) ==
+        "--swing: must be a number > 0, not \"-1\"");
+  CHECK(cli::parseBenchOptions({"--suite", "stif"}, b) ==
+        "--suite: must be all, cloth, stiff or pendulum, not \"stif\"");
 }
 
 TEST_CASE("--help prints the usage on standard output with status 0") {

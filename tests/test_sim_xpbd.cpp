@@ -131,3 +131,69 @@ TEST_CASE("sim: xpbd keeps a planar scene exactly in its plane, fixed ends where
   CHECK(s.x.segment<3>(3 * top) == sys.state.x.segment<3>(3 * top));
   CHECK(s.x.allFinite());
 }
+
+TEST_CASE("scene: a tilted hanging cloth turns about its top edge, its spacing unchanged") {
+  scene::MassSpringDef def;
+  scene::ClothParams p;
+  p.nx = 5, p.ny = 4;
+  p.width = 2.0, p.height = 1.5;
+  p.center = Vec3(0.5, 1.0, -0.25);
+  p.tilt = 30.0;
+  scene::addCloth(def, p);
+  const double t = M_PI / 6;
+  for (int i = 0; i < p.nx; ++i) {
+    const Vec3& top = def.particles[i].position;
+    const Vec3& bottom = def.particles[(p.ny - 1) * p.nx + i].position;
+    CHECK(top.y() == doctest::Approx(1.75));
+    CHECK(top.z() == doctest::Approx(-0.25));
+    CHECK(bottom.y() == doctest::Approx(1.75 - 1.5 * std::cos(t)));
+    CHECK(bottom.z() == doctest::Approx(-0.25 + 1.5 * std::sin(t)));
+  }
+  // structural neighbours stay one spacing apart: the sheet is turned, not stretched
+  const auto b = scene::build(scene::SceneDef{.mass_spring = def});
+  CHECK(b.mass_spring.dim == 3);
+  CHECK(b.mass_spring.rest_length[1] == doctest::Approx(0.5));  // first vertical spring
+  CHECK(b.mass_spring.rest_length[0] == doctest::Approx(0.5));  // first horizontal spring
+}
+
+TEST_CASE("sim: tethers hold every particle within its start distance of its two nearest pins") {
+  auto def = clothScene(16, 1e4);
+  def.mass_spring.tethers = true;
+  auto tethered = scene::build(def);
+  const auto& m = tethered.mass_spring;
+  const int pins = 2, free = m.particles() - pins;
+  REQUIRE(m.tether_particle.size() == size_t(2 * free));
+  for (size_t t = 0; t < m.tether_particle.size(); ++t) {
+    const int i = m.tether_particle[t], a = m.tether_anchor[t];
+    CHECK_FALSE(m.fixed(i));
+    CHECK(m.fixed(a));
+    CHECK(m.tether_length[t] ==
+          (tethered.state.x.segment<3>(3 * a) - tethered.state.x.segment<3>(3 * i)).norm());
+  }
+  // one substep, one sweep: far too few for the springs alone to hold a falling 16 x 16 sheet
+  auto farthest = [&](const sim::State& s) {
+    double worst = 0.0;
+    for (size_t t = 0; t < m.tether_particle.size(); ++t) {
+      const double l =
+          (s.x.segment<3>(3 * m.tether_particle[t]) - s.x.segment<3>(3 * m.tether_anchor[t]))
+              .norm();
+      worst = std::max(worst, l / m.tether_length[t]);
+    }
+    return worst;
+  };
+  def.mass_spring.tethers = false;
+  auto loose = scene::build(def);
+  sim::Stepper with(tethered.mass_spring, tethered.state, sim::Method::Xpbd, 1.0 / 60);
+  sim::Stepper without(loose.mass_spring, loose.state, sim::Method::Xpbd, 1.0 / 60);
+  double worst_with = 0.0, worst_without = 0.0;
+  for (int i = 0; i < 60; ++i) {
+    REQUIRE_FALSE(with.advance());
+    REQUIRE_FALSE(without.advance());
+    worst_with = std::max(worst_with, farthest(with.state()));
+    worst_without = std::max(worst_without, farthest(without.state()));
+  }
+  MESSAGE("farthest / tether length: " << worst_with << " with tethers, " << worst_without
+                                       << " without");
+  CHECK(worst_with <= 1.0 + 1e-12);
+  CHECK(worst_without > 1.1);
+}

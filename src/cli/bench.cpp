@@ -56,9 +56,14 @@ std::optional<std::string> setBenchOption(const OptionSpec& spec, const std::str
     if (!parseWhole(value, o.max_steps) || o.max_steps < 1)
       return "--max-steps: must be a whole number >= 1, not \"" + value + "\"";
   } else if (name == "--suite") {
-    if (value != "all" && value != "cloth" && value != "pendulum")
-      return "--suite: must be all, cloth or pendulum, not \"" + value + "\"";
+    if (value != "all" && value != "cloth" && value != "stiff" && value != "pendulum")
+      return "--suite: must be all, cloth, stiff or pendulum, not \"" + value + "\"";
     o.suite = value;
+  } else if (name == "--stiff") {
+    o.stiff = value;
+  } else if (name == "--swing") {
+    if (!parseDouble(value, o.swing) || !(o.swing > 0))
+      return "--swing: must be a number > 0, not \"" + value + "\"";
   } else {
     return "internal error: option " + name + " has no parser";
   }
@@ -166,6 +171,57 @@ void benchCloth(const std::vector<BenchScene>& scenes, const std::vector<sim::Me
   }
 }
 
+// The largest l / r over the structural springs: those whose rest length is within
+// kStructuralTolerance of the shortest (a cloth's shear and bending springs are sqrt 2 and 2
+// times longer).
+constexpr double kStructuralTolerance = 0.01;
+double maxStructuralStretch(const sim::MassSpringModel& m, const Eigen::VectorXd& x) {
+  if (m.springs() == 0) return 1.0;
+  const double shortest = m.rest_length.minCoeff();
+  double worst = 0.0;
+  for (int s = 0; s < m.springs(); ++s) {
+    const double r = m.rest_length[s];
+    if (r > shortest * (1.0 + kStructuralTolerance) || r == 0.0) continue;
+    const double l = (x.segment<3>(3 * m.spring_b[s]) - x.segment<3>(3 * m.spring_a[s])).norm();
+    worst = std::max(worst, l / r);
+  }
+  return worst;
+}
+
+constexpr double kFrame = 1.0 / 60;  // s, the display frame the real-time figures refer to
+
+// The stiff-cloth swing (issue 10's measure): the scene with its own method for `swing` simulated
+// seconds; prints the compute per simulated 1/60 s (stepping alone: the stretch is measured
+// between the timed steps) and the largest structural stretch reached.
+void benchStiff(const scene::SceneDef& def, const std::string& name, double swing,
+                Progress& progress, long long& cells) {
+  const scene::Built b = scene::build(def);
+  sim::Stepper st(b.mass_spring, b.state, def.integrator, def.dt);
+  const long long steps = std::llround(swing / def.dt);
+  double stepping = 0.0, worst = maxStructuralStretch(b.mass_spring, b.state.x);
+  bool diverged = false;
+  for (long long i = 0; i < steps && !diverged; ++i) {
+    const auto t0 = Clock::now();
+    diverged = st.advance().has_value();
+    stepping += seconds(t0);
+    worst = std::max(worst, maxStructuralStretch(b.mass_spring, st.state().x));
+  }
+  progress.update(++cells, NAN);
+  const auto& ms = b.mass_spring;
+  std::string out;
+  appendf(out, "\n# stiff cloth: %s, %d particles, %d springs, %s at dt = %.4g s", name.c_str(),
+          ms.particles(), ms.springs(), std::string(sim::info(def.integrator).name).c_str(),
+          def.dt);
+  if (def.integrator == sim::Method::Xpbd)
+    appendf(out, " (%d substeps x %d iterations)", ms.substeps, ms.iterations);
+  appendf(out, ", %.3g s swing\n", swing);
+  appendf(out, "compute per simulated 1/60 s: %.3f ms (%.0f %% of a 60 Hz frame)%s\n",
+          1e3 * stepping * kFrame / (double(steps) * def.dt),
+          100.0 * stepping / (double(steps) * def.dt), diverged ? " (diverged)" : "");
+  appendf(out, "max structural stretch: %.4f\n", worst);
+  printRow(progress, out);
+}
+
 // Time per step of `m` on a uniform chain of n links (1 m long, 1 kg), released at 45 degrees.
 // `diverged` is set if the run diverged (its timing would then measure garbage states).
 double pendulumStepTime(int n, sim::Method m, double h, double budget, long long maxSteps,
@@ -248,20 +304,28 @@ int benchCommand(const Args& args) {
     std::fprintf(stderr, "springlab bench: %s\n", problem->c_str());
     return 2;
   }
-  std::vector<BenchScene> scenes;
-  if (o.suite != "pendulum") {
+  const bool all = o.suite == "all";
+  std::vector<BenchScene> scenes, stiff;
+  if (all || o.suite == "cloth") {
     if (const auto problem = loadBenchScenes(o.scenes, scenes)) {
       std::fprintf(stderr, "%s\n", problem->c_str());
       return 2;
     }
   }
+  if (all || o.suite == "stiff") {
+    if (const auto problem = loadBenchScenes({o.stiff}, stiff)) {
+      std::fprintf(stderr, "%s\n", problem->c_str());
+      return 2;
+    }
+  }
   const long long clothCells = static_cast<long long>(scenes.size() * o.integrators.size());
-  const long long total = clothCells + (o.suite != "cloth" ? kPendulumCells : 0);
+  const long long total = clothCells + static_cast<long long>(stiff.size()) +
+                          (all || o.suite == "pendulum" ? kPendulumCells : 0);
   Progress progress = Progress::forStderr("springlab bench", "cells", total);
   long long cells = 0;
-  if (o.suite != "pendulum")
-    benchCloth(scenes, o.integrators, o.seconds, o.max_steps, progress, cells);
-  if (o.suite != "cloth") benchPendulum(o.seconds, o.max_steps, progress, cells);
+  if (!scenes.empty()) benchCloth(scenes, o.integrators, o.seconds, o.max_steps, progress, cells);
+  for (const auto& s : stiff) benchStiff(s.def, s.name, o.swing, progress, cells);
+  if (all || o.suite == "pendulum") benchPendulum(o.seconds, o.max_steps, progress, cells);
   progress.finish(cells, NAN);
   return 0;
 }

@@ -48,7 +48,9 @@ struct BenchOptions {
   std::vector<sim::Method> integrators;  // every mass-spring integrator unless given
   double seconds = 1.0;                  // s of stepping per cell
   long long max_steps = 500;
-  std::string suite = "all";  // all, cloth or pendulum
+  std::string suite = "all";  // all, cloth, stiff or pendulum
+  std::string stiff = "cloth_128";
+  double swing = 5.0;  // s simulated
 };
 std::optional<std::string> parseBenchOptions(const Args& args, BenchOptions& o);
 

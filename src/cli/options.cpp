@@ -31,8 +31,14 @@ constexpr std::array kBenchOptions = {
     OptionSpec{"--seconds", "S", "wall-time budget per cell, s; a number > 0", "1"},
     OptionSpec{"--max-steps", "N", "at most N timed steps per cell (20 N in the pendulum table)",
                "500"},
-    OptionSpec{"--suite", "NAME", "cloth (the scenes table), pendulum (the N-link table) or all",
+    OptionSpec{"--suite", "NAME",
+               "cloth (the scenes table), stiff (the stiff-cloth swing), pendulum (the N-link "
+               "table) or all",
                "all"},
+    OptionSpec{"--stiff", "SCENE",
+               "the stiff-cloth swing: SCENE with its own method, for --swing seconds",
+               "cloth_128"},
+    OptionSpec{"--swing", "S", "simulated seconds of the stiff-cloth swing; a number > 0", "5"},
 };
 
 constexpr std::array kWindowOptions = {

@@ -1,5 +1,9 @@
 #include "scene/build.hpp"
 
+#include <algorithm>
+#include <utility>
+#include <vector>
+
 #include "sim/energy.hpp"
 
 namespace scene {
@@ -19,6 +23,34 @@ Built buildPendulum(const SceneDef& def) {
   out.state.v = Eigen::Map<const Eigen::VectorXd>(pd.angular_velocities.data(), n);
   static_cast<sim::System&>(out) = sim::System(std::move(m));
   return out;
+}
+}  // namespace
+
+namespace {
+// Each free particle is tethered to its kTethersPerParticle nearest fixed particles at the
+// distance it starts from them (docs/integrators.md#tethers): for a sheet that starts flat and
+// unstretched, as the generators' cloths do, that is the length of the straight path through the
+// material, so a tether only acts once the sheet is stretched.
+constexpr int kTethersPerParticle = 2;
+void addTethers(sim::MassSpringModel& m, const Eigen::VectorXd& x) {
+  std::vector<int> anchors;
+  for (int i = 0; i < m.particles(); ++i)
+    if (m.fixed(i)) anchors.push_back(i);
+  const int per = std::min<int>(kTethersPerParticle, static_cast<int>(anchors.size()));
+  std::vector<std::pair<double, int>> nearest(anchors.size());
+  std::vector<double> lengths;
+  for (int i = 0; i < m.particles(); ++i) {
+    if (m.fixed(i)) continue;
+    for (size_t a = 0; a < anchors.size(); ++a)
+      nearest[a] = {(x.segment<3>(3 * anchors[a]) - x.segment<3>(3 * i)).norm(), anchors[a]};
+    std::partial_sort(nearest.begin(), nearest.begin() + per, nearest.end());
+    for (int k = 0; k < per; ++k) {
+      m.tether_particle.push_back(i);
+      m.tether_anchor.push_back(nearest[k].second);
+      lengths.push_back(nearest[k].first);
+    }
+  }
+  m.tether_length = Eigen::Map<const Eigen::VectorXd>(lengths.data(), Eigen::Index(lengths.size()));
 }
 }  // namespace
 
@@ -64,6 +96,7 @@ Built build(const SceneDef& def) {
                            ? *d.rest_length
                            : (ms.particles[d.b].position - ms.particles[d.a].position).norm();
   }
+  if (ms.tethers) addTethers(m, out.state.x);
   static_cast<sim::System&>(out) = sim::System(std::move(m));
   return out;
 }

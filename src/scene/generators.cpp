@@ -69,6 +69,7 @@ void addCloth(MassSpringDef& out, const ClothParams& p) {
   const int first = static_cast<int>(out.particles.size());
   const double dx = p.width / (p.nx - 1), dy = p.height / (p.ny - 1);
   const double pm = p.mass / (double(p.nx) * p.ny);
+  const double tilt = p.tilt * M_PI / 180.0;
   auto id = [&](int i, int j) { return first + j * p.nx + i; };
   auto pinned = [&](int i, int j) {
     const bool left = i == 0, right = i == p.nx - 1, top = j == 0, bottom = j == p.ny - 1;
@@ -88,8 +89,13 @@ void addCloth(MassSpringDef& out, const ClothParams& p) {
     for (int i = 0; i < p.nx; ++i) {
       const double u = -0.5 * p.width + i * dx;
       const double w = 0.5 * p.height - j * dy;  // row 0 is the top (hanging) / far edge
+      // a tilted hanging sheet turns about its top edge (w = height / 2): the distance below
+      // the edge, height / 2 - w, splits into -y by cos(tilt) and +z by sin(tilt)
+      const double below = 0.5 * p.height - w;
       const Vec3 x = p.horizontal ? Vec3(p.center.x() + u, p.center.y(), p.center.z() - w)
-                                  : Vec3(p.center.x() + u, p.center.y() + w, p.center.z());
+                                  : Vec3(p.center.x() + u,
+                                         p.center.y() + 0.5 * p.height - below * std::cos(tilt),
+                                         p.center.z() + below * std::sin(tilt));
       addParticle(out, x, pm, pinned(i, j));
     }
   for (int j = 0; j + 1 < p.ny; ++j)

@@ -60,6 +60,7 @@ struct ClothParams {
   double damping = 0.0;
   Vec3 center = Vec3::Zero();
   bool horizontal = false;
+  double tilt = 0.0;  // degrees a hanging sheet is swung about its top edge, towards +z
   ClothPins pins = ClothPins::TopCorners;
 };
 

@@ -182,6 +182,7 @@ using detail::Obj;
 // Limits that keep a typo from asking for terabytes: generous for any real scene.
 constexpr long long kMaxParticles = 4'000'000;
 constexpr long long kMaxGridSide = 2048;
+constexpr double kMaxClothTilt = 90.0;  // degrees: horizontal, the far side up or down
 
 std::optional<double> optRest(const Obj& o) {
   if (!o.has("rest_length")) return std::nullopt;
@@ -278,6 +279,13 @@ void parseCloth(const Obj& o, MassSpringDef& out) {
   if (orient != "hanging" && orient != "horizontal")
     o.fail("orientation", "must be \"hanging\" or \"horizontal\", not \"" + orient + "\"");
   p.horizontal = orient == "horizontal";
+  if (o.has("tilt")) {
+    if (p.horizontal) o.fail("tilt", "applies to a hanging cloth only");
+    p.tilt = o.number("tilt");
+    if (!(std::abs(p.tilt) <= kMaxClothTilt))
+      o.fail("tilt",
+             "must be between -90 and 90 degrees (got " + detail::formatNumber(p.tilt) + ")");
+  }
   p.pins = clothPins(o);
   addCloth(out, p);
 }
@@ -307,7 +315,7 @@ const GeneratorKind kGenerators[] = {
      parseSpringPendulum},
     {"cloth",
      {"kind", "nx", "ny", "width", "height", "mass", "stiffness", "shear_stiffness",
-      "bending_stiffness", "damping", "center", "orientation", "pins"},
+      "bending_stiffness", "damping", "center", "orientation", "tilt", "pins"},
      parseCloth},
 };
 
@@ -405,6 +413,7 @@ void parseTriangles(const Obj& sys, long long n, MassSpringDef& def) {
 MassSpringDef parseMassSpring(const Obj& sys) {
   MassSpringDef def;
   def.drag = sys.optNonNegative("drag", 0.0);
+  def.tethers = sys.boolean("tethers", false);
   const bool hasGen = sys.has("generators");
   if (!hasGen && !sys.has("particles")) sys.fail("particles", "required key is missing");
   if (sys.has("particles")) parseParticles(sys, def);
@@ -559,7 +568,7 @@ void parseSystem(const Obj& top, const json& root, SceneDef& def) {
   const std::string type = sysj.at("type").get<std::string>();
   if (type == "mass_spring") {
     Obj sys(sysj, "system", origin,
-            {"type", "drag", "particles", "springs", "generators", "triangles"});
+            {"type", "drag", "tethers", "particles", "springs", "generators", "triangles"});
     def.kind = sim::SystemKind::MassSpring;
     def.mass_spring = parseMassSpring(sys);
   } else if (type == "pendulum") {
@@ -592,6 +601,9 @@ SceneDef parse(std::string_view text, const std::string& origin) {
   if (top.has("iterations"))
     def.iterations = static_cast<int>(top.integer("iterations", 1, sim::kMaxIterations));
   parseSystem(top, root, def);
+  if (def.kind == sim::SystemKind::Pendulum)
+    for (const char* key : {"substeps", "iterations"})
+      if (top.has(key)) top.fail(key, "a pendulum has no springs to project (xpbd's setting)");
   def.render = parseRender(top, root);
   const std::string integ = top.optString("integrator").value_or("rk4");
   const auto lookup = sim::lookupIntegrator(integ, def.kind);

@@ -32,7 +32,8 @@ struct SpringDef {
 };
 
 struct MassSpringDef {
-  double drag = 0.0;  // N s/m
+  double drag = 0.0;     // N s/m
+  bool tethers = false;  // xpbd's long-range attachments (docs/integrators.md#tethers)
   std::vector<ParticleDef> particles;
   std::vector<SpringDef> springs;
   std::vector<std::array<int, 3>> triangles;  // surface for display (cloth); no physics

@@ -35,6 +35,12 @@ struct MassSpringModel {
   int substeps = 1;
   int iterations = 1;
 
+  // Long-range attachments (xpbd only, docs/integrators.md#tethers): free particle
+  // tether_particle[t] may be at most tether_length[t] (m) from fixed particle tether_anchor[t].
+  // Sorted by particle, so that one particle's tethers are projected by one thread, in order.
+  std::vector<int> tether_particle, tether_anchor;
+  Eigen::VectorXd tether_length;
+
   // Bumped by whoever changes k, masses or topology, so that cached factorisations are rebuilt.
   std::uint64_t revision = 0;
 

@@ -44,6 +44,52 @@ inline void projectSpring(const MassSpringModel& m, int s, double inv_hs2, doubl
   if (wa != 0.0) pa[0] -= wa * sc * dx, pa[1] -= wa * sc * dy, pa[2] -= wa * sc * dz;
 }
 
+// Tether t (docs/integrators.md#tethers): a unilateral, rigid constraint |p_i - p_anchor| <=
+// length; the anchor is fixed, so the whole correction moves particle i onto the sphere. Returns
+// whether it moved the particle.
+inline bool projectTether(const MassSpringModel& m, int t, double* P) {
+  double* pi = P + 3 * m.tether_particle[t];
+  const double* pa = P + 3 * m.tether_anchor[t];
+  const double dx = pi[0] - pa[0], dy = pi[1] - pa[1], dz = pi[2] - pa[2];
+  const double l2 = dx * dx + dy * dy + dz * dz, L = m.tether_length[t];
+  if (l2 <= L * L) return false;
+  const double sc = L / std::sqrt(l2);
+  pi[0] = pa[0] + sc * dx, pi[1] = pa[1] + sc * dy, pi[2] = pa[2] + sc * dz;
+  return true;
+}
+
+// Moves p to the nearest point of the circle where the spheres of tethers s and t meet (they do:
+// the particle started inside both). Used when projecting onto one sphere left the other violated.
+inline void projectOnTetherCircle(const MassSpringModel& m, int s, int t, double* P) {
+  Eigen::Map<Vec3> p(P + 3 * m.tether_particle[s]);
+  const Eigen::Map<const Vec3> a(P + 3 * m.tether_anchor[s]), b(P + 3 * m.tether_anchor[t]);
+  const double la = m.tether_length[s], lb = m.tether_length[t];
+  const Vec3 axis = b - a;
+  const double d = axis.norm();
+  if (d == 0.0) return;
+  const Vec3 u = axis / d;
+  const double along = (d * d + la * la - lb * lb) / (2.0 * d);  // the circle's centre on the axis
+  const double radius = std::sqrt(std::max(0.0, la * la - along * along));
+  const Vec3 centre = a + along * u;
+  Vec3 off = (p - centre) - (p - centre).dot(u) * u;  // p's offset in the circle's plane
+  const double n = off.norm();
+  if (n == 0.0) return;  // on the axis: every point of the circle is as near
+  p = centre + (radius / n) * off;
+}
+
+// A particle's tethers in order; with two, a second projection that breaks the first ends on the
+// circle both allow, so the particle always leaves inside every one of its spheres.
+inline void projectTethers(const MassSpringModel& m, int first, int end, double* P) {
+  for (int t = first; t < end; ++t) {
+    if (!projectTether(m, t, P) || t == first) continue;
+    for (int s = first; s < t; ++s) {
+      const Eigen::Map<const Vec3> p(P + 3 * m.tether_particle[s]), a(P + 3 * m.tether_anchor[s]);
+      if ((p - a).squaredNorm() > m.tether_length[s] * m.tether_length[s])
+        projectOnTetherCircle(m, s, t, P);
+    }
+  }
+}
+
 // The energy a spring's dashpot removed over a substep, at the substep's end (as implicit Euler
 // evaluates it): c (u . (dx_b - dx_a))^2 / h_s with dx = p - x.
 double dashpotWork(const MassSpringModel& m, const double* X, const double* P, double inv_hs) {
@@ -89,6 +135,12 @@ void XpbdSolver::colour(const MassSpringModel& m) {
   order_.resize(ns);
   std::vector<int> next(colour_start_.begin(), colour_start_.end() - 1);
   for (int s = 0; s < ns; ++s) order_[next[colour_of[s]]++] = s;
+  // the tethers are sorted by particle: tether_start_ marks where each particle's run begins
+  tether_start_.clear();
+  const int nt = static_cast<int>(m.tether_particle.size());
+  for (int t = 0; t < nt; ++t)
+    if (t == 0 || m.tether_particle[t] != m.tether_particle[t - 1]) tether_start_.push_back(t);
+  tether_start_.push_back(nt);
   revision_ = m.revision, springs_ = ns, particles_ = n;
 }
 
@@ -124,13 +176,19 @@ void XpbdSolver::project(const MassSpringModel& m, double hs) {
   double* lambda = lambda_.data();
   const int* order = order_.data();
   const int* start = colour_start_.data();
+  const int* tether_start = tether_start_.data();
+  const int tethered = static_cast<int>(tether_start_.size()) - 1;
 #pragma omp parallel num_threads(threads) if (threads > 1)
-  for (int it = 0; it < iterations; ++it)
+  for (int it = 0; it < iterations; ++it) {
     for (int c = 0; c < colours; ++c) {
 #pragma omp for schedule(static)
       for (int j = start[c]; j < start[c + 1]; ++j)
         projectSpring(m, order[j], inv_hs2, inv_hs, X, P, lambda);
     }
+    // one particle's tethers on one thread, in order: the same bits for any thread count
+#pragma omp for schedule(static)
+    for (int i = 0; i < tethered; ++i) projectTethers(m, tether_start[i], tether_start[i + 1], P);
+  }
 }
 
 bool XpbdSolver::step(const MassSpringModel& m, const State& in, double h, State& out,

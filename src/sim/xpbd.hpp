@@ -44,6 +44,7 @@ class XpbdSolver {
   int springs_ = -1, particles_ = -1;
   std::vector<int> order_;         // springs sorted by colour
   std::vector<int> colour_start_;  // colour c is order_[colour_start_[c] .. colour_start_[c+1])
+  std::vector<int> tether_start_;  // a particle's tethers: [tether_start_[i], tether_start_[i+1])
   Eigen::VectorXd x_, v_, p_, f_, lambda_;
   std::string error_;
 };
