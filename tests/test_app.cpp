@@ -216,6 +216,19 @@ TEST_CASE("app: the session validates commands and applies them between steps") 
   CHECK(s.apply(ui::command(K::SetStiffnessScale, 4.0), &msg));
   CHECK(s.built().mass_spring.stiffness[0] == 4.0 * k0);
   CHECK_FALSE(s.apply(ui::command(K::SetStiffnessScale, -1.0), &msg));
+  // xpbd's substeps and iterations: whole numbers from 1 to 1000, on the model every lane steps
+  CHECK(s.apply(ui::command(K::SetSubsteps, 12.0), &msg));
+  CHECK(s.built().mass_spring.substeps == 12);
+  CHECK(s.apply(ui::command(K::SetIterations, 3.0), &msg));
+  CHECK(s.built().mass_spring.iterations == 3);
+  CHECK_FALSE(s.apply(ui::command(K::SetSubsteps, 2.5), &msg));
+  CHECK(msg == "substeps: must be a whole number from 1 to 1000");
+  CHECK_FALSE(s.apply(ui::command(K::SetIterations, NAN), &msg));
+  CHECK(s.built().mass_spring.iterations == 3);
+  ui::PanelModel xp;
+  s.fillPanel(xp);
+  CHECK(xp.substeps == 12);
+  CHECK(xp.iterations == 3);
   // Step pauses and advances exactly n steps; Reset returns to t = 0
   CHECK(s.apply(ui::command(K::Step, 0, 10), &msg));
   CHECK(s.paused());
@@ -816,7 +829,11 @@ TEST_CASE(
     CAPTURE(name);
     app::Session s;
     s.load(name);
-    const double work = s.built().bodies() * double(sim::info(s.method()).order);
+    // xpbd's step is substeps x iterations sweeps
+    const auto& ms = s.built().mass_spring;
+    const double sweeps =
+        s.method() == sim::Method::Xpbd ? double(ms.substeps) * double(ms.iterations) : 1.0;
+    const double work = s.built().bodies() * double(sim::info(s.method()).order) * sweeps;
     const auto total = static_cast<long long>(std::llround(s.def().duration / s.dt()));
     const auto oneFrame = static_cast<long long>(std::ceil(1.0 / 60.0 / s.dt()));
     const long long cap = total * work <= kWholeRun

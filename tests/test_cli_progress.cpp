@@ -95,8 +95,8 @@ TEST_CASE("a disabled progress line prints nothing") {
   p.finish(10, NAN);
   CHECK(sink.empty());
   // the binary's standard error is a file in the tests: no progress line even for a run of a
-  // few seconds (cloth_64 takes about 250 us per step, 8000 steps)
-  const auto r = testutil::springlab({"run", "cloth_64", "--duration", "1"});
+  // second or so (cloth_32 takes about 60 us per step, 8000 steps)
+  const auto r = testutil::springlab({"run", "cloth_32", "--duration", "2"});
   CHECK(r.status == 0);
   CHECK(r.err.empty());
 }

@@ -191,6 +191,10 @@ TEST_CASE("ui: clampCommand clamps to Limits and drops non-finite values") {
   CHECK(clamp(K::SetJointDamping, 1e7)->value == L::kJointDampingMax);
   CHECK(clamp(K::SetGrabStiffness, 0.0)->value == L::kGrabStiffnessMin);
   CHECK(clamp(K::SetStrainScale, 1e3)->value == L::kStrainScaleMax);
+  CHECK(clamp(K::SetSubsteps, 7.6)->value == 8.0);  // a whole number, rounded
+  CHECK(clamp(K::SetSubsteps, 0.0)->value == 1.0);
+  CHECK(clamp(K::SetIterations, 1e6)->value == L::kIterationsMax);
+  CHECK_FALSE(clamp(K::SetIterations, std::nan("")).has_value());
   CHECK(clamp(K::SetPaused, 7.0)->value == 1.0);
   CHECK_FALSE(clamp(K::SetWireframe, std::nan("")).has_value());
 

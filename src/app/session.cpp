@@ -7,6 +7,7 @@
 #include "scene/catalog.hpp"
 #include "scene/load.hpp"
 #include "sim/spectrum.hpp"
+#include "sim/xpbd.hpp"
 
 namespace app {
 
@@ -320,6 +321,9 @@ Session::Outcome Session::applyLifecycle(const ui::Command& c, std::string& why)
 }
 
 namespace {
+static_assert(ui::Limits::kSubstepsMax == sim::kMaxSubsteps &&
+              ui::Limits::kIterationsMax == sim::kMaxIterations);
+
 // The physics parameters a command sets, and its name in messages.
 struct PhysicsParameter {
   sim::Parameter parameter;
@@ -340,6 +344,10 @@ std::optional<PhysicsParameter> physicsParameter(ui::Command::Kind k) {
       return PhysicsParameter{P::Drag, "drag", 0.0, L::kDragMax};
     case K::SetJointDamping:
       return PhysicsParameter{P::JointDamping, "joint damping", 0.0, L::kJointDampingMax};
+    case K::SetSubsteps:
+      return PhysicsParameter{P::Substeps, "substeps", 1.0, L::kSubstepsMax};
+    case K::SetIterations:
+      return PhysicsParameter{P::Iterations, "iterations", 1.0, L::kIterationsMax};
     default:
       return std::nullopt;
   }
@@ -411,6 +419,8 @@ scene::SceneDef Session::currentDef() const {
     d.pendulum.joint_damping = built_->pendulum.joint_damping;
   } else {
     d.mass_spring.drag = built_->mass_spring.drag;
+    d.substeps = built_->mass_spring.substeps;
+    d.iterations = built_->mass_spring.iterations;
     for (size_t s = 0; s < d.mass_spring.springs.size(); ++s)
       d.mass_spring.springs[s].damping = built_->mass_spring.damping[static_cast<Eigen::Index>(s)];
   }
@@ -518,6 +528,10 @@ void Session::fillPanel(ui::PanelModel& pm) const {
   pm.stiffness_scale = stiffnessScale();
   pm.spring_damping = springDamping();
   pm.drag = built_->parameter(sim::Parameter::Drag);
+  if (!built_->isPendulum()) {
+    pm.substeps = built_->mass_spring.substeps;
+    pm.iterations = built_->mass_spring.iterations;
+  }
   const sim::Vec3 g = built_->gravity();
   for (int k = 0; k < 3; ++k) pm.gravity[k] = g[k];
   pm.joint_damping = built_->parameter(sim::Parameter::JointDamping);

@@ -18,7 +18,8 @@ constexpr std::array kRunOptions = {
                "energy ledger CSV t,lane,total,dissipated,external,residual; - is standard output",
                "not written"},
     OptionSpec{"--at", "T:KEY=VALUE",
-               "at simulated time T set integrator, dt, stiffness_scale, damping or drag; "
+               "at simulated time T set integrator, dt, stiffness_scale, damping, drag, substeps "
+               "or iterations; "
                "repeatable",
                ""},
 };
@@ -47,7 +48,8 @@ constexpr std::array kWindowOptions = {
     OptionSpec{"--lanes", "SPEC,SPEC",
                "up to 4 lanes side by side, each NAME or NAME@DT (lane 0 the first)", "one lane"},
     OptionSpec{"--at", "T:KEY=VALUE",
-               "at simulated time T set integrator, dt, stiffness_scale, damping or drag; "
+               "at simulated time T set integrator, dt, stiffness_scale, damping, drag, substeps "
+               "or iterations; "
                "repeatable",
                ""},
     OptionSpec{"--size", "WxH", "window size (image size when headless), pixels", "1280x720"},
@@ -75,7 +77,8 @@ constexpr std::array kRecordOptions = {
     OptionSpec{"--lanes", "SPEC,SPEC",
                "up to 4 lanes side by side, each NAME or NAME@DT (lane 0 the first)", "one lane"},
     OptionSpec{"--at", "T:KEY=VALUE",
-               "at simulated time T set integrator, dt, stiffness_scale, damping or drag; "
+               "at simulated time T set integrator, dt, stiffness_scale, damping, drag, substeps "
+               "or iterations; "
                "repeatable",
                ""},
     OptionSpec{"--no-ui", "", "no panel in the picture: the scene alone", ""},
@@ -110,7 +113,8 @@ constexpr std::array kCompareOptions = {
                "energy ledger CSV t,lane,total,dissipated,external,residual; - is standard output",
                "not written"},
     OptionSpec{"--at", "T:KEY=VALUE",
-               "at simulated time T set integrator, dt, stiffness_scale, damping or drag in every "
+               "at simulated time T set integrator, dt, stiffness_scale, damping, drag, substeps "
+               "or iterations in every "
                "lane; repeatable",
                ""},
 };

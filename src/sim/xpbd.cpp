@@ -169,7 +169,8 @@ void XpbdSolver::predict(const MassSpringModel& m, double hs) {
 void XpbdSolver::project(const MassSpringModel& m, double hs) {
   const double inv_hs = 1.0 / hs, inv_hs2 = inv_hs * inv_hs;
   const int colours = static_cast<int>(colour_start_.size()) - 1;
-  const int threads = kernelThreads();
+  // a small system is swept on one thread: a barrier per colour would cost more than its springs
+  const int threads = m.springs() >= kMinSpringsPerThread ? kernelThreads() : 1;
   const int iterations = std::max(1, m.iterations);
   const double* X = x_.data();
   double* P = p_.data();

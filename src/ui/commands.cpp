@@ -173,6 +173,12 @@ std::optional<Command> clampCommand(Command c) {
     case K::Step:
       c.count = std::clamp(c.count, 1, Limits::kStepCountMax);
       break;
+    case K::SetSubsteps:
+      c.value = std::round(clampTo(c.value, 1.0, Limits::kSubstepsMax));
+      break;
+    case K::SetIterations:
+      c.value = std::round(clampTo(c.value, 1.0, Limits::kIterationsMax));
+      break;
     case K::SetPhaseCoordinate:
       c.count = std::max(c.count, 0);
       break;

@@ -191,6 +191,23 @@ void simulationSection(const PanelModel& m, PanelState& st, std::vector<Command>
     emit(out, make(K::Reset));
 }
 
+// xpbd's own settings (docs/integrators.md#xpbd), shown while it is the integrator.
+constexpr double kSubstepsSliderMax = 100, kIterationsSliderMax = 100;  // Ctrl+click: up to 1000
+void xpbdSliders(const PanelModel& m, PanelState& st, std::vector<Command>& out) {
+  double v = 0.0;
+  if (detail::slider({"Substeps", 1.0, kSubstepsSliderMax, "%.0f", true, Commit::OnRelease,
+                      "xpbd: substeps per step (logarithmic). More substeps hold stiff springs "
+                      "closer to their rest length and damp less; the cost grows in proportion. "
+                      "Ctrl+click to type up to 1000."},
+                     m.substeps, st, &v))
+    emit(out, make(K::SetSubsteps, v));
+  if (detail::slider({"Iterations", 1.0, kIterationsSliderMax, "%.0f", true, Commit::OnRelease,
+                      "xpbd: constraint sweeps per substep (logarithmic). Substeps usually buy "
+                      "more stiffness for the same cost. Ctrl+click to type up to 1000."},
+                     m.iterations, st, &v))
+    emit(out, make(K::SetIterations, v));
+}
+
 void physicsSection(const PanelModel& m, PanelState& st, std::vector<Command>& out) {
   ItemProbe* probe = st.probe;
   double v = 0.0;
@@ -207,6 +224,7 @@ void physicsSection(const PanelModel& m, PanelState& st, std::vector<Command>& o
              "Dashpot coefficient of every spring, in N s/m: damps stretching only."},
             m.spring_damping, st, &v))
       emit(out, make(K::SetSpringDamping, v));
+    if (m.integrator == "xpbd") xpbdSliders(m, st, out);
   }
   if (detail::slider({"Drag", 0.0, Limits::kDragMax, "%.3g N s/m", true, Commit::Live,
                       "Linear air drag on every particle, in N s/m: force = -c v."},

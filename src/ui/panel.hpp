@@ -38,6 +38,8 @@ struct Command {
                          // ~20 frames/s before the clock slows), 1 smooth frames (60 frames/s)
     SetFollow,           // value: 1 the camera follows the scene's motion, 0 fixed
     SetStrainAuto,       // value: 1 the strain scale follows the scene's strains, 0 fixed
+    SetSubsteps,         // value: xpbd's substeps per step, a whole number
+    SetIterations,       // value: xpbd's constraint sweeps per substep, a whole number
     Screenshot,          // text: path (empty: a default name)
     ToggleRecording,     // start a sim-time-locked clip, or stop it and say where it is
     SetClipSize,         // count: index in clipSizes() (0: the window's framebuffer)
@@ -90,6 +92,7 @@ struct Limits {
   static constexpr double kJointDampingMax = 1e2;                             // N m s/rad
   static constexpr double kGrabStiffnessMin = 1e-2, kGrabStiffnessMax = 1e5;  // N/m
   static constexpr double kStrainScaleMin = 1e-4, kStrainScaleMax = 10.0;
+  static constexpr double kSubstepsMax = 1000, kIterationsMax = 1000;  // sim::kMaxSubsteps, ...
   // steps per Step command: applied between two frames, so a large count would freeze the window
   static constexpr int kStepCountMax = 1000;
 };
@@ -170,6 +173,7 @@ struct PanelModel {
   bool paused = false;
   // physics
   double stiffness_scale = 1.0, spring_damping = 0.0, drag = 0.0;
+  int substeps = 1, iterations = 1;  // xpbd's (docs/integrators.md#xpbd)
   double gravity[3] = {0.0, -9.81, 0.0};
   double joint_damping = 0.0, grab_stiffness = 100.0;
   // display
