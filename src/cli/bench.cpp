@@ -13,6 +13,7 @@
 #include "scene/load.hpp"
 #include "sim/forces.hpp"
 #include "sim/pendulum.hpp"
+#include "sim/spectrum.hpp"
 #include "sim/stepper.hpp"
 
 namespace cli {
@@ -144,11 +145,27 @@ void appendf(std::string& out, const char* format, T... values) {
   out += text;
 }
 
+// The step a method is timed at: the scene's dt, or kStableShare of the method's stability limit
+// at the initial state where the scene's dt is beyond it (a stiff cloth stepped by xpbd at 1/60 s
+// would make an explicit method diverge at once, and a diverging run times garbage states).
+// euler is never stable undamped; at h omega = kEulerShare * 2 its energy grows by 1 + (h omega)^2
+// = 1.01 a step, which stays finite over a cell's steps.
+constexpr double kStableShare = 0.5, kEulerShare = 0.05;
+double benchDt(sim::Method m, double sceneDt, double omegaMax) {
+  if (m == sim::Method::Euler && omegaMax > 0.0)
+    return std::min(sceneDt, kEulerShare * 2.0 / omegaMax);
+  const auto limit = sim::dtLimit(m, omegaMax);
+  if (!limit || !std::isfinite(*limit) || *limit <= 0.0) return sceneDt;
+  return std::min(sceneDt, kStableShare * *limit);
+}
+
 void benchCloth(const std::vector<BenchScene>& scenes, const std::vector<sim::Method>& ms,
                 double budget, long long maxSteps, Progress& progress, long long& cells) {
   std::string header;
-  appendf(header,
-          "# microseconds per step (first step, which factorises, excluded when more ran)\n");
+  header +=
+      "# microseconds per step (first step, which factorises, excluded when more ran); at "
+      "the scene's dt, or (*) at half the method's stability limit where the dt is beyond "
+      "it (euler: a tenth)\n";
   appendf(header, "%-12s %9s %9s", "scene", "particles", "springs");
   for (auto m : ms) appendf(header, " %17s", std::string(sim::info(m).name).c_str());
   appendf(header, " %14s\n", "spring-evals/s");
@@ -158,11 +175,14 @@ void benchCloth(const std::vector<BenchScene>& scenes, const std::vector<sim::Me
     std::string row;
     appendf(row, "%-12s %9d %9d", s.name.c_str(), b.mass_spring.particles(),
             b.mass_spring.springs());
+    const double omega = sim::omegaMax(b, b.state);
     for (auto m : ms) {
       bool diverged = false;
-      const double per = clothStepTime(b, m, s.def.dt, budget, maxSteps, diverged);
+      const double dt = benchDt(m, s.def.dt, omega);
+      const double per = clothStepTime(b, m, dt, budget, maxSteps, diverged);
       char cell[32];
-      std::snprintf(cell, sizeof cell, "%.1f%s", 1e6 * per, diverged ? " (div)" : "");
+      std::snprintf(cell, sizeof cell, "%.1f%s%s", 1e6 * per, dt < s.def.dt ? "*" : "",
+                    diverged ? " (div)" : "");
       appendf(row, " %17s", cell);
       progress.update(++cells, NAN);
     }
