@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "scene/generators.hpp"
+#include "sim/forces.hpp"
 #include "sim/parallel.hpp"
 #include "test_sim_helpers.hpp"
 
@@ -197,4 +198,30 @@ TEST_CASE("sim: tethers hold every particle within its start distance of its two
                                        << " without");
   CHECK(worst_with <= 1.0 + 1e-12);
   CHECK(worst_without > 1.1);
+}
+
+TEST_CASE("sim: the force pass gives the scatter pass's bits on 2 threads (gather form)") {
+  auto def = clothScene(32, 3e3);  // 5826 springs, with dashpots and drag
+  const auto built = scene::build(def);
+  const auto& m = built.mass_spring;
+  REQUIRE(m.springs() >= sim::kMinSpringsPerThread);
+  REQUIRE(m.adjacency_start.size() == size_t(m.particles() + 1));
+  // a state where every spring is stretched or compressed and moving
+  sim::State s = built.state;
+  for (int i = 0; i < s.x.size(); ++i) {
+    s.x[i] += 0.003 * std::sin(1.7 * i);
+    s.v[i] = 0.2 * std::cos(0.9 * i);
+  }
+  auto scatter = m;  // without the adjacency the pass runs spring by spring on one thread
+  scatter.adjacency_start.clear();
+  scatter.adjacency_spring.clear();
+  Eigen::VectorXd one, two, reference;
+  sim::setKernelThreads(2);
+  sim::totalForce(scatter, s.x, s.v, reference);
+  sim::totalForce(m, s.x, s.v, two);
+  sim::setKernelThreads(1);
+  sim::totalForce(m, s.x, s.v, one);
+  CHECK(reference.norm() > 0.0);
+  CHECK(two == reference);
+  CHECK(one == reference);
 }

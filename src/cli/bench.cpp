@@ -12,6 +12,7 @@
 #include "scene/build.hpp"
 #include "scene/load.hpp"
 #include "sim/forces.hpp"
+#include "sim/parallel.hpp"
 #include "sim/pendulum.hpp"
 #include "sim/spectrum.hpp"
 #include "sim/stepper.hpp"
@@ -119,7 +120,9 @@ double clothStepTime(const scene::Built& b, sim::Method m, double dt, double bud
 // so that the first one (cold caches) does not stand alone on a huge scene.
 constexpr double kForcePassBudgetShare = 0.5;
 constexpr long long kMinForcePasses = 3;
-double springEvaluationRate(const scene::Built& b, double budget) {
+double springEvaluationRate(const scene::Built& b, double budget, int threads) {
+  const int before = sim::kernelThreads();
+  sim::setKernelThreads(threads);
   Eigen::VectorXd f;
   long long passes = 0;
   const auto t0 = Clock::now();
@@ -127,7 +130,9 @@ double springEvaluationRate(const scene::Built& b, double budget) {
     sim::totalForce(b.mass_spring, b.state.x, b.state.v, f);
     ++passes;
   }
-  return double(passes) * b.mass_spring.springs() / seconds(t0);
+  const double rate = double(passes) * b.mass_spring.springs() / seconds(t0);
+  sim::setKernelThreads(before);
+  return rate;
 }
 
 // A table row is printed whole, after the progress line is erased, so that the two never share
@@ -168,7 +173,9 @@ void benchCloth(const std::vector<BenchScene>& scenes, const std::vector<sim::Me
       "it (euler: a tenth)\n";
   appendf(header, "%-12s %9s %9s", "scene", "particles", "springs");
   for (auto m : ms) appendf(header, " %17s", std::string(sim::info(m).name).c_str());
-  appendf(header, " %14s\n", "spring-evals/s");
+  const int cores = sim::hardwareThreads();
+  appendf(header, " %14s %14s\n", "evals/s 1 thr",
+          ("evals/s " + std::to_string(cores) + " thr").c_str());
   printRow(progress, header);
   for (const auto& s : scenes) {
     const scene::Built b = scene::build(s.def);
@@ -186,7 +193,8 @@ void benchCloth(const std::vector<BenchScene>& scenes, const std::vector<sim::Me
       appendf(row, " %17s", cell);
       progress.update(++cells, NAN);
     }
-    appendf(row, " %14.3g\n", springEvaluationRate(b, budget));
+    appendf(row, " %14.3g %14.3g\n", springEvaluationRate(b, budget, 1),
+            springEvaluationRate(b, budget, cores));
     printRow(progress, row);
   }
 }

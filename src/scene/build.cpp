@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "sim/energy.hpp"
+#include "sim/forces.hpp"
 
 namespace scene {
 
@@ -97,6 +98,7 @@ Built build(const SceneDef& def) {
                            : (ms.particles[d.b].position - ms.particles[d.a].position).norm();
   }
   if (ms.tethers) addTethers(m, out.state.x);
+  sim::buildAdjacency(m);
   static_cast<sim::System&>(out) = sim::System(std::move(m));
   return out;
 }

@@ -1,46 +1,96 @@
 #include "sim/forces.hpp"
 
 #include <cmath>
+#include <vector>
+
+#include "sim/parallel.hpp"
 
 namespace sim {
 
 namespace {
 
-// spring and dashpot forces only (no gravity, no drag)
+// The force of spring s on its end b (its end a gets the opposite): -(k (l - r) + c (dv . u)) u,
+// written with d = l u to avoid a division per component. Zero at zero length, where u is
+// undefined and the contract's force -k (x_b - x_a) is zero, and so is the dashpot.
+template <bool kElastic, bool kDashpot>
+inline void springForce(const MassSpringModel& m, int s, const double* X, const double* V,
+                        double* out) {
+  const int a = 3 * m.spring_a[s], b = 3 * m.spring_b[s];
+  const double dx = X[b] - X[a], dy = X[b + 1] - X[a + 1], dz = X[b + 2] - X[a + 2];
+  const double l = std::sqrt(dx * dx + dy * dy + dz * dz);
+  if (!(l > 0.0)) {
+    out[0] = out[1] = out[2] = 0.0;
+    return;
+  }
+  double coef = 0.0;
+  if constexpr (kElastic) coef += m.stiffness[s] * (l - m.rest_length[s]);
+  if constexpr (kDashpot) {
+    const double c = m.damping[s];
+    if (c != 0.0) {
+      const double dv =
+          (V[b] - V[a]) * dx + (V[b + 1] - V[a + 1]) * dy + (V[b + 2] - V[a + 2]) * dz;
+      coef += c * dv / l;
+    }
+  }
+  const double sc = -coef / l;
+  out[0] = sc * dx, out[1] = sc * dy, out[2] = sc * dz;
+}
+
+// Spring and dashpot forces added to f (no gravity, no drag), spring by spring on one thread.
+template <bool kElastic, bool kDashpot>
+void scatterPass(const MassSpringModel& m, const double* X, const double* V, double* F) {
+  const int ns = m.springs();
+  for (int s = 0; s < ns; ++s) {
+    double fs[3];
+    springForce<kElastic, kDashpot>(m, s, X, V, fs);
+    const int a = 3 * m.spring_a[s], b = 3 * m.spring_b[s];
+    F[b] += fs[0], F[b + 1] += fs[1], F[b + 2] += fs[2];
+    F[a] -= fs[0], F[a + 1] -= fs[1], F[a + 2] -= fs[2];
+  }
+}
+
+// The same sums on the kernel threads: every spring's force into a buffer, then every particle
+// gathers its springs' in increasing spring index. That is the order in which the scatter pass
+// adds them, and a - b == a + (-b) exactly, so the result is the scatter pass's bit for bit
+// whatever the thread count (docs/architecture.md#threads).
+template <bool kElastic, bool kDashpot>
+void gatherPass(const MassSpringModel& m, const double* X, const double* V, double* F,
+                int threads) {
+  thread_local std::vector<double> forces;  // grows once per thread, then reused
+  const int ns = m.springs(), n = m.particles();
+  forces.resize(3 * static_cast<size_t>(ns));
+  double* FS = forces.data();
+  const int* start = m.adjacency_start.data();
+  const int* adj = m.adjacency_spring.data();
+#pragma omp parallel num_threads(threads) if (threads > 1)
+  {
+#pragma omp for schedule(static)
+    for (int s = 0; s < ns; ++s) springForce<kElastic, kDashpot>(m, s, X, V, FS + 3 * s);
+#pragma omp for schedule(static)
+    for (int i = 0; i < n; ++i) {
+      double* fi = F + 3 * i;
+      for (int k = start[i]; k < start[i + 1]; ++k) {
+        const int s = adj[k];
+        const double* fs = FS + 3 * s;
+        if (m.spring_b[s] == i)
+          fi[0] += fs[0], fi[1] += fs[1], fi[2] += fs[2];
+        else
+          fi[0] -= fs[0], fi[1] -= fs[1], fi[2] -= fs[2];
+      }
+    }
+  }
+}
+
 template <bool kElastic, bool kDashpot>
 void springPass(const MassSpringModel& m, const Eigen::VectorXd& x, const Eigen::VectorXd& v,
                 Eigen::VectorXd& f) {
-  const int ns = m.springs();
-  const double* X = x.data();
-  const double* V = v.data();
-  double* F = f.data();
-  for (int s = 0; s < ns; ++s) {
-    const int a = 3 * m.spring_a[s], b = 3 * m.spring_b[s];
-    const double dx = X[b] - X[a], dy = X[b + 1] - X[a + 1], dz = X[b + 2] - X[a + 2];
-    const double l = std::sqrt(dx * dx + dy * dy + dz * dz);
-    double fx, fy, fz;
-    if (l > 0.0) {
-      // force on b: -(k (l - r) + c (dv . u)) u, written with d = l u to avoid a division per
-      // component
-      double coef = 0.0;
-      if constexpr (kElastic) coef += m.stiffness[s] * (l - m.rest_length[s]);
-      if constexpr (kDashpot) {
-        const double c = m.damping[s];
-        if (c != 0.0) {
-          const double dv =
-              (V[b] - V[a]) * dx + (V[b + 1] - V[a + 1]) * dy + (V[b + 2] - V[a + 2]) * dz;
-          coef += c * dv / l;
-        }
-      }
-      const double sc = -coef / l;
-      fx = sc * dx, fy = sc * dy, fz = sc * dz;
-    } else {
-      // zero length: u undefined, the contract's force -k (x_b - x_a) is zero and so is the dashpot
-      fx = fy = fz = 0.0;
-    }
-    F[b] += fx, F[b + 1] += fy, F[b + 2] += fz;
-    F[a] -= fx, F[a + 1] -= fy, F[a + 2] -= fz;
-  }
+  const bool gather = static_cast<int>(m.adjacency_start.size()) == m.particles() + 1 &&
+                      static_cast<int>(m.adjacency_spring.size()) == 2 * m.springs();
+  const int threads = m.springs() >= kMinSpringsPerThread ? kernelThreads() : 1;
+  if (gather && threads > 1)
+    gatherPass<kElastic, kDashpot>(m, x.data(), v.data(), f.data(), threads);
+  else
+    scatterPass<kElastic, kDashpot>(m, x.data(), v.data(), f.data());
 }
 
 void addDrag(const MassSpringModel& m, const Eigen::VectorXd& v, Eigen::VectorXd& f) {
@@ -81,6 +131,18 @@ void acceleration(const MassSpringModel& m, const Eigen::VectorXd& x, const Eige
   // a fixed particle's (ignored) force may overflow; inf * 0 would make its acceleration NaN
   for (int i = 0; i < n; ++i)
     a.segment<3>(3 * i) = m.fixed(i) ? Vec3::Zero() : Vec3(m.inv_mass[i] * a.segment<3>(3 * i));
+}
+
+void buildAdjacency(MassSpringModel& m) {
+  const int n = m.particles(), ns = m.springs();
+  m.adjacency_start.assign(n + 1, 0);
+  for (int s = 0; s < ns; ++s)
+    ++m.adjacency_start[m.spring_a[s] + 1], ++m.adjacency_start[m.spring_b[s] + 1];
+  for (int i = 0; i < n; ++i) m.adjacency_start[i + 1] += m.adjacency_start[i];
+  m.adjacency_spring.resize(2 * static_cast<size_t>(ns));
+  std::vector<int> next(m.adjacency_start.begin(), m.adjacency_start.end() - 1);
+  for (int s = 0; s < ns; ++s)  // in increasing s: each particle's list is sorted
+    m.adjacency_spring[next[m.spring_a[s]]++] = s, m.adjacency_spring[next[m.spring_b[s]]++] = s;
 }
 
 void laplacianApply(const MassSpringModel& m, const Eigen::VectorXd& q, Eigen::VectorXd& out) {

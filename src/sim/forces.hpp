@@ -19,6 +19,11 @@ void dissipativeForce(const MassSpringModel& m, const Eigen::VectorXd& x, const 
 void acceleration(const MassSpringModel& m, const Eigen::VectorXd& x, const Eigen::VectorXd& v,
                   Eigen::VectorXd& a);
 
+// Fills m.adjacency_start / adjacency_spring from the springs (each particle's springs in
+// increasing index), which lets the force pass run on several threads. Call after the topology
+// changes.
+void buildAdjacency(MassSpringModel& m);
+
 // Stiffness-weighted graph Laplacian applied to q (3 values per particle): (L q)_b += k (q_b -
 // q_a), (L q)_a += k (q_a - q_b). Used by time_fe.
 void laplacianApply(const MassSpringModel& m, const Eigen::VectorXd& q, Eigen::VectorXd& out);

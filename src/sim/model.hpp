@@ -41,6 +41,11 @@ struct MassSpringModel {
   std::vector<int> tether_particle, tether_anchor;
   Eigen::VectorXd tether_length;
 
+  // Each particle's springs in increasing spring index, for the gather form of the force pass
+  // (sim/forces.cpp): particle i's are adjacency_spring[adjacency_start[i] .. adjacency_start[i +
+  // 1]). Built with the topology (sim::buildAdjacency); empty means the one-thread scatter pass.
+  std::vector<int> adjacency_start, adjacency_spring;
+
   // Bumped by whoever changes k, masses or topology, so that cached factorisations are rebuilt.
   std::uint64_t revision = 0;
 

@@ -9,36 +9,39 @@ namespace sim {
 
 namespace {
 
-// The Gauss-Seidel update of spring s (docs/integrators.md#xpbd), with the spring's dashpot c as
-// XPBD constraint damping (Macklin et al. 2016, eq. 26): gamma = alpha~ beta~ / h_s = c / (k h_s),
-// which makes the dashpot implicit and so stable at any c. A fixed end (w = 0) is read but never
-// written, so springs sharing only a fixed particle may be projected at the same time.
-inline void projectSpring(const MassSpringModel& m, int s, double inv_hs2, double inv_hs,
-                          const double* X, double* P, double* lambda) {
-  const int ia = m.spring_a[s], ib = m.spring_b[s];
-  const double wa = m.inv_mass[ia], wb = m.inv_mass[ib];
+// The Gauss-Seidel update of the spring at sweep position j (docs/integrators.md#xpbd), with its
+// dashpot c as XPBD constraint damping (Macklin et al. 2016, eq. 26): gamma = alpha~ beta~ / h_s =
+// c / (k h_s), which makes the dashpot implicit and so stable at any c. A fixed end (w = 0) is
+// read but never written, so springs sharing only a fixed particle may be projected at once. On
+// the first sweep of a substep lambda starts at 0 (it is not read, so it need not be cleared).
+inline void projectSpring(const SweepArrays& sw, int j, double inv_hs2, double inv_hs, double c,
+                          bool first, const double* X, double* P, double* lambda) {
+  const int ia = sw.a[j], ib = sw.b[j];
+  const double wa = sw.wa[j], wb = sw.wb[j];
   const double w = wa + wb;
-  if (w == 0.0) return;
   double* pa = P + 3 * ia;
   double* pb = P + 3 * ib;
   const double dx = pb[0] - pa[0], dy = pb[1] - pa[1], dz = pb[2] - pa[2];
   const double l = std::sqrt(dx * dx + dy * dy + dz * dz);
-  if (l == 0.0) return;  // the direction is undefined: the contract's force is zero there
-  const double k = m.stiffness[s];
-  const double alpha = inv_hs2 / k;  // compliance 1/k over h_s^2
-  double num = m.rest_length[s] - l - alpha * lambda[s], den = w + alpha;
-  if (const double c = m.damping[s]; c != 0.0) {
+  const double lambda0 = first ? 0.0 : lambda[j];
+  if (l == 0.0) {  // the direction is undefined: the contract's force is zero there
+    lambda[j] = lambda0;
+    return;
+  }
+  const double alpha = inv_hs2 * sw.inv_k[j];  // compliance 1/k over h_s^2
+  double num = sw.rest[j] - l - alpha * lambda0, den = w + alpha;
+  if (c != 0.0) {
     // grad C . (p - x): how fast the spring lengthens over this substep, times h_s
     const double* xa = X + 3 * ia;
     const double* xb = X + 3 * ib;
     const double rx = (pb[0] - xb[0]) - (pa[0] - xa[0]), ry = (pb[1] - xb[1]) - (pa[1] - xa[1]),
                  rz = (pb[2] - xb[2]) - (pa[2] - xa[2]);
-    const double gamma = c * inv_hs / k;
+    const double gamma = c * inv_hs * sw.inv_k[j];
     num -= gamma * (rx * dx + ry * dy + rz * dz) / l;
     den += gamma * w;
   }
   const double dl = num / den;
-  lambda[s] += dl;
+  lambda[j] = lambda0 + dl;
   const double sc = dl / l;  // dlambda times the unit vector, folded into one scale of d
   if (wb != 0.0) pb[0] += wb * sc * dx, pb[1] += wb * sc * dy, pb[2] += wb * sc * dz;
   if (wa != 0.0) pa[0] -= wa * sc * dx, pa[1] -= wa * sc * dy, pa[2] -= wa * sc * dz;
@@ -90,23 +93,18 @@ inline void projectTethers(const MassSpringModel& m, int first, int end, double*
   }
 }
 
-// The energy a spring's dashpot removed over a substep, at the substep's end (as implicit Euler
-// evaluates it): c (u . (dx_b - dx_a))^2 / h_s with dx = p - x.
-double dashpotWork(const MassSpringModel& m, const double* X, const double* P, double inv_hs) {
-  double work = 0.0;
-  for (int s = 0; s < m.springs(); ++s) {
-    const double c = m.damping[s];
-    if (c == 0.0) continue;
-    const int a = 3 * m.spring_a[s], b = 3 * m.spring_b[s];
-    const Vec3 d(P[b] - P[a], P[b + 1] - P[a + 1], P[b + 2] - P[a + 2]);
-    const double l = d.norm();
-    if (l == 0.0) continue;
-    const Vec3 rel(P[b] - X[b] - P[a] + X[a], P[b + 1] - X[b + 1] - P[a + 1] + X[a + 1],
-                   P[b + 2] - X[b + 2] - P[a + 2] + X[a + 2]);
-    const double along = rel.dot(d) / l;
-    work += c * along * along * inv_hs;
-  }
-  return work;
+// The energy the dashpot c of the spring at sweep position j removed over a substep, at the
+// substep's end (as implicit Euler evaluates it): c (u . (dx_b - dx_a))^2 / h_s with dx = p - x.
+double dashpotWork(const SweepArrays& sw, int j, double c, const double* X, const double* P,
+                   double inv_hs) {
+  const int a = 3 * sw.a[j], b = 3 * sw.b[j];
+  const Vec3 d(P[b] - P[a], P[b + 1] - P[a + 1], P[b + 2] - P[a + 2]);
+  const double l = d.norm();
+  if (l == 0.0 || c == 0.0) return 0.0;
+  const Vec3 rel(P[b] - X[b] - P[a] + X[a], P[b + 1] - X[b + 1] - P[a + 1] + X[a + 1],
+                 P[b + 2] - X[b + 2] - P[a + 2] + X[a + 2]);
+  const double along = rel.dot(d) / l;
+  return c * along * along * inv_hs;
 }
 
 }  // namespace
@@ -135,6 +133,7 @@ void XpbdSolver::colour(const MassSpringModel& m) {
   order_.resize(ns);
   std::vector<int> next(colour_start_.begin(), colour_start_.end() - 1);
   for (int s = 0; s < ns; ++s) order_[next[colour_of[s]]++] = s;
+  fillSweepArrays(m);
   // the tethers are sorted by particle: tether_start_ marks where each particle's run begins
   tether_start_.clear();
   const int nt = static_cast<int>(m.tether_particle.size());
@@ -144,52 +143,104 @@ void XpbdSolver::colour(const MassSpringModel& m) {
   revision_ = m.revision, springs_ = ns, particles_ = n;
 }
 
+// The constant per-spring data in sweep order, so that a sweep streams through it.
+void XpbdSolver::fillSweepArrays(const MassSpringModel& m) {
+  const int ns = m.springs();
+  sweep_.a.resize(ns), sweep_.b.resize(ns);
+  sweep_.rest.resize(ns), sweep_.inv_k.resize(ns), sweep_.wa.resize(ns), sweep_.wb.resize(ns);
+  for (int j = 0; j < ns; ++j) {
+    const int s = order_[j];
+    sweep_.a[j] = m.spring_a[s], sweep_.b[j] = m.spring_b[s];
+    sweep_.rest[j] = m.rest_length[s];
+    sweep_.inv_k[j] = 1.0 / m.stiffness[s];
+    sweep_.wa[j] = m.inv_mass[m.spring_a[s]], sweep_.wb[j] = m.inv_mass[m.spring_b[s]];
+  }
+  lambda_.resize(ns);
+  dash_work_.resize(ns);
+}
+
 // v^ = (v + h_s (g + F_grab / m)) / (1 + h_s c_drag / m): the drag -c_drag v taken implicitly,
 // so it is stable at any c_drag; p = x + h_s v^. f_ keeps the drag force -c_drag v^ for the
-// substep's work.
+// substep's work. Called by every thread of the step's team: the particles are shared out.
 void XpbdSolver::predict(const MassSpringModel& m, double hs) {
   const int n = m.particles();
   const bool grab = m.grab >= 0 && !m.fixed(m.grab);
-  Vec3 fg = Vec3::Zero();
-  if (grab) fg = m.grab_stiffness * (m.grab_target - x_.segment<3>(3 * m.grab));
-  f_.setZero(3 * n);
-  p_ = x_;
+  const double* X = x_.data();
+  double *V = v_.data(), *P = p_.data(), *F = f_.data();
+#pragma omp for schedule(static)
   for (int i = 0; i < n; ++i) {
-    if (m.fixed(i)) continue;
+    const Eigen::Map<const Vec3> x(X + 3 * i);
+    Eigen::Map<Vec3> v(V + 3 * i), p(P + 3 * i), f(F + 3 * i);
+    if (m.fixed(i)) {
+      p = x, f.setZero();
+      continue;
+    }
     const double w = m.inv_mass[i];
-    Vec3 v = v_.segment<3>(3 * i) + hs * m.gravity;
-    if (grab && i == m.grab) v += hs * w * fg;
-    v /= 1.0 + hs * m.drag * w;
-    v_.segment<3>(3 * i) = v;
-    f_.segment<3>(3 * i) = -m.drag * v;
-    p_.segment<3>(3 * i) += hs * v;
+    Vec3 u = v + hs * m.gravity;
+    if (grab && i == m.grab) u += hs * w * (m.grab_stiffness * (m.grab_target - x));
+    u /= 1.0 + hs * m.drag * w;
+    v = u;
+    f = -m.drag * u;
+    p = x + hs * u;
   }
 }
 
+// `iterations` sweeps over the springs, colour by colour, each followed by the tethers.
 void XpbdSolver::project(const MassSpringModel& m, double hs) {
   const double inv_hs = 1.0 / hs, inv_hs2 = inv_hs * inv_hs;
   const int colours = static_cast<int>(colour_start_.size()) - 1;
-  // a small system is swept on one thread: a barrier per colour would cost more than its springs
-  const int threads = m.springs() >= kMinSpringsPerThread ? kernelThreads() : 1;
   const int iterations = std::max(1, m.iterations);
+  const bool dashpots = m.anyDashpot();
   const double* X = x_.data();
   double* P = p_.data();
   double* lambda = lambda_.data();
-  const int* order = order_.data();
   const int* start = colour_start_.data();
   const int* tether_start = tether_start_.data();
   const int tethered = static_cast<int>(tether_start_.size()) - 1;
-#pragma omp parallel num_threads(threads) if (threads > 1)
   for (int it = 0; it < iterations; ++it) {
     for (int c = 0; c < colours; ++c) {
 #pragma omp for schedule(static)
       for (int j = start[c]; j < start[c + 1]; ++j)
-        projectSpring(m, order[j], inv_hs2, inv_hs, X, P, lambda);
+        projectSpring(sweep_, j, inv_hs2, inv_hs, dashpots ? m.damping[order_[j]] : 0.0, it == 0, X,
+                      P, lambda);
     }
     // one particle's tethers on one thread, in order: the same bits for any thread count
 #pragma omp for schedule(static)
     for (int i = 0; i < tethered; ++i) projectTethers(m, tether_start[i], tether_start[i + 1], P);
   }
+}
+
+// v' = (p - x) / h_s and the substep's work, then x = p. The work is summed by one thread in a
+// fixed order (per particle, per spring), so that it too is the same whatever the thread count.
+void XpbdSolver::finishSubstep(const MassSpringModel& m, double hs, double& dissipated,
+                               double& external) {
+  const int n = m.particles(), ns = m.springs();
+  const bool dashpots = m.anyDashpot();
+  const double *X = x_.data(), *P = p_.data(), *F = f_.data();
+  double *V = v_.data(), *W = particle_work_.data(), *D = dash_work_.data();
+#pragma omp for schedule(static)
+  for (int i = 0; i < n; ++i) {
+    const Eigen::Map<const Vec3> x(X + 3 * i), p(P + 3 * i), f(F + 3 * i);
+    const Vec3 dx = p - x;
+    W[i] = -f.dot(dx);  // the drag's work: 0 for a fixed particle (f = 0)
+    if (!m.fixed(i)) Eigen::Map<Vec3>(V + 3 * i) = dx / hs;
+  }
+  if (dashpots) {
+#pragma omp for schedule(static)
+    for (int j = 0; j < ns; ++j)
+      D[j] = dashpotWork(sweep_, j, m.damping[order_[j]], X, P, 1.0 / hs);
+  }
+#pragma omp single
+  {
+    for (int i = 0; i < n; ++i) dissipated += W[i];
+    if (dashpots)
+      for (int j = 0; j < ns; ++j) dissipated += D[j];
+    if (m.grab >= 0 && !m.fixed(m.grab)) {
+      const Vec3 xg = x_.segment<3>(3 * m.grab);
+      external += m.grab_stiffness * (m.grab_target - xg).dot(p_.segment<3>(3 * m.grab) - xg);
+    }
+    std::swap(x_, p_);
+  }  // the single's barrier: every thread sees the new x_ before the next substep
 }
 
 bool XpbdSolver::step(const MassSpringModel& m, const State& in, double h, State& out,
@@ -200,25 +251,17 @@ bool XpbdSolver::step(const MassSpringModel& m, const State& in, double h, State
   const int n = m.particles();
   x_ = in.x;
   v_ = in.v;
-  dissipated = external = 0.0;
+  p_.resize(3 * n), f_.resize(3 * n), particle_work_.resize(n);
+  double removed = 0.0, added = 0.0;
+  // a small system runs on one thread: a barrier per colour would cost more than its springs
+  const int threads = m.springs() >= kMinSpringsPerThread ? kernelThreads() : 1;
+#pragma omp parallel num_threads(threads) if (threads > 1)
   for (int k = 0; k < substeps; ++k) {
     predict(m, hs);
-    lambda_.setZero(m.springs());
     project(m, hs);
-    if (m.anyDashpot()) dissipated += dashpotWork(m, x_.data(), p_.data(), 1.0 / hs);
-    // the work of this substep: the explicit forces over its displacement (docs/integrators.md)
-    for (int i = 0; i < n; ++i) {
-      if (m.fixed(i)) continue;
-      const Vec3 dx = p_.segment<3>(3 * i) - x_.segment<3>(3 * i);
-      dissipated -= f_.segment<3>(3 * i).dot(dx);
-      v_.segment<3>(3 * i) = dx / hs;
-    }
-    if (m.grab >= 0 && !m.fixed(m.grab))
-      external +=
-          m.grab_stiffness * (m.grab_target - x_.segment<3>(3 * m.grab))
-                                 .dot(p_.segment<3>(3 * m.grab) - x_.segment<3>(3 * m.grab));
-    std::swap(x_, p_);
+    finishSubstep(m, hs, removed, added);
   }
+  dissipated = removed, external = added;
   out.x = x_;
   out.v = v_;
   return true;

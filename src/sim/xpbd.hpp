@@ -27,9 +27,12 @@ namespace sim {
 // The largest substeps per step and sweeps per substep the scene, the options and the panel accept.
 inline constexpr int kMaxSubsteps = 1000;
 inline constexpr int kMaxIterations = 1000;
-// Below this many springs a sweep stays on one thread (measured: a 16 x 16 cloth, 1.4k springs,
-// ran slower on two).
-inline constexpr int kMinSpringsPerThread = 4096;
+
+// The constant per-spring data of a sweep, in sweep order (springs sorted by colour).
+struct SweepArrays {
+  std::vector<int> a, b;                    // particle indices of the two ends
+  std::vector<double> rest, inv_k, wa, wb;  // m, 1/(N/m), inverse masses of the ends (1/kg)
+};
 
 class XpbdSolver {
  public:
@@ -43,12 +46,16 @@ class XpbdSolver {
   void colour(const MassSpringModel& m);  // springs grouped so no two of a group share a particle
   void predict(const MassSpringModel& m, double hs);
   void project(const MassSpringModel& m, double hs);
+  void finishSubstep(const MassSpringModel& m, double hs, double& dissipated, double& external);
+  void fillSweepArrays(const MassSpringModel& m);
   std::uint64_t revision_ = ~std::uint64_t{0};
   int springs_ = -1, particles_ = -1;
   std::vector<int> order_;         // springs sorted by colour
   std::vector<int> colour_start_;  // colour c is order_[colour_start_[c] .. colour_start_[c+1])
   std::vector<int> tether_start_;  // a particle's tethers: [tether_start_[i], tether_start_[i+1])
+  SweepArrays sweep_;
   Eigen::VectorXd x_, v_, p_, f_, lambda_;
+  Eigen::VectorXd particle_work_, dash_work_;  // one substep's, before their ordered sums
   std::string error_;
 };
 
