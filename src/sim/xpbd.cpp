@@ -11,40 +11,37 @@ namespace {
 
 // The Gauss-Seidel update of the spring at sweep position j (docs/integrators.md#xpbd), with its
 // dashpot c as XPBD constraint damping (Macklin et al. 2016, eq. 26): gamma = alpha~ beta~ / h_s =
-// c / (k h_s), which makes the dashpot implicit and so stable at any c. A fixed end (w = 0) is
-// read but never written, so springs sharing only a fixed particle may be projected at once. On
-// the first sweep of a substep lambda starts at 0 (it is not read, so it need not be cleared).
+// c / (k h_s), which makes the dashpot implicit and so stable at any c. On the first sweep of a
+// substep lambda starts at 0 (it is not read, so it need not be cleared). A zero-length spring
+// (direction undefined, the contract's force zero) gets dlambda = 0; a fixed end (w = 0) receives
+// + 0, and fixed particles are put back after the sweeps in any case (finishSubstep). The
+// colouring counts fixed ends too, so no two springs of a colour write the same particle.
+template <bool kDamped>
 inline void projectSpring(const SweepArrays& sw, int j, double inv_hs2, double inv_hs, double c,
                           bool first, const double* X, double* P, double* lambda) {
-  const int ia = sw.a[j], ib = sw.b[j];
+  const int ia = 3 * sw.a[j], ib = 3 * sw.b[j];
   const double wa = sw.wa[j], wb = sw.wb[j];
-  const double w = wa + wb;
-  double* pa = P + 3 * ia;
-  double* pb = P + 3 * ib;
-  const double dx = pb[0] - pa[0], dy = pb[1] - pa[1], dz = pb[2] - pa[2];
+  const double dx = P[ib] - P[ia], dy = P[ib + 1] - P[ia + 1], dz = P[ib + 2] - P[ia + 2];
   const double l = std::sqrt(dx * dx + dy * dy + dz * dz);
+  const bool stretched = l > 0.0;
+  const double safe_l = stretched ? l : 1.0;
   const double lambda0 = first ? 0.0 : lambda[j];
-  if (l == 0.0) {  // the direction is undefined: the contract's force is zero there
-    lambda[j] = lambda0;
-    return;
-  }
   const double alpha = inv_hs2 * sw.inv_k[j];  // compliance 1/k over h_s^2
-  double num = sw.rest[j] - l - alpha * lambda0, den = w + alpha;
-  if (c != 0.0) {
+  double num = sw.rest[j] - l - alpha * lambda0, den = wa + wb + alpha;
+  if constexpr (kDamped) {
     // grad C . (p - x): how fast the spring lengthens over this substep, times h_s
-    const double* xa = X + 3 * ia;
-    const double* xb = X + 3 * ib;
-    const double rx = (pb[0] - xb[0]) - (pa[0] - xa[0]), ry = (pb[1] - xb[1]) - (pa[1] - xa[1]),
-                 rz = (pb[2] - xb[2]) - (pa[2] - xa[2]);
+    const double rx = (P[ib] - X[ib]) - (P[ia] - X[ia]),
+                 ry = (P[ib + 1] - X[ib + 1]) - (P[ia + 1] - X[ia + 1]),
+                 rz = (P[ib + 2] - X[ib + 2]) - (P[ia + 2] - X[ia + 2]);
     const double gamma = c * inv_hs * sw.inv_k[j];
-    num -= gamma * (rx * dx + ry * dy + rz * dz) / l;
-    den += gamma * w;
+    num -= gamma * (rx * dx + ry * dy + rz * dz) / safe_l;
+    den += gamma * (wa + wb);
   }
-  const double dl = num / den;
+  const double dl = stretched ? num / den : 0.0;
   lambda[j] = lambda0 + dl;
-  const double sc = dl / l;  // dlambda times the unit vector, folded into one scale of d
-  if (wb != 0.0) pb[0] += wb * sc * dx, pb[1] += wb * sc * dy, pb[2] += wb * sc * dz;
-  if (wa != 0.0) pa[0] -= wa * sc * dx, pa[1] -= wa * sc * dy, pa[2] -= wa * sc * dz;
+  const double sc = dl / safe_l;  // dlambda times the unit vector, folded into one scale of d
+  P[ib] += wb * sc * dx, P[ib + 1] += wb * sc * dy, P[ib + 2] += wb * sc * dz;
+  P[ia] -= wa * sc * dx, P[ia + 1] -= wa * sc * dy, P[ia + 2] -= wa * sc * dz;
 }
 
 // Tether t (docs/integrators.md#tethers): a unilateral, rigid constraint |p_i - p_anchor| <=
@@ -111,7 +108,8 @@ double dashpotWork(const SweepArrays& sw, int j, double c, const double* X, cons
 
 void XpbdSolver::colour(const MassSpringModel& m) {
   const int ns = m.springs(), n = m.particles();
-  // greedy edge colouring over the moving ends: at most 2 (degree) - 1 colours
+  // greedy edge colouring, fixed ends included (a sweep writes + 0 to them): at most
+  // 2 (degree) - 1 colours
   std::vector<std::vector<int>> used(n);
   std::vector<int> colour_of(ns);
   int colours = 0;
@@ -119,12 +117,12 @@ void XpbdSolver::colour(const MassSpringModel& m) {
     const int a = m.spring_a[s], b = m.spring_b[s];
     int c = 0;
     auto taken = [&](int i) {
-      return !m.fixed(i) && std::find(used[i].begin(), used[i].end(), c) != used[i].end();
+      return std::find(used[i].begin(), used[i].end(), c) != used[i].end();
     };
     while (taken(a) || taken(b)) ++c;
     colour_of[s] = c;
-    if (!m.fixed(a)) used[a].push_back(c);
-    if (!m.fixed(b)) used[b].push_back(c);
+    used[a].push_back(c);
+    used[b].push_back(c);
     colours = std::max(colours, c + 1);
   }
   colour_start_.assign(colours + 1, 0);
@@ -198,11 +196,18 @@ void XpbdSolver::project(const MassSpringModel& m, double hs) {
   const int* tether_start = tether_start_.data();
   const int tethered = static_cast<int>(tether_start_.size()) - 1;
   for (int it = 0; it < iterations; ++it) {
+    const bool first = it == 0;
     for (int c = 0; c < colours; ++c) {
+      if (dashpots) {
 #pragma omp for schedule(static)
-      for (int j = start[c]; j < start[c + 1]; ++j)
-        projectSpring(sweep_, j, inv_hs2, inv_hs, dashpots ? m.damping[order_[j]] : 0.0, it == 0, X,
-                      P, lambda);
+        for (int j = start[c]; j < start[c + 1]; ++j)
+          projectSpring<true>(sweep_, j, inv_hs2, inv_hs, m.damping[order_[j]], first, X, P,
+                              lambda);
+      } else {
+#pragma omp for schedule(static)
+        for (int j = start[c]; j < start[c + 1]; ++j)
+          projectSpring<false>(sweep_, j, inv_hs2, inv_hs, 0.0, first, X, P, lambda);
+      }
     }
     // one particle's tethers on one thread, in order: the same bits for any thread count
 #pragma omp for schedule(static)
@@ -216,14 +221,20 @@ void XpbdSolver::finishSubstep(const MassSpringModel& m, double hs, double& diss
                                double& external) {
   const int n = m.particles(), ns = m.springs();
   const bool dashpots = m.anyDashpot();
-  const double *X = x_.data(), *P = p_.data(), *F = f_.data();
-  double *V = v_.data(), *W = particle_work_.data(), *D = dash_work_.data();
+  const double *X = x_.data(), *F = f_.data();
+  double *P = p_.data(), *V = v_.data(), *W = particle_work_.data(), *D = dash_work_.data();
 #pragma omp for schedule(static)
   for (int i = 0; i < n; ++i) {
-    const Eigen::Map<const Vec3> x(X + 3 * i), p(P + 3 * i), f(F + 3 * i);
+    const Eigen::Map<const Vec3> x(X + 3 * i), f(F + 3 * i);
+    Eigen::Map<Vec3> p(P + 3 * i);
+    if (m.fixed(i)) {
+      p = x;  // exactly where it was, whatever the sweeps added
+      W[i] = 0.0;
+      continue;
+    }
     const Vec3 dx = p - x;
-    W[i] = -f.dot(dx);  // the drag's work: 0 for a fixed particle (f = 0)
-    if (!m.fixed(i)) Eigen::Map<Vec3>(V + 3 * i) = dx / hs;
+    W[i] = -f.dot(dx);  // the drag's work
+    Eigen::Map<Vec3>(V + 3 * i) = dx / hs;
   }
   if (dashpots) {
 #pragma omp for schedule(static)
