@@ -216,6 +216,19 @@ double maxStructuralStretch(const sim::MassSpringModel& m, const Eigen::VectorXd
   return worst;
 }
 
+// The process's peak resident set (VmHWM in /proc/self/status), MiB; nothing where it is not there.
+std::optional<double> peakResidentMiB() {
+  std::FILE* f = std::fopen("/proc/self/status", "r");
+  if (!f) return std::nullopt;
+  char line[256];
+  std::optional<double> kib;
+  while (std::fgets(line, sizeof line, f))
+    if (double v = 0; std::sscanf(line, "VmHWM: %lf kB", &v) == 1) kib = v;
+  std::fclose(f);
+  if (!kib) return std::nullopt;
+  return *kib / 1024.0;
+}
+
 constexpr double kFrame = 1.0 / 60;  // s, the display frame the real-time figures refer to
 
 // The stiff-cloth swing (issue 10's measure): the scene with its own method for `swing` simulated
@@ -355,6 +368,8 @@ int benchCommand(const Args& args) {
   for (const auto& s : stiff) benchStiff(s.def, s.name, o.swing, progress, cells);
   if (all || o.suite == "pendulum") benchPendulum(o.seconds, o.max_steps, progress, cells);
   progress.finish(cells, NAN);
+  if (const auto peak = peakResidentMiB())
+    std::printf("\npeak memory (resident set, the whole run): %.1f MiB\n", *peak);
   return 0;
 }
 

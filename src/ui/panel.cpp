@@ -384,9 +384,13 @@ void timing(const PanelModel& m, ItemProbe* probe) {
   if (!cost.empty()) {
     ImGui::TextColored(ImVec4(1.0f, 0.75f, 0.3f, 1.0f), "%s", cost.c_str());
     note(probe, "bottleneck");
+    const bool xpbd = m.integrator == "xpbd";
     tip(m.frame_ms_sim >= m.frame_ms_render && m.frame_ms_sim >= m.frame_ms_present
-            ? "Stepping takes the frame: a larger dt, a cheaper integrator or a lower time scale "
-              "lets the simulated clock keep up."
+            ? (xpbd ? "Stepping takes the frame: fewer substeps (cost in proportion, at some "
+                      "stretch), a larger dt or a lower time scale lets the simulated clock keep "
+                      "up."
+                    : "Stepping takes the frame: a larger dt, a cheaper integrator or a lower time "
+                      "scale lets the simulated clock keep up.")
         : m.frame_ms_render >= m.frame_ms_present
             ? "Drawing takes the frame: hiding the springs (lines cost most under software GL) or "
               "a smaller window leaves more time for stepping."
