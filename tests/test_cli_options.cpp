@@ -178,7 +178,11 @@ TEST_CASE("bench accepts --name=value") {
                             "--integrators=symplectic_euler", "--seconds=0.01", "--max-steps=2"});
   CHECK(r.status == 0);
   const auto ls = lines(r.out);
-  REQUIRE(ls.size() == 3);
+  REQUIRE(ls.size() == 5);
   CHECK(ls[1].find("symplectic_euler") != std::string::npos);
   CHECK(ls[2].rfind("cloth_16 ", 0) == 0);
+  // the last line: the peak resident set, at least the binary's own few MiB
+  const std::string peak = "peak memory (resident set, the whole run): ";
+  REQUIRE(ls[4].rfind(peak, 0) == 0);
+  CHECK(std::stod(ls[4].substr(peak.size())) > 1.0);
 }
