@@ -122,35 +122,60 @@ std::optional<Command> clampLabCommand(Command c) {
   if (c.kind == K::RemoveLane || c.kind == K::SeekHistory) c.count = std::max(c.count, 0);
   return c;
 }
+// The range of the commands that carry one number, and whether it must be a whole number.
+struct ValueRange {
+  double lo, hi;
+  bool whole = false;
+};
+std::optional<ValueRange> valueRange(Command::Kind k) {
+  using K = Command::Kind;
+  using L = Limits;
+  switch (k) {
+    case K::SetDt:
+      return ValueRange{L::kDtMin, L::kDtMax};
+    case K::SetTimeScale:
+      return ValueRange{L::kTimeScaleMin, L::kTimeScaleMax};
+    case K::SetStiffnessScale:
+      return ValueRange{L::kStiffnessScaleMin, L::kStiffnessScaleMax};
+    case K::SetSpringDamping:
+      return ValueRange{0.0, L::kDampingMax};
+    case K::SetDrag:
+      return ValueRange{0.0, L::kDragMax};
+    case K::SetJointDamping:
+      return ValueRange{0.0, L::kJointDampingMax};
+    case K::SetGrabStiffness:
+      return ValueRange{L::kGrabStiffnessMin, L::kGrabStiffnessMax};
+    case K::SetStrainScale:
+      return ValueRange{L::kStrainScaleMin, L::kStrainScaleMax};
+    case K::SetSubsteps:
+      return ValueRange{1.0, L::kSubstepsMax, true};
+    case K::SetIterations:
+      return ValueRange{1.0, L::kIterationsMax, true};
+    default:
+      return std::nullopt;
+  }
+}
 }  // namespace
 
 std::optional<Command> clampCommand(Command c) {
   using K = Command::Kind;
   if (!std::isfinite(c.value)) return std::nullopt;
+  if (const auto r = valueRange(c.kind)) {
+    c.value = clampTo(c.value, r->lo, r->hi);
+    if (r->whole) c.value = std::round(c.value);
+    return c;
+  }
   switch (c.kind) {
-    case K::SetDt:
-      c.value = clampTo(c.value, Limits::kDtMin, Limits::kDtMax);
-      break;
+    case K::SetDt:  // the commands of valueRange, clamped above
     case K::SetTimeScale:
-      c.value = clampTo(c.value, Limits::kTimeScaleMin, Limits::kTimeScaleMax);
-      break;
     case K::SetStiffnessScale:
-      c.value = clampTo(c.value, Limits::kStiffnessScaleMin, Limits::kStiffnessScaleMax);
-      break;
     case K::SetSpringDamping:
-      c.value = clampTo(c.value, 0.0, Limits::kDampingMax);
-      break;
     case K::SetDrag:
-      c.value = clampTo(c.value, 0.0, Limits::kDragMax);
-      break;
     case K::SetJointDamping:
-      c.value = clampTo(c.value, 0.0, Limits::kJointDampingMax);
-      break;
     case K::SetGrabStiffness:
-      c.value = clampTo(c.value, Limits::kGrabStiffnessMin, Limits::kGrabStiffnessMax);
-      break;
     case K::SetStrainScale:
-      c.value = clampTo(c.value, Limits::kStrainScaleMin, Limits::kStrainScaleMax);
+    case K::SetSubsteps:
+    case K::SetIterations:
       break;
     case K::AddLane:
     case K::BranchLane:
@@ -172,12 +197,6 @@ std::optional<Command> clampCommand(Command c) {
       break;
     case K::Step:
       c.count = std::clamp(c.count, 1, Limits::kStepCountMax);
-      break;
-    case K::SetSubsteps:
-      c.value = std::round(clampTo(c.value, 1.0, Limits::kSubstepsMax));
-      break;
-    case K::SetIterations:
-      c.value = std::round(clampTo(c.value, 1.0, Limits::kIterationsMax));
       break;
     case K::SetPhaseCoordinate:
       c.count = std::max(c.count, 0);
