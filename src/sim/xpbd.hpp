@@ -17,7 +17,6 @@
 #pragma once
 
 #include <cstdint>
-#include <string>
 #include <vector>
 
 #include "sim/model.hpp"
@@ -37,10 +36,10 @@ struct SweepArrays {
 class XpbdSolver {
  public:
   // One step of h from `in`; `dissipated` and `external` receive the step's work (J) of the
-  // dissipative forces (positive when they remove energy) and of the mouse spring.
+  // dissipative forces (positive when they remove energy) and of the mouse spring. Always true:
+  // the projections cannot fail (a non-finite state is caught by the Stepper's check).
   bool step(const MassSpringModel& m, const State& in, double h, State& out, double& dissipated,
             double& external);
-  const std::string& error() const { return error_; }
 
  private:
   void colour(const MassSpringModel& m);  // springs grouped so no two of a group share a particle
@@ -56,7 +55,6 @@ class XpbdSolver {
   SweepArrays sweep_;
   Eigen::VectorXd x_, v_, p_, f_, lambda_;
   Eigen::VectorXd particle_work_, dash_work_;  // one substep's, before their ordered sums
-  std::string error_;
 };
 
 }  // namespace sim
