@@ -57,7 +57,8 @@ void ViewBuilder::rebuildTopology(const Session& s) {
   const scene::Built& b = s.built();
   built_ = &b;
   ++topology_;
-  lines_.clear(), tris_.clear(), radii_.clear(), base_flags_.clear(), line_flags_.clear();
+  lines_.clear(), tris_.clear(), colliders_.clear(), radii_.clear(), base_flags_.clear(),
+      line_flags_.clear();
   uv_.clear();
   fresh_scene_ = true;
   trails_of_.clear();
@@ -105,6 +106,15 @@ void ViewBuilder::rebuildTopology(const Session& s) {
     }
     tris_ = b.triangles;
     fillSurfaceUv(b);
+    for (const sim::Collider& c : m.colliders) {
+      render::ColliderShape shape;
+      shape.sphere = c.shape == sim::Collider::Shape::Sphere;
+      for (int k = 0; k < 3; ++k)
+        shape.point[k] = static_cast<float>(c.point[k]),
+        shape.normal[k] = static_cast<float>(c.normal[k]);
+      shape.radius = static_cast<float>(c.radius);
+      colliders_.push_back(shape);
+    }
     // a trail on the last moving particle, unless the scene is a large mesh
     if (b.triangles.empty())
       for (int i = n - 1; i >= 0; --i)
@@ -275,6 +285,7 @@ const render::SceneView& ViewBuilder::build(const Session& s, bool trails) {
   view_.surface_uv = uv_;
   view_.trails = trails_;
   view_.trail_lengths = trail_len_;
+  view_.colliders = colliders_;
   // each lane's builder is its own upload source: the renderer must not take one lane's radii
   // (a culprit's) for another's
   view_.topology = (topology_ << 3) | static_cast<std::uint64_t>(lane & 7);

@@ -19,6 +19,7 @@
 #include <limits>
 #include <span>
 
+#include "render/colliders.hpp"
 #include "render/shaders.hpp"
 
 namespace render {
@@ -37,6 +38,14 @@ constexpr glm::vec3 kColorGrabbed{1.0f, 0.92f, 0.15f};
 constexpr glm::vec3 kClothFront{0.30f, 0.52f, 0.74f};
 constexpr glm::vec3 kClothBack{0.74f, 0.56f, 0.40f};
 constexpr glm::vec3 kWire{0.10f, 0.14f, 0.20f};
+// colliders: a sphere in a warm light grey (it reads apart from the blue cloth), a plane a
+// translucent dark grey disc that darkens the background into a floor
+constexpr glm::vec3 kColliderSphere{0.72f, 0.69f, 0.64f};
+constexpr glm::vec3 kColliderPlane{0.24f, 0.25f, 0.28f};
+constexpr float kColliderPlaneOpacity = 0.6f;
+// a cloth resting on a sphere lies exactly on its surface, and the cloth is pushed back by its
+// polygon offset: the sphere is pushed back further, so that the cloth on it always wins
+constexpr float kColliderOffsetFactor = 3.0f, kColliderOffsetUnits = 3.0f;
 constexpr std::array<glm::vec3, 6> kTrailPalette{{{0.40f, 0.85f, 1.0f},
                                                   {1.0f, 0.78f, 0.30f},
                                                   {0.62f, 1.0f, 0.50f},
@@ -188,7 +197,7 @@ struct Renderer::Impl {
     GLint viewProj, strainScale;
   } spu{};
   struct {
-    GLint view, proj, front, back, ortho, checker;
+    GLint view, proj, front, back, ortho, checker, tint, opacity;
   } su{};
   struct {
     GLint color, gradient, height;
@@ -205,7 +214,8 @@ struct Renderer::Impl {
     kVaoHighlight,  // the highlighted ones, likewise
     kVaoOverlay,
     kVaoTrails,
-    kVaoEmpty,  // attribute-less draws: the background triangle
+    kVaoEmpty,      // attribute-less draws: the background triangle
+    kVaoColliders,  // the colliders' mesh: positions, normals, triangles
     kVaos
   };
   enum Buf {
@@ -222,6 +232,9 @@ struct Renderer::Impl {
     kLineFlags,       // per drawn line, a texture buffer
     kOverlay,
     kTrails,
+    kColliderPositions,
+    kColliderNormals,
+    kColliderTriangles,
     kBufs
   };
   enum Tex { kTexPositions, kTexLines, kTexStrain, kTexLineFlags, kTexs };
@@ -264,6 +277,7 @@ struct Renderer::Impl {
   } grid;
   GLsizei gridVertexCount = 0, axesVertexCount = 0;
   bool overlayDirty = true;
+  ColliderMesh colliderMesh;  // this frame's, rebuilt with the grid's centre and reach
 
   ~Impl() { release(); }
 
@@ -332,6 +346,8 @@ struct Renderer::Impl {
     su.back = glGetUniformLocation(surfaceProg, "u_color_back");
     su.ortho = glGetUniformLocation(surfaceProg, "u_orthographic");
     su.checker = glGetUniformLocation(surfaceProg, "u_checker_squares");
+    su.tint = glGetUniformLocation(surfaceProg, "u_tint");
+    su.opacity = glGetUniformLocation(surfaceProg, "u_opacity");
     bu.color = glGetUniformLocation(backgroundProg, "u_color");
     bu.gradient = glGetUniformLocation(backgroundProg, "u_gradient");
     bu.height = glGetUniformLocation(backgroundProg, "u_height");
@@ -391,6 +407,15 @@ struct Renderer::Impl {
     glBindBuffer(GL_ARRAY_BUFFER, buf[kUv]);
     glVertexAttribPointer(2, 2, GL_FLOAT, GL_FALSE, 0, nullptr);  // enabled with the topology
     glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, buf[kTriangles]);
+    // the colliders: their own positions, normals and triangles; no uv (a constant 0)
+    glBindVertexArray(vao[kVaoColliders]);
+    glBindBuffer(GL_ARRAY_BUFFER, buf[kColliderPositions]);
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 0, nullptr);
+    glBindBuffer(GL_ARRAY_BUFFER, buf[kColliderNormals]);
+    glEnableVertexAttribArray(1);
+    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, 0, nullptr);
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, buf[kColliderTriangles]);
     // lines in one colour (the highlighted ones; all when texture buffers cannot hold them):
     // positions, line index pairs; attribute 1, the colour, is left a constant
     glBindVertexArray(vao[kVaoLines]);
@@ -559,6 +584,12 @@ struct Renderer::Impl {
     if (centre != grid.centre || half != grid.half) {
       grid.centre = centre;
       grid.half = half;
+      overlayDirty = true;
+    }
+    // a floor collider is the ground: the grid (and the shadows) lie on it
+    float floor_level = 0.0f;
+    if (!v.planar && floorLevel(v.colliders, floor_level) && grid.level != floor_level) {
+      grid.level = floor_level;
       overlayDirty = true;
     }
     if (overlayDirty) buildOverlay(v.planar);
@@ -754,7 +785,13 @@ struct Renderer::Impl {
       upload(GL_ARRAY_BUFFER, buf[kNormals], normals.size() * sizeof(float), normals.data(),
              GL_STREAM_DRAW);
     }
-    if (o.show_grid || o.show_axes) updateGrid(v, f.points, cam);
+    if (o.show_grid || o.show_axes || !v.colliders.empty()) updateGrid(v, f.points, cam);
+    // the colliders of the lane drawn solid only (a ghost's would cover the scene twice)
+    const bool colliders = !v.colliders.empty() && o.opacity >= 1.0f;
+    if (colliders)
+      drawColliderPass(v, f);
+    else
+      colliderMesh.triangles.clear(), colliderMesh.plane_indices = 0;  // nor their shadows
     if (o.show_grid) drawGridPass(f);
     if (o.show_grid && o.show_shadow && !v.planar && grid.valid)
       drawShadowPass(v, f, o, points && o.show_points);
@@ -964,6 +1001,14 @@ struct Renderer::Impl {
       glBindVertexArray(vao[kVaoLines]);
       glDrawElements(GL_LINES, 2 * lineCount, GL_UNSIGNED_INT, nullptr);
     }
+    if (colliderMesh.triangles.size() > colliderMesh.plane_indices) {  // the spheres
+      glBindVertexArray(vao[kVaoColliders]);
+      glDrawElements(
+          GL_TRIANGLES,
+          static_cast<GLsizei>(colliderMesh.triangles.size() - colliderMesh.plane_indices),
+          GL_UNSIGNED_INT,
+          reinterpret_cast<const void*>(colliderMesh.plane_indices * sizeof(std::uint32_t)));
+    }
     if (withPoints) {
       glUniform1i(shu.points, 1);
       glUniform1f(shu.pointScale,
@@ -975,6 +1020,57 @@ struct Renderer::Impl {
     glDisable(GL_STENCIL_TEST);
     glDepthMask(GL_TRUE);
     glDisable(GL_BLEND);
+  }
+
+  // The colliders (render/colliders.hpp), lit like the cloth without its checker: the spheres
+  // opaque, then the planes as translucent discs as wide as the grid, pushed back so that the grid
+  // and shadows lying on a floor stay in front, and writing no depth. Their shadows are cast in
+  // the shadow pass (which reuses this frame's mesh).
+  void drawColliderPass(const SceneView& v, const Frame& f) {
+    const glm::vec3 around = grid.planar ? glm::vec3(grid.centre, grid.level)
+                                         : glm::vec3(grid.centre.x, grid.level, grid.centre.y);
+    buildColliderMesh(v.colliders, around, grid.spacing * static_cast<float>(grid.half),
+                      colliderMesh);
+    upload(GL_ARRAY_BUFFER, buf[kColliderPositions], colliderMesh.positions.size() * sizeof(float),
+           colliderMesh.positions.data(), GL_STREAM_DRAW);
+    upload(GL_ARRAY_BUFFER, buf[kColliderNormals], colliderMesh.normals.size() * sizeof(float),
+           colliderMesh.normals.data(), GL_STREAM_DRAW);
+    glBindVertexArray(vao[kVaoColliders]);
+    upload(GL_ELEMENT_ARRAY_BUFFER, buf[kColliderTriangles],
+           colliderMesh.triangles.size() * sizeof(std::uint32_t), colliderMesh.triangles.data(),
+           GL_STREAM_DRAW);
+    glUseProgram(surfaceProg);
+    glUniformMatrix4fv(su.view, 1, GL_FALSE, glm::value_ptr(f.view));
+    glUniformMatrix4fv(su.proj, 1, GL_FALSE, glm::value_ptr(f.proj));
+    glUniform1i(su.ortho, f.orthographic ? 1 : 0);
+    glUniform1f(su.checker, 0.0f);
+    glUniform4f(su.tint, 0.0f, 0.0f, 0.0f, 0.0f);
+    glVertexAttrib2f(2, 0.0f, 0.0f);
+    const auto planes = static_cast<GLsizei>(colliderMesh.plane_indices);
+    const auto spheres = static_cast<GLsizei>(colliderMesh.triangles.size()) - planes;
+    if (spheres > 0) {
+      glUniform1f(su.opacity, 1.0f);
+      glUniform3fv(su.front, 1, glm::value_ptr(kColliderSphere));
+      glUniform3fv(su.back, 1, glm::value_ptr(kColliderSphere));
+      glEnable(GL_POLYGON_OFFSET_FILL);
+      glPolygonOffset(kColliderOffsetFactor, kColliderOffsetUnits);
+      glDrawElements(GL_TRIANGLES, spheres, GL_UNSIGNED_INT,
+                     reinterpret_cast<const void*>(planes * sizeof(std::uint32_t)));
+      glDisable(GL_POLYGON_OFFSET_FILL);
+    }
+    if (planes > 0) {
+      glUniform1f(su.opacity, kColliderPlaneOpacity);
+      glUniform3fv(su.front, 1, glm::value_ptr(kColliderPlane));
+      glUniform3fv(su.back, 1, glm::value_ptr(kColliderPlane));
+      glEnable(GL_BLEND);
+      glDepthMask(GL_FALSE);
+      glEnable(GL_POLYGON_OFFSET_FILL);
+      glPolygonOffset(kSurfaceOffsetFactor, kSurfaceOffsetUnits);
+      glDrawElements(GL_TRIANGLES, planes, GL_UNSIGNED_INT, nullptr);
+      glDisable(GL_POLYGON_OFFSET_FILL);
+      glDepthMask(GL_TRUE);
+      glDisable(GL_BLEND);
+    }
   }
 
   // the axes at the origin, over the scene's depth like any line

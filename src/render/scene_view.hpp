@@ -19,6 +19,15 @@ enum LineFlag : std::uint8_t {
   kLineRigid = 2,      // a pendulum rod: neutral colour, no strain
 };
 
+// A static obstacle of the simulation (docs/integrators.md#colliders), drawn solid: a sphere, or a
+// plane (drawn as a wide disc, the ground grid laid on it when it is a floor).
+struct ColliderShape {
+  bool sphere = false;
+  float point[3] = {0, 0, 0};   // m: the sphere's centre, or a point of the plane
+  float normal[3] = {0, 1, 0};  // the plane's unit normal, out of its solid side
+  float radius = 0.0f;          // m, the sphere's
+};
+
 struct SceneView {
   std::span<const float> positions;          // x y z per point (m)
   std::span<const float> radii;              // per point (m); changes only with topology
@@ -33,6 +42,7 @@ struct SceneView {
   std::span<const float> surface_uv;
   std::span<const float> trails;                 // x y z per trail vertex, trails one after another
   std::span<const std::uint32_t> trail_lengths;  // vertices of each trail, oldest first
+  std::span<const ColliderShape> colliders;      // static; may be empty
   // changes whenever a count, an index array, the radii or surface_uv change (the renderer rebuilds
   // its index buffers and uploads the radii only then)
   std::uint64_t topology = 0;

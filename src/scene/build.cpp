@@ -64,13 +64,19 @@ Built build(const SceneDef& def) {
   sim::MassSpringModel m;
   m.gravity = def.gravity;
   m.drag = ms.drag;
+  m.wind = ms.wind;
+  m.colliders = ms.colliders;
   m.substeps = def.substeps;
   m.iterations = def.iterations;
   m.mass.resize(n);
   m.inv_mass.resize(n);
   out.state.x.resize(3 * n);
   out.state.v.resize(3 * n);
-  bool planar = def.gravity.z() == 0.0;
+  // planar: nothing can move a particle out of the x-y plane (colliders and wind included)
+  bool planar = def.gravity.z() == 0.0 && ms.wind.z() == 0.0;
+  for (const sim::Collider& c : ms.colliders)
+    planar = planar &&
+             (c.shape == sim::Collider::Shape::Plane ? c.normal.z() == 0.0 : c.point.z() == 0.0);
   for (int i = 0; i < n; ++i) {
     const auto& p = ms.particles[i];
     m.mass[i] = p.fixed ? 0.0 : p.mass;

@@ -8,6 +8,7 @@
 #include "scene/catalog.hpp"
 #include "scene/generators.hpp"
 #include "scene/json_reader.hpp"
+#include "sim/contacts.hpp"
 #include "sim/xpbd.hpp"
 
 namespace scene {
@@ -410,6 +411,50 @@ void parseTriangles(const Obj& sys, long long n, MassSpringDef& def) {
   }
 }
 
+sim::Collider parseCollider(const json& j, const std::string& path, const std::string& file) {
+  if (!j.is_object()) throw Error(file + ": " + path + ": must be an object");
+  Obj c(j, path, file, {"type", "point", "normal", "center", "radius", "friction"});
+  sim::Collider col;
+  col.friction = c.optNonNegative("friction", 0.0);
+  const std::string type = c.string("type");
+  if (type == "plane") {
+    for (const char* key : {"center", "radius"})
+      if (c.has(key)) c.fail(key, "belongs to a sphere, not a plane");
+    col.shape = sim::Collider::Shape::Plane;
+    col.point = c.optVec("point", Vec3::Zero());
+    const Vec3 normal = c.vec("normal");
+    if (!(normal.norm() > 0.0)) c.fail("normal", "must not be the zero vector");
+    col.normal = normal.normalized();
+  } else if (type == "sphere") {
+    for (const char* key : {"point", "normal"})
+      if (c.has(key)) c.fail(key, "belongs to a plane, not a sphere");
+    col.shape = sim::Collider::Shape::Sphere;
+    col.point = c.vec("center");
+    col.radius = c.positive("radius");
+  } else {
+    c.fail("type", "must be \"plane\" or \"sphere\", not \"" + type + "\"");
+  }
+  return col;
+}
+
+// springlab's extension: static colliders (docs/scenes.md#colliders). No free particle may start
+// inside one: it would be thrown out on the first step.
+void parseColliders(const Obj& sys, MassSpringDef& def) {
+  const json& cs = sys.raw("colliders");
+  if (!cs.is_array()) sys.fail("colliders", "must be an array of plane or sphere objects");
+  for (size_t i = 0; i < cs.size(); ++i) {
+    const std::string path = sys.at("colliders") + "[" + std::to_string(i) + "]";
+    const sim::Collider c = parseCollider(cs[i], path, sys.file());
+    for (size_t k = 0; k < def.particles.size(); ++k) {
+      const ParticleDef& p = def.particles[k];
+      if (!p.fixed && sim::pushOut(c, p.position, p.position))
+        throw Error(sys.file() + ": " + path + ": particle " + std::to_string(k) +
+                    " starts inside it");
+    }
+    def.colliders.push_back(c);
+  }
+}
+
 MassSpringDef parseMassSpring(const Obj& sys) {
   MassSpringDef def;
   def.drag = sys.optNonNegative("drag", 0.0);
@@ -427,6 +472,10 @@ MassSpringDef parseMassSpring(const Obj& sys) {
   const long long n = static_cast<long long>(def.particles.size());
   if (sys.has("springs")) parseSprings(sys, n, def);
   if (sys.has("triangles")) parseTriangles(sys, n, def);
+  if (sys.has("colliders")) parseColliders(sys, def);
+  def.wind = sys.optVec("wind", Vec3::Zero());
+  if (def.wind != Vec3::Zero() && def.drag == 0.0)
+    sys.fail("wind", "acts through the drag: set system.drag > 0");
   return def;
 }
 
@@ -568,7 +617,8 @@ void parseSystem(const Obj& top, const json& root, SceneDef& def) {
   const std::string type = sysj.at("type").get<std::string>();
   if (type == "mass_spring") {
     Obj sys(sysj, "system", origin,
-            {"type", "drag", "tethers", "particles", "springs", "generators", "triangles"});
+            {"type", "drag", "tethers", "wind", "colliders", "particles", "springs", "generators",
+             "triangles"});
     def.kind = sim::SystemKind::MassSpring;
     def.mass_spring = parseMassSpring(sys);
   } else if (type == "pendulum") {

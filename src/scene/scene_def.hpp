@@ -32,8 +32,10 @@ struct SpringDef {
 };
 
 struct MassSpringDef {
-  double drag = 0.0;     // N s/m
-  bool tethers = false;  // xpbd's long-range attachments (docs/integrators.md#tethers)
+  double drag = 0.0;         // N s/m
+  bool tethers = false;      // xpbd's long-range attachments (docs/integrators.md#tethers)
+  Vec3 wind = Vec3::Zero();  // m/s, the air's velocity (felt through the drag)
+  std::vector<sim::Collider> colliders;  // static obstacles (docs/scenes.md#colliders)
   std::vector<ParticleDef> particles;
   std::vector<SpringDef> springs;
   std::vector<std::array<int, 3>> triangles;  // surface for display (cloth); no physics

@@ -96,8 +96,9 @@ void springPass(const MassSpringModel& m, const Eigen::VectorXd& x, const Eigen:
 void addDrag(const MassSpringModel& m, const Eigen::VectorXd& v, Eigen::VectorXd& f) {
   if (m.drag == 0.0) return;
   const int n = m.particles();
+  // the drag acts on the velocity relative to the air: -c (v - wind)
   for (int i = 0; i < n; ++i)
-    if (!m.fixed(i)) f.segment<3>(3 * i) -= m.drag * v.segment<3>(3 * i);
+    if (!m.fixed(i)) f.segment<3>(3 * i) -= m.drag * (v.segment<3>(3 * i) - m.wind);
 }
 
 }  // namespace

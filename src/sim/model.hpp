@@ -11,6 +11,18 @@ namespace sim {
 
 using Vec3 = Eigen::Vector3d;
 
+// A static obstacle (docs/integrators.md#colliders): a half-space (a ground) or a solid sphere.
+// Particles are kept out of it, their motion into it stopped (no bounce) and their sliding along
+// it resisted by Coulomb friction.
+struct Collider {
+  enum class Shape { Plane, Sphere };
+  Shape shape = Shape::Plane;
+  Vec3 point = Vec3::Zero();   // m: a point of the plane, or the sphere's centre
+  Vec3 normal{0.0, 1.0, 0.0};  // the plane's unit normal, pointing out of the solid side
+  double radius = 0.0;         // m, the sphere's
+  double friction = 0.0;       // Coulomb coefficient, >= 0 (static and kinetic alike)
+};
+
 struct MassSpringModel {
   int dim = 3;                    // 2 when the scene is planar (x-y): every z then stays exactly 0
   Eigen::VectorXd mass;           // kg per particle; 0 for fixed particles
@@ -20,7 +32,8 @@ struct MassSpringModel {
   Eigen::VectorXd stiffness;      // N/m, > 0
   Eigen::VectorXd rest_length;    // m, >= 0
   Eigen::VectorXd damping;        // N s/m, dashpot along the spring axis, >= 0
-  double drag = 0.0;              // N s/m, linear drag -c v on every free particle
+  double drag = 0.0;              // N s/m, linear drag -c (v - wind) on every free particle
+  Vec3 wind = Vec3::Zero();       // m/s: the air's velocity, felt through the drag
   Vec3 gravity{0.0, -9.81, 0.0};  // m/s^2
 
   // The viewer's mouse spring: a zero-length spring of grab_stiffness (N/m) pulling particle
@@ -40,6 +53,10 @@ struct MassSpringModel {
   // Sorted by particle, so that one particle's tethers are projected by one thread, in order.
   std::vector<int> tether_particle, tether_anchor;
   Eigen::VectorXd tether_length;
+
+  // Static obstacles, resolved after each step (every method but xpbd) or after each sweep
+  // (xpbd), in this order (sim/contacts.hpp).
+  std::vector<Collider> colliders;
 
   // Each particle's springs in increasing spring index, for the gather form of the force pass
   // (sim/forces.cpp): particle i's are adjacency_spring[adjacency_start[i] .. adjacency_start[i +

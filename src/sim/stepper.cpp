@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "sim/contacts.hpp"
 #include "sim/energy.hpp"
 #include "sim/forces.hpp"
 
@@ -134,7 +135,18 @@ std::optional<Divergence> Stepper::checkNext() const {
 
 bool Stepper::ledgerActive() const {
   if (pendulum_) return pendulum_->joint_damping != 0.0 || pendulum_->grab >= 0;
-  return mass_spring_->drag != 0.0 || mass_spring_->anyDashpot() || mass_spring_->grab >= 0;
+  return mass_spring_->drag != 0.0 || mass_spring_->anyDashpot() || mass_spring_->grab >= 0 ||
+         !mass_spring_->colliders.empty();
+}
+
+double Stepper::resolveContacts() {
+  if (!mass_spring_ || mass_spring_->colliders.empty() || method_ == Method::Xpbd) return 0.0;
+  before_contacts_ = next_;
+  if (!resolveStepContacts(*mass_spring_, cur_.x, next_.x, next_.v)) return 0.0;
+  // what the contacts took out, exactly: the energy before them minus after (computed only on
+  // the steps where a particle touched)
+  return sim::energy(*mass_spring_, before_contacts_).total() -
+         sim::energy(*mass_spring_, next_).total();
 }
 
 Work Stepper::forceDot(const Eigen::VectorXd& x, const Eigen::VectorXd& v,
@@ -207,9 +219,10 @@ Work Stepper::stepWork() {
 std::optional<Divergence> Stepper::advance() {
   if (!integrate()) return Divergence{next_.t, method_, solver_error_, -1};
   if (auto d = checkNext()) return d;  // never commit a non-finite step
+  const double contact_work = resolveContacts();
   if (ledgerActive()) {
     const Work w = stepWork();
-    work_.dissipated += w.dissipated, work_.external += w.external;
+    work_.dissipated += w.dissipated + contact_work, work_.external += w.external;
   }
   std::swap(cur_, next_);
   ++steps_since_origin_;

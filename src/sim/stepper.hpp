@@ -71,7 +71,10 @@ class Stepper {
   std::string bodyName(Eigen::Index coordinate) const;  // "particle 3" or "link 3"
   // The work of the step cur_ -> next_ just made (integrate's stages still in place).
   Work stepWork();
-  bool ledgerActive() const;  // dissipation or a grab: otherwise the work stays 0 at no cost
+  bool ledgerActive() const;  // dissipation, a grab or colliders: else the work stays 0 at no cost
+  // The colliders after a step of a method other than xpbd (which meets them in its sweeps):
+  // next_ moved out of them; returns the energy the contacts removed (J), 0 when none touched.
+  double resolveContacts();
   // F_diss(x, v) . dir and F_grab(x) . dir (generalised forces for a pendulum)
   Work forceDot(const Eigen::VectorXd& x, const Eigen::VectorXd& v, const Eigen::VectorXd& dir);
   const MassSpringModel* mass_spring_ = nullptr;
@@ -89,7 +92,8 @@ class Stepper {
   TimeFeSolver time_fe_;
   MidpointSolver midpoint_;
   XpbdSolver xpbd_;
-  Work xpbd_work_;  // the last xpbd step's, summed over its substeps
+  Work xpbd_work_;         // the last xpbd step's, summed over its substeps
+  State before_contacts_;  // next_ as the method left it, for the contacts' energy
   std::string solver_error_;
 };
 

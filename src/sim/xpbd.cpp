@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "sim/contacts.hpp"
 #include "sim/parallel.hpp"
 
 namespace sim {
@@ -157,9 +158,10 @@ void XpbdSolver::fillSweepArrays(const MassSpringModel& m) {
   dash_work_.resize(ns);
 }
 
-// v^ = (v + h_s (g + F_grab / m)) / (1 + h_s c_drag / m): the drag -c_drag v taken implicitly,
-// so it is stable at any c_drag; p = x + h_s v^. f_ keeps the drag force -c_drag v^ for the
-// substep's work. Called by every thread of the step's team: the particles are shared out.
+// v^ = (v + h_s (g + (F_grab + c_drag wind) / m)) / (1 + h_s c_drag / m): the drag
+// -c_drag (v - wind) taken implicitly, so it is stable at any c_drag; p = x + h_s v^. f_ keeps the
+// drag force -c_drag (v^ - wind) for the substep's work. Called by every thread of the step's team:
+// the particles are shared out.
 void XpbdSolver::predict(const MassSpringModel& m, double hs) {
   const int n = m.particles();
   const bool grab = m.grab >= 0 && !m.fixed(m.grab);
@@ -176,10 +178,55 @@ void XpbdSolver::predict(const MassSpringModel& m, double hs) {
     const double w = m.inv_mass[i];
     Vec3 u = v + hs * m.gravity;
     if (grab && i == m.grab) u += hs * w * (m.grab_stiffness * (m.grab_target - x));
+    u += (hs * w * m.drag) * m.wind;  // the drag's push by the air, c wind
     u /= 1.0 + hs * m.drag * w;
     v = u;
-    f = -m.drag * u;
+    f = -m.drag * (u - m.wind);
     p = x + hs * u;
+  }
+  if (m.colliders.empty()) return;
+#pragma omp for schedule(static)
+  for (int i = 0; i < n; ++i) {
+    contact_friction_[i] = -1.0;
+    contact_shift_.segment<3>(3 * i).setZero();
+  }
+}
+
+void XpbdSolver::collide(const MassSpringModel& m) {
+  const int n = m.particles();
+#pragma omp for schedule(static)
+  for (int i = 0; i < n; ++i) {
+    if (m.fixed(i)) continue;
+    const Vec3 from = x_.segment<3>(3 * i);
+    for (const Collider& c : m.colliders) {
+      const Vec3 to = p_.segment<3>(3 * i);
+      const auto push = pushOut(c, from, to);
+      if (!push) continue;
+      p_.segment<3>(3 * i) = push->to;
+      contact_shift_.segment<3>(3 * i) += push->to - to;
+      contact_normal_.segment<3>(3 * i) = push->normal;
+      contact_friction_[i] = c.friction;
+    }
+  }
+}
+
+// Position-based Coulomb friction: the substep's sliding displacement is taken back up to
+// friction times the distance the surface pushed the particle (the normal impulse times h_s / m).
+void XpbdSolver::rub(const MassSpringModel& m) {
+  const int n = m.particles();
+#pragma omp for schedule(static)
+  for (int i = 0; i < n; ++i) {
+    const double mu = contact_friction_[i];
+    if (!(mu > 0.0)) continue;
+    const Vec3 nrm = contact_normal_.segment<3>(3 * i);
+    const Vec3 moved = p_.segment<3>(3 * i) - x_.segment<3>(3 * i);
+    const Vec3 slide = moved - moved.dot(nrm) * nrm;
+    const double s = slide.norm(),
+                 limit = mu * std::max(0.0, contact_shift_.segment<3>(3 * i).dot(nrm));
+    if (s == 0.0) continue;
+    const Vec3 back = s <= limit ? slide : Vec3(slide * (limit / s));
+    p_.segment<3>(3 * i) -= back;
+    contact_shift_.segment<3>(3 * i) -= back;
   }
 }
 
@@ -212,7 +259,9 @@ void XpbdSolver::project(const MassSpringModel& m, double hs) {
     // one particle's tethers on one thread, in order: the same bits for any thread count
 #pragma omp for schedule(static)
     for (int i = 0; i < tethered; ++i) projectTethers(m, tether_start[i], tether_start[i + 1], P);
+    if (!m.colliders.empty()) collide(m);
   }
+  if (!m.colliders.empty()) rub(m);
 }
 
 // v' = (p - x) / h_s and the substep's work, then x = p. The work is summed by one thread in a
@@ -234,6 +283,11 @@ void XpbdSolver::finishSubstep(const MassSpringModel& m, double hs, double& diss
     }
     const Vec3 dx = p - x;
     W[i] = -f.dot(dx);  // the drag's work
+    if (contact_friction_.size() == n && contact_friction_[i] >= 0.0) {
+      // the kinetic energy the contacts' shift s removed: (m / h_s^2)(|dx - s|^2 - |dx|^2) / 2
+      const Vec3 shift = contact_shift_.segment<3>(3 * i);
+      W[i] -= m.mass[i] / (hs * hs) * shift.dot(dx - 0.5 * shift);
+    }
     Eigen::Map<Vec3>(V + 3 * i) = dx / hs;
   }
   if (dashpots) {
@@ -263,6 +317,11 @@ bool XpbdSolver::step(const MassSpringModel& m, const State& in, double h, State
   x_ = in.x;
   v_ = in.v;
   p_.resize(3 * n), f_.resize(3 * n), particle_work_.resize(n);
+  if (!m.colliders.empty()) {
+    contact_shift_.resize(3 * n), contact_normal_.resize(3 * n), contact_friction_.resize(n);
+  } else {
+    contact_friction_.resize(0);
+  }
   double removed = 0.0, added = 0.0;
   // a small system runs on one thread: a barrier per colour would cost more than its springs
   const int threads = m.springs() >= kMinSpringsPerThread ? kernelThreads() : 1;

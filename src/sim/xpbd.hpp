@@ -2,13 +2,15 @@
 // Macklin et al. 2019 "Small steps in physics simulation"), docs/integrators.md#xpbd. Each spring
 // is a distance constraint C = l - r with compliance 1/k, so its energy is exactly the contract's
 // (1/2) k (l - r)^2. One step of h is `substeps` substeps of h_s = h / substeps:
-//   v^ = (v + h_s (g + F_grab(x) / m)) / (1 + h_s c_drag / m)   (drag implicit, per free particle)
+//   v^ = (v + h_s (g + (F_grab(x) + c_drag wind) / m)) / (1 + h_s c_drag / m)   (drag implicit)
 //   p  = x + h_s v^
 //   `iterations` sweeps of Gauss-Seidel over the springs, colour by colour (lambda = 0 at first):
 //     dlambda = (-C(p) - alpha~ lambda - gamma n.(dp_b - dp_a)) / ((1 + gamma)(w_a + w_b) + alpha~)
 //     p_b += w_b dlambda n,  p_a -= w_a dlambda n
 //   with alpha~ = 1 / (k h_s^2), gamma = c / (k h_s) (the dashpot c as constraint damping, so it
 //   is implicit too), n = (p_b - p_a) / l, dp = p - x, w = 1/m;
+//   after each sweep the colliders push p out (sim/contacts.hpp), and after the last one Coulomb
+//   friction takes back tangential motion up to friction times the push (Macklin et al. 2014)
 //   v' = (p - x) / h_s,  x' = p
 // As the substeps grow the trajectory converges (first order) to the exact dynamics of the spring
 // network; at a fixed h it stays stable for any k. The springs are coloured so that no two springs
@@ -45,6 +47,8 @@ class XpbdSolver {
   void colour(const MassSpringModel& m);  // springs grouped so no two of a group share a particle
   void predict(const MassSpringModel& m, double hs);
   void project(const MassSpringModel& m, double hs);
+  void collide(const MassSpringModel& m);  // every free particle out of the colliders
+  void rub(const MassSpringModel& m);      // the friction of the particles that touched one
   void finishSubstep(const MassSpringModel& m, double hs, double& dissipated, double& external);
   void fillSweepArrays(const MassSpringModel& m);
   std::uint64_t revision_ = ~std::uint64_t{0};
@@ -55,6 +59,9 @@ class XpbdSolver {
   SweepArrays sweep_;
   Eigen::VectorXd x_, v_, p_, f_, lambda_;
   Eigen::VectorXd particle_work_, dash_work_;  // one substep's, before their ordered sums
+  // this substep's contacts: the total correction the colliders (and their friction) made to
+  // each particle, the last surface normal, its friction coefficient (-1: no contact)
+  Eigen::VectorXd contact_shift_, contact_normal_, contact_friction_;
 };
 
 }  // namespace sim

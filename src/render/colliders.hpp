@@ -1,0 +1,36 @@
+// The triangles of a scene's colliders (render::ColliderShape), built on the CPU each frame (a few
+// thousand vertices): planes first, as discs, then spheres. No GL: tested on its own.
+#pragma once
+
+#include <cstdint>
+#include <glm/glm.hpp>
+#include <span>
+#include <vector>
+
+#include "render/scene_view.hpp"
+
+namespace render {
+
+struct ColliderMesh {
+  std::vector<float> positions, normals;  // x y z per vertex (m; unit normals, outward)
+  std::vector<std::uint32_t> triangles;   // vertex index triples
+  std::size_t plane_indices = 0;          // the first ones belong to the planes
+};
+
+// Slices (around) and stacks (pole to pole) of a sphere's mesh; segments of a plane's disc.
+inline constexpr int kSphereSlices = 48, kSphereStacks = 24, kDiscSegments = 64;
+inline constexpr float kSphereInset = 0.005f;
+
+// Each plane as a disc of radius `reach` (m) centred on the point of the plane nearest `around`,
+// each sphere as a UV sphere kSphereInset of its radius inside its surface (a cloth resting on
+// the sphere, whose triangles' chords dip below the surface, is not pierced by the sphere's). `out`
+// is overwritten (its capacity reused).
+void buildColliderMesh(std::span<const ColliderShape> colliders, const glm::vec3& around,
+                       float reach, ColliderMesh& out);
+
+// The height of the highest upward-facing horizontal plane (normal within kFloorTolerance of +y):
+// the floor the ground grid lies on. False when there is none.
+inline constexpr float kFloorTolerance = 1e-4f;
+bool floorLevel(std::span<const ColliderShape> colliders, float& level);
+
+}  // namespace render
