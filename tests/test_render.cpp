@@ -24,6 +24,7 @@
 #include "app/session.hpp"
 #include "app/view_builder.hpp"
 #include "render/camera.hpp"
+#include "render/colliders.hpp"
 #include "render/renderer.hpp"
 #include "util.hpp"
 
@@ -75,6 +76,7 @@ struct TestScene {
   std::vector<float> positions, radii, strain, trails, uv;
   std::vector<std::uint8_t> flags, line_flags;
   std::vector<std::uint32_t> lines, triangles, trail_lengths;
+  std::vector<render::ColliderShape> colliders;
   // 0: a fresh id at every view(), as if each draw showed another system (tests that draw one
   // topology in several frames set an id; explicit ids stay below kFreshTopology)
   std::uint64_t topology = 0;
@@ -106,6 +108,7 @@ struct TestScene {
     v.surface_uv = uv;
     v.trails = trails;
     v.trail_lengths = trail_lengths;
+    v.colliders = colliders;
     static std::uint64_t fresh = kFreshTopology;
     v.topology = topology ? topology : ++fresh;
     v.planar = planar;
@@ -1226,6 +1229,78 @@ TEST_CASE("render: a 3-D cloth casts a shadow on the ground grid") {
   const Image planarOn = renderScene(s, cam, o, w, h);
   o.show_shadow = false;
   CHECK(planarOn.rgba == renderScene(s, cam, o, w, h).rgba);
+}
+
+TEST_CASE("render: the colliders' mesh: spheres just inside their surface, planes as discs") {
+  render::ColliderShape ball;
+  ball.sphere = true;
+  ball.point[0] = 1.0f, ball.radius = 0.5f;
+  render::ColliderShape slope;  // a plane through (0, 2, 0), normal (0, 1, 1)/sqrt 2
+  slope.point[1] = 2.0f;
+  slope.normal[1] = slope.normal[2] = std::sqrt(0.5f);
+  const render::ColliderShape both[] = {ball, slope};
+  render::ColliderMesh m;
+  render::buildColliderMesh(both, glm::vec3(0.0f, 0.0f, 4.0f), 3.0f, m);
+  const size_t disc = render::kDiscSegments + 1;
+  const size_t ballVerts = (render::kSphereStacks + 1) * (render::kSphereSlices + 1);
+  REQUIRE(m.positions.size() == 3 * (disc + ballVerts));
+  CHECK(m.plane_indices == 3 * render::kDiscSegments);  // the plane first, whatever the order
+  CHECK(m.triangles.size() == m.plane_indices + 6 * render::kSphereStacks * render::kSphereSlices);
+  for (const std::uint32_t i : m.triangles) REQUIRE(i < disc + ballVerts);
+  auto at = [&](size_t i) {
+    return glm::vec3(m.positions[3 * i], m.positions[3 * i + 1], m.positions[3 * i + 2]);
+  };
+  auto normal = [&](size_t i) {
+    return glm::vec3(m.normals[3 * i], m.normals[3 * i + 1], m.normals[3 * i + 2]);
+  };
+  // the disc: centred on the plane's point nearest (0, 0, 4), (0, -1, 3); its rim 3 m out
+  const glm::vec3 n(0.0f, std::sqrt(0.5f), std::sqrt(0.5f));
+  CHECK(glm::length(at(0) - glm::vec3(0.0f, -1.0f, 3.0f)) < 1e-5f);
+  for (size_t i = 1; i < disc; ++i) {
+    CHECK(std::abs(glm::dot(at(i) - at(0), n)) < 1e-5f);
+    CHECK(glm::length(at(i) - at(0)) == doctest::Approx(3.0f).epsilon(1e-5));
+  }
+  for (size_t i = disc; i < disc + ballVerts; ++i) {
+    const glm::vec3 off = at(i) - glm::vec3(1.0f, 0.0f, 0.0f);
+    CHECK(glm::length(off) == doctest::Approx((1.0f - render::kSphereInset) * 0.5f).epsilon(1e-5));
+    CHECK(glm::length(normal(i) - off / glm::length(off)) < 1e-5f);  // outward, unit
+  }
+  float level = 0.0f;
+  CHECK(!render::floorLevel(both, level));  // a slope is not a floor
+  render::ColliderShape floor;
+  floor.point[1] = -0.25f;
+  const render::ColliderShape withFloor[] = {ball, floor};
+  CHECK(render::floorLevel(withFloor, level));
+  CHECK(level == -0.25f);
+}
+
+TEST_CASE("render: a sphere collider is drawn solid and lit, a cloth lying on it stays in front") {
+  REQUIRE_GL();
+  TestScene s;
+  s.point({1.2f, 0.0f, 0.0f}, 0.02f);
+  render::ColliderShape ball;
+  ball.sphere = true;
+  ball.radius = 0.5f;
+  s.colliders.push_back(ball);
+  render::DrawOptions o = bareOptions();
+  const render::Camera cam = frontCamera();
+  const int w = 200, h = 150;
+  const Image img = renderScene(s, cam, o, w, h);
+  maybeSave("collider_sphere", img);
+  const glm::vec3 centre = project(cam, {0.0f, 0.0f, 0.5f}, w, h);
+  const glm::vec3 outside = project(cam, {0.0f, 0.7f, 0.0f}, w, h);
+  const auto c = img.at(centre), bg = img.at(outside);
+  CAPTURE(c);
+  CHECK(sum(c) > sum(bg) + 150);  // lit, far brighter than the dark background
+  CHECK(c[0] > c[2]);             // warm grey, not the cloth's blue
+  // a square of cloth tangent to the sphere at its front point, exactly on its surface
+  const auto a = s.point({-0.1f, -0.1f, 0.5f}), b = s.point({0.1f, -0.1f, 0.5f}),
+             d = s.point({0.1f, 0.1f, 0.5f}), e = s.point({-0.1f, 0.1f, 0.5f});
+  s.triangle(a, b, d), s.triangle(a, d, e);
+  o.show_points = false;
+  const auto cloth = renderScene(s, cam, o, w, h).at(centre);
+  CAPTURE(cloth);
+  CHECK(cloth[2] > cloth[0] + 20);  // the cloth's blue wins over the sphere
 }
 
 TEST_CASE("render: hidden particles still show the highlighted and the grabbed one") {

@@ -16,15 +16,24 @@ namespace sim {
 // c, and the surface's outward normal there; nothing when `to` is outside (and the path did not
 // cross the sphere). `from` inside the sphere already: pushed out radially.
 struct Push {
-  Vec3 to;      // the corrected position
-  Vec3 normal;  // unit, out of the collider
+  Vec3 to;       // the corrected position
+  Vec3 normal;   // unit, out of the collider
+  double depth;  // m: how far it was moved, along the normal
 };
 std::optional<Push> pushOut(const Collider& c, const Vec3& from, const Vec3& to);
 
+// Position-level Coulomb friction (Macklin et al. 2014): the sliding part of the motion from
+// `from` to push.to (along the surface) taken back, all of it when it is at most friction *
+// push.depth (static: the particle holds), else by that much (kinetic). The result stays on the
+// surface the push put it on.
+Vec3 holdBack(const Vec3& from, const Push& push, double friction);
+
 // The contacts of a whole step of the non-xpbd methods: every free particle's new position
-// out.x is pushed out of every collider in order (its path from in.x), its velocity out.v loses
-// its part into the surface, v_n, and its tangential part shrinks by friction * |v_n| (to 0, not
-// past it). Returns whether any particle touched a collider.
+// out.x is pushed out of every collider in order (its path from in.x) and held back by friction
+// (holdBack); its velocity out.v loses its part into the surface, v_n, and its tangential part
+// shrinks by friction * |v_n| (to 0, not past it): the same friction on both, so that a particle
+// held by static friction neither creeps nor slides. Returns whether any particle touched a
+// collider.
 bool resolveStepContacts(const MassSpringModel& m, const Eigen::VectorXd& from, Eigen::VectorXd& x,
                          Eigen::VectorXd& v);
 

@@ -261,7 +261,11 @@ void XpbdSolver::project(const MassSpringModel& m, double hs) {
     for (int i = 0; i < tethered; ++i) projectTethers(m, tether_start[i], tether_start[i + 1], P);
     if (!m.colliders.empty()) collide(m);
   }
-  if (!m.colliders.empty()) rub(m);
+  if (m.colliders.empty()) return;
+  rub(m);
+  // friction slides along the normal of the particle's last push, which a later sweep may have
+  // moved it from: one more push-out, so that every substep ends outside every collider
+  collide(m);
 }
 
 // v' = (p - x) / h_s and the substep's work, then x = p. The work is summed by one thread in a
@@ -283,12 +287,18 @@ void XpbdSolver::finishSubstep(const MassSpringModel& m, double hs, double& diss
     }
     const Vec3 dx = p - x;
     W[i] = -f.dot(dx);  // the drag's work
+    Eigen::Map<Vec3> v(V + 3 * i);
+    v = dx / hs;
     if (contact_friction_.size() == n && contact_friction_[i] >= 0.0) {
       // the kinetic energy the contacts' shift s removed: (m / h_s^2)(|dx - s|^2 - |dx|^2) / 2
       const Vec3 shift = contact_shift_.segment<3>(3 * i);
       W[i] -= m.mass[i] / (hs * hs) * shift.dot(dx - 0.5 * shift);
+      // dx / h_s still holds the approach before the contact: its part into the surface goes
+      // (no bounce), as in the step's contacts (sim/contacts.hpp)
+      const Eigen::Map<const Vec3> nrm(contact_normal_.data() + 3 * i);
+      const double vn = v.dot(nrm);
+      if (vn < 0.0) v -= vn * nrm, W[i] += 0.5 * m.mass[i] * vn * vn;
     }
-    Eigen::Map<Vec3>(V + 3 * i) = dx / hs;
   }
   if (dashpots) {
 #pragma omp for schedule(static)
