@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "sim/parallel.hpp"
+#include "sim/team.hpp"
 
 namespace sim {
 
@@ -62,12 +63,9 @@ void gatherPass(const MassSpringModel& m, const double* X, const double* V, doub
   double* FS = forces.data();
   const int* start = m.adjacency_start.data();
   const int* adj = m.adjacency_spring.data();
-#pragma omp parallel num_threads(threads) if (threads > 1)
-  {
-#pragma omp for schedule(static)
-    for (int s = 0; s < ns; ++s) springForce<kElastic, kDashpot>(m, s, X, V, FS + 3 * s);
-#pragma omp for schedule(static)
-    for (int i = 0; i < n; ++i) {
+  runTeam(threads, [&](TeamMember& team) {
+    team.forEach(0, ns, [&](int s) { springForce<kElastic, kDashpot>(m, s, X, V, FS + 3 * s); });
+    team.forEach(0, n, [&](int i) {
       double* fi = F + 3 * i;
       for (int k = start[i]; k < start[i + 1]; ++k) {
         const int s = adj[k];
@@ -77,8 +75,8 @@ void gatherPass(const MassSpringModel& m, const double* X, const double* V, doub
         else
           fi[0] -= fs[0], fi[1] -= fs[1], fi[2] -= fs[2];
       }
-    }
-  }
+    });
+  });
 }
 
 template <bool kElastic, bool kDashpot>

@@ -5,6 +5,7 @@
 
 #include "sim/contacts.hpp"
 #include "sim/parallel.hpp"
+#include "sim/team.hpp"
 
 namespace sim {
 
@@ -162,18 +163,17 @@ void XpbdSolver::fillSweepArrays(const MassSpringModel& m) {
 // -c_drag (v - wind) taken implicitly, so it is stable at any c_drag; p = x + h_s v^. f_ keeps the
 // drag force -c_drag (v^ - wind) for the substep's work. Called by every thread of the step's team:
 // the particles are shared out.
-void XpbdSolver::predict(const MassSpringModel& m, double hs) {
+void XpbdSolver::predict(TeamMember& team, const MassSpringModel& m, double hs) {
   const int n = m.particles();
   const bool grab = m.grab >= 0 && !m.fixed(m.grab);
   const double* X = x_.data();
   double *V = v_.data(), *P = p_.data(), *F = f_.data();
-#pragma omp for schedule(static)
-  for (int i = 0; i < n; ++i) {
+  team.forEach(0, n, [&](int i) {
     const Eigen::Map<const Vec3> x(X + 3 * i);
     Eigen::Map<Vec3> v(V + 3 * i), p(P + 3 * i), f(F + 3 * i);
     if (m.fixed(i)) {
       p = x, f.setZero();
-      continue;
+      return;
     }
     const double w = m.inv_mass[i];
     Vec3 u = v + hs * m.gravity;
@@ -183,20 +183,18 @@ void XpbdSolver::predict(const MassSpringModel& m, double hs) {
     v = u;
     f = -m.drag * (u - m.wind);
     p = x + hs * u;
-  }
+  });
   if (m.colliders.empty()) return;
-#pragma omp for schedule(static)
-  for (int i = 0; i < n; ++i) {
+  team.forEach(0, n, [&](int i) {
     contact_friction_[i] = -1.0;
     contact_shift_.segment<3>(3 * i).setZero();
-  }
+  });
 }
 
-void XpbdSolver::collide(const MassSpringModel& m) {
+void XpbdSolver::collide(TeamMember& team, const MassSpringModel& m) {
   const int n = m.particles();
-#pragma omp for schedule(static)
-  for (int i = 0; i < n; ++i) {
-    if (m.fixed(i)) continue;
+  team.forEach(0, n, [&](int i) {
+    if (m.fixed(i)) return;
     const Vec3 from = x_.segment<3>(3 * i);
     for (const Collider& c : m.colliders) {
       const Vec3 to = p_.segment<3>(3 * i);
@@ -207,31 +205,30 @@ void XpbdSolver::collide(const MassSpringModel& m) {
       contact_normal_.segment<3>(3 * i) = push->normal;
       contact_friction_[i] = c.friction;
     }
-  }
+  });
 }
 
 // Position-based Coulomb friction: the substep's sliding displacement is taken back up to
 // friction times the distance the surface pushed the particle (the normal impulse times h_s / m).
-void XpbdSolver::rub(const MassSpringModel& m) {
+void XpbdSolver::rub(TeamMember& team, const MassSpringModel& m) {
   const int n = m.particles();
-#pragma omp for schedule(static)
-  for (int i = 0; i < n; ++i) {
+  team.forEach(0, n, [&](int i) {
     const double mu = contact_friction_[i];
-    if (!(mu > 0.0)) continue;
+    if (!(mu > 0.0)) return;
     const Vec3 nrm = contact_normal_.segment<3>(3 * i);
     const Vec3 moved = p_.segment<3>(3 * i) - x_.segment<3>(3 * i);
     const Vec3 slide = moved - moved.dot(nrm) * nrm;
     const double s = slide.norm(),
                  limit = mu * std::max(0.0, contact_shift_.segment<3>(3 * i).dot(nrm));
-    if (s == 0.0) continue;
+    if (s == 0.0) return;
     const Vec3 back = s <= limit ? slide : Vec3(slide * (limit / s));
     p_.segment<3>(3 * i) -= back;
     contact_shift_.segment<3>(3 * i) -= back;
-  }
+  });
 }
 
 // `iterations` sweeps over the springs, colour by colour, each followed by the tethers.
-void XpbdSolver::project(const MassSpringModel& m, double hs) {
+void XpbdSolver::project(TeamMember& team, const MassSpringModel& m, double hs) {
   const double inv_hs = 1.0 / hs, inv_hs2 = inv_hs * inv_hs;
   const int colours = static_cast<int>(colour_start_.size()) - 1;
   const int iterations = std::max(1, m.iterations);
@@ -246,44 +243,43 @@ void XpbdSolver::project(const MassSpringModel& m, double hs) {
     const bool first = it == 0;
     for (int c = 0; c < colours; ++c) {
       if (dashpots) {
-#pragma omp for schedule(static)
-        for (int j = start[c]; j < start[c + 1]; ++j)
+        team.forEach(start[c], start[c + 1], [&](int j) {
           projectSpring<true>(sweep_, j, inv_hs2, inv_hs, m.damping[order_[j]], first, X, P,
                               lambda);
+        });
       } else {
-#pragma omp for schedule(static)
-        for (int j = start[c]; j < start[c + 1]; ++j)
+        team.forEach(start[c], start[c + 1], [&](int j) {
           projectSpring<false>(sweep_, j, inv_hs2, inv_hs, 0.0, first, X, P, lambda);
+        });
       }
     }
     // one particle's tethers on one thread, in order: the same bits for any thread count
-#pragma omp for schedule(static)
-    for (int i = 0; i < tethered; ++i) projectTethers(m, tether_start[i], tether_start[i + 1], P);
-    if (!m.colliders.empty()) collide(m);
+    team.forEach(0, tethered,
+                 [&](int i) { projectTethers(m, tether_start[i], tether_start[i + 1], P); });
+    if (!m.colliders.empty()) collide(team, m);
   }
   if (m.colliders.empty()) return;
-  rub(m);
+  rub(team, m);
   // friction slides along the normal of the particle's last push, which a later sweep may have
   // moved it from: one more push-out, so that every substep ends outside every collider
-  collide(m);
+  collide(team, m);
 }
 
 // v' = (p - x) / h_s and the substep's work, then x = p. The work is summed by one thread in a
 // fixed order (per particle, per spring), so that it too is the same whatever the thread count.
-void XpbdSolver::finishSubstep(const MassSpringModel& m, double hs, double& dissipated,
-                               double& external) {
+void XpbdSolver::finishSubstep(TeamMember& team, const MassSpringModel& m, double hs,
+                               double& dissipated, double& external) {
   const int n = m.particles(), ns = m.springs();
   const bool dashpots = m.anyDashpot();
   const double *X = x_.data(), *F = f_.data();
   double *P = p_.data(), *V = v_.data(), *W = particle_work_.data(), *D = dash_work_.data();
-#pragma omp for schedule(static)
-  for (int i = 0; i < n; ++i) {
+  team.forEach(0, n, [&](int i) {
     const Eigen::Map<const Vec3> x(X + 3 * i), f(F + 3 * i);
     Eigen::Map<Vec3> p(P + 3 * i);
     if (m.fixed(i)) {
       p = x;  // exactly where it was, whatever the sweeps added
       W[i] = 0.0;
-      continue;
+      return;
     }
     const Vec3 dx = p - x;
     W[i] = -f.dot(dx);  // the drag's work
@@ -299,14 +295,12 @@ void XpbdSolver::finishSubstep(const MassSpringModel& m, double hs, double& diss
       const double vn = v.dot(nrm);
       if (vn < 0.0) v -= vn * nrm, W[i] += 0.5 * m.mass[i] * vn * vn;
     }
-  }
+  });
   if (dashpots) {
-#pragma omp for schedule(static)
-    for (int j = 0; j < ns; ++j)
-      D[j] = dashpotWork(sweep_, j, m.damping[order_[j]], X, P, 1.0 / hs);
+    team.forEach(
+        0, ns, [&](int j) { D[j] = dashpotWork(sweep_, j, m.damping[order_[j]], X, P, 1.0 / hs); });
   }
-#pragma omp single
-  {
+  team.single([&] {
     for (int i = 0; i < n; ++i) dissipated += W[i];
     if (dashpots)
       for (int j = 0; j < ns; ++j) dissipated += D[j];
@@ -315,7 +309,7 @@ void XpbdSolver::finishSubstep(const MassSpringModel& m, double hs, double& diss
       external += m.grab_stiffness * (m.grab_target - xg).dot(p_.segment<3>(3 * m.grab) - xg);
     }
     std::swap(x_, p_);
-  }  // the single's barrier: every thread sees the new x_ before the next substep
+  });  // the single's barrier: every thread sees the new x_ before the next substep
 }
 
 bool XpbdSolver::step(const MassSpringModel& m, const State& in, double h, State& out,
@@ -335,12 +329,13 @@ bool XpbdSolver::step(const MassSpringModel& m, const State& in, double h, State
   double removed = 0.0, added = 0.0;
   // a small system runs on one thread: a barrier per colour would cost more than its springs
   const int threads = m.springs() >= kMinSpringsPerThread ? kernelThreads() : 1;
-#pragma omp parallel num_threads(threads) if (threads > 1)
-  for (int k = 0; k < substeps; ++k) {
-    predict(m, hs);
-    project(m, hs);
-    finishSubstep(m, hs, removed, added);
-  }
+  runTeam(threads, [&](TeamMember& team) {
+    for (int k = 0; k < substeps; ++k) {
+      predict(team, m, hs);
+      project(team, m, hs);
+      finishSubstep(team, m, hs, removed, added);
+    }
+  });
   dissipated = removed, external = added;
   out.x = x_;
   out.v = v_;

@@ -1,0 +1,70 @@
+// The kernels' threads (docs/architecture.md#threads): a team of `threads` members, the calling
+// thread being member 0, that runs one function on every member, with OpenMP-like static loop
+// splits and barriers. The workers are kept per calling thread and reused; between teams and at
+// a barrier a waiting member polls for 0.75 ms at most and then sleeps on a futex
+// (std::atomic::wait), so that a finished step leaves both cores to whatever comes next (the
+// window's software renderer). GCC's OpenMP runtime, which the kernels used before, polls for
+// 7.5 ms: measured, that took 2.5 ms a frame from the renderer of cloth_64
+// (docs/benchmarks.md#window).
+#pragma once
+
+#include <atomic>
+#include <functional>
+
+namespace sim {
+
+// A reusable barrier for a fixed number of members: spin, then sleep.
+class SpinBarrier {
+ public:
+  explicit SpinBarrier(int members) : members_(members) {}
+  // Returns once every member has arrived; what each wrote before arriving is visible to all.
+  void arriveAndWait();
+
+ private:
+  int members_;
+  std::atomic<int> arrived_{0};
+  std::atomic<unsigned> generation_{0};
+  std::atomic<int> sleepers_{0};
+};
+
+class TeamMember {
+ public:
+  TeamMember(int id, int size, SpinBarrier* barrier) : id_(id), size_(size), barrier_(barrier) {}
+  int id() const { return id_; }
+  int size() const { return size_; }
+  void barrier() {
+    if (size_ > 1) barrier_->arriveAndWait();
+  }
+  // f(i) for i in [begin, end), split into size() contiguous blocks, the first (end - begin) %
+  // size() of them one longer, member k doing the k-th (OpenMP's schedule(static)); then a
+  // barrier, so that every member sees all of the loop's writes.
+  template <class F>
+  void forEach(int begin, int end, F&& f) {
+    const int n = end - begin;
+    if (n > 0) {
+      const int q = n / size_, r = n % size_;
+      const int from = begin + id_ * q + (id_ < r ? id_ : r);
+      const int to = from + q + (id_ < r ? 1 : 0);
+      for (int i = from; i < to; ++i) f(i);
+    }
+    barrier();
+  }
+  // f() on member 0 alone, then a barrier.
+  template <class F>
+  void single(F&& f) {
+    if (id_ == 0) f();
+    barrier();
+  }
+
+ private:
+  int id_, size_;
+  SpinBarrier* barrier_;
+};
+
+using TeamBody = std::function<void(TeamMember&)>;
+
+// Runs body(member) on `threads` members (1 or fewer: on the calling thread alone, with no
+// synchronisation) and returns when every member has returned. The body must not throw.
+void runTeam(int threads, const TeamBody& body);
+
+}  // namespace sim
