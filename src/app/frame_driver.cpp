@@ -10,6 +10,7 @@
 #include <cstdio>
 
 #include "sim/diagnostics.hpp"
+#include "sim/parallel.hpp"
 #include "sim/registry.hpp"
 #include "ui/caption.hpp"
 
@@ -85,6 +86,8 @@ bool FrameDriver::initGl(std::string* error) {
   if (rs.find("llvmpipe") != std::string::npos || rs.find("softpipe") != std::string::npos)
     samples = 1;
   fbo_->setPostAntialias(samples == 1);
+  // the filter's rows on as many cores as the kernels of this thread (docs/architecture.md#threads)
+  fbo_->setPostThreads(sim::kernelThreads());
   return renderer_->init(error);
 }
 
@@ -318,6 +321,7 @@ void FrameDriver::renderSceneOnly(render::Framebuffer& fbo, int width, int heigh
   std::string err;
   if (fbo.width() != width || fbo.height() != height) fbo.resize(width, height, samples, &err);
   fbo.setPostAntialias(samples == 1);
+  fbo.setPostThreads(sim::kernelThreads());
   fbo.bind();
   const render::SceneView& view = views.build(session, false);
   render::DrawOptions clip = draw;

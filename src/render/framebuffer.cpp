@@ -177,7 +177,7 @@ void Framebuffer::applyPostPass(int x0) {
   glPixelStorei(GL_PACK_ROW_LENGTH, 0);
   scenePixels_.resize(static_cast<size_t>(w) * static_cast<size_t>(height_) * 4);
   glReadPixels(x0, 0, w, height_, GL_RGBA, GL_UNSIGNED_BYTE, scenePixels_.data());
-  fxaa(scenePixels_, filteredPixels_, luma_, w, height_);
+  fxaa(scenePixels_, filteredPixels_, luma_, w, height_, postThreads_);
   glBindTexture(GL_TEXTURE_2D, colorTex_);
   glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
   glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
+
+#include "util/team.hpp"
 
 namespace render {
 
@@ -48,33 +51,52 @@ void markEdges(const unsigned char* row, const unsigned char* up, const unsigned
 
 }  // namespace
 
+namespace {
+
+// Row y (1 .. height-2) of the filter: the edge pixels of `out` blended along their edge; `edge`
+// is one row of scratch.
+void filterRow(const std::vector<unsigned char>& in, std::vector<unsigned char>& out,
+               const unsigned char* luma, int width, int y, unsigned char* edge) {
+  const size_t stride = static_cast<size_t>(width);
+  const unsigned char* row = &luma[y * stride];
+  markEdges(row, row + stride, row - stride, width, edge);
+  for (int x = 1; x + 1 < width; ++x) {
+    if (!edge[x]) continue;
+    const int m = row[x];
+    // more contrast across x than across y: the edge runs along y, so the taps are above
+    // and below (a thin line keeps its colour: both taps lie on it)
+    const bool edgeAlongY = std::abs(row[x + 1] - m) + std::abs(row[x - 1] - m) >
+                            std::abs(row[x + stride] - m) + std::abs(row[x - stride] - m);
+    const size_t i = (y * stride + x) * 4;
+    const size_t step = edgeAlongY ? stride * 4 : 4;
+    blendAlongEdge(&in[i], &in[i + step], &in[i - step], &out[i]);
+  }
+}
+
+}  // namespace
+
 void fxaa(const std::vector<unsigned char>& in, std::vector<unsigned char>& out,
-          std::vector<unsigned char>& luma, int width, int height) {
+          std::vector<unsigned char>& luma, int width, int height, int threads) {
   const size_t n = static_cast<size_t>(width) * static_cast<size_t>(height);
   if (width < 3 || height < 3 || in.size() < n * 4) {  // too small to have an inside
     out.assign(in.begin(), in.end());
     return;
   }
-  out.assign(in.begin(), in.begin() + static_cast<std::ptrdiff_t>(n * 4));  // edges rewritten
-  luma.resize(n + static_cast<size_t>(width));  // the last row: scratch for the edge marks
-  for (size_t i = 0; i < n; ++i) luma[i] = lumaOf(&in[i * 4]);
-  unsigned char* edge = &luma[n];
   const size_t stride = static_cast<size_t>(width);
-  for (int y = 1; y + 1 < height; ++y) {  // the border rows and columns are kept
-    const unsigned char* row = &luma[y * stride];
-    markEdges(row, row + stride, row - stride, width, edge);
-    for (int x = 1; x + 1 < width; ++x) {
-      if (!edge[x]) continue;
-      const int m = row[x];
-      // more contrast across x than across y: the edge runs along y, so the taps are above
-      // and below (a thin line keeps its colour: both taps lie on it)
-      const bool edgeAlongY = std::abs(row[x + 1] - m) + std::abs(row[x - 1] - m) >
-                              std::abs(row[x + stride] - m) + std::abs(row[x - stride] - m);
-      const size_t i = (y * stride + x) * 4;
-      const size_t step = edgeAlongY ? stride * 4 : 4;
-      blendAlongEdge(&in[i], &in[i + step], &in[i - step], &out[i]);
-    }
-  }
+  const int members = std::max(1, threads);
+  out.resize(n * 4);
+  luma.resize(n + stride * static_cast<size_t>(members));  // then a row of edge marks a member
+  // rows shared out: first the copy and the luma (a row's filter reads the luma of its
+  // neighbours), then the filter; every row is computed alike whatever the thread count
+  util::runTeam(members, [&](util::TeamMember& team) {
+    team.forEach(0, height, [&](int y) {
+      const size_t first = y * stride;
+      std::memcpy(&out[first * 4], &in[first * 4], stride * 4);  // edges rewritten below
+      for (size_t i = first; i < first + stride; ++i) luma[i] = lumaOf(&in[i * 4]);
+    });
+    unsigned char* edge = &luma[n + stride * static_cast<size_t>(team.id())];
+    team.forEach(1, height - 1, [&](int y) { filterRow(in, out, luma.data(), width, y, edge); });
+  });
 }
 
 }  // namespace render

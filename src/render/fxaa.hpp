@@ -14,9 +14,10 @@ namespace render {
 // the larger luma contrast is across the edge, and the two neighbours along it are averaged and
 // blended half and half with the pixel: a staircase's steps average into the line they
 // approximate. The border rows and columns are kept. Alpha is kept. `luma` is scratch (no
-// allocation once sized).
+// allocation once sized). The rows are shared out over `threads` threads (util/team.hpp); the
+// result is the same whatever their number.
 void fxaa(const std::vector<unsigned char>& in, std::vector<unsigned char>& out,
-          std::vector<unsigned char>& luma, int width, int height);
+          std::vector<unsigned char>& luma, int width, int height, int threads = 1);
 
 // no blending below this local contrast (absolute, and relative to the brightest neighbour): the
 // background's gradient and the cloth's faint checker stay as they are

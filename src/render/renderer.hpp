@@ -105,6 +105,8 @@ class Framebuffer {
   // FXAA in endScene for a single-sample target (no effect when multisampled). Off: endScene
   // costs nothing and the scene target is the final one.
   void setPostAntialias(bool on);
+  // Threads the post pass may share its rows over (render::fxaa; 1 by default).
+  void setPostThreads(int threads) { postThreads_ = threads; }
   void bind() const;  // subsequent draws go here (the scene)
   // Resolves the multisampled scene, or applies the post pass (to columns [sceneX, width) only:
   // the scene's viewport, right of a panel), into the final target and binds that for further
@@ -130,6 +132,7 @@ class Framebuffer {
   std::vector<unsigned char> luma_;
   int width_ = 0, height_ = 0, samples_ = 0;
   bool postAntialias_ = false;  // asked for
+  int postThreads_ = 1;
   bool post_ = false;           // built: single-sample with the post pass
   mutable bool ended_ = false;  // endScene since the last bind
 };

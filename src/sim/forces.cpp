@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "sim/parallel.hpp"
-#include "sim/team.hpp"
+#include "util/team.hpp"
 
 namespace sim {
 
@@ -63,7 +63,7 @@ void gatherPass(const MassSpringModel& m, const double* X, const double* V, doub
   double* FS = forces.data();
   const int* start = m.adjacency_start.data();
   const int* adj = m.adjacency_spring.data();
-  runTeam(threads, [&](TeamMember& team) {
+  util::runTeam(threads, [&](util::TeamMember& team) {
     team.forEach(0, ns, [&](int s) { springForce<kElastic, kDashpot>(m, s, X, V, FS + 3 * s); });
     team.forEach(0, n, [&](int i) {
       double* fi = F + 3 * i;

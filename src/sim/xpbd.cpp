@@ -5,7 +5,7 @@
 
 #include "sim/contacts.hpp"
 #include "sim/parallel.hpp"
-#include "sim/team.hpp"
+#include "util/team.hpp"
 
 namespace sim {
 
@@ -163,7 +163,7 @@ void XpbdSolver::fillSweepArrays(const MassSpringModel& m) {
 // -c_drag (v - wind) taken implicitly, so it is stable at any c_drag; p = x + h_s v^. f_ keeps the
 // drag force -c_drag (v^ - wind) for the substep's work. Called by every thread of the step's team:
 // the particles are shared out.
-void XpbdSolver::predict(TeamMember& team, const MassSpringModel& m, double hs) {
+void XpbdSolver::predict(util::TeamMember& team, const MassSpringModel& m, double hs) {
   const int n = m.particles();
   const bool grab = m.grab >= 0 && !m.fixed(m.grab);
   const double* X = x_.data();
@@ -191,7 +191,7 @@ void XpbdSolver::predict(TeamMember& team, const MassSpringModel& m, double hs) 
   });
 }
 
-void XpbdSolver::collide(TeamMember& team, const MassSpringModel& m) {
+void XpbdSolver::collide(util::TeamMember& team, const MassSpringModel& m) {
   const int n = m.particles();
   team.forEach(0, n, [&](int i) {
     if (m.fixed(i)) return;
@@ -210,7 +210,7 @@ void XpbdSolver::collide(TeamMember& team, const MassSpringModel& m) {
 
 // Position-based Coulomb friction: the substep's sliding displacement is taken back up to
 // friction times the distance the surface pushed the particle (the normal impulse times h_s / m).
-void XpbdSolver::rub(TeamMember& team, const MassSpringModel& m) {
+void XpbdSolver::rub(util::TeamMember& team, const MassSpringModel& m) {
   const int n = m.particles();
   team.forEach(0, n, [&](int i) {
     const double mu = contact_friction_[i];
@@ -228,7 +228,7 @@ void XpbdSolver::rub(TeamMember& team, const MassSpringModel& m) {
 }
 
 // `iterations` sweeps over the springs, colour by colour, each followed by the tethers.
-void XpbdSolver::project(TeamMember& team, const MassSpringModel& m, double hs) {
+void XpbdSolver::project(util::TeamMember& team, const MassSpringModel& m, double hs) {
   const double inv_hs = 1.0 / hs, inv_hs2 = inv_hs * inv_hs;
   const int colours = static_cast<int>(colour_start_.size()) - 1;
   const int iterations = std::max(1, m.iterations);
@@ -267,7 +267,7 @@ void XpbdSolver::project(TeamMember& team, const MassSpringModel& m, double hs) 
 
 // v' = (p - x) / h_s and the substep's work, then x = p. The work is summed by one thread in a
 // fixed order (per particle, per spring), so that it too is the same whatever the thread count.
-void XpbdSolver::finishSubstep(TeamMember& team, const MassSpringModel& m, double hs,
+void XpbdSolver::finishSubstep(util::TeamMember& team, const MassSpringModel& m, double hs,
                                double& dissipated, double& external) {
   const int n = m.particles(), ns = m.springs();
   const bool dashpots = m.anyDashpot();
@@ -329,7 +329,7 @@ bool XpbdSolver::step(const MassSpringModel& m, const State& in, double h, State
   double removed = 0.0, added = 0.0;
   // a small system runs on one thread: a barrier per colour would cost more than its springs
   const int threads = m.springs() >= kMinSpringsPerThread ? kernelThreads() : 1;
-  runTeam(threads, [&](TeamMember& team) {
+  util::runTeam(threads, [&](util::TeamMember& team) {
     for (int k = 0; k < substeps; ++k) {
       predict(team, m, hs);
       project(team, m, hs);

@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "sim/model.hpp"
-#include "sim/team.hpp"
+#include "util/team.hpp"
 
 namespace sim {
 
@@ -46,13 +46,15 @@ class XpbdSolver {
 
  private:
   void colour(const MassSpringModel& m);  // springs grouped so no two of a group share a particle
-  // each called by every member of the step's team (sim/team.hpp), which share the work out
-  void predict(TeamMember& team, const MassSpringModel& m, double hs);
-  void project(TeamMember& team, const MassSpringModel& m, double hs);
-  void collide(TeamMember& team, const MassSpringModel& m);  // free particles out of colliders
-  void rub(TeamMember& team, const MassSpringModel& m);  // friction of the particles that touched
-  void finishSubstep(TeamMember& team, const MassSpringModel& m, double hs, double& dissipated,
-                     double& external);
+  // each called by every member of the step's team (util/team.hpp), which share the work out
+  void predict(util::TeamMember& team, const MassSpringModel& m, double hs);
+  void project(util::TeamMember& team, const MassSpringModel& m, double hs);
+  void collide(util::TeamMember& team,
+               const MassSpringModel& m);  // free particles out of colliders
+  void rub(util::TeamMember& team,
+           const MassSpringModel& m);  // friction of the particles that touched
+  void finishSubstep(util::TeamMember& team, const MassSpringModel& m, double hs,
+                     double& dissipated, double& external);
   void fillSweepArrays(const MassSpringModel& m);
   std::uint64_t revision_ = ~std::uint64_t{0};
   int springs_ = -1, particles_ = -1;

@@ -1,11 +1,11 @@
-#include "sim/team.hpp"
+#include "util/team.hpp"
 
 #include <chrono>
 #include <memory>
 #include <thread>
 #include <vector>
 
-namespace sim {
+namespace util {
 
 namespace {
 
@@ -121,4 +121,4 @@ void runTeam(int threads, const TeamBody& body) {
   t_pool->run(body);
 }
 
-}  // namespace sim
+}  // namespace util

@@ -11,7 +11,7 @@
 #include <atomic>
 #include <functional>
 
-namespace sim {
+namespace util {
 
 // A reusable barrier for a fixed number of members: spin, then sleep.
 class SpinBarrier {
@@ -67,4 +67,4 @@ using TeamBody = std::function<void(TeamMember&)>;
 // synchronisation) and returns when every member has returned. The body must not throw.
 void runTeam(int threads, const TeamBody& body);
 
-}  // namespace sim
+}  // namespace util

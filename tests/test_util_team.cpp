@@ -1,4 +1,4 @@
-// The kernels' thread team (sim/team.hpp): OpenMP's static split, barriers that publish every
+// The kernels' thread team (util/team.hpp): OpenMP's static split, barriers that publish every
 // member's writes, and workers that sleep between teams and wake for the next.
 #include <doctest/doctest.h>
 
@@ -7,7 +7,7 @@
 #include <thread>
 #include <vector>
 
-#include "sim/team.hpp"
+#include "util/team.hpp"
 
 namespace {
 
@@ -21,11 +21,11 @@ int staticOwner(int i, int n, int t) {
 
 }  // namespace
 
-TEST_CASE("team: forEach runs every index once, on the member of OpenMP's static split") {
+TEST_CASE("util: team: forEach runs every index once, on the member of OpenMP's static split") {
   for (int threads : {1, 2, 3, 7}) {
     for (int n : {0, 1, 5, 7, 100, 1001}) {
       std::vector<int> owner(n, -1), count(n, 0);
-      sim::runTeam(threads, [&](sim::TeamMember& team) {
+      util::runTeam(threads, [&](util::TeamMember& team) {
         team.forEach(0, n, [&](int i) {
           owner[i] = team.id();
           ++count[i];
@@ -42,7 +42,7 @@ TEST_CASE("team: forEach runs every index once, on the member of OpenMP's static
   }
 }
 
-TEST_CASE("team: a barrier publishes each member's writes to the others") {
+TEST_CASE("util: team: a barrier publishes each member's writes to the others") {
   // Each phase reads the neighbours' values of the previous phase: a missing or leaky barrier
   // mixes phases and the sums come out wrong (Jacobi smoothing of a ramp, 200 phases, two
   // buffers).
@@ -58,7 +58,7 @@ TEST_CASE("team: a barrier publishes each member's writes to the others") {
   }
   for (int threads : {2, 3}) {
     std::vector<double> x = a, y = b;
-    sim::runTeam(threads, [&](sim::TeamMember& team) {
+    util::runTeam(threads, [&](util::TeamMember& team) {
       for (int p = 0; p < kPhases; ++p) {
         const std::vector<double>& from = p % 2 == 0 ? x : y;
         std::vector<double>& to = p % 2 == 0 ? y : x;
@@ -73,12 +73,12 @@ TEST_CASE("team: a barrier publishes each member's writes to the others") {
   }
 }
 
-TEST_CASE("team: single runs once, and the workers wake from sleep for the next team") {
+TEST_CASE("util: team: single runs once, and the workers wake from sleep for the next team") {
   int singles = 0;
   std::vector<int> seen;
   for (int run = 0; run < 3; ++run) {
     std::vector<int> member_ran(2, 0);
-    sim::runTeam(2, [&](sim::TeamMember& team) {
+    util::runTeam(2, [&](util::TeamMember& team) {
       member_ran[team.id()] = 1;
       team.single([&] { ++singles; });
     });
@@ -90,6 +90,6 @@ TEST_CASE("team: single runs once, and the workers wake from sleep for the next 
   CHECK(seen == std::vector<int>{2, 2, 2});
   // a team of another size replaces the workers
   std::vector<int> sizes(5, 0);
-  sim::runTeam(5, [&](sim::TeamMember& team) { sizes[team.id()] = team.size(); });
+  util::runTeam(5, [&](util::TeamMember& team) { sizes[team.id()] = team.size(); });
   CHECK(sizes == std::vector<int>(5, 5));
 }
