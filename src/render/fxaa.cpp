@@ -49,10 +49,6 @@ void markEdges(const unsigned char* row, const unsigned char* up, const unsigned
   }
 }
 
-}  // namespace
-
-namespace {
-
 // Row y (1 .. height-2) of the filter: the edge pixels of `out` blended along their edge; `edge`
 // is one row of scratch.
 void filterRow(const std::vector<unsigned char>& in, std::vector<unsigned char>& out,

@@ -9,12 +9,13 @@ namespace util {
 
 namespace {
 
-// How long a waiting member polls before it sleeps. Longer than a step's serial part between two
-// teams (the stepper's checks), so that back-to-back steps never wait for a sleeping worker to be
-// woken (measured: 250 us of polling made the stiff-cloth bench 5 % slower than OpenMP, 750 us
-// as fast); far shorter than a frame, so that the workers sleep while the window renders. GCC's
+// How long a waiting member polls before it sleeps. Longer than the serial work between two
+// back-to-back teams in the benchmarks, so that back-to-back steps never wait for a sleeping worker
+// to be woken (measured: 250 us of polling made the stiff-cloth bench 5 % slower than OpenMP, 750
+// us as fast); far shorter than a frame, so that the workers sleep while the window renders. GCC's
 // OpenMP runtime polls for 300 000 pauses, 7.5 ms on this machine's cores (25 ns a pause): it
-// took 2.5 ms a frame from the software renderer of cloth_64 (docs/benchmarks.md#window).
+// took 2.5 ms a frame from the software renderer of cloth_64
+// (docs/benchmarks.md#the-window-with-the-stiff-cloths).
 constexpr auto kPollTime = std::chrono::microseconds(750);
 constexpr int kPausesPerClockRead = 64;  // reading the clock costs about one pause
 

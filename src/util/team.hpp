@@ -5,7 +5,7 @@
 // (std::atomic::wait), so that a finished step leaves both cores to whatever comes next (the
 // window's software renderer). GCC's OpenMP runtime, which the kernels used before, polls for
 // 7.5 ms: measured, that took 2.5 ms a frame from the renderer of cloth_64
-// (docs/benchmarks.md#window).
+// (docs/benchmarks.md#the-window-with-the-stiff-cloths).
 #pragma once
 
 #include <atomic>
