@@ -11,83 +11,19 @@ namespace sim {
 
 namespace {
 
-// The Gauss-Seidel update of the spring at sweep position j (docs/integrators.md#xpbd), with its
-// dashpot c as XPBD constraint damping (Macklin et al. 2016, eq. 26): gamma = alpha~ beta~ / h_s =
-// c / (k h_s), which makes the dashpot implicit and so stable at any c. On the first sweep of a
-// substep lambda starts at 0 (it is not read, so it need not be cleared). A zero-length spring
-// (direction undefined, the contract's force zero) gets dlambda = 0; a fixed end (w = 0) receives
-// + 0, and fixed particles are put back after the sweeps in any case (finishSubstep). The
-// colouring counts fixed ends too, so no two springs of a colour write the same particle.
-template <bool kDamped>
-inline void projectSpring(const SweepArrays& sw, int j, double inv_hs2, double inv_hs, double c,
-                          bool first, const double* X, double* P, double* lambda) {
-  const int ia = 3 * sw.a[j], ib = 3 * sw.b[j];
-  const double wa = sw.wa[j], wb = sw.wb[j];
-  const double dx = P[ib] - P[ia], dy = P[ib + 1] - P[ia + 1], dz = P[ib + 2] - P[ia + 2];
-  const double l = std::sqrt(dx * dx + dy * dy + dz * dz);
-  const bool stretched = l > 0.0;
-  const double safe_l = stretched ? l : 1.0;
-  const double lambda0 = first ? 0.0 : lambda[j];
-  const double alpha = inv_hs2 * sw.inv_k[j];  // compliance 1/k over h_s^2
-  double num = sw.rest[j] - l - alpha * lambda0, den = wa + wb + alpha;
-  if constexpr (kDamped) {
-    // grad C . (p - x): how fast the spring lengthens over this substep, times h_s
-    const double rx = (P[ib] - X[ib]) - (P[ia] - X[ia]),
-                 ry = (P[ib + 1] - X[ib + 1]) - (P[ia + 1] - X[ia + 1]),
-                 rz = (P[ib + 2] - X[ib + 2]) - (P[ia + 2] - X[ia + 2]);
-    const double gamma = c * inv_hs * sw.inv_k[j];
-    num -= gamma * (rx * dx + ry * dy + rz * dz) / safe_l;
-    den += gamma * (wa + wb);
-  }
-  const double dl = stretched ? num / den : 0.0;
-  lambda[j] = lambda0 + dl;
-  const double sc = dl / safe_l;  // dlambda times the unit vector, folded into one scale of d
-  P[ib] += wb * sc * dx, P[ib + 1] += wb * sc * dy, P[ib + 2] += wb * sc * dz;
-  P[ia] -= wa * sc * dx, P[ia + 1] -= wa * sc * dy, P[ia + 2] -= wa * sc * dz;
-}
-
-// Tether t (docs/integrators.md#tethers): a unilateral, rigid constraint |p_i - p_anchor| <=
-// length; the anchor is fixed, so the whole correction moves particle i onto the sphere. Returns
-// whether it moved the particle.
-inline bool projectTether(const MassSpringModel& m, int t, double* P) {
-  double* pi = P + 3 * m.tether_particle[t];
-  const double* pa = P + 3 * m.tether_anchor[t];
-  const double dx = pi[0] - pa[0], dy = pi[1] - pa[1], dz = pi[2] - pa[2];
-  const double l2 = dx * dx + dy * dy + dz * dz, L = m.tether_length[t];
-  if (l2 <= L * L) return false;
-  const double sc = L / std::sqrt(l2);
-  pi[0] = pa[0] + sc * dx, pi[1] = pa[1] + sc * dy, pi[2] = pa[2] + sc * dz;
-  return true;
-}
-
-// Moves p to the nearest point of the circle where the spheres of tethers s and t meet (they do:
-// the particle started inside both). Used when projecting onto one sphere left the other violated.
-inline void projectOnTetherCircle(const MassSpringModel& m, int s, int t, double* P) {
-  Eigen::Map<Vec3> p(P + 3 * m.tether_particle[s]);
-  const Eigen::Map<const Vec3> a(P + 3 * m.tether_anchor[s]), b(P + 3 * m.tether_anchor[t]);
-  const double la = m.tether_length[s], lb = m.tether_length[t];
-  const Vec3 axis = b - a;
-  const double d = axis.norm();
-  if (d == 0.0) return;
-  const Vec3 u = axis / d;
-  const double along = (d * d + la * la - lb * lb) / (2.0 * d);  // the circle's centre on the axis
-  const double radius = std::sqrt(std::max(0.0, la * la - along * along));
-  const Vec3 centre = a + along * u;
-  Vec3 off = (p - centre) - (p - centre).dot(u) * u;  // p's offset in the circle's plane
-  const double n = off.norm();
-  if (n == 0.0) return;  // on the axis: every point of the circle is as near
-  p = centre + (radius / n) * off;
-}
-
-// A particle's tethers in order; with two, a second projection that breaks the first ends on the
-// circle both allow, so the particle always leaves inside every one of its spheres.
+// A particle's tethers in order (the particles with other than two: sim/xpbd_kernels.hpp takes
+// those with two); when a projection breaks an earlier tether, the particle goes onto the circle
+// of both, so it always leaves inside every one of its spheres.
 inline void projectTethers(const MassSpringModel& m, int first, int end, double* P) {
   for (int t = first; t < end; ++t) {
-    if (!projectTether(m, t, P) || t == first) continue;
+    double* p = P + 3 * m.tether_particle[t];
+    if (!intoSphere(P + 3 * m.tether_anchor[t], m.tether_length[t], p) || t == first) continue;
     for (int s = first; s < t; ++s) {
-      const Eigen::Map<const Vec3> p(P + 3 * m.tether_particle[s]), a(P + 3 * m.tether_anchor[s]);
-      if ((p - a).squaredNorm() > m.tether_length[s] * m.tether_length[s])
-        projectOnTetherCircle(m, s, t, P);
+      const double* a = P + 3 * m.tether_anchor[s];
+      const double dx = p[0] - a[0], dy = p[1] - a[1], dz = p[2] - a[2];
+      const double ls = m.tether_length[s];
+      if (dx * dx + dy * dy + dz * dz <= ls * ls) continue;
+      projectOnCircle(tetherCircle(a, P + 3 * m.tether_anchor[t], ls, m.tether_length[t]), p);
     }
   }
 }
@@ -140,6 +76,17 @@ void XpbdSolver::colour(const MassSpringModel& m) {
   for (int t = 0; t < nt; ++t)
     if (t == 0 || m.tether_particle[t] != m.tether_particle[t - 1]) tether_start_.push_back(t);
   tether_start_.push_back(nt);
+  pairs_.clear(), other_runs_.clear();
+  for (size_t r = 0; r + 1 < tether_start_.size(); ++r) {
+    const int t = tether_start_[r];
+    if (tether_start_[r + 1] - t == 2) {
+      pairs_.add(m.tether_particle[t], m.tether_anchor[t], m.tether_anchor[t + 1],
+                 m.tether_length[t], m.tether_length[t + 1]);
+    } else {
+      other_runs_.push_back(static_cast<int>(r));
+    }
+  }
+  pair_anchors_at_.assign(6 * static_cast<size_t>(pairs_.size()), 0.0);
   revision_ = m.revision, springs_ = ns, particles_ = n;
 }
 
@@ -148,11 +95,13 @@ void XpbdSolver::fillSweepArrays(const MassSpringModel& m) {
   const int ns = m.springs();
   sweep_.a.resize(ns), sweep_.b.resize(ns);
   sweep_.rest.resize(ns), sweep_.inv_k.resize(ns), sweep_.wa.resize(ns), sweep_.wb.resize(ns);
+  sweep_.damping.resize(ns);
   for (int j = 0; j < ns; ++j) {
     const int s = order_[j];
     sweep_.a[j] = m.spring_a[s], sweep_.b[j] = m.spring_b[s];
     sweep_.rest[j] = m.rest_length[s];
     sweep_.inv_k[j] = 1.0 / m.stiffness[s];
+    sweep_.damping[j] = m.damping[s];
     sweep_.wa[j] = m.inv_mass[m.spring_a[s]], sweep_.wb[j] = m.inv_mass[m.spring_b[s]];
   }
   lambda_.resize(ns);
@@ -232,30 +181,28 @@ void XpbdSolver::project(util::TeamMember& team, const MassSpringModel& m, doubl
   const double inv_hs = 1.0 / hs, inv_hs2 = inv_hs * inv_hs;
   const int colours = static_cast<int>(colour_start_.size()) - 1;
   const int iterations = std::max(1, m.iterations);
-  const bool dashpots = m.anyDashpot();
   const double* X = x_.data();
   double* P = p_.data();
   double* lambda = lambda_.data();
   const int* start = colour_start_.data();
   const int* tether_start = tether_start_.data();
-  const int tethered = static_cast<int>(tether_start_.size()) - 1;
+  SweepStep step;
+  step.inv_hs2 = inv_hs2, step.inv_hs = inv_hs, step.damped = m.anyDashpot();
   for (int it = 0; it < iterations; ++it) {
-    const bool first = it == 0;
+    step.first = it == 0;
     for (int c = 0; c < colours; ++c) {
-      if (dashpots) {
-        team.forEach(start[c], start[c + 1], [&](int j) {
-          projectSpring<true>(sweep_, j, inv_hs2, inv_hs, m.damping[order_[j]], first, X, P,
-                              lambda);
-        });
-      } else {
-        team.forEach(start[c], start[c + 1], [&](int j) {
-          projectSpring<false>(sweep_, j, inv_hs2, inv_hs, 0.0, first, X, P, lambda);
-        });
-      }
+      team.forRange(start[c], start[c + 1], [&](int from, int to) {
+        projectSpringBlock(sweep_, from, to, step, X, P, lambda);
+      });
     }
     // one particle's tethers on one thread, in order: the same bits for any thread count
-    team.forEach(0, tethered,
-                 [&](int i) { projectTethers(m, tether_start[i], tether_start[i + 1], P); });
+    team.forRange(0, pairs_.size(),
+                  [&](int from, int to) { projectTetherPairs(pairs_, from, to, P); });
+    if (!other_runs_.empty()) {
+      team.forEach(0, static_cast<int>(other_runs_.size()), [&](int r) {
+        projectTethers(m, tether_start[other_runs_[r]], tether_start[other_runs_[r] + 1], P);
+      });
+    }
     if (!m.colliders.empty()) collide(team, m);
   }
   if (m.colliders.empty()) return;
@@ -297,8 +244,8 @@ void XpbdSolver::finishSubstep(util::TeamMember& team, const MassSpringModel& m,
     }
   });
   if (dashpots) {
-    team.forEach(
-        0, ns, [&](int j) { D[j] = dashpotWork(sweep_, j, m.damping[order_[j]], X, P, 1.0 / hs); });
+    team.forEach(0, ns,
+                 [&](int j) { D[j] = dashpotWork(sweep_, j, sweep_.damping[j], X, P, 1.0 / hs); });
   }
   team.single([&] {
     for (int i = 0; i < n; ++i) dissipated += W[i];
@@ -312,15 +259,35 @@ void XpbdSolver::finishSubstep(util::TeamMember& team, const MassSpringModel& m,
   });  // the single's barrier: every thread sees the new x_ before the next substep
 }
 
+// The circles of the particles with two tethers, for the anchors' current positions: computed
+// again only where an anchor moved (a changed scene recolours, which forgets them).
+void XpbdSolver::updateCircles(util::TeamMember& team) {
+  const double* X = x_.data();
+  team.forEach(0, pairs_.size(), [&](int i) {
+    const double *a = X + 3 * pairs_.anchor_s[i], *b = X + 3 * pairs_.anchor_t[i];
+    double* at = pair_anchors_at_.data() + 6 * i;
+    const bool same = std::equal(a, a + 3, at) && std::equal(b, b + 3, at + 3);
+    if (same && pairs_.radius[i] >= 0.0) return;
+    std::copy(a, a + 3, at), std::copy(b, b + 3, at + 3);
+    pairs_.setCircle(i, tetherCircle(a, b, pairs_.length_s[i], pairs_.length_t[i]));
+  });
+}
+
 bool XpbdSolver::step(const MassSpringModel& m, const State& in, double h, State& out,
                       double& dissipated, double& external) {
   if (revision_ != m.revision || springs_ != m.springs() || particles_ != m.particles()) colour(m);
+  // the dashpots change without a new revision (the panel's damping slider): read every step
+  if (m.anyDashpot())
+    for (int j = 0; j < m.springs(); ++j) sweep_.damping[j] = m.damping[order_[j]];
   const int substeps = std::max(1, m.substeps);
   const double hs = h / substeps;
   const int n = m.particles();
-  x_ = in.x;
+  // x_ and p_ end in kSweepPadding zeros that the vector kernels may read (sim/xpbd_kernels.hpp)
+  x_.resize(3 * n + kSweepPadding), p_.resize(3 * n + kSweepPadding);
+  x_.head(3 * n) = in.x;
+  x_.tail(kSweepPadding).setZero(), p_.tail(kSweepPadding).setZero();
   v_ = in.v;
-  p_.resize(3 * n), f_.resize(3 * n), particle_work_.resize(n);
+  f_.resize(3 * n), particle_work_.resize(n);
   if (!m.colliders.empty()) {
     contact_shift_.resize(3 * n), contact_normal_.resize(3 * n), contact_friction_.resize(n);
   } else {
@@ -330,6 +297,7 @@ bool XpbdSolver::step(const MassSpringModel& m, const State& in, double h, State
   // a small system runs on one thread: a barrier per colour would cost more than its springs
   const int threads = m.springs() >= kMinSpringsPerThread ? kernelThreads() : 1;
   util::runTeam(threads, [&](util::TeamMember& team) {
+    updateCircles(team);
     for (int k = 0; k < substeps; ++k) {
       predict(team, m, hs);
       project(team, m, hs);
@@ -337,7 +305,7 @@ bool XpbdSolver::step(const MassSpringModel& m, const State& in, double h, State
     }
   });
   dissipated = removed, external = added;
-  out.x = x_;
+  out.x = x_.head(3 * n);
   out.v = v_;
   return true;
 }

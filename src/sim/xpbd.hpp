@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "sim/model.hpp"
+#include "sim/xpbd_kernels.hpp"
 #include "util/team.hpp"
 
 namespace sim {
@@ -29,12 +30,6 @@ namespace sim {
 // The largest substeps per step and sweeps per substep the scene, the options and the panel accept.
 inline constexpr int kMaxSubsteps = 1000;
 inline constexpr int kMaxIterations = 1000;
-
-// The constant per-spring data of a sweep, in sweep order (springs sorted by colour).
-struct SweepArrays {
-  std::vector<int> a, b;                    // particle indices of the two ends
-  std::vector<double> rest, inv_k, wa, wb;  // m, 1/(N/m), inverse masses of the ends (1/kg)
-};
 
 class XpbdSolver {
  public:
@@ -56,11 +51,15 @@ class XpbdSolver {
   void finishSubstep(util::TeamMember& team, const MassSpringModel& m, double hs,
                      double& dissipated, double& external);
   void fillSweepArrays(const MassSpringModel& m);
+  void updateCircles(util::TeamMember& team);
   std::uint64_t revision_ = ~std::uint64_t{0};
   int springs_ = -1, particles_ = -1;
   std::vector<int> order_;         // springs sorted by colour
   std::vector<int> colour_start_;  // colour c is order_[colour_start_[c] .. colour_start_[c+1])
   std::vector<int> tether_start_;  // a particle's tethers: [tether_start_[i], tether_start_[i+1])
+  TetherPairs pairs_;              // the particles with two tethers
+  std::vector<double> pair_anchors_at_;  // where pairs_' circles were computed: 6 per pair
+  std::vector<int> other_runs_;          // the tether_start_ runs of other lengths
   SweepArrays sweep_;
   Eigen::VectorXd x_, v_, p_, f_, lambda_;
   Eigen::VectorXd particle_work_, dash_work_;  // one substep's, before their ordered sums

@@ -40,12 +40,20 @@ class TeamMember {
   // barrier, so that every member sees all of the loop's writes.
   template <class F>
   void forEach(int begin, int end, F&& f) {
+    forRange(begin, end, [&](int from, int to) {
+      for (int i = from; i < to; ++i) f(i);
+    });
+  }
+  // f(from, to) once, on this member's block of forEach's split (if not empty); then a barrier.
+  // For kernels that take a block at once (the SIMD ones, sim/xpbd_kernels.hpp).
+  template <class F>
+  void forRange(int begin, int end, F&& f) {
     const int n = end - begin;
     if (n > 0) {
       const int q = n / size_, r = n % size_;
       const int from = begin + id_ * q + (id_ < r ? id_ : r);
       const int to = from + q + (id_ < r ? 1 : 0);
-      for (int i = from; i < to; ++i) f(i);
+      if (from < to) f(from, to);
     }
     barrier();
   }
