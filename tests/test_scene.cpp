@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include <Eigen/Geometry>
+
 #include "scene/build.hpp"
 #include "scene/catalog.hpp"
 #include "scene/generators.hpp"
@@ -74,6 +76,47 @@ TEST_CASE("cloth generator: counts, pins, springs") {
     CHECK(q.position.y() == 0.0);  // horizontal: in the x-z plane
   }
   CHECK(corners == 4);
+}
+
+// The area of a mesh's triangles in the particles' start positions (m^2).
+double meshArea(const scene::MassSpringDef& def, const std::vector<std::array<int, 3>>& tris) {
+  double area = 0.0;
+  for (const auto& t : tris) {
+    const sim::Vec3 a = def.particles[t[0]].position, b = def.particles[t[1]].position,
+                    c = def.particles[t[2]].position;
+    area += 0.5 * (b - a).cross(c - a).norm();
+  }
+  return area;
+}
+
+TEST_CASE("cloth generator: a fine cloth's shadow mesh covers it with at most 64 cells a side") {
+  for (const int n : {64, 65, 128, 130, 256}) {
+    CAPTURE(n);
+    scene::MassSpringDef def;
+    scene::ClothParams p;
+    p.nx = n, p.ny = n / 2 + 1;
+    p.width = 1.5, p.height = 0.75;
+    p.tilt = 30;
+    scene::addCloth(def, p);
+    const auto& shadow = def.shadow_triangles;
+    if (n <= scene::kShadowCells + 1) {  // 64 cells or fewer: the surface's own
+      CHECK(shadow.empty());
+      continue;
+    }
+    CHECK(shadow.size() <= size_t(2 * scene::kShadowCells * scene::kShadowCells));
+    CHECK(shadow.size() * 4 <= def.triangles.size() + 8 * n);  // at least about 4 times fewer
+    // the same sheet: its area, its corners among the vertices
+    CHECK(meshArea(def, shadow) == doctest::Approx(1.5 * 0.75).epsilon(1e-9));
+    CHECK(meshArea(def, def.triangles) == doctest::Approx(1.5 * 0.75).epsilon(1e-9));
+    std::vector<bool> used(def.particles.size());
+    for (const auto& t : shadow)
+      for (int v : t) used[static_cast<size_t>(v)] = true;
+    const int last = static_cast<int>(def.particles.size()) - 1;
+    CHECK(used[0]);
+    CHECK(used[static_cast<size_t>(n - 1)]);
+    CHECK(used[static_cast<size_t>(last - n + 1)]);
+    CHECK(used[static_cast<size_t>(last)]);
+  }
 }
 
 TEST_CASE(

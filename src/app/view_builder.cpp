@@ -57,8 +57,8 @@ void ViewBuilder::rebuildTopology(const Session& s) {
   const scene::Built& b = s.built();
   built_ = &b;
   ++topology_;
-  lines_.clear(), tris_.clear(), colliders_.clear(), radii_.clear(), base_flags_.clear(),
-      line_flags_.clear();
+  lines_.clear(), tris_.clear(), shadow_tris_.clear(), colliders_.clear(), radii_.clear(),
+      base_flags_.clear(), line_flags_.clear();
   uv_.clear();
   fresh_scene_ = true;
   trails_of_.clear();
@@ -105,6 +105,7 @@ void ViewBuilder::rebuildTopology(const Session& s) {
       line_flags_.push_back(0);
     }
     tris_ = b.triangles;
+    shadow_tris_ = b.shadow_triangles;
     fillSurfaceUv(b);
     for (const sim::Collider& c : m.colliders) {
       render::ColliderShape shape;
@@ -282,6 +283,7 @@ const render::SceneView& ViewBuilder::build(const Session& s, bool trails) {
   view_.line_strain = strain_;
   view_.line_flags = line_flags_;
   view_.triangles = tris_;
+  view_.shadow_triangles = shadow_tris_;
   view_.surface_uv = uv_;
   view_.trails = trails_;
   view_.trail_lengths = trail_len_;

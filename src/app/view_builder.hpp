@@ -72,7 +72,7 @@ class ViewBuilder {
   int shown_culprit_ = -1;
   float shown_culprit_radius_ = 0.0f;
   std::vector<std::uint8_t> flags_, line_flags_, base_flags_;
-  std::vector<std::uint32_t> lines_, tris_, trail_len_;
+  std::vector<std::uint32_t> lines_, tris_, shadow_tris_, trail_len_;
   std::vector<render::ColliderShape> colliders_;
   std::vector<float> uv_;          // surface_uv, with the topology
   std::vector<float> abs_strain_;  // scratch of autoStrainScale's percentile

@@ -214,8 +214,9 @@ struct Renderer::Impl {
     kVaoHighlight,  // the highlighted ones, likewise
     kVaoOverlay,
     kVaoTrails,
-    kVaoEmpty,      // attribute-less draws: the background triangle
-    kVaoColliders,  // the colliders' mesh: positions, normals, triangles
+    kVaoEmpty,       // attribute-less draws: the background triangle
+    kVaoColliders,   // the colliders' mesh: positions, normals, triangles
+    kVaoShadowMesh,  // positions and SceneView::shadow_triangles
     kVaos
   };
   enum Buf {
@@ -235,6 +236,7 @@ struct Renderer::Impl {
     kColliderPositions,
     kColliderNormals,
     kColliderTriangles,
+    kShadowTriangles,
     kBufs
   };
   enum Tex { kTexPositions, kTexLines, kTexStrain, kTexLineFlags, kTexs };
@@ -245,12 +247,13 @@ struct Renderer::Impl {
   // topology state
   bool haveTopology = false;
   std::uint64_t topology = 0;
-  size_t nPoints = 0, nLines = 0, nTriangleIndices = 0, nRadii = 0, nFlags = 0, nUv = 0;
+  size_t nPoints = 0, nLines = 0, nTriangleIndices = 0, nRadii = 0, nFlags = 0, nUv = 0,
+         nShadowIndices = 0;
   bool haveUv = false;  // the view's surface_uv covers every point: the checker is drawn
   std::vector<std::uint32_t> triangles;    // the valid triangles of the view
   std::vector<std::uint32_t> lineIndices;  // the valid lines of the view (index pairs)
   std::vector<std::uint32_t> lineIds;      // the view's index of each; empty: all are valid
-  GLsizei triangleIndexCount = 0, lineCount = 0, highlightCount = 0;
+  GLsizei triangleIndexCount = 0, lineCount = 0, highlightCount = 0, shadowIndexCount = 0;
 
   // the flags last uploaded (flags change rarely: a highlight, a grab, not every frame)
   bool pointFlagsUploaded = false, lineFlagsUploaded = false;
@@ -407,6 +410,9 @@ struct Renderer::Impl {
     glBindBuffer(GL_ARRAY_BUFFER, buf[kUv]);
     glVertexAttribPointer(2, 2, GL_FLOAT, GL_FALSE, 0, nullptr);  // enabled with the topology
     glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, buf[kTriangles]);
+    glBindVertexArray(vao[kVaoShadowMesh]);
+    positions();
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, buf[kShadowTriangles]);
     // the colliders: their own positions, normals and triangles; no uv (a constant 0)
     glBindVertexArray(vao[kVaoColliders]);
     glBindBuffer(GL_ARRAY_BUFFER, buf[kColliderPositions]);
@@ -463,27 +469,28 @@ struct Renderer::Impl {
   void updateTopology(const SceneView& v, size_t n) {
     const bool changed = !haveTopology || v.topology != topology || n != nPoints ||
                          v.lines.size() / 2 != nLines || v.triangles.size() != nTriangleIndices ||
-                         v.radii.size() != nRadii || v.flags.size() != nFlags ||
-                         v.surface_uv.size() != nUv;
+                         v.shadow_triangles.size() != nShadowIndices || v.radii.size() != nRadii ||
+                         v.flags.size() != nFlags || v.surface_uv.size() != nUv;
     if (!changed) return;
     haveTopology = true;
     topology = v.topology;
     nPoints = n;
     nLines = v.lines.size() / 2;
     nTriangleIndices = v.triangles.size();
+    nShadowIndices = v.shadow_triangles.size();
     nRadii = v.radii.size();
     nFlags = v.flags.size();
     nUv = v.surface_uv.size();
     uploadPointAttributes(v, n);
     uploadSurfaceUv(v, n);
     // keep only triangles and lines whose indices are in range: GL would read out of bounds
-    triangles.clear();
-    for (size_t t = 0; t + 2 < v.triangles.size(); t += 3) {
-      const std::uint32_t a = v.triangles[t], b = v.triangles[t + 1], c = v.triangles[t + 2];
-      if (a < n && b < n && c < n) triangles.insert(triangles.end(), {a, b, c});
-    }
+    validTriangles(v.triangles, n, triangles);
     triangleIndexCount = static_cast<GLsizei>(triangles.size());
     uploadIndices(kVaoSurface, kTriangles, triangles);
+    std::vector<std::uint32_t> shadow;
+    validTriangles(v.shadow_triangles, n, shadow);
+    shadowIndexCount = static_cast<GLsizei>(shadow.size());
+    uploadIndices(kVaoShadowMesh, kShadowTriangles, shadow);
     lineIndices.clear();
     lineIds.clear();
     for (size_t l = 0; l < nLines; ++l) {
@@ -535,6 +542,15 @@ struct Renderer::Impl {
   }
 
   // an element buffer is part of its vertex array's state: bind that first
+  static void validTriangles(std::span<const std::uint32_t> in, size_t n,
+                             std::vector<std::uint32_t>& out) {
+    out.clear();
+    for (size_t t = 0; t + 2 < in.size(); t += 3) {
+      const std::uint32_t a = in[t], b = in[t + 1], c = in[t + 2];
+      if (a < n && b < n && c < n) out.insert(out.end(), {a, b, c});
+    }
+  }
+
   void uploadIndices(Vao a, Buf b, const std::vector<std::uint32_t>& indices) {
     glBindVertexArray(vao[a]);
     upload(GL_ELEMENT_ARRAY_BUFFER, buf[b], indices.size() * sizeof(std::uint32_t), indices.data(),
@@ -993,9 +1009,11 @@ struct Renderer::Impl {
     glStencilMask(0xFF);
     glStencilFunc(GL_EQUAL, 0, 0xFF);
     glStencilOp(GL_KEEP, GL_KEEP, GL_INCR);
-    if (f.surface) {
-      glBindVertexArray(vao[kVaoSurface]);
-      glDrawElements(GL_TRIANGLES, triangleIndexCount, GL_UNSIGNED_INT, nullptr);
+    if (f.surface) {  // a fine cloth's coarser shadow mesh where it has one
+      const bool coarse = shadowIndexCount > 0;
+      glBindVertexArray(vao[coarse ? kVaoShadowMesh : kVaoSurface]);
+      glDrawElements(GL_TRIANGLES, coarse ? shadowIndexCount : triangleIndexCount, GL_UNSIGNED_INT,
+                     nullptr);
     }
     if (f.lines) {
       glBindVertexArray(vao[kVaoLines]);

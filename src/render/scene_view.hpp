@@ -36,6 +36,8 @@ struct SceneView {
   std::span<const float> line_strain;        // per line: (l - rest) / rest (0 for rods)
   std::span<const std::uint8_t> line_flags;  // LineFlag bits per line
   std::span<const std::uint32_t> triangles;  // point index triples (cloth surface)
+  // a coarser surface for the shadow only (a fine cloth's); empty: the shadow of `triangles`
+  std::span<const std::uint32_t> shadow_triangles;
   // u v per point: material coordinates of the surface (its rest shape laid flat), 1 across the
   // cloth's larger side; the renderer draws a faint checker over them so that motion reads.
   // Changes only with topology; empty: a plain surface.

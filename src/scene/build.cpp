@@ -88,6 +88,8 @@ Built build(const SceneDef& def) {
   m.dim = planar ? 2 : 3;
   for (const auto& t : ms.triangles)
     for (int v : t) out.triangles.push_back(static_cast<std::uint32_t>(v));
+  for (const auto& t : ms.shadow_triangles)
+    for (int v : t) out.shadow_triangles.push_back(static_cast<std::uint32_t>(v));
   m.spring_a.resize(ns);
   m.spring_b.resize(ns);
   m.stiffness.resize(ns);

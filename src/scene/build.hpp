@@ -15,8 +15,9 @@ namespace scene {
 // A scene's system (sim::System: the kind is decided there) with its initial state and display
 // surface.
 struct Built : sim::System {
-  sim::State state;                      // the initial state
-  std::vector<std::uint32_t> triangles;  // display surface (cloth), 3 particle indices each
+  sim::State state;                             // the initial state
+  std::vector<std::uint32_t> triangles;         // display surface (cloth), 3 particle indices each
+  std::vector<std::uint32_t> shadow_triangles;  // a coarser one for its shadow (may be empty)
 
   // energy and length scales of the initial state (drift and the runaway rule)
   sim::SceneScales scales() const { return System::scales(state); }

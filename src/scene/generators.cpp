@@ -1,5 +1,6 @@
 #include "scene/generators.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace scene {
@@ -65,6 +66,34 @@ void addSpringPendulum(MassSpringDef& out, const SpringPendulumParams& p) {
   addSpring(out, a, b, p.stiffness, p.rest_length, p.damping);
 }
 
+namespace {
+
+// The grid lines of a coarse mesh over n points: every stride-th, and the last.
+std::vector<int> coarseLines(int n, int stride) {
+  std::vector<int> at;
+  for (int i = 0; i < n - 1; i += stride) at.push_back(i);
+  at.push_back(n - 1);
+  return at;
+}
+
+}  // namespace
+
+// A cloth finer than kShadowCells cells a side gets a shadow mesh of at most that many: its shadow
+// is a soft, translucent silhouette, and software renderers spend their time on the triangles
+// (the 128 x 128 cloth's shadow took 4 ms of a frame; docs/benchmarks.md).
+void addShadowMesh(MassSpringDef& out, const ClothParams& p, int first) {
+  const int stride = (std::max(p.nx, p.ny) - 1 + kShadowCells - 1) / kShadowCells;
+  if (stride <= 1) return;
+  const std::vector<int> is = coarseLines(p.nx, stride), js = coarseLines(p.ny, stride);
+  auto id = [&](int i, int j) { return first + j * p.nx + i; };
+  for (size_t b = 0; b + 1 < js.size(); ++b)
+    for (size_t a = 0; a + 1 < is.size(); ++a) {
+      const int i = is[a], j = js[b], i1 = is[a + 1], j1 = js[b + 1];
+      out.shadow_triangles.push_back({id(i, j), id(i, j1), id(i1, j1)});
+      out.shadow_triangles.push_back({id(i, j), id(i1, j1), id(i1, j)});
+    }
+}
+
 void addCloth(MassSpringDef& out, const ClothParams& p) {
   const int first = static_cast<int>(out.particles.size());
   const double dx = p.width / (p.nx - 1), dy = p.height / (p.ny - 1);
@@ -105,6 +134,7 @@ void addCloth(MassSpringDef& out, const ClothParams& p) {
       out.triangles.push_back({id(i, j), id(i, j + 1), id(i + 1, j + 1)});
       out.triangles.push_back({id(i, j), id(i + 1, j + 1), id(i + 1, j)});
     }
+  addShadowMesh(out, p, first);
   const double ks = p.stiffness;
   const double kshear = p.shear_stiffness.value_or(ks);
   const double kbend = p.bending_stiffness.value_or(ks / 10.0);

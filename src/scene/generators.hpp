@@ -69,6 +69,9 @@ void addChain(MassSpringDef& out, const ChainParams& p);
 void addHangingChain(MassSpringDef& out, const HangingChainParams& p);
 void addLoop(MassSpringDef& out, const LoopParams& p);
 void addSpringPendulum(MassSpringDef& out, const SpringPendulumParams& p);
+// At most this many cells a side in a cloth's shadow mesh (MassSpringDef::shadow_triangles).
+inline constexpr int kShadowCells = 64;
+void addShadowMesh(MassSpringDef& out, const ClothParams& p, int first);
 void addCloth(MassSpringDef& out, const ClothParams& p);
 
 }  // namespace scene

@@ -39,6 +39,8 @@ struct MassSpringDef {
   std::vector<ParticleDef> particles;
   std::vector<SpringDef> springs;
   std::vector<std::array<int, 3>> triangles;  // surface for display (cloth); no physics
+  // a coarser surface for the shadow under a fine cloth (empty: the surface's own); not in files
+  std::vector<std::array<int, 3>> shadow_triangles;
 };
 
 struct PendulumDef {
