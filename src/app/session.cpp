@@ -456,14 +456,15 @@ Session::Outcome Session::applyJobs(const ui::Command& c, std::string& why) {
 void Session::sample() {
   if (clock_t_ == last_sample_t_) return;  // nothing moved (paused): the plots hold still
   last_sample_t_ = clock_t_;
-  for (auto& slot : lanes_) slot.lane.checkRunaway();
-  if (!anyLaneAlive()) paused_ = true;
+  // the primary's energy once a frame: its runaway check, the plots and its drift
   const sim::Energy e = energy();
+  for (auto& slot : lanes_) slot.lane.checkRunaway(&slot == &lanes_.front() ? &e : nullptr);
+  if (!anyLaneAlive()) paused_ = true;
   push(hist_t_, static_cast<float>(clock_t_));
   push(hist_k_, static_cast<float>(e.kinetic));
   push(hist_p_, static_cast<float>(e.potential));
   push(hist_e_, static_cast<float>(e.total()));
-  push(hist_drift_, static_cast<float>(std::abs(primary().drift())));
+  push(hist_drift_, static_cast<float>(std::abs(primary().driftAt(e))));
   const int j = std::min<int>(phase_coordinate_, static_cast<int>(state().x.size()) - 1);
   if (j >= 0) {
     push(phase_q_, static_cast<float>(state().x[j]));

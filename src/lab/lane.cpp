@@ -14,11 +14,12 @@ bool Lane::step() {
   return true;
 }
 
-const std::optional<sim::Divergence>& Lane::checkRunaway() {
+const std::optional<sim::Divergence>& Lane::checkRunaway(const sim::Energy* now) {
   if (divergence_) return divergence_;
   system_->positions(state(), positions_);
-  divergence_ = sim::checkRunaway(scales_, e0_, energy().total(), positions_, state().t, method(),
-                                  system_->isPendulum());
+  const double e = now ? now->total() : energy().total();
+  divergence_ =
+      sim::checkRunaway(scales_, e0_, e, positions_, state().t, method(), system_->isPendulum());
   return divergence_;
 }
 

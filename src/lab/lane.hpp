@@ -32,8 +32,9 @@ class Lane {
   // finite state.
   bool step();
   // The runaway rule (sim/diagnostics.hpp) on the current state; a firing rule becomes the
-  // lane's divergence. Returns it, or nothing.
-  const std::optional<sim::Divergence>& checkRunaway();
+  // lane's divergence. Returns it, or nothing. `now`: the current state's energy where the caller
+  // has it already (a cloth's costs a pass over its springs).
+  const std::optional<sim::Divergence>& checkRunaway(const sim::Energy* now = nullptr);
   // Starts again from `s` (steps from 0, no divergence, a fresh anchor).
   void restart(const sim::State& s);
   // Starts again from `s`, as if `steps` steps had been made (rewind, branch).
@@ -45,9 +46,7 @@ class Lane {
     sim::Work work;
     long long steps = 0;
   };
-  Checkpoint checkpoint() const {
-    return {state(), stepper_->clock(), stepper_->work(), steps_};
-  }
+  Checkpoint checkpoint() const { return {state(), stepper_->clock(), stepper_->work(), steps_}; }
   // Goes back to a checkpoint of this lane (the timeline) keeping the energy anchor; the steps
   // from there are bit-identical to those made from it before.
   void seek(const Checkpoint& c);
@@ -59,7 +58,10 @@ class Lane {
   double e0() const { return e0_; }  // J, the drift's anchor
   const sim::SceneScales& scales() const { return scales_; }
   // (E - E0) / driftReference (sim/diagnostics.hpp)
-  double drift() const { return sim::energyDrift(e0_, energy().total(), scales_); }
+  double drift() const { return driftAt(energy()); }
+  double driftAt(const sim::Energy& now) const {
+    return sim::energyDrift(e0_, now.total(), scales_);
+  }
   // After a conservative change (k, gravity, the grab): E0 := E now, scales from now, and the
   // ledger counts from here.
   void reanchor();
