@@ -16,6 +16,7 @@
 #include "sim/pendulum.hpp"
 #include "sim/spectrum.hpp"
 #include "sim/stepper.hpp"
+#include "sim/xpbd_kernels.hpp"
 
 namespace cli {
 
@@ -234,20 +235,43 @@ constexpr double kFrame = 1.0 / 60;  // s, the display frame the real-time figur
 // The stiff-cloth swing (issue 10's measure): the scene with its own method for `swing` simulated
 // seconds; prints the compute per simulated 1/60 s (stepping alone: the stretch is measured
 // between the timed steps) and the largest structural stretch reached.
-void benchStiff(const scene::SceneDef& def, const std::string& name, double swing,
-                Progress& progress, long long& cells) {
+struct Swing {
+  double stepping = 0.0;  // s of compute
+  double worst = 0.0;     // max structural stretch
+  bool diverged = false;
+};
+
+// Steps the stiff cloth for `steps` steps; the stretch is measured between the timed steps.
+Swing swingCloth(const scene::SceneDef& def, long long steps) {
   const scene::Built b = scene::build(def);
   sim::Stepper st(b.mass_spring, b.state, def.integrator, def.dt);
-  const long long steps = std::llround(swing / def.dt);
-  double stepping = 0.0, worst = maxStructuralStretch(b.mass_spring, b.state.x);
-  bool diverged = false;
-  for (long long i = 0; i < steps && !diverged; ++i) {
+  Swing w;
+  w.worst = maxStructuralStretch(b.mass_spring, b.state.x);
+  for (long long i = 0; i < steps && !w.diverged; ++i) {
     const auto t0 = Clock::now();
-    diverged = st.advance().has_value();
-    stepping += seconds(t0);
-    worst = std::max(worst, maxStructuralStretch(b.mass_spring, st.state().x));
+    w.diverged = st.advance().has_value();
+    w.stepping += seconds(t0);
+    w.worst = std::max(w.worst, maxStructuralStretch(b.mass_spring, st.state().x));
+  }
+  return w;
+}
+
+// The stiff-cloth swing (issue 10's measure): the scene with its own method for `swing` simulated
+// seconds; prints the compute per simulated 1/60 s and the largest structural stretch reached.
+// Where the processor has AVX2 the swing runs again on the scalar path: the same-run ratio of the
+// vector kernels (sim/xpbd_kernels.hpp), and the same stretch, since both give the same bits.
+void benchStiff(const scene::SceneDef& def, const std::string& name, double swing,
+                Progress& progress, long long& cells) {
+  const long long steps = std::llround(swing / def.dt);
+  const Swing w = swingCloth(def, steps);
+  std::optional<Swing> scalar;
+  if (sim::simdAvailable() && def.integrator == sim::Method::Xpbd) {
+    sim::setSimd(false);
+    scalar = swingCloth(def, steps);
+    sim::setSimd(true);
   }
   progress.update(++cells, NAN);
+  const scene::Built b = scene::build(def);
   const auto& ms = b.mass_spring;
   std::string out;
   appendf(out, "\n# stiff cloth: %s, %d particles, %d springs, %s at dt = %.4g s", name.c_str(),
@@ -256,10 +280,17 @@ void benchStiff(const scene::SceneDef& def, const std::string& name, double swin
   if (def.integrator == sim::Method::Xpbd)
     appendf(out, " (%d substeps x %d iterations)", ms.substeps, ms.iterations);
   appendf(out, ", %.3g s swing\n", swing);
+  const double simulated = double(steps) * def.dt;
   appendf(out, "compute per simulated 1/60 s: %.3f ms (%.0f %% of a 60 Hz frame)%s\n",
-          1e3 * stepping * kFrame / (double(steps) * def.dt),
-          100.0 * stepping / (double(steps) * def.dt), diverged ? " (diverged)" : "");
-  appendf(out, "max structural stretch: %.4f\n", worst);
+          1e3 * w.stepping * kFrame / simulated, 100.0 * w.stepping / simulated,
+          w.diverged ? " (diverged)" : "");
+  if (scalar)
+    appendf(out, "the same on the scalar path (no AVX2): %.3f ms, %.2f times the time\n",
+            1e3 * scalar->stepping * kFrame / simulated, scalar->stepping / w.stepping);
+  appendf(out, "max structural stretch: %.4f%s\n", w.worst,
+          scalar ? (scalar->worst == w.worst ? " (the same on the scalar path)"
+                                             : " (differs on the scalar path: a bug)")
+                 : "");
   printRow(progress, out);
 }
 
