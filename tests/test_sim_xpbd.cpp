@@ -249,3 +249,34 @@ TEST_CASE("sim: the force pass gives the scatter pass's bits on 2 threads (gathe
   CHECK(two == reference);
   CHECK(one == reference);
 }
+
+TEST_CASE("sim: tethered particles on their anchor and on the pins' axis step without a trap") {
+  // Eight free particles with two tethers each, so both paths (four at a time with AVX2) see
+  // them: one starts on a pin (tether length 0), one on the axis between the pins (its circle
+  // has radius 0). The tests trap division by zero and invalid operations (tests/fp_trap.hpp).
+  for (const bool simd : {true, false}) {
+    CAPTURE(simd);
+    scene::SceneDef def;
+    def.gravity = Vec3(0.0, -9.81, 0.0);
+    auto& ms = def.mass_spring;
+    ms.tethers = true;
+    ms.particles.push_back({Vec3(0, 0, 0), Vec3::Zero(), 0.0, true});
+    ms.particles.push_back({Vec3(1, 0, 0), Vec3::Zero(), 0.0, true});
+    ms.particles.push_back({Vec3(0, 0, 0), Vec3(0.1, 0, 0), 0.01, false});  // on pin 0
+    ms.particles.push_back({Vec3(0.5, 0, 0), Vec3::Zero(), 0.01, false});   // on the axis
+    for (int i = 0; i < 6; ++i)
+      ms.particles.push_back({Vec3(0.1 * i + 0.2, -0.3, 0.1), Vec3::Zero(), 0.01, false});
+    for (int i = 2; i + 1 < static_cast<int>(ms.particles.size()); ++i)
+      ms.springs.push_back({i, i + 1, 100.0, std::nullopt, 0.0});
+    auto built = scene::build(def);
+    REQUIRE(built.mass_spring.tether_particle.size() == 16);
+    sim::setSimd(simd);
+    const sim::State end =
+        simtest::run(built.mass_spring, built.state, sim::Method::Xpbd, 0.01, 50);
+    sim::setSimd(true);
+    CHECK(end.x.allFinite());
+    // inside both tethers: the one on pin 0 cannot leave it, the one on the axis stays on it
+    CHECK((end.x.segment<3>(6) - Vec3(0, 0, 0)).norm() < 1e-12);
+    CHECK((end.x.segment<3>(9) - Vec3(0.5, 0, 0)).norm() < 1e-9);
+  }
+}

@@ -208,7 +208,10 @@ __attribute__((target("avx2"))) inline Gathered intoSphere4(const Gathered& a, _
                 dz = _mm256_sub_pd(p.z, a.z);
   const __m256d l2 = squaredLength(dx, dy, dz);
   outside = _mm256_cmp_pd(l2, _mm256_mul_pd(length, length), _CMP_NLE_UQ);
-  const __m256d sc = _mm256_div_pd(length, _mm256_sqrt_pd(l2));
+  // the lanes inside keep p: their division is by 1, so that it raises nothing (the tests trap
+  // division by zero; a particle on its anchor would be one)
+  const __m256d root = _mm256_blendv_pd(_mm256_set1_pd(1.0), _mm256_sqrt_pd(l2), outside);
+  const __m256d sc = _mm256_div_pd(length, root);
   return {_mm256_blendv_pd(p.x, _mm256_add_pd(a.x, _mm256_mul_pd(sc, dx)), outside),
           _mm256_blendv_pd(p.y, _mm256_add_pd(a.y, _mm256_mul_pd(sc, dy)), outside),
           _mm256_blendv_pd(p.z, _mm256_add_pd(a.z, _mm256_mul_pd(sc, dz)), outside)};
@@ -242,7 +245,7 @@ __attribute__((target("avx2"))) void projectFourPairs(const TetherPairs& tp, int
   const __m256d off_axis = _mm256_cmp_pd(n, _mm256_setzero_pd(), _CMP_NEQ_UQ);
   const __m256d onto =
       _mm256_and_pd(_mm256_and_pd(out_t, still), _mm256_and_pd(has_circle, off_axis));
-  const __m256d f = _mm256_div_pd(radius, n);
+  const __m256d f = _mm256_div_pd(radius, _mm256_blendv_pd(_mm256_set1_pd(1.0), n, onto));
   const Gathered result = {_mm256_blendv_pd(r.x, _mm256_add_pd(cx, _mm256_mul_pd(f, ox)), onto),
                            _mm256_blendv_pd(r.y, _mm256_add_pd(cy, _mm256_mul_pd(f, oy)), onto),
                            _mm256_blendv_pd(r.z, _mm256_add_pd(cz, _mm256_mul_pd(f, oz)), onto)};
