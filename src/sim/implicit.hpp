@@ -64,6 +64,11 @@ class ImplicitEulerSolver {
 // (c: the fixed particles' positions). The matrix is the same for x, y and z, so it is
 // factorised once (per k, masses, topology, h) and solved with dim right-hand sides.
 // Drag and dashpots enter as the impulse p_a += h F_diss(q_a, M^-1 p_a). First order, symplectic.
+// x = A^-1 b for A = P^T L L^T P factorised by `llt`: the bits of llt.solve(b), with one pass over
+// L for 2 or 3 columns of b at once (time_fe.cpp). `work` is scratch, kept between calls.
+void solveLltColumns(const Eigen::SimplicialLLT<Eigen::SparseMatrix<double>>& llt,
+                     const Eigen::MatrixXd& b, std::vector<double>& work, Eigen::MatrixXd& x);
+
 class TimeFeSolver {
  public:
   bool step(const MassSpringModel& m, const State& in, double h, State& out);
@@ -78,6 +83,7 @@ class TimeFeSolver {
   Eigen::SimplicialLLT<Eigen::SparseMatrix<double>> llt_;
   Eigen::VectorXd Lqa_, Lqb_, Lc_, G_, p_, fd_, xc_;
   Eigen::MatrixXd rhs_, qb_;
+  std::vector<double> work_;  // the solve's rows (time_fe.cpp)
   std::string error_;
 };
 

@@ -5,6 +5,66 @@
 
 namespace sim {
 
+namespace {
+
+// P^T L^-T L^-1 P b for every column of b at once: Eigen's SimplicialLLT::solve, operation for
+// operation (Eigen/src/SparseCore/TriangularSolver.h: the forward pass skips a zero, the backward
+// pass sums a row then divides; no fused multiply-add), so the same bits, but with one pass over
+// L for all the columns where Eigen makes one a column. L is the step's largest data (1.14 M
+// numbers at 128²): reading it once instead of three times is most of the solve's time
+// (docs/benchmarks.md). `work` holds the rows of the permuted right-hand side, kColumns a row.
+template <int kColumns>
+void solveColumnsAtOnce(const Eigen::SimplicialLLT<Eigen::SparseMatrix<double>>& llt,
+                        const Eigen::MatrixXd& b, std::vector<double>& work, Eigen::MatrixXd& x) {
+  const Eigen::SparseMatrix<double>& L = llt.matrixL().nestedExpression();
+  const int n = static_cast<int>(L.cols());
+  const int* start = L.outerIndexPtr();
+  const int* row = L.innerIndexPtr();
+  const double* value = L.valuePtr();
+  const auto& to = llt.permutationP().indices();
+  work.resize(static_cast<size_t>(n) * kColumns);
+  double* w = work.data();
+  for (int i = 0; i < n; ++i)
+    for (int c = 0; c < kColumns; ++c) w[kColumns * to[i] + c] = b(i, c);
+  for (int i = 0; i < n; ++i) {  // L y = P b, column i of L at a time
+    double* wi = w + kColumns * i;
+    bool live[kColumns];
+    for (int c = 0; c < kColumns; ++c)
+      if ((live[c] = wi[c] != 0.0)) wi[c] /= value[start[i]];  // the diagonal comes first
+    for (int k = start[i] + 1; k < start[i + 1]; ++k) {
+      double* wr = w + kColumns * row[k];
+      for (int c = 0; c < kColumns; ++c)
+        if (live[c]) wr[c] -= wi[c] * value[k];
+    }
+  }
+  for (int i = n - 1; i >= 0; --i) {  // L^T z = y, row i of L^T (column i of L) at a time
+    double* wi = w + kColumns * i;
+    double sum[kColumns];
+    for (int c = 0; c < kColumns; ++c) sum[c] = wi[c];
+    for (int k = start[i] + 1; k < start[i + 1]; ++k) {
+      const double* wr = w + kColumns * row[k];
+      for (int c = 0; c < kColumns; ++c) sum[c] -= value[k] * wr[c];
+    }
+    for (int c = 0; c < kColumns; ++c) wi[c] = sum[c] / value[start[i]];
+  }
+  x.resize(n, kColumns);
+  const auto& from = llt.permutationPinv().indices();
+  for (int i = 0; i < n; ++i)
+    for (int c = 0; c < kColumns; ++c) x(from[i], c) = w[kColumns * i + c];
+}
+
+}  // namespace
+
+void solveLltColumns(const Eigen::SimplicialLLT<Eigen::SparseMatrix<double>>& llt,
+                     const Eigen::MatrixXd& b, std::vector<double>& work, Eigen::MatrixXd& x) {
+  if (b.cols() == 3 && llt.permutationP().size() == b.rows())
+    solveColumnsAtOnce<3>(llt, b, work, x);
+  else if (b.cols() == 2 && llt.permutationP().size() == b.rows())
+    solveColumnsAtOnce<2>(llt, b, work, x);
+  else
+    x = llt.solve(b);
+}
+
 void TimeFeSolver::factorise(const MassSpringModel& m, double h) {
   free_.build(m);
   const int nf = static_cast<int>(free_.particle.size());
@@ -88,7 +148,7 @@ bool TimeFeSolver::step(const MassSpringModel& m, const State& in, double h, Sta
                    0.5 * h * mi * m.gravity[c];
     }
   }
-  qb_ = llt_.solve(rhs_);
+  solveLltColumns(llt_, rhs_, work_, qb_);
   for (int k = 0; k < nf; ++k) {
     const int i = free_.particle[k];
     for (int c = 0; c < dim; ++c) out.x[3 * i + c] = qb_(k, c);
