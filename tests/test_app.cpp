@@ -1021,3 +1021,83 @@ TEST_CASE("app: preferences: every value is checked, a damaged line changes noth
   CHECK(p.scene == "seed004_fig6b");
 }
 #endif
+
+#ifdef SPRINGLAB_VIEWER
+#include "app/wind_streaks.hpp"
+
+TEST_CASE("app: wind streaks lie along the wind, move with it, fade in and out, stay in the box") {
+  app::StreakBox box;
+  for (int k = 0; k < 3; ++k) box.lo[k] = -1.0, box.hi[k] = 1.0 + k;
+  const double wind[3] = {3.0, 0.0, 4.0}, calm[3] = {0.0, 0.0, 0.0};
+  std::vector<float> now, later;
+  app::windStreaks(box, calm, 1.0, now);
+  CHECK(now.empty());
+  const double diagonal = std::sqrt(4.0 + 9.0 + 16.0), speed = 5.0;
+  const double length = std::min(speed * app::kStreakSeconds, app::kStreakMaxOfBox * diagonal);
+  const double t = 0.37, later_t = t + 0.01;
+  app::windStreaks(box, wind, t, now);
+  app::windStreaks(box, wind, later_t, later);
+  REQUIRE(now.size() == 8u * app::kWindStreaks);
+  REQUIRE(later.size() == now.size());
+  int moved = 0;
+  for (int i = 0; i < app::kWindStreaks; ++i) {
+    const float* tail = &now[8 * i];
+    const float* head = tail + 4;
+    const float* head2 = &later[8 * i + 4];
+    CAPTURE(i);
+    CHECK(tail[3] == 0.0f);
+    // alpha sin(pi s) at the fraction s of the way across: never above kStreakAlpha
+    CHECK(head[3] >= 0.0f);
+    CHECK(head[3] <= app::kStreakAlpha);
+    for (int k = 0; k < 3; ++k)
+      CHECK(head[k] - tail[k] == doctest::Approx(wind[k] / speed * length).epsilon(1e-5));
+    // the head's place along the wind, from the box's centre: within half the diagonal
+    double along = 0.0;
+    for (int k = 0; k < 3; ++k)
+      along += (head[k] - 0.5 * (box.lo[k] + box.hi[k])) * wind[k] / speed;
+    CHECK(std::abs(along) <= 0.5 * diagonal + 1e-5);
+    // 0.01 s later the air moved 0.05 m along the wind (unless the streak started again)
+    const double dx = head2[0] - head[0], dz = head2[2] - head[2];
+    if (std::abs(dx - 0.03) < 1e-5 && std::abs(dz - 0.04) < 1e-5) ++moved;
+  }
+  // a streak restarts once per diagonal / speed = 1.08 s: in 0.01 s, about 1 in 108 of them
+  CHECK(moved >= app::kWindStreaks - 3);
+  app::windStreaks(box, wind, NAN, now);
+  CHECK(now.empty());
+}
+
+TEST_CASE("app: the panel's wind reaches the system, and the view draws it where the drag acts") {
+  app::Session s;
+  s.load("cloth_in_wind");
+  CHECK(s.built().mass_spring.wind == sim::Vec3(3, 0, 3));
+  ui::Command c = ui::command(K::SetWind);
+  c.vec[0] = -5.0, c.vec[2] = 1.0;
+  std::string msg;
+  REQUIRE(s.apply(c, &msg));
+  CHECK(s.built().mass_spring.wind == sim::Vec3(-5, 0, 1));
+  CHECK(s.currentDef().mass_spring.wind == sim::Vec3(-5, 0, 1));  // the lab's jobs see it
+  ui::PanelModel pm;
+  s.fillPanel(pm);
+  CHECK(pm.wind[0] == -5.0);
+  CHECK(pm.wind[2] == 1.0);
+  app::ViewBuilder vb;
+  const render::SceneView& v = vb.build(s, false);
+  REQUIRE(v.wind_streaks.size() == 8u * app::kWindStreaks);
+  // streaks along the new wind
+  const float* e = v.wind_streaks.data();
+  const float dx = e[4] - e[0], dz = e[6] - e[2];
+  CHECK(e[5] - e[1] == doctest::Approx(0.0f).epsilon(1e-6));
+  CHECK(dx / dz == doctest::Approx(-5.0f).epsilon(1e-4));
+  c.vec[0] = NAN;
+  CHECK_FALSE(s.apply(c, &msg));
+  CHECK(msg == "wind: not a finite vector");
+  // no drag, no wind felt: nothing drawn
+  REQUIRE(s.apply(ui::command(K::SetDrag, 0.0), &msg));
+  CHECK(vb.build(s, false).wind_streaks.empty());
+  // a pendulum has no wind
+  s.load("seed004_fig5a");
+  c.vec[0] = 1.0;
+  CHECK_FALSE(s.apply(c, &msg));
+  CHECK(msg == "wind: not modelled for pendulums");
+}
+#endif

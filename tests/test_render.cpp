@@ -73,7 +73,7 @@ float distanceToRay(const glm::vec3& p, const glm::vec3& origin, const glm::vec3
 constexpr std::uint64_t kFreshTopology = 1u << 20;
 
 struct TestScene {
-  std::vector<float> positions, radii, strain, trails, uv;
+  std::vector<float> positions, radii, strain, trails, uv, wind;
   std::vector<std::uint8_t> flags, line_flags;
   std::vector<std::uint32_t> lines, triangles, trail_lengths;
   std::vector<render::ColliderShape> colliders;
@@ -109,6 +109,7 @@ struct TestScene {
     v.trails = trails;
     v.trail_lengths = trail_lengths;
     v.colliders = colliders;
+    v.wind_streaks = wind;
     static std::uint64_t fresh = kFreshTopology;
     v.topology = topology ? topology : ++fresh;
     v.planar = planar;
@@ -786,6 +787,36 @@ TEST_CASE("render: trails fade from old to new") {
   o.show_trails = false;
   const Image off = renderScene(s, cam, o);
   CHECK(near(off.at(project(cam, {0.85f, 0.2f, 0.0f}, 200, 150)), bg));
+}
+
+TEST_CASE("render: the wind's streaks brighten from tail to head, and can be switched off") {
+  REQUIRE_GL();
+  TestScene s;
+  // one streak from x = -0.9 (its tail, alpha 0) to x = 0.9 (its head, alpha 1)
+  s.wind = {-0.9f, 0.1f, 0.0f, 0.0f, 0.9f, 0.1f, 0.0f, 1.0f};
+  render::DrawOptions o = bareOptions();
+  const render::Camera cam = frontCamera();
+  const glm::ivec3 bg = toBytes(o.background);
+  const Image img = renderScene(s, cam, o);
+  maybeSave("wind", img);
+  const auto contrast = [&](float x) {
+    const glm::ivec3 d = glm::abs(img.strongest(project(cam, {x, 0.1f, 0.0f}, 200, 150), bg) - bg);
+    return d.x + d.y + d.z;
+  };
+  CHECK(contrast(0.85f) > 200);
+  CHECK(contrast(0.85f) > contrast(0.0f));
+  CHECK(contrast(0.0f) > contrast(-0.8f));
+  // a pale blue-white: blue strongest, red weakest
+  const glm::ivec3 head = img.strongest(project(cam, {0.85f, 0.1f, 0.0f}, 200, 150), bg);
+  CHECK(head.z >= head.y);
+  CHECK(head.y >= head.x);
+  o.show_wind = false;
+  const Image off = renderScene(s, cam, o);
+  CHECK(near(off.at(project(cam, {0.85f, 0.1f, 0.0f}, 200, 150)), bg));
+  // a ghosted lane does not draw the air a second time
+  o.show_wind = true, o.opacity = 0.5f;
+  const Image ghost = renderScene(s, cam, o);
+  CHECK(near(ghost.at(project(cam, {0.85f, 0.1f, 0.0f}, 200, 150)), bg));
 }
 
 TEST_CASE("render: grid and axes draw under the scene and can be switched off") {

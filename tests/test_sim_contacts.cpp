@@ -11,6 +11,7 @@
 #include "scene/build.hpp"
 #include "scene/load.hpp"
 #include "sim/contacts.hpp"
+#include "sim/system.hpp"
 #include "test_sim_helpers.hpp"
 
 namespace {
@@ -161,6 +162,35 @@ TEST_CASE("wind: the drag pulls a particle to the air's velocity, v = w (1 - exp
     const auto end = simtest::run(s.mass_spring, s.state, method, dt, std::lround(T / dt));
     CHECK((end.v.head<3>() - expect).norm() < (method == Method::Rk4 ? 1e-9 : 1e-3));
   }
+}
+
+TEST_CASE("wind: a changed wind (the panel's) carries a particle to the new air's velocity") {
+  // planar: the wind may turn in the x-y plane only
+  auto s = particle(Vec3::Zero(), Vec3::Zero(), Vec3::Zero(), {}, 2.0);
+  s.mass_spring.wind = Vec3(1, 0, 0);
+  sim::System sys(s.mass_spring);
+  REQUIRE(sys.mass_spring.dim == 2);
+  CHECK(*sys.setParameter(sim::Parameter::Wind, 0.0, Vec3(0, 0, 1)) ==
+        "a planar scene's wind has no z component");
+  CHECK(*sys.setParameter(sim::Parameter::Wind, 0.0, Vec3(NAN, 0, 0)) == "not a finite vector");
+  CHECK(*sys.setParameter(sim::Parameter::Wind, 0.0, Vec3(sim::kMaxWind + 1, 0, 0)) ==
+        "faster than 100 m/s");
+  CHECK(sys.mass_spring.wind == Vec3(1, 0, 0));  // refused: unchanged
+  const double dt = 1e-3;
+  auto stepper = sys.stepper(Method::Rk4, dt, s.state);
+  REQUIRE(!stepper->advance(1000));
+  const Vec3 v1 = stepper->state().v.head<3>();
+  CHECK((v1 - Vec3(1, 0, 0) * (1.0 - std::exp(-2.0))).norm() < 1e-9);
+  // from v1 the drag relaxes towards the new wind: v = w + (v1 - w) exp(-c t / m)
+  const Vec3 w(-2, 1, 0);
+  REQUIRE(!sys.setParameter(sim::Parameter::Wind, 0.0, w));
+  CHECK(sys.parameter(sim::Parameter::Wind) == doctest::Approx(std::sqrt(5.0)));
+  REQUIRE(!stepper->advance(500));
+  CHECK((stepper->state().v.head<3>() - (w + (v1 - w) * std::exp(-1.0))).norm() < 1e-9);
+  // a pendulum has no wind
+  sim::System pendulum{sim::PendulumModel{}};
+  CHECK(*pendulum.setParameter(sim::Parameter::Wind, 0.0, Vec3(1, 0, 0)) ==
+        "not modelled for pendulums");
 }
 
 namespace {

@@ -207,6 +207,15 @@ TEST_CASE("ui: clampCommand clamps to Limits and drops non-finite values") {
   CHECK(gc->vec[2] == doctest::Approx(80.0));
   g.vec[0] = std::nan("");
   CHECK_FALSE(ui::clampCommand(g).has_value());
+  ui::Command w;
+  w.kind = K::SetWind;
+  w.vec[0] = 300, w.vec[1] = 0, w.vec[2] = -400;  // |w| = 500 m/s: clamped, direction kept
+  const auto wc = ui::clampCommand(w);
+  REQUIRE(wc.has_value());
+  CHECK(wc->vec[0] == doctest::Approx(0.6 * L::kWindMax));
+  CHECK(wc->vec[2] == doctest::Approx(-0.8 * L::kWindMax));
+  w.vec[2] = std::numeric_limits<double>::infinity();
+  CHECK_FALSE(ui::clampCommand(w).has_value());
 
   ui::Command s;
   s.kind = K::Step;
@@ -452,6 +461,49 @@ TEST_CASE("ui: dragging dt emits nothing until the release, stiffness scale like
     CHECK(c.value >= 0.0);
     CHECK(c.value <= ui::Limits::kDragMax);
   }
+}
+
+TEST_CASE("ui: the wind's speed keeps its direction, its heading turns it at the same speed") {
+  Harness h;
+  Fixture f;
+  f.model.drag = 0.5;
+  f.model.wind[0] = 0.0, f.model.wind[1] = 0.0, f.model.wind[2] = 2.0;  // along +z
+  auto draw = f.panel(h);
+  h.frame(draw);
+  REQUIRE(h.probe.find("Wind") != nullptr);
+  h.drag("Wind", 0.5f, 0.9f, draw);
+  auto speed = h.of(K::SetWind);
+  REQUIRE_FALSE(speed.empty());
+  for (const ui::Command& c : speed) {
+    CHECK(c.vec[0] == 0.0);
+    CHECK(c.vec[1] == 0.0);
+    CHECK(c.vec[2] > 0.0);
+    CHECK(c.vec[2] <= ui::Limits::kWindMax);
+  }
+  CHECK(speed.back().vec[2] > 2.0);  // towards the right of a log slider up to 100 m/s
+  // heading: horizontal (gravity along -y), the speed kept; 90 degrees is +z, 0 is +x
+  h.commands.clear();
+  h.drag("Wind heading", 0.75f, 0.5f, draw);  // from +90 to 0 degrees
+  auto turned = h.of(K::SetWind);
+  REQUIRE_FALSE(turned.empty());
+  for (const ui::Command& c : turned) {
+    CHECK(c.vec[1] == 0.0);
+    CHECK(std::hypot(c.vec[0], c.vec[2]) == doctest::Approx(2.0));
+  }
+  CHECK(turned.back().vec[0] == doctest::Approx(2.0).epsilon(0.02));
+  // a planar scene turns it in the x-y plane: no z
+  f.model.planar = true;
+  f.model.wind[0] = 2.0, f.model.wind[2] = 0.0;
+  h.commands.clear();
+  h.drag("Wind heading", 0.5f, 0.75f, draw);  // from 0 to +90 degrees: +y
+  turned = h.of(K::SetWind);
+  REQUIRE_FALSE(turned.empty());
+  CHECK(turned.back().vec[2] == 0.0);
+  CHECK(turned.back().vec[1] == doctest::Approx(2.0).epsilon(0.02));
+  // pendulums have no wind
+  f.model.pendulum = true;
+  h.frame(draw);
+  CHECK(h.probe.find("Wind") == nullptr);
 }
 
 TEST_CASE("ui: pendulums hide the spring controls and show joint damping") {

@@ -365,6 +365,11 @@ Session::Outcome Session::applyPhysics(const ui::Command& c, std::string& why) {
     reanchor();
     return Outcome::Applied;
   }
+  if (c.kind == ui::Command::Kind::SetWind) {
+    if (auto bad = built_->setParameter(sim::Parameter::Wind, 0.0, {c.vec[0], c.vec[1], c.vec[2]}))
+      return why = "wind: " + *bad, Outcome::Rejected;
+    return Outcome::Applied;  // the wind's work is in the ledger with the drag's: no re-anchor
+  }
   const auto p = physicsParameter(c.kind);
   if (!p) return Outcome::NotMine;
   why = rangeError(c.value, p->lo, p->hi, p->what);
@@ -419,6 +424,7 @@ scene::SceneDef Session::currentDef() const {
     d.pendulum.joint_damping = built_->pendulum.joint_damping;
   } else {
     d.mass_spring.drag = built_->mass_spring.drag;
+    d.mass_spring.wind = built_->mass_spring.wind;
     d.substeps = built_->mass_spring.substeps;
     d.iterations = built_->mass_spring.iterations;
     for (size_t s = 0; s < d.mass_spring.springs.size(); ++s)
@@ -535,6 +541,8 @@ void Session::fillPanel(ui::PanelModel& pm) const {
   }
   const sim::Vec3 g = built_->gravity();
   for (int k = 0; k < 3; ++k) pm.gravity[k] = g[k];
+  if (!built_->isPendulum())
+    for (int k = 0; k < 3; ++k) pm.wind[k] = built_->mass_spring.wind[k];
   pm.joint_damping = built_->parameter(sim::Parameter::JointDamping);
   pm.grab_stiffness = grab_stiffness_;
   pm.sim_time = clock_t_;

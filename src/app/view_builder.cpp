@@ -61,6 +61,7 @@ void ViewBuilder::rebuildTopology(const Session& s) {
       base_flags_.clear(), line_flags_.clear();
   uv_.clear();
   fresh_scene_ = true;
+  streak_box_valid_ = false;
   trails_of_.clear();
   if (b.kind == sim::SystemKind::Pendulum) {
     const auto& p = b.pendulum;
@@ -267,6 +268,19 @@ void ViewBuilder::fillTrails(const Session& s, bool advance) {
   }
 }
 
+// The wind's streaks (app/wind_streaks.hpp) where the wind acts: a mass-spring system with drag.
+void ViewBuilder::fillWind(const Session& s) {
+  const scene::Built& b = s.built();
+  const sim::MassSpringModel& m = b.mass_spring;
+  if (b.kind != sim::SystemKind::MassSpring || !(m.drag > 0.0) || m.wind.isZero()) {
+    wind_.clear();
+    return;
+  }
+  if (!streak_box_valid_) streak_box_ = streakBox(pos_, m.dim == 2), streak_box_valid_ = true;
+  const double wind[3] = {m.wind.x(), m.wind.y(), m.wind.z()};
+  windStreaks(streak_box_, wind, s.time(), wind_);
+}
+
 const render::SceneView& ViewBuilder::build(const Session& s, bool trails) {
   const scene::Built& b = s.built();
   if (built_ != &b) rebuildTopology(s);
@@ -274,6 +288,7 @@ const render::SceneView& ViewBuilder::build(const Session& s, bool trails) {
   const int culprit = fillFlagsAndRadii(s);
   fillLineStrains(s, culprit);
   fillTrails(s, trails);
+  fillWind(s);
   updateAutoStrainScale(fresh_scene_);
   fresh_scene_ = false;
   view_.positions = pos_;
@@ -288,6 +303,7 @@ const render::SceneView& ViewBuilder::build(const Session& s, bool trails) {
   view_.trails = trails_;
   view_.trail_lengths = trail_len_;
   view_.colliders = colliders_;
+  view_.wind_streaks = wind_;
   // each lane's builder is its own upload source: the renderer must not take one lane's radii
   // (a culprit's) for another's
   view_.topology = (topology_ << 3) | static_cast<std::uint64_t>(lane & 7);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "app/session.hpp"
+#include "app/wind_streaks.hpp"
 #include "render/scene_view.hpp"
 
 namespace app {
@@ -55,6 +56,7 @@ class ViewBuilder {
   void fillLineStrains(const Session& s, int culprit);
   void fillTrails(const Session& s, bool advance);
   void fillSurfaceUv(const scene::Built& b);
+  void fillWind(const Session& s);
   void updateAutoStrainScale(bool fresh);
   const scene::Built* built_ = nullptr;
   std::uint64_t topology_ = 0;
@@ -74,7 +76,10 @@ class ViewBuilder {
   std::vector<std::uint8_t> flags_, line_flags_, base_flags_;
   std::vector<std::uint32_t> lines_, tris_, shadow_tris_, trail_len_;
   std::vector<render::ColliderShape> colliders_;
-  std::vector<float> uv_;          // surface_uv, with the topology
+  std::vector<float> uv_;    // surface_uv, with the topology
+  std::vector<float> wind_;  // SceneView::wind_streaks
+  StreakBox streak_box_;     // about the scene's first view
+  bool streak_box_valid_ = false;
   std::vector<float> abs_strain_;  // scratch of autoStrainScale's percentile
   float smoothed_strain_ = 0.0f;   // the percentile, smoothed over builds
   float auto_strain_scale_ = kMinStrainScale;

@@ -56,6 +56,9 @@ constexpr glm::vec3 kGridColor{0.62f, 0.64f, 0.68f};
 constexpr std::array<glm::vec3, 3> kAxisColors{{{0.95f, 0.25f, 0.22f},   // x red
                                                 {0.30f, 0.88f, 0.30f},   // y green
                                                 {0.30f, 0.50f, 1.0f}}};  // z blue
+// the wind's streaks: a pale blue-white, air against the dark background, apart from the
+// trails' saturated colours
+constexpr glm::vec3 kWindColor{0.68f, 0.86f, 1.0f};
 
 // ---- sizes ----
 constexpr float kDefaultRadius = 0.02f;  // m, when the view carries no radii
@@ -214,6 +217,7 @@ struct Renderer::Impl {
     kVaoHighlight,  // the highlighted ones, likewise
     kVaoOverlay,
     kVaoTrails,
+    kVaoWind,
     kVaoEmpty,       // attribute-less draws: the background triangle
     kVaoColliders,   // the colliders' mesh: positions, normals, triangles
     kVaoShadowMesh,  // positions and SceneView::shadow_triangles
@@ -233,6 +237,7 @@ struct Renderer::Impl {
     kLineFlags,       // per drawn line, a texture buffer
     kOverlay,
     kTrails,
+    kWind,
     kColliderPositions,
     kColliderNormals,
     kColliderTriangles,
@@ -263,7 +268,7 @@ struct Renderer::Impl {
   std::vector<float> normals, strainScratch;
   std::vector<std::uint8_t> lineFlagsScratch;
   std::vector<std::uint32_t> highlightIndices, flaggedPoints;
-  std::vector<ColorVertex> overlayVerts, trailVerts;
+  std::vector<ColorVertex> overlayVerts, trailVerts, windVerts;
   std::vector<GLint> trailFirst;
   std::vector<GLsizei> trailCount;
 
@@ -430,8 +435,9 @@ struct Renderer::Impl {
     glBindVertexArray(vao[kVaoHighlight]);
     positions();
     glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, buf[kHighlightLines]);
-    // lines coloured per vertex: grid + axes, trails
-    for (auto [a, b] : {std::pair{kVaoOverlay, kOverlay}, std::pair{kVaoTrails, kTrails}}) {
+    // lines coloured per vertex: grid + axes, trails, wind
+    for (auto [a, b] : {std::pair{kVaoOverlay, kOverlay}, std::pair{kVaoTrails, kTrails},
+                        std::pair{kVaoWind, kWind}}) {
       glBindVertexArray(vao[a]);
       glBindBuffer(GL_ARRAY_BUFFER, buf[b]);
       glEnableVertexAttribArray(0);
@@ -818,6 +824,8 @@ struct Renderer::Impl {
     if (o.opacity < 1.0f) glDepthMask(GL_TRUE), glDisable(GL_BLEND), glEnable(GL_DEPTH_TEST);
     if (o.show_axes) drawAxesPass(f);
     if (o.show_trails && !v.trail_lengths.empty()) drawTrailPass(v, f);
+    // the air once, with the lane drawn solid (a ghost's would draw it twice)
+    if (o.show_wind && o.opacity >= 1.0f && v.wind_streaks.size() >= 8) drawWindPass(v, f);
     glBindVertexArray(0);
     glUseProgram(0);
   }
@@ -1113,6 +1121,27 @@ struct Renderer::Impl {
     glDepthMask(GL_FALSE);
     glMultiDrawArrays(GL_LINE_STRIP, trailFirst.data(), trailCount.data(),
                       static_cast<GLsizei>(trailCount.size()));
+    glDepthMask(GL_TRUE);
+    glDisable(GL_BLEND);
+  }
+
+  // the wind's streaks, blended and not writing depth (the scene hides those behind it)
+  void drawWindPass(const SceneView& v, const Frame& f) {
+    constexpr size_t kPerEnd = 4;  // x y z alpha
+    windVerts.clear();
+    for (size_t i = 0; i + kPerEnd <= v.wind_streaks.size(); i += kPerEnd) {
+      const float* e = &v.wind_streaks[i];
+      windVerts.push_back(colorVertex({e[0], e[1], e[2]}, kWindColor, e[3]));
+    }
+    windVerts.resize(windVerts.size() / 2 * 2);  // whole streaks only
+    upload(GL_ARRAY_BUFFER, buf[kWind], windVerts.size() * sizeof(ColorVertex), windVerts.data(),
+           GL_STREAM_DRAW);
+    glUseProgram(lineProg);
+    glUniformMatrix4fv(lu.viewProj, 1, GL_FALSE, glm::value_ptr(f.viewProj));
+    glBindVertexArray(vao[kVaoWind]);
+    glEnable(GL_BLEND);
+    glDepthMask(GL_FALSE);
+    glDrawArrays(GL_LINES, 0, static_cast<GLsizei>(windVerts.size()));
     glDepthMask(GL_TRUE);
     glDisable(GL_BLEND);
   }

@@ -45,6 +45,8 @@ struct SceneView {
   std::span<const float> trails;                 // x y z per trail vertex, trails one after another
   std::span<const std::uint32_t> trail_lengths;  // vertices of each trail, oldest first
   std::span<const ColliderShape> colliders;      // static; may be empty
+  // the wind's streaks (app/wind_streaks.hpp): tail then head of each, x y z alpha per end
+  std::span<const float> wind_streaks;
   // changes whenever a count, an index array, the radii or surface_uv change (the renderer rebuilds
   // its index buffers and uploads the radii only then)
   std::uint64_t topology = 0;

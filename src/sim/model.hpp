@@ -23,6 +23,10 @@ struct Collider {
   double friction = 0.0;       // Coulomb coefficient, >= 0 (static and kinetic alike)
 };
 
+// The fastest wind a running system accepts (the panel, System::setParameter), m/s: faster
+// than a category 5 hurricane's sustained wind (70 m/s).
+inline constexpr double kMaxWind = 100.0;
+
 struct MassSpringModel {
   int dim = 3;                    // 2 when the scene is planar (x-y): every z then stays exactly 0
   Eigen::VectorXd mass;           // kg per particle; 0 for fixed particles

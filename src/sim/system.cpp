@@ -5,8 +5,9 @@
 namespace sim {
 
 namespace {
-constexpr std::string_view kParameterNames[] = {
-    "stiffness_scale", "damping", "drag", "joint_damping", "gravity", "substeps", "iterations"};
+constexpr std::string_view kParameterNames[] = {"stiffness_scale", "damping", "drag",
+                                                "joint_damping",   "gravity", "substeps",
+                                                "iterations",      "wind"};
 
 std::optional<std::string> needPositive(double v) {
   if (!std::isfinite(v)) return "not a finite number";
@@ -117,6 +118,8 @@ double System::parameter(Parameter p) const {
       return mass_spring.substeps;
     case Parameter::Iterations:
       return mass_spring.iterations;
+    case Parameter::Wind:
+      return mass_spring.wind.norm();
   }
   return 0.0;
 }
@@ -159,6 +162,13 @@ std::optional<std::string> System::setParameter(Parameter p, double value, const
       (sub ? mass_spring.substeps : mass_spring.iterations) = static_cast<int>(value);
       return std::nullopt;
     }
+    case Parameter::Wind:
+      if (!springs) return "not modelled for pendulums";
+      if (!vec.allFinite()) return "not a finite vector";
+      if (vec.norm() > kMaxWind) return "faster than " + std::to_string(int(kMaxWind)) + " m/s";
+      if (mass_spring.dim == 2 && vec.z() != 0.0) return "a planar scene's wind has no z component";
+      mass_spring.wind = vec;
+      return std::nullopt;
   }
   return "unknown parameter";
 }

@@ -25,8 +25,9 @@ enum class Parameter {
   Drag,
   JointDamping,
   Gravity,
-  Substeps,   // xpbd's substeps per step, a whole number in [1, kMaxSubsteps]
-  Iterations  // xpbd's constraint sweeps per substep, [1, kMaxIterations]
+  Substeps,    // xpbd's substeps per step, a whole number in [1, kMaxSubsteps]
+  Iterations,  // xpbd's constraint sweeps per substep, [1, kMaxIterations]
+  Wind         // m/s, the air's velocity (a vector, felt through the drag), |wind| <= kMaxWind
 };
 
 class System {
@@ -66,7 +67,7 @@ class System {
   // The parameter's current value (StiffnessScale: relative to the scene's own stiffness).
   double parameter(Parameter p) const;
   // Sets a parameter for every lane on this system; returns why it cannot be (e.g. "a pendulum has
-  // no springs", "must be > 0"), or nothing. Gravity takes `vec`, the others `value`.
+  // no springs", "must be > 0"), or nothing. Gravity and wind take `vec`, the others `value`.
   std::optional<std::string> setParameter(Parameter p, double value,
                                           const Vec3& vec = Vec3::Zero());
   // Whether a change of the parameter keeps the energy's meaning (k, gravity): the drift is
@@ -81,7 +82,7 @@ class System {
 };
 
 // The name used by events `--at` and the docs: "stiffness_scale", "damping", "drag",
-// "joint_damping", "gravity", "substeps", "iterations".
+// "joint_damping", "gravity", "substeps", "iterations", "wind".
 std::string_view parameterName(Parameter p);
 
 }  // namespace sim

@@ -204,14 +204,16 @@ std::optional<Command> clampCommand(Command c) {
     case K::SetClipSize:
       c.count = std::clamp(c.count, 0, static_cast<int>(clipSizes().size()) - 1);
       break;
-    case K::SetGravity: {
+    case K::SetGravity:
+    case K::SetWind: {
       // keep the direction, clamp the magnitude
       for (double v : c.vec)
         if (!std::isfinite(v)) return std::nullopt;
       const double g = std::sqrt(c.vec[0] * c.vec[0] + c.vec[1] * c.vec[1] + c.vec[2] * c.vec[2]);
       if (!std::isfinite(g)) return std::nullopt;
-      if (g > Limits::kGravityMax)
-        for (double& v : c.vec) v *= Limits::kGravityMax / g;
+      const double most = c.kind == K::SetWind ? Limits::kWindMax : Limits::kGravityMax;
+      if (g > most)
+        for (double& v : c.vec) v *= most / g;
       break;
     }
     case K::SetIntegrator:

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <iterator>
+#include <numbers>
 #include <string>
 #include <utility>
 
@@ -48,6 +49,81 @@ Command gravityCommand(const PanelModel& m, double magnitude) {
   for (int i = 0; i < 3; ++i) c.vec[i] = dir[i] * magnitude;
   if (!std::isfinite(magnitude)) c.vec[0] = magnitude;  // dropped by clampCommand
   return c;
+}
+
+// The wind's horizontal directions: e1 along +x and e2 = e1 x up, up against gravity (+y without
+// gravity), so that a heading of 0 degrees blows along +x and 90 along +z in the usual scene. In
+// a planar scene the heading turns in the x-y plane instead (a planar scene's wind has no z).
+void windBasis(const PanelModel& m, double e1[3], double e2[3]) {
+  if (m.planar) {
+    e1[0] = 1.0, e1[1] = 0.0, e1[2] = 0.0;
+    e2[0] = 0.0, e2[1] = 1.0, e2[2] = 0.0;
+    return;
+  }
+  double up[3];
+  gravityDirection(m, up);
+  for (double& u : up) u = -u;
+  const double ax[2][3] = {{1.0, 0.0, 0.0}, {0.0, 0.0, 1.0}};
+  for (const auto& a : ax) {  // +x off the vertical, or +z where x is vertical
+    const double along = a[0] * up[0] + a[1] * up[1] + a[2] * up[2];
+    double n = 0.0;
+    for (int k = 0; k < 3; ++k) e1[k] = a[k] - along * up[k], n += e1[k] * e1[k];
+    n = std::sqrt(n);
+    if (n < 0.5) continue;
+    for (int k = 0; k < 3; ++k) e1[k] /= n;
+    break;
+  }
+  e2[0] = e1[1] * up[2] - e1[2] * up[1];
+  e2[1] = e1[2] * up[0] - e1[0] * up[2];
+  e2[2] = e1[0] * up[1] - e1[1] * up[0];
+}
+
+double windSpeed(const PanelModel& m) {
+  return std::sqrt(m.wind[0] * m.wind[0] + m.wind[1] * m.wind[1] + m.wind[2] * m.wind[2]);
+}
+
+// degrees from e1 towards e2 (windBasis) of the wind's horizontal part; 0 without one
+double windHeading(const PanelModel& m) {
+  double e1[3], e2[3];
+  windBasis(m, e1, e2);
+  double a = 0.0, b = 0.0;
+  for (int k = 0; k < 3; ++k) a += m.wind[k] * e1[k], b += m.wind[k] * e2[k];
+  return a == 0.0 && b == 0.0 ? 0.0 : std::atan2(b, a) * 180.0 / std::numbers::pi;
+}
+
+// A horizontal wind of `speed` m/s towards `heading` degrees (windBasis).
+Command windCommand(const PanelModel& m, double speed, double heading) {
+  double e1[3], e2[3];
+  windBasis(m, e1, e2);
+  const double a = heading * std::numbers::pi / 180.0;
+  Command c = make(K::SetWind);
+  for (int k = 0; k < 3; ++k) c.vec[k] = speed * (std::cos(a) * e1[k] + std::sin(a) * e2[k]);
+  return c;
+}
+
+constexpr double kHeadingMax = 180.0;  // degrees either way from +x
+
+// Wind speed (its direction kept; +x from calm) and heading (horizontal at the same speed).
+void windSliders(const PanelModel& m, PanelState& st, std::vector<Command>& out) {
+  const double speed = windSpeed(m);
+  double v = 0.0;
+  if (detail::slider({"Wind", 0.0, Limits::kWindMax, "%.3g m/s", true, Commit::Live,
+                      "Speed of the air, in m/s, felt through the drag: force = -c (v - wind). "
+                      "Its direction is kept (+x from calm)."},
+                     speed, st, &v)) {
+    Command c = windCommand(m, v, windHeading(m));
+    if (speed > 0.0)
+      for (int k = 0; k < 3; ++k) c.vec[k] = m.wind[k] * (v / speed);
+    emit(out, c);
+  }
+  if (detail::slider({"Wind heading", -kHeadingMax, kHeadingMax, "%.0f deg", false, Commit::Live,
+                      m.planar ? "Direction of the wind in the scene's plane, in degrees from +x "
+                                 "towards +y, at the same speed."
+                               : "Direction of the wind in the horizontal plane, in degrees from "
+                                 "+x towards +z, at the same speed (a vertical part is dropped)."},
+                     windHeading(m), st, &v))
+    emit(out, windCommand(m, speed, v));
+  if (m.drag == 0.0 && speed > 0.0) ImGui::TextDisabled("The wind acts through the drag: 0 now.");
 }
 
 void sceneSection(const PanelModel& m, PanelState& st, std::vector<Command>& out) {
@@ -227,9 +303,10 @@ void physicsSection(const PanelModel& m, PanelState& st, std::vector<Command>& o
     if (m.integrator == "xpbd") xpbdSliders(m, st, out);
   }
   if (detail::slider({"Drag", 0.0, Limits::kDragMax, "%.3g N s/m", true, Commit::Live,
-                      "Linear air drag on every particle, in N s/m: force = -c v."},
+                      "Linear air drag on every particle, in N s/m: force = -c (v - wind)."},
                      m.drag, st, &v))
     emit(out, make(K::SetDrag, v));
+  if (!m.pendulum) windSliders(m, st, out);
 
   double dir[3];
   gravityDirection(m, dir);

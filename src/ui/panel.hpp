@@ -27,6 +27,7 @@ struct Command {
     SetSpringDamping,    // value: N s/m, every spring's dashpot
     SetDrag,             // value: N s/m
     SetGravity,          // vec: m/s^2
+    SetWind,             // vec: m/s, the air's velocity (felt through the drag)
     SetJointDamping,     // value: N m s/rad
     SetGrabStiffness,    // value: N/m, the mouse spring
     SetStrainScale,      // value: strain at full colour
@@ -89,6 +90,7 @@ struct Limits {
   static constexpr double kDampingMax = 1e3;                                  // N s/m
   static constexpr double kDragMax = 1e3;                                     // N s/m
   static constexpr double kGravityMax = 100.0;                                // m/s^2
+  static constexpr double kWindMax = 100.0;                                   // m/s, sim::kMaxWind
   static constexpr double kJointDampingMax = 1e2;                             // N m s/rad
   static constexpr double kGrabStiffnessMin = 1e-2, kGrabStiffnessMax = 1e5;  // N/m
   static constexpr double kStrainScaleMin = 1e-4, kStrainScaleMax = 10.0;
@@ -97,9 +99,9 @@ struct Limits {
   static constexpr int kStepCountMax = 1000;
 };
 
-// Clamps a command's value to Limits (dt, scales, dampings, gravity magnitude, step count; flags to
-// 0/1); nullopt when a value is not finite, so such a command is never emitted. Every command the
-// panel returns has been through it.
+// Clamps a command's value to Limits (dt, scales, dampings, gravity's and wind's magnitude, step
+// count; flags to 0/1); nullopt when a value is not finite, so such a command is never emitted.
+// Every command the panel returns has been through it.
 std::optional<Command> clampCommand(Command command);
 
 // The colour of lane i (linear RGB in 0..1; Okabe-Ito, told apart with colour-blindness), shared
@@ -175,6 +177,7 @@ struct PanelModel {
   double stiffness_scale = 1.0, spring_damping = 0.0, drag = 0.0;
   int substeps = 1, iterations = 1;  // xpbd's (docs/integrators.md#xpbd)
   double gravity[3] = {0.0, -9.81, 0.0};
+  double wind[3] = {0.0, 0.0, 0.0};  // m/s
   double joint_damping = 0.0, grab_stiffness = 100.0;
   // display
   double strain_scale = 0.05;
