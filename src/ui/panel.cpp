@@ -123,7 +123,7 @@ void windSliders(const PanelModel& m, PanelState& st, std::vector<Command>& out)
                                  "+x towards +z, at the same speed (a vertical part is dropped)."},
                      windHeading(m), st, &v))
     emit(out, windCommand(m, speed, v));
-  if (m.drag == 0.0 && speed > 0.0) ImGui::TextDisabled("The wind acts through the drag: 0 now.");
+  if (m.drag == 0.0 && speed > 0.0) ImGui::TextDisabled("Drag is 0: the wind has no effect.");
 }
 
 void sceneSection(const PanelModel& m, PanelState& st, std::vector<Command>& out) {
