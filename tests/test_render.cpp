@@ -8,6 +8,7 @@
 #include <glad/gl.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -17,6 +18,7 @@
 #include <glm/glm.hpp>
 #include <memory>
 #include <ostream>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -76,6 +78,7 @@ struct TestScene {
   std::vector<float> positions, radii, strain, trails, uv, wind;
   std::vector<std::uint8_t> flags, line_flags;
   std::vector<std::uint32_t> lines, triangles, trail_lengths;
+  std::vector<std::span<const std::uint32_t>> levels;  // SceneView::surface_levels
   std::vector<render::ColliderShape> colliders;
   // 0: a fresh id at every view(), as if each draw showed another system (tests that draw one
   // topology in several frames set an id; explicit ids stay below kFreshTopology)
@@ -105,6 +108,7 @@ struct TestScene {
     v.line_strain = strain;
     v.line_flags = line_flags;
     v.triangles = triangles;
+    v.surface_levels = levels;
     v.surface_uv = uv;
     v.trails = trails;
     v.trail_lengths = trail_lengths;
@@ -590,6 +594,68 @@ TEST_CASE("render: a cloth covers its region, lit on both sides") {
   const glm::ivec3 edgeWire =
       wire.strongest(project(cam, {0.0f, -0.3f, 0.0f}, 200, 150), edgeSolid);
   CHECK(edgeWire.r + edgeWire.g + edgeWire.b < edgeSolid.r + edgeSolid.g + edgeSolid.b - 60);
+}
+
+// The pixels' distance from the background at the centres of a sheet's four quarters
+// (left-top, right-top, left-bottom, right-bottom), as drawn from `cam`.
+std::array<bool, 4> quartersDrawn(const TestScene& s, const render::Camera& cam,
+                                  const render::DrawOptions& o) {
+  const Image img = renderScene(s, cam, o);
+  std::array<bool, 4> drawn{};
+  for (int q = 0; q < 4; ++q) {
+    const glm::vec3 at(q % 2 ? 0.3f : -0.3f, q < 2 ? 0.3f : -0.3f, 0.0f);
+    const glm::vec3 px = project(cam, at, 200, 150);
+    drawn[size_t(q)] = !near(img.at(px), backgroundAt(o, static_cast<int>(px.y), 150), 12);
+  }
+  return drawn;
+}
+
+TEST_CASE("render: a fine surface seen from afar is drawn at the level whose cells fit 2.5 px") {
+  REQUIRE_GL();
+  // a 128 x 128-cell sheet of 1.2 m in z = 0; its "levels" are markers, not coarse meshes: level
+  // 0 is the left half, level 1 the top half, so the pixels tell which one was drawn
+  TestScene s;
+  const int n = 129;
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < n; ++i)
+      s.point({-0.6f + 1.2f * i / (n - 1), 0.6f - 1.2f * j / (n - 1), 0.0f}, 0.001f);
+  std::vector<std::uint32_t> left, top;
+  for (int j = 0; j + 1 < n; ++j)
+    for (int i = 0; i + 1 < n; ++i) {
+      const std::uint32_t a = j * n + i, b = a + 1, c = a + n, d = c + 1;
+      for (auto* mesh : {&s.triangles, i < n / 2 ? &left : nullptr, j < n / 2 ? &top : nullptr})
+        if (mesh) mesh->insert(mesh->end(), {a, c, d, a, d, b});
+    }
+  s.levels = {left, top};
+  render::DrawOptions o = bareOptions();
+  o.show_points = false;
+  // a cell's on-screen size at a camera distance (square pixels: the vertical one)
+  auto cellPixels = [&](float distance) {
+    const render::Camera c = frontCamera(distance);
+    return glm::length(glm::vec2(project(c, {0.0f, 0.0f, 0.0f}, 200, 150)) -
+                       glm::vec2(project(c, {0.0f, 1.2f / (n - 1), 0.0f}, 200, 150)));
+  };
+  // distances at which a cell is 2, 1 and 0.5 pixels, and 1.4 (between 2.5/2 and 3/2)
+  const float unit = cellPixels(1.0f);  // pixels * distance
+  const float near2 = unit / 2.0f, mid1 = unit / 1.0f, far05 = unit / 0.5f, band = unit / 1.4f;
+  REQUIRE(cellPixels(far05) == doctest::Approx(0.5f).epsilon(1e-3));
+  using Q = std::array<bool, 4>;
+  CHECK(quartersDrawn(s, frontCamera(near2), o) == Q{true, true, true, true});    // 4 px > 2.5
+  CHECK(quartersDrawn(s, frontCamera(mid1), o) == Q{true, false, true, false});   // level 0
+  CHECK(quartersDrawn(s, frontCamera(far05), o) == Q{true, true, false, false});  // level 1
+  CHECK(quartersDrawn(s, frontCamera(band), o) == Q{true, true, true, true});     // 2.8 > 2.5
+  // one topology over frames: a level drawn is kept while its cells stay within 3 px
+  s.topology = 77;
+  CHECK(quartersDrawn(s, frontCamera(mid1), o) == Q{true, false, true, false});
+  CHECK(quartersDrawn(s, frontCamera(band), o) == Q{true, false, true, false});  // 2.8 <= 3
+  CHECK(quartersDrawn(s, frontCamera(near2), o) == Q{true, true, true, true});
+  CHECK(quartersDrawn(s, frontCamera(band), o) == Q{true, true, true, true});
+  // the wireframe shows the whole surface's edges whatever the distance (dark lines: over a
+  // light background)
+  s.topology = 0;
+  o.show_surface = false, o.wireframe = true;
+  o.background = glm::vec3(0.9f), o.background_gradient = 0.0f;
+  CHECK(quartersDrawn(s, frontCamera(mid1), o) == Q{true, true, true, true});
 }
 
 TEST_CASE("render: fixed, highlighted and grabbed points have their own colours") {

@@ -119,6 +119,70 @@ TEST_CASE("cloth generator: a fine cloth's shadow mesh covers it with at most 64
   }
 }
 
+TEST_CASE("cloth generator: surface levels join every 2nd and 4th grid line of a fine cloth") {
+  // (nx, ny) -> levels: 96 cells a side or more make the stride-2 level, 192 the stride-4 one
+  for (const auto& [nx, levels] :
+       {std::pair{64, 0}, {96, 0}, {97, 1}, {128, 1}, {193, 2}, {256, 2}}) {
+    CAPTURE(nx);
+    scene::MassSpringDef def;
+    scene::ClothParams p;
+    p.nx = nx, p.ny = nx / 2 + 1;
+    p.width = 1.5, p.height = 0.75;
+    p.tilt = 30;
+    scene::addCloth(def, p);
+    REQUIRE(def.surface_levels.size() == size_t(levels));
+    for (int k = 0, stride = 2; k < levels; ++k, stride *= 2) {
+      CAPTURE(stride);
+      const auto& level = def.surface_levels[size_t(k)];
+      // the same sheet, its cells stride times the surface's (one narrower row or column at the
+      // far edge when stride does not divide the cells)
+      CHECK(meshArea(def, level) == doctest::Approx(1.5 * 0.75).epsilon(1e-9));
+      const int cx = (nx - 1 + stride - 1) / stride, cy = (p.ny - 1 + stride - 1) / stride;
+      CHECK(level.size() == size_t(2 * cx * cy));
+      for (const auto& t : level)  // every vertex on the level's grid lines or the last ones
+        for (int v : t) {
+          const int i = v % nx, j = v / nx;
+          CHECK(((i % stride == 0 || i == nx - 1) && (j % stride == 0 || j == p.ny - 1)));
+        }
+    }
+  }
+}
+
+TEST_CASE(
+    "cloth generator: a level covers every cloth, and a scene's own triangles drop the levels") {
+  scene::MassSpringDef def;
+  scene::ClothParams small, fine;
+  small.nx = small.ny = 9;
+  fine.nx = fine.ny = 200;
+  fine.center = sim::Vec3(3, 0, 0);
+  scene::addCloth(def, small);  // too coarse for a level: its whole surface goes into each
+  scene::addCloth(def, fine);
+  REQUIRE(def.surface_levels.size() == 2);
+  for (const auto& level : def.surface_levels) {
+    CHECK(meshArea(def, level) == doctest::Approx(2.0).epsilon(1e-9));
+    CHECK(std::count(level.begin(), level.end(), def.triangles.front()) == 1);  // the small one's
+  }
+  scene::addCloth(def, small);  // after the fine one: likewise
+  for (const auto& level : def.surface_levels)
+    CHECK(meshArea(def, level) == doctest::Approx(3.0).epsilon(1e-9));
+
+  const std::string text = R"({"system": {"type": "mass_spring",
+      "generators": [{"kind": "cloth", "nx": 130, "ny": 130, "width": 1, "height": 1,
+        "mass": 1, "stiffness": 10}],
+      "triangles": [[0, 1, 130]]}})";
+  const scene::SceneDef withOwn = scene::parse(text, "own.json");
+  CHECK(withOwn.mass_spring.surface_levels.empty());
+  CHECK(withOwn.mass_spring.shadow_triangles.empty());
+  const auto b = scene::build(withOwn);
+  CHECK(b.surface_levels.empty());
+  const auto plain = scene::build(scene::parse(
+      R"({"system": {"type": "mass_spring", "generators": [{"kind": "cloth", "nx": 130, "ny": 130,
+          "width": 1, "height": 1, "mass": 1, "stiffness": 10}]}})",
+      "plain.json"));
+  REQUIRE(plain.surface_levels.size() == 1);
+  CHECK(plain.surface_levels[0].size() == 3 * 2 * 65 * 65);
+}
+
 TEST_CASE(
     "hanging chain follows its angles, loop closes, explicit springs reach generated particles") {
   const std::string text = R"({

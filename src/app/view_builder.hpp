@@ -32,7 +32,8 @@ class ViewBuilder {
   const std::vector<int> trailBodies() const;
 
   // The strain scale that makes the last built view's strains readable: a high percentile
-  // (kStrainPercentile) of |strain| over its springs, smoothed over the builds (a quick rise, a
+  // (kStrainPercentile) of |strain| over its springs (every k-th of a system with more than about
+  // 16 thousand), smoothed over the builds (a quick rise, a
   // slow fall, so that it does not flicker), rounded up to 1, 2 or 5 times a power of ten (the
   // legend reads "0.005", not "0.0043"), changed only when the smoothed value leaves the rounded
   // one's band, and at least kMinStrainScale. Without springs, kMinStrainScale. The viewer uses
@@ -75,6 +76,8 @@ class ViewBuilder {
   float shown_culprit_radius_ = 0.0f;
   std::vector<std::uint8_t> flags_, line_flags_, base_flags_;
   std::vector<std::uint32_t> lines_, tris_, shadow_tris_, trail_len_;
+  std::vector<std::vector<std::uint32_t>> levels_;           // the surface's coarser levels
+  std::vector<std::span<const std::uint32_t>> level_spans_;  // over levels_, for the view
   std::vector<render::ColliderShape> colliders_;
   std::vector<float> uv_;    // surface_uv, with the topology
   std::vector<float> wind_;  // SceneView::wind_streaks

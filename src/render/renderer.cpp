@@ -82,6 +82,14 @@ constexpr glm::vec3 kShadowLight{0.18f, -1.0f, -0.12f};
 constexpr float kShadowAlpha = 0.42f;  // under a caster touching the ground
 // a caster this many scene extents above the ground casts the faintest shadow
 constexpr float kShadowFadeExtents = 0.6f;
+// Surface levels (SceneView::surface_levels): the coarsest level whose cells are at most
+// kLevelCellPixels across on screen is drawn; one already drawn is kept until its cells pass
+// kLevelKeepPixels, so that a cloth swinging near the bound does not switch every frame. At 2.5
+// pixels a coarse cell's shading and outline look as the whole surface's do (compared in
+// screenshots, docs/architecture.md#surface-levels); the normals are the whole surface's.
+constexpr float kLevelCellPixels = 2.5f, kLevelKeepPixels = 3.0f;
+constexpr size_t kLevelSampleTriangles = 64;  // whose edges measure the surface's cells
+constexpr float kMinClipW = 1e-6f;            // a vertex nearer the eye's plane is not measured
 
 // ---- the ground grid ----
 constexpr float kGridCellsAcross = 8.0f;  // the spacing is the nice step nearest extent / 8
@@ -242,6 +250,7 @@ struct Renderer::Impl {
     kColliderNormals,
     kColliderTriangles,
     kShadowTriangles,
+    kLevelTriangles,  // SceneView::surface_levels, one after another
     kBufs
   };
   enum Tex { kTexPositions, kTexLines, kTexStrain, kTexLineFlags, kTexs };
@@ -253,12 +262,15 @@ struct Renderer::Impl {
   bool haveTopology = false;
   std::uint64_t topology = 0;
   size_t nPoints = 0, nLines = 0, nTriangleIndices = 0, nRadii = 0, nFlags = 0, nUv = 0,
-         nShadowIndices = 0;
+         nShadowIndices = 0, nLevels = 0;
   bool haveUv = false;  // the view's surface_uv covers every point: the checker is drawn
   std::vector<std::uint32_t> triangles;    // the valid triangles of the view
   std::vector<std::uint32_t> lineIndices;  // the valid lines of the view (index pairs)
   std::vector<std::uint32_t> lineIds;      // the view's index of each; empty: all are valid
   GLsizei triangleIndexCount = 0, lineCount = 0, highlightCount = 0, shadowIndexCount = 0;
+  // the surface levels' valid triangles in kLevelTriangles: level k's are [first[k], first[k+1])
+  std::vector<size_t> levelFirst;
+  int surfaceLevel = -1;  // the level drawn last frame; -1: the whole surface
 
   // the flags last uploaded (flags change rarely: a highlight, a grab, not every frame)
   bool pointFlagsUploaded = false, lineFlagsUploaded = false;
@@ -476,7 +488,8 @@ struct Renderer::Impl {
     const bool changed = !haveTopology || v.topology != topology || n != nPoints ||
                          v.lines.size() / 2 != nLines || v.triangles.size() != nTriangleIndices ||
                          v.shadow_triangles.size() != nShadowIndices || v.radii.size() != nRadii ||
-                         v.flags.size() != nFlags || v.surface_uv.size() != nUv;
+                         v.flags.size() != nFlags || v.surface_uv.size() != nUv ||
+                         v.surface_levels.size() != nLevels;
     if (!changed) return;
     haveTopology = true;
     topology = v.topology;
@@ -487,6 +500,7 @@ struct Renderer::Impl {
     nRadii = v.radii.size();
     nFlags = v.flags.size();
     nUv = v.surface_uv.size();
+    nLevels = v.surface_levels.size();
     uploadPointAttributes(v, n);
     uploadSurfaceUv(v, n);
     // keep only triangles and lines whose indices are in range: GL would read out of bounds
@@ -497,6 +511,7 @@ struct Renderer::Impl {
     validTriangles(v.shadow_triangles, n, shadow);
     shadowIndexCount = static_cast<GLsizei>(shadow.size());
     uploadIndices(kVaoShadowMesh, kShadowTriangles, shadow);
+    uploadSurfaceLevels(v, n);
     lineIndices.clear();
     lineIds.clear();
     for (size_t l = 0; l < nLines; ++l) {
@@ -555,6 +570,65 @@ struct Renderer::Impl {
       const std::uint32_t a = in[t], b = in[t + 1], c = in[t + 2];
       if (a < n && b < n && c < n) out.insert(out.end(), {a, b, c});
     }
+  }
+
+  // The coarsest surface level whose cells are small enough on screen (kLevelCellPixels, or
+  // kLevelKeepPixels for the level drawn last), or -1: the whole surface. Level k's cells are
+  // 2^(k+1) of the whole surface's, whose size is the median of sampled edges' on-screen lengths.
+  int chooseSurfaceLevel(const SceneView& v, const glm::mat4& viewProj, int width, int height) {
+    const int levels = levelFirst.empty() ? 0 : static_cast<int>(levelFirst.size()) - 1;
+    const float cell = levels > 0 ? medianEdgePixels(v.positions, viewProj, width, height) : NAN;
+    int chosen = -1;
+    float stride = 2.0f;
+    for (int k = 0; k < levels && cell > 0.0f; ++k, stride *= 2.0f) {
+      const float bound = k <= surfaceLevel ? kLevelKeepPixels : kLevelCellPixels;
+      if (stride * cell <= bound && levelFirst[k + 1] > levelFirst[k]) chosen = k;
+    }
+    return surfaceLevel = chosen;
+  }
+
+  // The median on-screen length (pixels) of the edges of kLevelSampleTriangles triangles spread
+  // over the whole surface, those with a vertex at or behind the eye left out; NaN if none.
+  std::vector<float> edgeScratch;
+  float medianEdgePixels(std::span<const float> p, const glm::mat4& viewProj, int width,
+                         int height) {
+    const size_t count = triangles.size() / 3;
+    const size_t samples = std::min(count, kLevelSampleTriangles);
+    const glm::vec2 half(0.5f * static_cast<float>(width), 0.5f * static_cast<float>(height));
+    edgeScratch.clear();
+    for (size_t s = 0; s < samples; ++s) {
+      const size_t t = s * count / samples;
+      glm::vec2 q[3];
+      bool visible = true;
+      for (int c = 0; c < 3; ++c) {
+        const std::uint32_t i = triangles[3 * t + static_cast<size_t>(c)];
+        const glm::vec4 clip = viewProj * glm::vec4(p[3 * i], p[3 * i + 1], p[3 * i + 2], 1.0f);
+        visible = visible && clip.w > kMinClipW;
+        q[c] = glm::vec2(clip) / clip.w * half;
+      }
+      for (int c = 0; visible && c < 3; ++c)
+        if (const float l = glm::length(q[(c + 1) % 3] - q[c]); std::isfinite(l))
+          edgeScratch.push_back(l);
+    }
+    if (edgeScratch.empty()) return NAN;
+    const auto middle = edgeScratch.begin() + static_cast<long>(edgeScratch.size() / 2);
+    std::nth_element(edgeScratch.begin(), middle, edgeScratch.end());
+    return *middle;
+  }
+
+  // the levels' valid triangles one after another into kLevelTriangles (not bound to a vertex
+  // array: drawSurfacePass binds it to the surface's in place of kTriangles)
+  void uploadSurfaceLevels(const SceneView& v, size_t n) {
+    std::vector<std::uint32_t> all, valid;
+    levelFirst.assign(1, 0);
+    for (const auto& level : v.surface_levels) {
+      validTriangles(level, n, valid);
+      all.insert(all.end(), valid.begin(), valid.end());
+      levelFirst.push_back(all.size());
+    }
+    upload(GL_ARRAY_BUFFER, buf[kLevelTriangles], all.size() * sizeof(std::uint32_t), all.data(),
+           GL_STATIC_DRAW);
+    surfaceLevel = -1;
   }
 
   void uploadIndices(Vao a, Buf b, const std::vector<std::uint32_t>& indices) {
@@ -743,6 +817,7 @@ struct Renderer::Impl {
     size_t points = 0;
     bool surface = false;  // the surface or its wireframe is drawn
     bool lines = false;
+    int level = -1;  // the surface level drawn filled; -1: the whole surface
   };
 
   // depth and stencil (the shadow's once-per-pixel mask) reset; colour the gradient, drawn as one
@@ -793,6 +868,7 @@ struct Renderer::Impl {
     f.orthographic = cam.planar;
     f.surface = (o.show_surface || o.wireframe) && triangleIndexCount > 0;
     f.lines = o.show_lines && lineCount > 0;
+    f.level = f.surface && o.show_surface ? chooseSurfaceLevel(v, f.viewProj, width, height) : -1;
     // hidden particles (a cloth's beads) still show the ones that matter: a divergence's
     // culprit, the one the mouse holds
     const bool points = f.points > 0 && (o.show_points || collectFlaggedPoints(v, f.points));
@@ -905,7 +981,16 @@ struct Renderer::Impl {
       glUniform3fv(su.back, 1, glm::value_ptr(kClothBack));
       glEnable(GL_POLYGON_OFFSET_FILL);
       glPolygonOffset(kSurfaceOffsetFactor, kSurfaceOffsetUnits);
-      glDrawElements(GL_TRIANGLES, triangleIndexCount, GL_UNSIGNED_INT, nullptr);
+      if (f.level >= 0) {  // the level's triangles in place of the whole surface's, for this draw
+        const size_t k = static_cast<size_t>(f.level);
+        glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, buf[kLevelTriangles]);
+        glDrawElements(GL_TRIANGLES, static_cast<GLsizei>(levelFirst[k + 1] - levelFirst[k]),
+                       GL_UNSIGNED_INT,
+                       reinterpret_cast<const void*>(levelFirst[k] * sizeof(std::uint32_t)));
+        glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, buf[kTriangles]);
+      } else {
+        glDrawElements(GL_TRIANGLES, triangleIndexCount, GL_UNSIGNED_INT, nullptr);
+      }
       glDisable(GL_POLYGON_OFFSET_FILL);
     }
     if (o.wireframe) {

@@ -38,6 +38,10 @@ struct SceneView {
   std::span<const std::uint32_t> triangles;  // point index triples (cloth surface)
   // a coarser surface for the shadow only (a fine cloth's); empty: the shadow of `triangles`
   std::span<const std::uint32_t> shadow_triangles;
+  // the surface on every 2nd, 4th, ... grid line, coarsest last: drawn instead of `triangles`
+  // where the camera is too far away to resolve their cells (docs/architecture.md#surface-levels);
+  // may be empty. Changes only with topology.
+  std::span<const std::span<const std::uint32_t>> surface_levels;
   // u v per point: material coordinates of the surface (its rest shape laid flat), 1 across the
   // cloth's larger side; the renderer draws a faint checker over them so that motion reads.
   // Changes only with topology; empty: a plain surface.

@@ -90,6 +90,11 @@ Built build(const SceneDef& def) {
     for (int v : t) out.triangles.push_back(static_cast<std::uint32_t>(v));
   for (const auto& t : ms.shadow_triangles)
     for (int v : t) out.shadow_triangles.push_back(static_cast<std::uint32_t>(v));
+  for (const auto& level : ms.surface_levels) {
+    auto& indices = out.surface_levels.emplace_back();
+    for (const auto& t : level)
+      for (int v : t) indices.push_back(static_cast<std::uint32_t>(v));
+  }
   m.spring_a.resize(ns);
   m.spring_b.resize(ns);
   m.stiffness.resize(ns);

@@ -18,6 +18,8 @@ struct Built : sim::System {
   sim::State state;                             // the initial state
   std::vector<std::uint32_t> triangles;         // display surface (cloth), 3 particle indices each
   std::vector<std::uint32_t> shadow_triangles;  // a coarser one for its shadow (may be empty)
+  // the surface at 2, 4, ... times its cell (MassSpringDef::surface_levels); may be empty
+  std::vector<std::vector<std::uint32_t>> surface_levels;
 
   // energy and length scales of the initial state (drift and the runaway rule)
   sim::SceneScales scales() const { return System::scales(state); }

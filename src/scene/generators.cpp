@@ -76,6 +76,19 @@ std::vector<int> coarseLines(int n, int stride) {
   return at;
 }
 
+// The cloth's surface on every stride-th grid line (and the last), appended to `out`.
+void appendCoarseMesh(std::vector<std::array<int, 3>>& out, const ClothParams& p, int first,
+                      int stride) {
+  const std::vector<int> is = coarseLines(p.nx, stride), js = coarseLines(p.ny, stride);
+  auto id = [&](int i, int j) { return first + j * p.nx + i; };
+  for (size_t b = 0; b + 1 < js.size(); ++b)
+    for (size_t a = 0; a + 1 < is.size(); ++a) {
+      const int i = is[a], j = js[b], i1 = is[a + 1], j1 = js[b + 1];
+      out.push_back({id(i, j), id(i, j1), id(i1, j1)});
+      out.push_back({id(i, j), id(i1, j1), id(i1, j)});
+    }
+}
+
 }  // namespace
 
 // A cloth finer than kShadowCells cells a side gets a shadow mesh of at most that many: its shadow
@@ -83,15 +96,27 @@ std::vector<int> coarseLines(int n, int stride) {
 // (the 128 x 128 cloth's shadow took 4 ms of a frame; docs/benchmarks.md).
 void addShadowMesh(MassSpringDef& out, const ClothParams& p, int first) {
   const int stride = (std::max(p.nx, p.ny) - 1 + kShadowCells - 1) / kShadowCells;
-  if (stride <= 1) return;
-  const std::vector<int> is = coarseLines(p.nx, stride), js = coarseLines(p.ny, stride);
-  auto id = [&](int i, int j) { return first + j * p.nx + i; };
-  for (size_t b = 0; b + 1 < js.size(); ++b)
-    for (size_t a = 0; a + 1 < is.size(); ++a) {
-      const int i = is[a], j = js[b], i1 = is[a + 1], j1 = js[b + 1];
-      out.shadow_triangles.push_back({id(i, j), id(i, j1), id(i1, j1)});
-      out.shadow_triangles.push_back({id(i, j), id(i1, j1), id(i1, j)});
-    }
+  if (stride > 1) appendCoarseMesh(out.shadow_triangles, p, first, stride);
+}
+
+// Seen from afar a fine cloth's cells are smaller than a pixel, and a software rasteriser spends
+// its time on triangles nobody can see (the 256 x 256 cloth's surface took 23 ms of a frame;
+// docs/benchmarks.md#surface-levels): the renderer then draws a level with fewer.
+void addSurfaceLevels(MassSpringDef& out, const ClothParams& p, int first, size_t trianglesBefore) {
+  const int cells = std::max(p.nx, p.ny) - 1;
+  auto& levels = out.surface_levels;
+  for (size_t k = 0, stride = 2; k < size_t(kMaxSurfaceLevels); ++k, stride *= 2) {
+    const bool fine = cells >= kMinLevelCells * int(stride);
+    if (!fine && k >= levels.size()) break;
+    if (k == levels.size())  // a new level: the surfaces before this cloth, whole
+      levels.emplace_back(out.triangles.begin(),
+                          out.triangles.begin() + static_cast<long>(trianglesBefore));
+    if (fine)
+      appendCoarseMesh(levels[k], p, first, int(stride));
+    else
+      levels[k].insert(levels[k].end(), out.triangles.begin() + static_cast<long>(trianglesBefore),
+                       out.triangles.end());
+  }
 }
 
 void addCloth(MassSpringDef& out, const ClothParams& p) {
@@ -100,6 +125,7 @@ void addCloth(MassSpringDef& out, const ClothParams& p) {
   const double pm = p.mass / (double(p.nx) * p.ny);
   const double tilt = p.tilt * M_PI / 180.0;
   auto id = [&](int i, int j) { return first + j * p.nx + i; };
+  const size_t trianglesBefore = out.triangles.size();
   auto pinned = [&](int i, int j) {
     const bool left = i == 0, right = i == p.nx - 1, top = j == 0, bottom = j == p.ny - 1;
     switch (p.pins) {
@@ -135,6 +161,7 @@ void addCloth(MassSpringDef& out, const ClothParams& p) {
       out.triangles.push_back({id(i, j), id(i + 1, j + 1), id(i + 1, j)});
     }
   addShadowMesh(out, p, first);
+  addSurfaceLevels(out, p, first, trianglesBefore);
   const double ks = p.stiffness;
   const double kshear = p.shear_stiffness.value_or(ks);
   const double kbend = p.bending_stiffness.value_or(ks / 10.0);

@@ -72,6 +72,12 @@ void addSpringPendulum(MassSpringDef& out, const SpringPendulumParams& p);
 // At most this many cells a side in a cloth's shadow mesh (MassSpringDef::shadow_triangles).
 inline constexpr int kShadowCells = 64;
 void addShadowMesh(MassSpringDef& out, const ClothParams& p, int first);
+// A cloth with at least kMinLevelCells * stride cells a side gets a surface level at that stride
+// (2, 4, ... up to kMaxSurfaceLevels levels; MassSpringDef::surface_levels). A level covers every
+// cloth of the system: one too coarse for it adds its whole surface there.
+inline constexpr int kMinLevelCells = 48;
+inline constexpr int kMaxSurfaceLevels = 2;
+void addSurfaceLevels(MassSpringDef& out, const ClothParams& p, int first, size_t trianglesBefore);
 void addCloth(MassSpringDef& out, const ClothParams& p);
 
 }  // namespace scene

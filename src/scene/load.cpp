@@ -409,6 +409,10 @@ void parseTriangles(const Obj& sys, long long n, MassSpringDef& def) {
       throw Error(file + ": " + path + ": the three indices must differ");
     def.triangles.push_back(t);
   }
+  // the generators' coarse meshes do not know these triangles: the shadow and the far view draw
+  // the whole surface instead
+  def.shadow_triangles.clear();
+  def.surface_levels.clear();
 }
 
 sim::Collider parseCollider(const json& j, const std::string& path, const std::string& file) {

@@ -41,6 +41,10 @@ struct MassSpringDef {
   std::vector<std::array<int, 3>> triangles;  // surface for display (cloth); no physics
   // a coarser surface for the shadow under a fine cloth (empty: the surface's own); not in files
   std::vector<std::array<int, 3>> shadow_triangles;
+  // the surface at coarser resolutions, for a view too far away to resolve its cells: level k
+  // joins every 2^(k+1)-th grid line of each cloth (docs/architecture.md#surface-levels); not in
+  // files, and none where the scene lists triangles of its own
+  std::vector<std::vector<std::array<int, 3>>> surface_levels;
 };
 
 struct PendulumDef {
