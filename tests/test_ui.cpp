@@ -197,6 +197,8 @@ TEST_CASE("ui: clampCommand clamps to Limits and drops non-finite values") {
   CHECK_FALSE(clamp(K::SetIterations, std::nan("")).has_value());
   CHECK(clamp(K::SetPaused, 7.0)->value == 1.0);
   CHECK_FALSE(clamp(K::SetWireframe, std::nan("")).has_value());
+  CHECK(clamp(K::SetShowWind, 0.25)->value == 1.0);
+  CHECK_FALSE(clamp(K::SetShowWind, std::nan("")).has_value());
 
   ui::Command g;
   g.kind = K::SetGravity;
@@ -504,6 +506,28 @@ TEST_CASE("ui: the wind's speed keeps its direction, its heading turns it at the
   f.model.pendulum = true;
   h.frame(draw);
   CHECK(h.probe.find("Wind") == nullptr);
+}
+
+TEST_CASE("ui: the wind's streaks can be hidden where a wind acts, and only there") {
+  Harness h;
+  Fixture f;  // a cloth without drag or wind
+  auto draw = f.panel(h);
+  h.frame(draw);
+  CHECK(h.probe.find("Wind streaks") == nullptr);
+  f.model.wind[2] = 3.0;  // a wind without drag acts on nothing: none drawn, nothing to hide
+  h.frame(draw);
+  CHECK(h.probe.find("Wind streaks") == nullptr);
+  f.model.drag = 0.5;
+  h.frame(draw);
+  REQUIRE(h.probe.find("Wind streaks") != nullptr);
+  h.click("Wind streaks", draw);
+  REQUIRE(h.of(K::SetShowWind).size() == 1);
+  CHECK(h.of(K::SetShowWind)[0].value == 0.0);  // shown: the click hides them
+  f.model.show_wind = false;
+  h.commands.clear();
+  h.click("Wind streaks", draw);
+  REQUIRE(h.of(K::SetShowWind).size() == 1);
+  CHECK(h.of(K::SetShowWind)[0].value == 1.0);
 }
 
 TEST_CASE("ui: pendulums hide the spring controls and show joint damping") {

@@ -166,6 +166,9 @@ bool FrameDriver::applyCommand(const ui::Command& c) {
     case K::SetShowSprings:
       draw.show_lines = c.value != 0.0;
       break;
+    case K::SetShowWind:
+      draw.show_wind = c.value != 0.0;
+      break;
     case K::SetPacing:
       pacing = c.value == 1.0 ? Pacing::SmoothFrames : Pacing::RealTimeMotion;
       break;
@@ -211,6 +214,7 @@ ui::PanelModel FrameDriver::panelModel(const StepPolicy& policy) const {
   pm.wireframe = draw.wireframe;
   pm.show_trails = draw.show_trails;
   pm.show_springs = draw.show_lines;
+  pm.show_wind = draw.show_wind;
   pm.recording = recording;
   pm.recording_label = recordingLabel;
   pm.clip_size = clipSize;

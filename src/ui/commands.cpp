@@ -190,6 +190,7 @@ std::optional<Command> clampCommand(Command c) {
     case K::SetWireframe:
     case K::SetShowTrails:
     case K::SetShowSprings:
+    case K::SetShowWind:
     case K::SetPacing:
     case K::SetFollow:
     case K::SetStrainAuto:

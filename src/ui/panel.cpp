@@ -420,6 +420,11 @@ void displaySection(const PanelModel& m, PanelState& st, std::vector<Command>& o
                "stays where it is.",
                probe, &b))
     emit(out, make(K::SetFollow, b ? 1.0 : 0.0));
+  // on a line of its own: the row above is as wide as the panel
+  const bool windActs = m.drag > 0.0 && (m.wind[0] != 0.0 || m.wind[1] != 0.0 || m.wind[2] != 0.0);
+  if (windActs && checkbox("Wind streaks", m.show_wind,
+                           "Draw the air's motion as streaks carried with the wind.", probe, &b))
+    emit(out, make(K::SetShowWind, b ? 1.0 : 0.0));
   if (button("Screenshot", "Save the viewport to a PNG file (Ctrl+P).", probe))
     emit(out, make(K::Screenshot));
   ImGui::SameLine();

@@ -34,6 +34,7 @@ struct Command {
     SetWireframe,        // value: 1 / 0
     SetShowTrails,       // value: 1 / 0
     SetShowSprings,      // value: 1 / 0 (springs and rods as lines)
+    SetShowWind,         // value: 1 / 0 (the wind's streaks)
     SetPhaseCoordinate,  // count: index of the coordinate in the phase plot
     SetPacing,           // value: 0 real-time motion (stepping may take the frame budget down to
                          // ~20 frames/s before the clock slows), 1 smooth frames (60 frames/s)
@@ -183,8 +184,9 @@ struct PanelModel {
   double strain_scale = 0.05;
   bool strain_auto = true;  // the scale follows the scene's strains (SetStrainAuto)
   bool wireframe = false, show_trails = true, show_springs = true;
-  bool surface = true;  // the system has a drawn surface (cloth): the Wireframe choice applies
-  bool planar = false;  // the view is 2-D: left-drag pans instead of orbiting
+  bool show_wind = true;  // the wind's streaks, where a wind acts (drag > 0, wind not zero)
+  bool surface = true;    // the system has a drawn surface (cloth): the Wireframe choice applies
+  bool planar = false;    // the view is 2-D: left-drag pans instead of orbiting
   // the status line (a failed load, a saved screenshot): drawn by drawStatus until the app clears
   // it (a successful load clears a failed load's message)
   std::string status;
