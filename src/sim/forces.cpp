@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "sim/parallel.hpp"
+#include "sim/spring_runs.hpp"
 #include "util/team.hpp"
 
 namespace sim {
@@ -91,12 +92,56 @@ void springPass(const MassSpringModel& m, const Eigen::VectorXd& x, const Eigen:
     scatterPass<kElastic, kDashpot>(m, x.data(), v.data(), f.data());
 }
 
-void addDrag(const MassSpringModel& m, const Eigen::VectorXd& v, Eigen::VectorXd& f) {
-  if (m.drag == 0.0) return;
-  const int n = m.particles();
-  // the drag acts on the velocity relative to the air: -c (v - wind)
-  for (int i = 0; i < n; ++i)
-    if (!m.fixed(i)) f.segment<3>(3 * i) -= m.drag * (v.segment<3>(3 * i) - m.wind);
+// Gravity on the free particles [from, to), zero on the fixed: the pass's first term.
+void initForces(const MassSpringModel& m, int from, int to, double* F) {
+  // locals: F may alias nothing of m, but the compiler cannot know it
+  const double g[3] = {m.gravity[0], m.gravity[1], m.gravity[2]};
+  const double *mass = m.mass.data(), *inv = m.inv_mass.data();
+  for (int i = from; i < to; ++i)
+    for (int c = 0; c < 3; ++c) F[3 * i + c] = inv[i] == 0.0 ? 0.0 : mass[i] * g[c];
+}
+
+// The drag on particles [from, to): it acts on the velocity relative to the air, -c (v - wind).
+void addDrag(const MassSpringModel& m, const double* V, int from, int to, double* F) {
+  const double drag = m.drag, wind[3] = {m.wind[0], m.wind[1], m.wind[2]};
+  if (drag == 0.0) return;
+  const double* inv = m.inv_mass.data();
+  for (int i = from; i < to; ++i)
+    if (inv[i] != 0.0)
+      for (int c = 0; c < 3; ++c) F[3 * i + c] -= drag * (V[3 * i + c] - wind[c]);
+}
+
+bool adjacencyBuilt(const MassSpringModel& m) {
+  return static_cast<int>(m.adjacency_start.size()) == m.particles() + 1 &&
+         static_cast<int>(m.adjacency_spring.size()) == 2 * m.springs();
+}
+
+// The elastic pass in runs (sim/spring_runs.hpp, docs/architecture.md#spring-runs) on the kernel
+// threads, in phases that give each particle its terms in one order whatever the thread count:
+// gravity block by block, the even blocks' runs, the odd blocks', the loose springs on one thread,
+// the drag block by block.
+void totalForceInRuns(const MassSpringModel& m, const Eigen::VectorXd& x, const Eigen::VectorXd& v,
+                      double* F) {
+  const SpringRuns& runs = m.spring_runs;
+  const bool copies = runs.revision == m.revision;  // the runs' constants are current
+  const RunInput in{m.stiffness.data(), m.rest_length.data(),
+                    copies ? runs.stiffness.data() : nullptr, copies ? runs.rest.data() : nullptr,
+                    x.data()};
+  const int n = m.particles(), blocks = runs.blocks(), block = runs.block;
+  auto particlesOf = [&](int k) { return std::pair{k * block, std::min(n, (k + 1) * block)}; };
+  util::runTeam(kernelThreads(), [&](util::TeamMember& team) {
+    team.forEach(0, blocks, [&](int k) {
+      const auto [from, to] = particlesOf(k);
+      initForces(m, from, to, F);
+    });
+    team.forEach(0, (blocks + 1) / 2, [&](int i) { addBlockSpringForces(runs, 2 * i, in, F); });
+    team.forEach(0, blocks / 2, [&](int i) { addBlockSpringForces(runs, 2 * i + 1, in, F); });
+    team.single([&] { addLooseSpringForces(runs, m.spring_a, m.spring_b, in, F); });
+    team.forEach(0, blocks, [&](int k) {
+      const auto [from, to] = particlesOf(k);
+      addDrag(m, v.data(), from, to, F);
+    });
+  });
 }
 
 }  // namespace
@@ -105,13 +150,16 @@ void totalForce(const MassSpringModel& m, const Eigen::VectorXd& x, const Eigen:
                 Eigen::VectorXd& f) {
   const int n = m.particles();
   f.resize(3 * n);
-  for (int i = 0; i < n; ++i)
-    f.segment<3>(3 * i) = m.fixed(i) ? Vec3::Zero() : Vec3(m.mass[i] * m.gravity);
-  if (m.anyDashpot())
-    springPass<true, true>(m, x, v, f);
-  else
-    springPass<true, false>(m, x, v, f);
-  addDrag(m, v, f);
+  if (!m.anyDashpot() && adjacencyBuilt(m) && !m.spring_runs.empty()) {
+    totalForceInRuns(m, x, v, f.data());
+  } else {
+    initForces(m, 0, n, f.data());
+    if (m.anyDashpot())
+      springPass<true, true>(m, x, v, f);
+    else
+      springPass<true, false>(m, x, v, f);
+    addDrag(m, v.data(), 0, n, f.data());
+  }
   if (m.grab >= 0 && !m.fixed(m.grab))
     f.segment<3>(3 * m.grab) += m.grab_stiffness * (m.grab_target - x.segment<3>(3 * m.grab));
 }
@@ -120,7 +168,7 @@ void dissipativeForce(const MassSpringModel& m, const Eigen::VectorXd& x, const 
                       Eigen::VectorXd& f) {
   f.setZero(x.size());
   if (m.anyDashpot()) springPass<false, true>(m, x, v, f);
-  addDrag(m, v, f);
+  addDrag(m, v.data(), 0, m.particles(), f.data());
 }
 
 void acceleration(const MassSpringModel& m, const Eigen::VectorXd& x, const Eigen::VectorXd& v,
@@ -142,6 +190,9 @@ void buildAdjacency(MassSpringModel& m) {
   std::vector<int> next(m.adjacency_start.begin(), m.adjacency_start.end() - 1);
   for (int s = 0; s < ns; ++s)  // in increasing s: each particle's list is sorted
     m.adjacency_spring[next[m.spring_a[s]]++] = s, m.adjacency_spring[next[m.spring_b[s]]++] = s;
+  m.spring_runs =
+      ns >= kMinSpringsPerThread ? buildSpringRuns(m.spring_a, m.spring_b, n) : SpringRuns{};
+  copyRunConstants(m.spring_runs, m.stiffness.data(), m.rest_length.data(), m.revision);
 }
 
 void laplacianApply(const MassSpringModel& m, const Eigen::VectorXd& q, Eigen::VectorXd& out) {

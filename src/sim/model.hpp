@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "sim/spring_runs.hpp"
+
 namespace sim {
 
 using Vec3 = Eigen::Vector3d;
@@ -66,6 +68,9 @@ struct MassSpringModel {
   // (sim/forces.cpp): particle i's are adjacency_spring[adjacency_start[i] .. adjacency_start[i +
   // 1]). Built with the topology (sim::buildAdjacency); empty means the one-thread scatter pass.
   std::vector<int> adjacency_start, adjacency_spring;
+  // The springs in runs for the elastic force pass of a large system (sim/spring_runs.hpp), built
+  // with the adjacency; empty for a small one.
+  SpringRuns spring_runs;
 
   // Bumped by whoever changes k, masses or topology, so that cached factorisations are rebuilt.
   std::uint64_t revision = 0;

@@ -133,6 +133,8 @@ std::optional<std::string> System::setParameter(Parameter p, double value, const
       stiffness_scale_ = value;
       mass_spring.stiffness = base_stiffness_ * value;
       ++mass_spring.revision;  // time_fe refactorises once
+      copyRunConstants(mass_spring.spring_runs, mass_spring.stiffness.data(),
+                       mass_spring.rest_length.data(), mass_spring.revision);
       return std::nullopt;
     case Parameter::SpringDamping:
       if (!springs) return "a pendulum has no springs";

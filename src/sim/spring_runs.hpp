@@ -1,0 +1,61 @@
+// The explicit spring-force pass of a large system in runs (docs/architecture.md#spring-runs).
+// A run is springs whose ends are a0 + j and a0 + j + d and whose model indices are s0 + ds j,
+// j = 0 .. length - 1: the cloth generator's springs form such runs along every grid row and
+// column, and a run's ends are contiguous in the position array, so four springs are loaded,
+// computed and summed at a time with plain vector loads and stores instead of one at a time.
+//
+// Runs are cut at the boundaries of blocks of particles (by their lower end) of a size set by the
+// particle count alone; with every d smaller than a block, block k's springs touch blocks k and
+// k + 1 only, so the even blocks are summed together, then the odd ones, without two threads
+// sharing a particle. What is not in a run (short runs, long springs) is summed last, on one
+// thread, in spring order. So the sums are the same, bit for bit, whatever the thread count, and
+// the same on the AVX2 and the scalar path; they differ from the spring-by-spring pass only in
+// the order of each particle's terms (round-off).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace sim {
+
+struct SpringRuns {
+  struct Run {
+    int a0 = 0, d = 0, length = 0;  // ends a0 + j and a0 + j + d
+    int s0 = 0, ds = 0;             // spring s0 + ds j of the model, its end a the lower
+    int first = 0;                  // its springs' constants at stiffness[first + j], rest[...]
+  };
+  int block = 0;                 // particles per block
+  std::vector<Run> runs;         // block by block
+  std::vector<int> block_start;  // runs of block k: [block_start[k], block_start[k + 1])
+  std::vector<int> loose;        // the springs in no run, increasing
+  // the runs' springs' k and rest length in run order, copied from the model at `revision`
+  // (MassSpringModel::revision): read with plain vector loads while they are current
+  std::vector<double> stiffness, rest;
+  std::uint64_t revision = 0;
+  bool empty() const { return runs.empty(); }
+  int blocks() const { return static_cast<int>(block_start.size()) - 1; }
+};
+
+// The runs of springs with ends (a[s], b[s]) over n particles (either end may be the lower).
+SpringRuns buildSpringRuns(const std::vector<int>& a, const std::vector<int>& b, int n);
+// Copies the model's k and rest lengths (per spring) into the runs' order, current at revision.
+void copyRunConstants(SpringRuns& runs, const double* stiffness, const double* rest,
+                      std::uint64_t revision);
+
+// What the pass reads: the model's per-spring k and rest lengths, the runs' copies of them (null
+// where they are not current), the positions (3 doubles per particle).
+struct RunInput {
+  const double *stiffness, *rest;
+  const double *run_stiffness, *run_rest;
+  const double* X;
+};
+
+// Adds the elastic force (no dashpot) of block k's runs to F: -F_s on a spring's lower end, +F_s
+// on its higher, where F_s = -k (l - r) u is its force on the higher (sim/forces.hpp). Blocks of
+// one parity share no particle.
+void addBlockSpringForces(const SpringRuns& runs, int block, const RunInput& in, double* F);
+// The same for the loose springs, in their order and orientation (+F_s on b, -F_s on a).
+void addLooseSpringForces(const SpringRuns& runs, const std::vector<int>& spring_a,
+                          const std::vector<int>& spring_b, const RunInput& in, double* F);
+
+}  // namespace sim

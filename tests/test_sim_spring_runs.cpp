@@ -1,0 +1,158 @@
+// The elastic force pass in runs (sim/spring_runs.hpp): every spring in exactly one run or the
+// loose list, runs that keep to their blocks, the spring-by-spring pass's forces to round-off, and
+// the same bits on 1, 2 and 3 threads and on the AVX2 and the scalar path; no trap where a spring
+// has zero length.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "scene/build.hpp"
+#include "scene/generators.hpp"
+#include "sim/forces.hpp"
+#include "sim/parallel.hpp"
+#include "sim/spring_runs.hpp"
+#include "sim/system.hpp"
+#include "sim/xpbd_kernels.hpp"
+
+namespace {
+
+using sim::Vec3;
+
+// An n x n cloth without dashpots (the runs' pass is the elastic one), a few extra springs that
+// form no run (long ones, reversed ones, a duplicate), a state where every spring is stretched
+// or compressed.
+struct Sheet {
+  scene::Built built;
+  sim::State state;
+};
+Sheet sheet(int n) {
+  scene::SceneDef def;
+  def.gravity = Vec3(0.0, -9.81, 0.0);
+  scene::ClothParams cp;
+  cp.nx = cp.ny = n;
+  cp.stiffness = 3e3;
+  cp.horizontal = true;
+  scene::addCloth(def.mass_spring, cp);
+  const int last = n * n - 1;
+  for (const auto& [a, b] : {std::pair{last, 0}, {5, 3}, {0, 1}, {n + 2, 2 * n + 7}}) {
+    scene::SpringDef s;
+    s.a = a, s.b = b, s.stiffness = 50.0;
+    def.mass_spring.springs.push_back(s);
+  }
+  def.mass_spring.drag = 0.1;
+  def.mass_spring.wind = Vec3(1.0, 0.0, 0.5);
+  Sheet out{scene::build(def), {}};
+  out.state = out.built.state;
+  for (int i = 0; i < out.state.x.size(); ++i) {
+    out.state.x[i] += 0.003 * std::sin(1.7 * i);
+    out.state.v[i] = 0.2 * std::cos(0.9 * i);
+  }
+  return out;
+}
+
+Eigen::VectorXd forces(const sim::MassSpringModel& m, const sim::State& s, int threads) {
+  const int before = sim::kernelThreads();
+  sim::setKernelThreads(threads);
+  Eigen::VectorXd f;
+  sim::totalForce(m, s.x, s.v, f);
+  sim::setKernelThreads(before);
+  return f;
+}
+
+}  // namespace
+
+TEST_CASE("spring runs: every spring once, each run one block and one stride of its ends") {
+  const Sheet s = sheet(64);
+  const sim::MassSpringModel& m = s.built.mass_spring;
+  const sim::SpringRuns& r = m.spring_runs;
+  REQUIRE_FALSE(r.empty());
+  CHECK(r.block >= 256);
+  CHECK(r.blocks() == (m.particles() + r.block - 1) / r.block);
+  std::vector<int> seen(static_cast<size_t>(m.springs()), 0);
+  for (int blk = 0; blk < r.blocks(); ++blk)
+    for (int k = r.block_start[blk]; k < r.block_start[blk + 1]; ++k) {
+      const auto& run = r.runs[static_cast<size_t>(k)];
+      CHECK(run.length >= 4);
+      CHECK(run.d > 0);
+      CHECK(run.d < r.block);
+      for (int j = 0; j < run.length; ++j) {
+        const int sp = run.s0 + run.ds * j, lo = run.a0 + j;
+        REQUIRE(sp >= 0);
+        REQUIRE(sp < m.springs());
+        ++seen[static_cast<size_t>(sp)];
+        CHECK(std::min(m.spring_a[sp], m.spring_b[sp]) == lo);
+        CHECK(std::abs(m.spring_b[sp] - m.spring_a[sp]) == run.d);
+        CHECK(lo / r.block == blk);  // the block of its lower ends
+        CHECK(r.stiffness[static_cast<size_t>(run.first + j)] == m.stiffness[sp]);
+        CHECK(r.rest[static_cast<size_t>(run.first + j)] == m.rest_length[sp]);
+      }
+    }
+  for (int sp : r.loose) ++seen[static_cast<size_t>(sp)];
+  CHECK(std::all_of(seen.begin(), seen.end(), [](int c) { return c == 1; }));
+  CHECK(std::is_sorted(r.loose.begin(), r.loose.end()));
+  // the extra springs are loose: the long one, the reversed short ones without neighbours
+  CHECK(std::count(r.loose.begin(), r.loose.end(), m.springs() - 4) == 1);
+  CHECK(r.loose.size() < size_t(m.springs()) / 20);  // a cloth is nearly all runs
+}
+
+TEST_CASE("spring runs: the spring-by-spring pass's forces, the same bits on 1, 2, 3 threads") {
+  const Sheet s = sheet(64);
+  const sim::MassSpringModel& m = s.built.mass_spring;
+  REQUIRE(m.springs() >= sim::kMinSpringsPerThread);
+  REQUIRE_FALSE(m.anyDashpot());
+  auto byHand = m;  // without the adjacency (and so the runs) the pass goes spring by spring
+  byHand.adjacency_start.clear(), byHand.adjacency_spring.clear();
+  const Eigen::VectorXd reference = forces(byHand, s.state, 1);
+  const Eigen::VectorXd one = forces(m, s.state, 1);
+  // the same terms in another order per particle: round-off of the largest term's size
+  double largest = 0.0;
+  for (int sp = 0; sp < m.springs(); ++sp)
+    largest =
+        std::max(largest, m.stiffness[sp] * std::abs((s.state.x.segment<3>(3 * m.spring_b[sp]) -
+                                                      s.state.x.segment<3>(3 * m.spring_a[sp]))
+                                                         .norm() -
+                                                     m.rest_length[sp]));
+  CHECK(largest > 1.0);
+  CHECK((one - reference).cwiseAbs().maxCoeff() <= 1e-13 * largest);
+  CHECK(one != reference);  // the order did change: this is the runs' pass
+  CHECK(forces(m, s.state, 2) == one);
+  CHECK(forces(m, s.state, 3) == one);
+  if (sim::simdAvailable()) {  // the scalar path gives the AVX2 path's bits
+    sim::setSimd(false);
+    const Eigen::VectorXd scalar = forces(m, s.state, 2);
+    sim::setSimd(true);
+    CHECK(scalar == one);
+  }
+  // with the runs' copies of k stale (the model's k changed behind them) the pass reads the
+  // model's: still the same bits as with fresh copies
+  auto stale = m;
+  stale.revision += 1;
+  CHECK(forces(stale, s.state, 2) == one);
+}
+
+TEST_CASE("spring runs: the stiffness scale reaches the runs' copies of k") {
+  Sheet s = sheet(64);
+  sim::System& sys = s.built;
+  REQUIRE_FALSE(sys.setParameter(sim::Parameter::StiffnessScale, 2.5, Vec3::Zero()));
+  const sim::MassSpringModel& m = sys.mass_spring;
+  CHECK(m.spring_runs.revision == m.revision);
+  auto byHand = m;
+  byHand.adjacency_start.clear(), byHand.adjacency_spring.clear();
+  const Eigen::VectorXd f = forces(m, s.state, 2), reference = forces(byHand, s.state, 1);
+  CHECK((f - reference).cwiseAbs().maxCoeff() <= 1e-9);
+  CHECK(f.norm() > 1.0);
+}
+
+TEST_CASE("spring runs: springs of zero length and a particle on another give no force, no trap") {
+  Sheet s = sheet(64);
+  const sim::MassSpringModel& m = s.built.mass_spring;
+  // particles 1 .. 8 of the first row onto particle 0: the runs along the row have zero-length
+  // springs in every lane of a four (the tests trap division by zero, tests/fp_trap.hpp)
+  for (int i = 1; i <= 8; ++i) s.state.x.segment<3>(3 * i) = s.state.x.segment<3>(0);
+  auto byHand = m;
+  byHand.adjacency_start.clear(), byHand.adjacency_spring.clear();
+  const Eigen::VectorXd f = forces(m, s.state, 2), reference = forces(byHand, s.state, 1);
+  REQUIRE(f.allFinite());
+  CHECK((f - reference).cwiseAbs().maxCoeff() <= 1e-9);
+}
