@@ -94,7 +94,7 @@ void springPass(const MassSpringModel& m, const Eigen::VectorXd& x, const Eigen:
 
 // Gravity on the free particles [from, to), zero on the fixed: the pass's first term.
 void initForces(const MassSpringModel& m, int from, int to, double* F) {
-  // locals: F may alias nothing of m, but the compiler cannot know it
+  // copied to locals: F aliases nothing of m, but the compiler cannot know it
   const double g[3] = {m.gravity[0], m.gravity[1], m.gravity[2]};
   const double *mass = m.mass.data(), *inv = m.inv_mass.data();
   for (int i = from; i < to; ++i)
