@@ -89,15 +89,21 @@ double meshArea(const scene::MassSpringDef& def, const std::vector<std::array<in
   return area;
 }
 
+// A 1.5 m x 0.75 m cloth of n x (n / 2 + 1) particles tilted 30 degrees.
+scene::MassSpringDef tiltedSheet(int n) {
+  scene::MassSpringDef def;
+  scene::ClothParams p;
+  p.nx = n, p.ny = n / 2 + 1;
+  p.width = 1.5, p.height = 0.75;
+  p.tilt = 30;
+  scene::addCloth(def, p);
+  return def;
+}
+
 TEST_CASE("cloth generator: a fine cloth's shadow mesh covers it with at most 64 cells a side") {
   for (const int n : {64, 65, 128, 130, 256}) {
     CAPTURE(n);
-    scene::MassSpringDef def;
-    scene::ClothParams p;
-    p.nx = n, p.ny = n / 2 + 1;
-    p.width = 1.5, p.height = 0.75;
-    p.tilt = 30;
-    scene::addCloth(def, p);
+    const scene::MassSpringDef def = tiltedSheet(n);
     const auto& shadow = def.shadow_triangles;
     if (n <= scene::kShadowCells + 1) {  // 64 cells or fewer: the surface's own
       CHECK(shadow.empty());
@@ -124,12 +130,8 @@ TEST_CASE("cloth generator: surface levels join every 2nd and 4th grid line of a
   for (const auto& [nx, levels] :
        {std::pair{64, 0}, {96, 0}, {97, 1}, {128, 1}, {193, 2}, {256, 2}}) {
     CAPTURE(nx);
-    scene::MassSpringDef def;
-    scene::ClothParams p;
-    p.nx = nx, p.ny = nx / 2 + 1;
-    p.width = 1.5, p.height = 0.75;
-    p.tilt = 30;
-    scene::addCloth(def, p);
+    const scene::MassSpringDef def = tiltedSheet(nx);
+    const int ny = nx / 2 + 1;
     REQUIRE(def.surface_levels.size() == size_t(levels));
     for (int k = 0, stride = 2; k < levels; ++k, stride *= 2) {
       CAPTURE(stride);
@@ -137,12 +139,12 @@ TEST_CASE("cloth generator: surface levels join every 2nd and 4th grid line of a
       // the same sheet, its cells stride times the surface's (one narrower row or column at the
       // far edge when stride does not divide the cells)
       CHECK(meshArea(def, level) == doctest::Approx(1.5 * 0.75).epsilon(1e-9));
-      const int cx = (nx - 1 + stride - 1) / stride, cy = (p.ny - 1 + stride - 1) / stride;
+      const int cx = (nx - 1 + stride - 1) / stride, cy = (ny - 1 + stride - 1) / stride;
       CHECK(level.size() == size_t(2 * cx * cy));
       for (const auto& t : level)  // every vertex on the level's grid lines or the last ones
         for (int v : t) {
           const int i = v % nx, j = v / nx;
-          CHECK(((i % stride == 0 || i == nx - 1) && (j % stride == 0 || j == p.ny - 1)));
+          CHECK(((i % stride == 0 || i == nx - 1) && (j % stride == 0 || j == ny - 1)));
         }
     }
   }
