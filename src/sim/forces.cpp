@@ -118,28 +118,58 @@ bool adjacencyBuilt(const MassSpringModel& m) {
 
 // The elastic pass in runs (sim/spring_runs.hpp, docs/architecture.md#spring-runs) on the kernel
 // threads, in phases that give each particle its terms in one order whatever the thread count:
-// gravity block by block, the even blocks' runs, the odd blocks', the loose springs on one thread,
-// the drag block by block.
+// the even blocks' positions split by component with gravity and their runs, the odd blocks' runs,
+// the loose springs (if any) on one member, block by block the forces merged back less the drag
+// (with no loose springs, as soon as the odd phase completes a block).
 void totalForceInRuns(const MassSpringModel& m, const Eigen::VectorXd& x, const Eigen::VectorXd& v,
                       double* F) {
   const SpringRuns& runs = m.spring_runs;
-  const bool copies = runs.revision == m.revision;  // the runs' constants are current
-  const RunInput in{m.stiffness.data(), m.rest_length.data(),
-                    copies ? runs.stiffness.data() : nullptr, copies ? runs.rest.data() : nullptr,
-                    x.data()};
   const int n = m.particles(), blocks = runs.blocks(), block = runs.block;
-  auto particlesOf = [&](int k) { return std::pair{k * block, std::min(n, (k + 1) * block)}; };
+  thread_local std::vector<double> scratch;  // grows once per calling thread, then reused
+  scratch.resize(6 * static_cast<size_t>(n));
+  const Components X{scratch.data(), scratch.data() + n, scratch.data() + 2 * n},
+      forces{scratch.data() + 3 * n, scratch.data() + 4 * n, scratch.data() + 5 * n};
+  const bool copies = runs.revision == m.revision;  // the runs' constants are current
+  const RunInput in{m.stiffness.data(),
+                    m.rest_length.data(),
+                    copies ? runs.stiffness.data() : nullptr,
+                    copies ? runs.rest.data() : nullptr,
+                    X.x,
+                    X.y,
+                    X.z};
+  const BodyForces body{m.mass.data(),
+                        m.inv_mass.data(),
+                        {m.gravity[0], m.gravity[1], m.gravity[2]},
+                        m.drag,
+                        {m.wind[0], m.wind[1], m.wind[2]},
+                        v.data()};
+  auto particlesOf = [&](int k) {
+    return std::pair{std::min(n, k * block), std::min(n, (k + 1) * block)};
+  };
   util::runTeam(kernelThreads(), [&](util::TeamMember& team) {
-    team.forEach(0, blocks, [&](int k) {
-      const auto [from, to] = particlesOf(k);
-      initForces(m, from, to, F);
+    team.forEach(0, (blocks + 1) / 2, [&](int i) {
+      // blocks 2i and 2i + 1 split (all that block 2i's springs read) before block 2i's runs; the
+      // odd blocks' runs then find their blocks and the next ones split
+      const int from = particlesOf(2 * i).first, to = particlesOf(2 * i + 1).second;
+      splitComponents(x.data(), body, from, to, X, forces);
+      addBlockSpringForces(runs, 2 * i, in, forces);
     });
-    team.forEach(0, (blocks + 1) / 2, [&](int i) { addBlockSpringForces(runs, 2 * i, in, F); });
-    team.forEach(0, blocks / 2, [&](int i) { addBlockSpringForces(runs, 2 * i + 1, in, F); });
-    team.single([&] { addLooseSpringForces(runs, m.spring_a, m.spring_b, in, F); });
+    if (runs.loose.empty()) {
+      // block 2i + 1's runs complete blocks 2i + 1 and 2i + 2 (block 0: the even phase), which
+      // are merged at once: no phase of their own
+      team.forEach(0, (blocks + 1) / 2, [&](int i) {
+        if (2 * i + 1 < blocks) addBlockSpringForces(runs, 2 * i + 1, in, forces);
+        const int from = particlesOf(i == 0 ? 0 : 2 * i + 1).first,
+                  to = particlesOf(2 * i + 2).second;
+        mergeComponents(forces, body, from, to, F);
+      });
+      return;
+    }
+    team.forEach(0, blocks / 2, [&](int i) { addBlockSpringForces(runs, 2 * i + 1, in, forces); });
+    team.single([&] { addLooseSpringForces(runs, m.spring_a, m.spring_b, in, forces); });
     team.forEach(0, blocks, [&](int k) {
       const auto [from, to] = particlesOf(k);
-      addDrag(m, v.data(), from, to, F);
+      mergeComponents(forces, body, from, to, F);
     });
   });
 }

@@ -2,7 +2,9 @@
 // A run is springs whose ends are a0 + j and a0 + j + d and whose model indices are s0 + ds j,
 // j = 0 .. length - 1: the cloth generator's springs form such runs along every grid row and
 // column, and a run's ends are contiguous in the position array, so four springs are loaded,
-// computed and summed at a time with plain vector loads and stores instead of one at a time.
+// computed and summed at a time with plain vector loads and stores instead of one at a time. The
+// pass works on the positions and forces by component (Components), transposed once a particle,
+// not once a spring.
 //
 // Runs are cut at the boundaries of blocks of particles (by their lower end) of a size set by the
 // particle count alone; with every d smaller than a block, block k's springs touch blocks k and
@@ -23,6 +25,9 @@ struct SpringRuns {
     int a0 = 0, d = 0, length = 0;  // ends a0 + j and a0 + j + d
     int s0 = 0, ds = 0;             // spring s0 + ds j of the model, its end a the lower
     int first = 0;                  // its springs' constants at stiffness[first + j], rest[...]
+    // every spring of it has the copies' first k and rest length (a uniform cloth's rows and
+    // columns): read once, not streamed; set with the copies
+    bool uniform = false;
   };
   int block = 0;                 // particles per block
   std::vector<Run> runs;         // block by block
@@ -42,20 +47,48 @@ SpringRuns buildSpringRuns(const std::vector<int>& a, const std::vector<int>& b,
 void copyRunConstants(SpringRuns& runs, const double* stiffness, const double* rest,
                       std::uint64_t revision);
 
+// A particle array's x, y and z components apart (structure of arrays): the pass's positions and
+// forces, so that four consecutive particles' x (y, z) are one vector load.
+struct Components {
+  double *x, *y, *z;
+};
+
 // What the pass reads: the model's per-spring k and rest lengths, the runs' copies of them (null
-// where they are not current), the positions (3 doubles per particle).
+// where they are not current), the positions by component.
 struct RunInput {
   const double *stiffness, *rest;
   const double *run_stiffness, *run_rest;
-  const double* X;
+  const double *x, *y, *z;
 };
+
+// The pass's first and last terms, as sim/forces.cpp's initForces and addDrag: gravity m g on the
+// free particles (inverse mass not 0), zero on the fixed; the drag -c (v - wind) on the free ones.
+struct BodyForces {
+  const double *mass, *inv_mass;
+  double gravity[3];
+  double drag;  // c, kg/s (0: none)
+  double wind[3];
+  const double* V;  // velocities, 3 doubles a particle
+};
+
+// Particles [from, to) of P (3 doubles a particle) into X's components, and their gravity into F.
+void splitComponents(const double* P, const BodyForces& body, int from, int to, Components X,
+                     Components F);
+// Particles [from, to) of F's components back into P (overwriting it), less the drag.
+void mergeComponents(Components F, const BodyForces& body, int from, int to, double* P);
+
+// The runs' AVX-512 kernels, eight springs at a time, where the processor has AVX-512F (chosen at
+// run time, like the AVX2 ones; sim::setSimd(false) turns both off). Off: the AVX2 kernels, which
+// give the same bits (tests and benchmarks compare them); process-wide.
+bool wideSimdAvailable();
+void setWideSimd(bool on);
 
 // Adds the elastic force (no dashpot) of block k's runs to F: -F_s on a spring's lower end, +F_s
 // on its higher, where F_s = -k (l - r) u is its force on the higher (sim/forces.hpp). Blocks of
 // one parity share no particle.
-void addBlockSpringForces(const SpringRuns& runs, int block, const RunInput& in, double* F);
+void addBlockSpringForces(const SpringRuns& runs, int block, const RunInput& in, Components F);
 // The same for the loose springs, in their order and orientation (+F_s on b, -F_s on a).
 void addLooseSpringForces(const SpringRuns& runs, const std::vector<int>& spring_a,
-                          const std::vector<int>& spring_b, const RunInput& in, double* F);
+                          const std::vector<int>& spring_b, const RunInput& in, Components F);
 
 }  // namespace sim
