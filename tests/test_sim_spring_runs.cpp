@@ -1,7 +1,7 @@
 // The elastic force pass in runs (sim/spring_runs.hpp): every spring in exactly one run or the
 // loose list, runs that keep to their blocks, the spring-by-spring pass's forces to round-off, and
-// the same bits on 1, 2 and 3 threads and on the AVX2 and the scalar path; no trap where a spring
-// has zero length.
+// the same bits on 1, 2 and 3 threads and on the AVX-512, the AVX2 and the scalar path; no trap
+// where a spring has zero length.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -26,15 +26,15 @@ struct Sheet {
   scene::Built built;
   sim::State state;
 };
-Sheet sheet(int n) {
+Sheet sheet(int n, int ny = 0) {
   scene::SceneDef def;
   def.gravity = Vec3(0.0, -9.81, 0.0);
   scene::ClothParams cp;
-  cp.nx = cp.ny = n;
+  cp.nx = n, cp.ny = ny > 0 ? ny : n;
   cp.stiffness = 3e3;
   cp.horizontal = true;
   scene::addCloth(def.mass_spring, cp);
-  const int last = n * n - 1;
+  const int last = cp.nx * cp.ny - 1;
   for (const auto& [a, b] : {std::pair{last, 0}, {5, 3}, {0, 1}, {n + 2, 2 * n + 7}}) {
     scene::SpringDef s;
     s.a = a, s.b = b, s.stiffness = 50.0;
@@ -58,6 +58,22 @@ Eigen::VectorXd forces(const sim::MassSpringModel& m, const sim::State& s, int t
   sim::totalForce(m, s.x, s.v, f);
   sim::setKernelThreads(before);
   return f;
+}
+
+// The forces with the AVX-512, the AVX2 and the scalar kernels (those the processor has).
+std::vector<Eigen::VectorXd> everyPath(const Sheet& s, int threads) {
+  std::vector<Eigen::VectorXd> out{forces(s.built.mass_spring, s.state, threads)};
+  if (sim::wideSimdAvailable()) {
+    sim::setWideSimd(false);
+    out.push_back(forces(s.built.mass_spring, s.state, threads));
+    sim::setWideSimd(true);
+  }
+  if (sim::simdAvailable()) {
+    sim::setSimd(false);
+    out.push_back(forces(s.built.mass_spring, s.state, threads));
+    sim::setSimd(true);
+  }
+  return out;
 }
 
 }  // namespace
@@ -121,17 +137,31 @@ TEST_CASE("spring runs: the spring-by-spring pass's forces, the same bits on 1, 
   CHECK(one != reference);  // the order did change: this is the runs' pass
   CHECK(forces(m, s.state, 2) == one);
   CHECK(forces(m, s.state, 3) == one);
-  if (sim::simdAvailable()) {  // the scalar path gives the AVX2 path's bits
-    sim::setSimd(false);
-    const Eigen::VectorXd scalar = forces(m, s.state, 2);
-    sim::setSimd(true);
-    CHECK(scalar == one);
-  }
+  for (const Eigen::VectorXd& f : everyPath(s, 2)) CHECK(f == one);  // AVX-512, AVX2, scalar
   // with the runs' copies of k stale (the model's k changed behind them) the pass reads the
   // model's: still the same bits as with fresh copies
   auto stale = m;
   stale.revision += 1;
   CHECK(forces(stale, s.state, 2) == one);
+}
+
+TEST_CASE(
+    "spring runs: every kernel gives the same bits, rows longer than a chunk, ends 8-15 apart") {
+  // 100 x 100: rows of 99 springs (the close runs' chunks of 64 carry their last forces over);
+  // 12 x 400: columns 12 apart and diagonals 11 and 13 apart (the AVX2 chunks under AVX-512)
+  for (const auto& [nx, ny] : {std::pair{100, 100}, {12, 400}}) {
+    CAPTURE(nx);
+    const Sheet s = sheet(nx, ny);
+    const sim::MassSpringModel& m = s.built.mass_spring;
+    REQUIRE(m.springs() >= sim::kMinSpringsPerThread);
+    auto byHand = m;
+    byHand.adjacency_start.clear(), byHand.adjacency_spring.clear();
+    const Eigen::VectorXd reference = forces(byHand, s.state, 1);
+    const std::vector<Eigen::VectorXd> paths = everyPath(s, 2);
+    CHECK((paths[0] - reference).cwiseAbs().maxCoeff() <= 1e-9);
+    for (const Eigen::VectorXd& f : paths) CHECK(f == paths[0]);
+    for (const Eigen::VectorXd& f : everyPath(s, 1)) CHECK(f == paths[0]);
+  }
 }
 
 TEST_CASE("spring runs: the stiffness scale reaches the runs' copies of k") {

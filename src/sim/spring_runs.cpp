@@ -140,23 +140,33 @@ inline void addRunSpring(const SpringRuns::Run& r, int j, const RunInput& in, Co
   F.x[hi] += f[0], F.y[hi] += f[1], F.z[hi] += f[2];
 }
 
-// A run whose ends are closer than kFuse is summed a chunk at a time: its springs' forces first,
-// then each particle of the chunk's reach a0 + j0 + i, i < length + d, gets the difference of its
-// two terms, f[i - d] - f[i] (zero outside the chunk). Adding four springs' forces to their ends
-// at once would otherwise load four particles that an unfinished store of the four before them
-// covers in part, which the processor cannot forward (a stall a four). With d >= kFuse the store
-// that a four's load overlaps is kFuse / 4 fours back, done by then, and each four goes straight
-// to F.
+// A run whose ends are closer than kFuse gives each particle a0 + i, i < length + d, the
+// difference of its two terms at once: F += f[i - d] - f[i], with f zero outside the run. Adding
+// four springs' forces to their ends at once would otherwise load four particles that an
+// unfinished store of the four before them covers in part, which the processor cannot forward (a
+// stall a four). With d >= kFuse the store that a four's load overlaps is kFuse / 4 fours back,
+// done by then, and each four goes straight to F. The forces are held a chunk at a time, the last
+// d of a chunk carried to the next, so the sums do not depend on the chunk's size (the AVX-512
+// path holds them in registers instead, closeRunAvx512).
 constexpr int kFuse = 16;
 constexpr int kChunk = 64;  // springs whose forces are held at once (on the stack)
 struct Chunk {
-  // the forces at [kFuse, kFuse + length), zeros in the d numbers on either side
+  // the forces at [kFuse, kFuse + length); before them the previous chunk's last d (zeros for a
+  // run's first chunk), after the run's last chunk d zeros
   alignas(64) double x[kChunk + 2 * kFuse], y[kChunk + 2 * kFuse], z[kChunk + 2 * kFuse];
-  void zeroAround(int length, int d) {
-    for (double* c : {x, y, z}) {
-      std::fill(c + kFuse - d, c + kFuse, 0.0);
-      std::fill(c + kFuse + length, c + kFuse + length + d, 0.0);
-    }
+  void start(int d) {
+    for (double* c : {x, y, z}) std::fill(c + kFuse - d, c + kFuse, 0.0);
+  }
+  void carry(int length, int d) {
+    for (double* c : {x, y, z})
+      std::copy(c + kFuse + length - d, c + kFuse + length, c + kFuse - d);
+  }
+  // how many particles a chunk of `length` springs from spring j0 of a run of run_length reaches:
+  // its own, and after the run's last springs their d higher ends (zeros after them)
+  int reach(int j0, int length, int run_length, int d) {
+    if (j0 + length < run_length) return length;
+    for (double* c : {x, y, z}) std::fill(c + kFuse + length, c + kFuse + length + d, 0.0);
+    return length + d;
   }
 };
 
@@ -176,6 +186,7 @@ void runScalar(const SpringRuns::Run& r, const RunInput& in, Components F) {
     return;
   }
   Chunk c;
+  c.start(r.d);
   for (int j0 = 0; j0 < r.length; j0 += kChunk) {
     const int length = std::min(kChunk, r.length - j0);
     for (int j = j0; j < j0 + length; ++j) {
@@ -184,8 +195,8 @@ void runScalar(const SpringRuns::Run& r, const RunInput& in, Components F) {
       const int at = kFuse + j - j0;
       c.x[at] = f[0], c.y[at] = f[1], c.z[at] = f[2];
     }
-    c.zeroAround(length, r.d);
-    addChunkDifferences(c, r.a0 + j0, r.d, 0, length + r.d, F);
+    addChunkDifferences(c, r.a0 + j0, r.d, 0, c.reach(j0, length, r.length, r.d), F);
+    c.carry(length, r.d);
   }
 }
 
@@ -269,6 +280,7 @@ __attribute__((target("avx2"))) void runAvx2(const SpringRuns::Run& r, const Run
     return;
   }
   Chunk c;
+  c.start(r.d);
   for (int j0 = 0; j0 < r.length; j0 += kChunk) {
     const int length = std::min(kChunk, r.length - j0);
     int j = j0;
@@ -284,8 +296,7 @@ __attribute__((target("avx2"))) void runAvx2(const SpringRuns::Run& r, const Run
       const int at = kFuse + j - j0;
       c.x[at] = f[0], c.y[at] = f[1], c.z[at] = f[2];
     }
-    c.zeroAround(length, r.d);
-    const int reach = length + r.d, a0 = r.a0 + j0;
+    const int reach = c.reach(j0, length, r.length, r.d), a0 = r.a0 + j0;
     int i = 0;
     for (; i + 4 <= reach; i += 4) {
       const int at = kFuse + i;
@@ -295,12 +306,11 @@ __attribute__((target("avx2"))) void runAvx2(const SpringRuns::Run& r, const Run
       accumulateFour<true>(F, a0 + i, diff);
     }
     addChunkDifferences(c, a0, r.d, i, reach, F);
+    c.carry(length, r.d);
   }
 }
 
-// runAvx2 eight springs at a time (AVX-512F): the same operations lane for lane, so the same bits;
-// half the instructions per spring, so that the divider (a square root and a division a spring)
-// sets the pace rather than the instructions around it.
+// The AVX-512 kernels (runAvx512 below): eight springs, or eight particles, at once.
 struct Eight {
   __m512d x, y, z;
 };
@@ -355,29 +365,42 @@ __attribute__((target("avx512f"))) inline Eight forceEight(__mmask8 m, const Run
           _mm512_maskz_mul_pd(live, sc, dz)};
 }
 
-// A chunk (runAvx2's) eight springs at a time, the last eight masked to the chunk's end.
-__attribute__((target("avx512f"))) void chunkAvx512(const RunInput& in, int a0, int d, int count,
-                                                    const RunConstants& kr, Chunk& c,
-                                                    Components F) {
-  for (int j = 0; j < count; j += 8) {
-    const __mmask8 m = firstLanes(count - j);
-    const Eight f = forceEight(m, in, a0 + j, a0 + j + d, constants8(m, kr.K, j, kr.uniform),
+// Lane l of the result: f[l - D] where l >= D, else prev[8 - D + l] (the eight before f).
+template <int D>
+__attribute__((target("avx512f"))) inline __m512d shiftIn(__m512d f, __m512d prev) {
+  return _mm512_castsi512_pd(
+      _mm512_alignr_epi64(_mm512_castpd_si512(f), _mm512_castpd_si512(prev), 8 - D));
+}
+// Particles i .. i + 7 (the lanes of m) of a run with ends D apart: F += f[p - D] - f[p], from
+// this eight's springs' forces f and prev, the eight's before.
+template <int D>
+__attribute__((target("avx512f"))) inline void addDifferences(__mmask8 m, Components F, int i,
+                                                              const Eight& f, const Eight& prev) {
+  const Eight diff{_mm512_sub_pd(shiftIn<D>(f.x, prev.x), f.x),
+                   _mm512_sub_pd(shiftIn<D>(f.y, prev.y), f.y),
+                   _mm512_sub_pd(shiftIn<D>(f.z, prev.z), f.z)};
+  accumulateEight<true>(m, F, i, diff);
+}
+// A run with ends D < 8 apart (a cloth's rows): runScalar's differences eight particles at a time,
+// the eight springs' forces before held in registers.
+template <int D>
+__attribute__((target("avx512f"))) void closeRunAvx512(const RunInput& in, int a0, int length,
+                                                       const RunConstants& kr, Components F) {
+  const __m512d zero = _mm512_setzero_pd();
+  Eight prev{zero, zero, zero};
+  int j = 0;
+  for (; j < length; j += 8) {
+    const __mmask8 m = firstLanes(length - j);
+    const Eight f = forceEight(m, in, a0 + j, a0 + j + D, constants8(m, kr.K, j, kr.uniform),
                                constants8(m, kr.R, j, kr.uniform));
-    _mm512_store_pd(c.x + kFuse + j, f.x), _mm512_store_pd(c.y + kFuse + j, f.y);
-    _mm512_store_pd(c.z + kFuse + j, f.z);
+    addDifferences<D>(firstLanes(length + D - j), F, a0 + j, f, prev);
+    prev = f;
   }
-  c.zeroAround(count, d);
-  for (int i = 0; i < count + d; i += 8) {
-    const __mmask8 m = firstLanes(count + d - i);
-    const int at = kFuse + i;
-    const Eight diff{_mm512_sub_pd(load8(m, c.x + at - d), load8(m, c.x + at)),
-                     _mm512_sub_pd(load8(m, c.y + at - d), load8(m, c.y + at)),
-                     _mm512_sub_pd(load8(m, c.z + at - d), load8(m, c.z + at))};
-    accumulateEight<true>(m, F, a0 + i, diff);
-  }
+  if (length + D > j)  // the last particles' terms from the last eight
+    addDifferences<D>(firstLanes(length + D - j), F, a0 + j, Eight{zero, zero, zero}, prev);
 }
 
-// runAvx2 eight springs at a time (AVX-512F), the last eight of a run or a chunk masked: the same
+// runAvx2 eight springs at a time (AVX-512F), the last eight of a run masked: the same
 // operations lane for lane, so the same bits, with half the instructions a spring and no scalar
 // tail (a seventh of a cloth's springs are in the tails of eight).
 __attribute__((target("avx512f"))) void runAvx512(const SpringRuns::Run& r, const RunInput& in,
@@ -398,9 +421,25 @@ __attribute__((target("avx512f"))) void runAvx512(const SpringRuns::Run& r, cons
     }
     return;
   }
-  Chunk c;
-  for (int j0 = 0; j0 < length; j0 += kChunk)
-    chunkAvx512(in, a0 + j0, d, std::min(kChunk, length - j0), {K + j0, R + j0, r.uniform}, c, F);
+  const RunConstants kr{K, R, r.uniform};
+  switch (d) {
+    case 1:
+      return closeRunAvx512<1>(in, a0, length, kr, F);
+    case 2:
+      return closeRunAvx512<2>(in, a0, length, kr, F);
+    case 3:
+      return closeRunAvx512<3>(in, a0, length, kr, F);
+    case 4:
+      return closeRunAvx512<4>(in, a0, length, kr, F);
+    case 5:
+      return closeRunAvx512<5>(in, a0, length, kr, F);
+    case 6:
+      return closeRunAvx512<6>(in, a0, length, kr, F);
+    case 7:
+      return closeRunAvx512<7>(in, a0, length, kr, F);
+    default:
+      return runAvx2(r, in, F);  // 8 <= d < kFuse: none in a cloth
+  }
 }
 
 // splitComponents and mergeComponents four particles at a time; they return where they stopped.
