@@ -160,8 +160,7 @@ bool totalForceInRuns(const MassSpringModel& m, const Eigen::VectorXd& x, const 
     team.forEach(0, items, [&](int i) {
       const double *first = damping + dampers * std::int64_t{i} / items,
                    *last = damping + dampers * std::int64_t{i + 1} / items;
-      if (std::any_of(first, last, [](double c) { return c > 0.0; }))
-        dashpot.store(true, std::memory_order_relaxed);
+      if (anyPositive(first, last)) dashpot.store(true, std::memory_order_relaxed);
       // blocks 2i and 2i + 1 split (all that block 2i's springs read) before block 2i's runs; the
       // odd blocks' runs then find their blocks and the next ones split
       const int from = particlesOf(2 * i).first, to = particlesOf(2 * i + 1).second;

@@ -442,6 +442,17 @@ __attribute__((target("avx512f"))) void runAvx512(const SpringRuns::Run& r, cons
   }
 }
 
+__attribute__((target("avx2"))) bool anyPositiveAvx2(const double* first, const double* last) {
+  const __m256d zero = _mm256_setzero_pd();
+  __m256d found = zero;
+  const double* p = first;
+  for (; p + 4 <= last; p += 4)
+    found = _mm256_or_pd(found, _mm256_cmp_pd(_mm256_loadu_pd(p), zero, _CMP_GT_OQ));
+  bool any = _mm256_movemask_pd(found) != 0;
+  for (; p < last; ++p) any = any || *p > 0.0;
+  return any;
+}
+
 // splitComponents and mergeComponents four particles at a time; they return where they stopped.
 __attribute__((target("avx2"))) int splitAvx2(const double* P, const BodyForces& body, int from,
                                               int to, Components X, Components F) {
@@ -490,6 +501,13 @@ __attribute__((target("avx2"))) int mergeAvx2(Components F, const BodyForces& bo
 #endif
 
 }  // namespace
+
+bool anyPositive(const double* first, const double* last) {
+#ifdef SPRINGLAB_X86_SIMD
+  if (simdEnabled()) return anyPositiveAvx2(first, last);
+#endif
+  return std::any_of(first, last, [](double c) { return c > 0.0; });
+}
 
 void setWideSimd(bool on) {
   wide_switch.store(on, std::memory_order_relaxed);

@@ -77,6 +77,9 @@ void splitComponents(const double* P, const BodyForces& body, int from, int to, 
 // Particles [from, to) of F's components back into P (overwriting it), less the drag.
 void mergeComponents(Components F, const BodyForces& body, int from, int to, double* P);
 
+// Whether any of [first, last) is > 0 (a dashpot among the dampings): vectorised, no early exit.
+bool anyPositive(const double* first, const double* last);
+
 // The runs' AVX-512 kernels, eight springs at a time, where the processor has AVX-512F (chosen at
 // run time, like the AVX2 ones; sim::setSimd(false) turns both off). Off: the AVX2 kernels, which
 // give the same bits (tests and benchmarks compare them); process-wide.
