@@ -421,25 +421,14 @@ __attribute__((target("avx512f"))) void runAvx512(const SpringRuns::Run& r, cons
     }
     return;
   }
-  const RunConstants kr{K, R, r.uniform};
-  switch (d) {
-    case 1:
-      return closeRunAvx512<1>(in, a0, length, kr, F);
-    case 2:
-      return closeRunAvx512<2>(in, a0, length, kr, F);
-    case 3:
-      return closeRunAvx512<3>(in, a0, length, kr, F);
-    case 4:
-      return closeRunAvx512<4>(in, a0, length, kr, F);
-    case 5:
-      return closeRunAvx512<5>(in, a0, length, kr, F);
-    case 6:
-      return closeRunAvx512<6>(in, a0, length, kr, F);
-    case 7:
-      return closeRunAvx512<7>(in, a0, length, kr, F);
-    default:
-      return runAvx2(r, in, F);  // 8 <= d < kFuse: none in a cloth
-  }
+  using CloseRun = void (*)(const RunInput&, int, int, const RunConstants&, Components);
+  static constexpr CloseRun kCloseRuns[] = {nullptr,           closeRunAvx512<1>, closeRunAvx512<2>,
+                                            closeRunAvx512<3>, closeRunAvx512<4>, closeRunAvx512<5>,
+                                            closeRunAvx512<6>, closeRunAvx512<7>};
+  if (d < 8)
+    kCloseRuns[d](in, a0, length, {K, R, r.uniform}, F);
+  else
+    runAvx2(r, in, F);  // 8 <= d < kFuse: none in a cloth
 }
 
 __attribute__((target("avx2"))) bool anyPositiveAvx2(const double* first, const double* last) {

@@ -1,18 +1,18 @@
 // The explicit spring-force pass of a large system in runs (docs/architecture.md#spring-runs).
 // A run is springs whose ends are a0 + j and a0 + j + d and whose model indices are s0 + ds j,
 // j = 0 .. length - 1: the cloth generator's springs form such runs along every grid row and
-// column, and a run's ends are contiguous in the position array, so four springs are loaded,
-// computed and summed at a time with plain vector loads and stores instead of one at a time. The
-// pass works on the positions and forces by component (Components), transposed once a particle,
-// not once a spring.
+// column, and a run's ends are contiguous in the position array, so eight springs (AVX-512; four
+// with AVX2) are loaded, computed and summed at a time with plain vector loads and stores instead
+// of one at a time. The pass works on the positions and forces by component (Components), split
+// and merged once a particle, not transposed once a spring.
 //
 // Runs are cut at the boundaries of blocks of particles (by their lower end) of a size set by the
 // particle count alone; with every d smaller than a block, block k's springs touch blocks k and
 // k + 1 only, so the even blocks are summed together, then the odd ones, without two threads
-// sharing a particle. What is not in a run (short runs, long springs) is summed last, on one
+// sharing a particle. What is not in a run (springs a block long or longer) is summed last, on one
 // thread, in spring order. So the sums are the same, bit for bit, whatever the thread count, and
-// the same on the AVX2 and the scalar path; they differ from the spring-by-spring pass only in
-// the order of each particle's terms (round-off).
+// the same on the AVX-512, the AVX2 and the scalar path; they differ from the spring-by-spring
+// pass only in the order of each particle's terms (round-off).
 #pragma once
 
 #include <cstdint>
