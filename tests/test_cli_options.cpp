@@ -8,6 +8,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
+#include "sim/spring_runs.hpp"
 #include "util.hpp"
 
 using namespace testutil;
@@ -180,6 +181,11 @@ TEST_CASE("bench accepts --name=value") {
   const auto ls = lines(r.out);
   REQUIRE(ls.size() == 5);
   CHECK(ls[1].find("symplectic_euler") != std::string::npos);
+  // the header says which vectors the force pass used (the figures depend on it)
+  CHECK(ls[0].size() > 30);
+  CHECK(ls[0].substr(ls[0].rfind("; ")) ==
+        std::string("; the force pass in spring runs (4096 springs or more): ") +
+            sim::runKernels());
   CHECK(ls[2].rfind("cloth_16 ", 0) == 0);
   // the last line: the peak resident set, at least the binary's own few MiB
   const std::string peak = "peak memory (resident set, the whole run): ";

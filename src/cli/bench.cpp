@@ -15,6 +15,7 @@
 #include "sim/parallel.hpp"
 #include "sim/pendulum.hpp"
 #include "sim/spectrum.hpp"
+#include "sim/spring_runs.hpp"
 #include "sim/stepper.hpp"
 #include "sim/xpbd_kernels.hpp"
 
@@ -171,7 +172,9 @@ void benchCloth(const std::vector<BenchScene>& scenes, const std::vector<sim::Me
   header +=
       "# microseconds per step (first step, which factorises, excluded when more ran); at "
       "the scene's dt, or (*) at half the method's stability limit where the dt is beyond "
-      "it (euler: a tenth)\n";
+      "it (euler: a tenth); the force pass in spring runs (4096 springs or more): ";
+  header += sim::runKernels();
+  header += "\n";
   appendf(header, "%-12s %9s %9s", "scene", "particles", "springs");
   for (auto m : ms) appendf(header, " %17s", std::string(sim::info(m).name).c_str());
   const int cores = sim::hardwareThreads();

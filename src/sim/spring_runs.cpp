@@ -498,6 +498,10 @@ bool anyPositive(const double* first, const double* last) {
   return std::any_of(first, last, [](double c) { return c > 0.0; });
 }
 
+const char* runKernels() {
+  return !simdEnabled() ? "scalar" : wideSimd() ? "AVX-512" : "AVX2";
+}
+
 void setWideSimd(bool on) {
   wide_switch.store(on, std::memory_order_relaxed);
 }

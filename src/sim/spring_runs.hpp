@@ -85,6 +85,8 @@ bool anyPositive(const double* first, const double* last);
 // give the same bits (tests and benchmarks compare them); process-wide.
 bool wideSimdAvailable();
 void setWideSimd(bool on);
+// The runs' kernels in use now: "AVX-512", "AVX2" or "scalar" (benchmarks print it).
+const char* runKernels();
 
 // Adds the elastic force (no dashpot) of block k's runs to F: -F_s on a spring's lower end, +F_s
 // on its higher, where F_s = -k (l - r) u is its force on the higher (sim/forces.hpp). Blocks of
