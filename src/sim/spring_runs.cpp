@@ -314,7 +314,7 @@ __attribute__((target("avx2"))) void runAvx2(const SpringRuns::Run& r, const Run
 struct Eight {
   __m512d x, y, z;
 };
-// Lanes beyond a run's or a chunk's end are masked off: not read (zeros), not written.
+// Lanes beyond a run's end are masked off: not read (zeros), not written.
 __attribute__((target("avx512f"))) inline __mmask8 firstLanes(int count) {
   return count >= 8 ? __mmask8(0xFF) : __mmask8((1u << count) - 1u);
 }
@@ -402,7 +402,7 @@ __attribute__((target("avx512f"))) void closeRunAvx512(const RunInput& in, int a
 
 // runAvx2 eight springs at a time (AVX-512F), the last eight of a run masked: the same
 // operations lane for lane, so the same bits, with half the instructions a spring and no scalar
-// tail (a seventh of a cloth's springs are in the tails of eight).
+// tail (up to a ninth of a cloth's springs: runs of 63 leave 7).
 __attribute__((target("avx512f"))) void runAvx512(const SpringRuns::Run& r, const RunInput& in,
                                                   Components F) {
   if (!in.run_stiffness) {  // the model's constants, read through the spring index
