@@ -4,11 +4,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <set>
 #include <vector>
 
 #include "scene/generators.hpp"
 #include "sim/forces.hpp"
 #include "sim/parallel.hpp"
+#include "sim/xpbd.hpp"
 #include "sim/xpbd_kernels.hpp"
 #include "test_sim_helpers.hpp"
 
@@ -98,6 +101,41 @@ TEST_CASE("sim: xpbd holds a stiff cloth to its rest lengths as the iterations g
     CHECK(stretch[i + 1] < 0.7 * stretch[i]);
   }
   CHECK(stretch.back() < 0.01);
+}
+
+TEST_CASE(
+    "sim: xpbd's colours share no particle, a grid direction's springs colours of their own") {
+  // a 20 x 20 cloth (six directions: rows, columns, two diagonals, two bending) and, added to
+  // it, 30 springs of scattered index distances, too few to get colours of their own
+  auto def = clothScene(20, 1e3);
+  const int cloth_springs = static_cast<int>(def.mass_spring.springs.size());
+  for (int i = 0; i < 30; ++i) {
+    scene::SpringDef extra = def.mass_spring.springs.front();
+    extra.a = i, extra.b = 399 - 7 * i;
+    def.mass_spring.springs.push_back(extra);
+  }
+  const auto built = scene::build(def);
+  const sim::MassSpringModel& m = built.mass_spring;
+  const std::vector<int> colour = sim::sweepColours(m);
+  REQUIRE(static_cast<int>(colour.size()) == m.springs());
+  std::set<std::pair<int, int>> seen;         // (colour, particle)
+  std::map<int, std::set<int>> distances_of;  // colour -> the index distances b - a in it
+  std::map<int, std::set<int>> colours_of;    // index distance -> its colours
+  for (int s = 0; s < m.springs(); ++s) {
+    CHECK(seen.insert({colour[s], m.spring_a[s]}).second);
+    CHECK(seen.insert({colour[s], m.spring_b[s]}).second);
+    if (s >= cloth_springs) continue;
+    distances_of[colour[s]].insert(m.spring_b[s] - m.spring_a[s]);
+    colours_of[m.spring_b[s] - m.spring_a[s]].insert(colour[s]);
+  }
+  CHECK(colours_of.size() == 6);
+  for (const auto& [distance, colours] : colours_of) {
+    CAPTURE(distance);
+    CHECK(colours.size() == 2);  // alternate springs along a line: two colours
+    for (const int c : colours) CHECK(distances_of[c].size() == 1);
+  }
+  // the scattered springs come last, in colours of their own after the grid's twelve
+  for (int s = cloth_springs; s < m.springs(); ++s) CHECK(colour[s] >= 12);
 }
 
 TEST_CASE("sim: xpbd gives the same bits on 1 and 2 kernel threads") {

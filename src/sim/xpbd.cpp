@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <unordered_map>
 
 #include "sim/contacts.hpp"
 #include "sim/parallel.hpp"
@@ -42,27 +43,75 @@ double dashpotWork(const SweepArrays& sw, int j, double c, const double* X, cons
   return c * along * along * inv_hs;
 }
 
+// Springs whose ends lie the same index distance apart (b - a: a generated grid's direction) and
+// that number at least kOwnColoursSprings are coloured apart from the others, one such group
+// after another, so that each colour holds springs of one direction. Measured on the swinging
+// cloth_128 (docs/benchmarks.md#stiff-cloth): greedy colours mixing the directions left a stretch
+// of 1.119 after the sweeps, colours of one direction each 1.081 at the same cost (12 colours
+// instead of 13), whatever the order of the directions.
+constexpr int kOwnColoursSprings = 64;
+
+// The springs in the order they are coloured: the groups of one index distance (at least
+// kOwnColoursSprings springs, in the order each distance first appears), then the rest; within
+// each, by spring index. `group_start` marks where each group begins.
+std::vector<int> springsByGroup(const MassSpringModel& m, std::vector<int>& group_start) {
+  const int ns = m.springs();
+  std::unordered_map<int, int> count;
+  std::vector<int> distances;  // in order of first appearance
+  for (int s = 0; s < ns; ++s)
+    if (count[m.spring_b[s] - m.spring_a[s]]++ == 0)
+      distances.push_back(m.spring_b[s] - m.spring_a[s]);
+  std::unordered_map<int, int> group;
+  for (const int d : distances)
+    if (count[d] >= kOwnColoursSprings) group.emplace(d, static_cast<int>(group.size()));
+  const int rest = static_cast<int>(group.size());
+  std::vector<int> by(ns);
+  for (int s = 0; s < ns; ++s) by[s] = s;
+  auto group_of = [&](int s) {
+    const auto g = group.find(m.spring_b[s] - m.spring_a[s]);
+    return g == group.end() ? rest : g->second;
+  };
+  std::stable_sort(by.begin(), by.end(), [&](int i, int j) { return group_of(i) < group_of(j); });
+  group_start.clear();
+  for (int k = 0; k < ns; ++k)
+    if (k == 0 || group_of(by[k]) != group_of(by[k - 1])) group_start.push_back(k);
+  group_start.push_back(ns);
+  return by;
+}
+
 }  // namespace
+
+std::vector<int> sweepColours(const MassSpringModel& m) {
+  const int ns = m.springs();
+  // greedy edge colouring, fixed ends included (a sweep writes + 0 to them), group by group: at
+  // most 2 (degree) - 1 colours within each group
+  std::vector<std::vector<int>> used(m.particles());
+  std::vector<int> colour_of(ns);
+  std::vector<int> group_start;
+  const std::vector<int> by = springsByGroup(m, group_start);
+  int colours = 0;
+  for (size_t g = 0; g + 1 < group_start.size(); ++g) {
+    const int first_colour = colours;
+    for (int k = group_start[g]; k < group_start[g + 1]; ++k) {
+      const int s = by[k], a = m.spring_a[s], b = m.spring_b[s];
+      int c = first_colour;
+      auto taken = [&](int i) {
+        return std::find(used[i].begin(), used[i].end(), c) != used[i].end();
+      };
+      while (taken(a) || taken(b)) ++c;
+      colour_of[s] = c;
+      used[a].push_back(c);
+      used[b].push_back(c);
+      colours = std::max(colours, c + 1);
+    }
+  }
+  return colour_of;
+}
 
 void XpbdSolver::colour(const MassSpringModel& m) {
   const int ns = m.springs(), n = m.particles();
-  // greedy edge colouring, fixed ends included (a sweep writes + 0 to them): at most
-  // 2 (degree) - 1 colours
-  std::vector<std::vector<int>> used(n);
-  std::vector<int> colour_of(ns);
-  int colours = 0;
-  for (int s = 0; s < ns; ++s) {
-    const int a = m.spring_a[s], b = m.spring_b[s];
-    int c = 0;
-    auto taken = [&](int i) {
-      return std::find(used[i].begin(), used[i].end(), c) != used[i].end();
-    };
-    while (taken(a) || taken(b)) ++c;
-    colour_of[s] = c;
-    used[a].push_back(c);
-    used[b].push_back(c);
-    colours = std::max(colours, c + 1);
-  }
+  const std::vector<int> colour_of = sweepColours(m);
+  const int colours = ns == 0 ? 0 : *std::max_element(colour_of.begin(), colour_of.end()) + 1;
   colour_start_.assign(colours + 1, 0);
   for (int s = 0; s < ns; ++s) ++colour_start_[colour_of[s] + 1];
   for (int c = 0; c < colours; ++c) colour_start_[c + 1] += colour_start_[c];

@@ -31,6 +31,11 @@ namespace sim {
 inline constexpr int kMaxSubsteps = 1000;
 inline constexpr int kMaxIterations = 1000;
 
+// The colour of each spring in xpbd's sweeps (0, 1, ...; swept in that order): no two springs of a
+// colour share a particle, and springs whose ends lie the same index distance b - a apart (a
+// generated grid's direction), where at least 64 springs do, get colours of their own.
+std::vector<int> sweepColours(const MassSpringModel& m);
+
 class XpbdSolver {
  public:
   // One step of h from `in`; `dissipated` and `external` receive the step's work (J) of the
