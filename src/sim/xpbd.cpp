@@ -159,34 +159,27 @@ void XpbdSolver::fillSweepArrays(const MassSpringModel& m) {
 
 // v^ = (v + h_s (g + (F_grab + c_drag wind) / m)) / (1 + h_s c_drag / m): the drag
 // -c_drag (v - wind) taken implicitly, so it is stable at any c_drag; p = x + h_s v^. f_ keeps the
-// drag force -c_drag (v^ - wind) for the substep's work. Called by every thread of the step's team:
-// the particles are shared out.
-void XpbdSolver::predict(util::TeamMember& team, const MassSpringModel& m, double hs) {
-  const int n = m.particles();
-  const bool grab = m.grab >= 0 && !m.fixed(m.grab);
-  const double* X = x_.data();
-  double *V = v_.data(), *P = p_.data(), *F = f_.data();
-  team.forEach(0, n, [&](int i) {
-    const Eigen::Map<const Vec3> x(X + 3 * i);
-    Eigen::Map<Vec3> v(V + 3 * i), p(P + 3 * i), f(F + 3 * i);
-    if (m.fixed(i)) {
-      p = x, f.setZero();
-      return;
-    }
-    const double w = m.inv_mass[i];
-    Vec3 u = v + hs * m.gravity;
-    if (grab && i == m.grab) u += hs * w * (m.grab_stiffness * (m.grab_target - x));
-    u += (hs * w * m.drag) * m.wind;  // the drag's push by the air, c wind
-    u /= 1.0 + hs * m.drag * w;
-    v = u;
-    f = -m.drag * (u - m.wind);
-    p = x + hs * u;
-  });
-  if (m.colliders.empty()) return;
-  team.forEach(0, n, [&](int i) {
+// drag force -c_drag (v^ - wind) for the substep's work. Particle i alone: called by the member of
+// the step's team that owns i.
+void XpbdSolver::predictParticle(const MassSpringModel& m, int i, double hs) {
+  const Eigen::Map<const Vec3> x(x_.data() + 3 * i);
+  Eigen::Map<Vec3> v(v_.data() + 3 * i), p(p_.data() + 3 * i), f(f_.data() + 3 * i);
+  if (contact_friction_.size() > 0) {
     contact_friction_[i] = -1.0;
     contact_shift_.segment<3>(3 * i).setZero();
-  });
+  }
+  if (m.fixed(i)) {
+    p = x, f.setZero();
+    return;
+  }
+  const double w = m.inv_mass[i];
+  Vec3 u = v + hs * m.gravity;
+  if (i == m.grab) u += hs * w * (m.grab_stiffness * (m.grab_target - x));
+  u += (hs * w * m.drag) * m.wind;  // the drag's push by the air, c wind
+  u /= 1.0 + hs * m.drag * w;
+  v = u;
+  f = -m.drag * (u - m.wind);
+  p = x + hs * u;
 }
 
 void XpbdSolver::collide(util::TeamMember& team, const MassSpringModel& m) {
@@ -236,7 +229,7 @@ void XpbdSolver::project(util::TeamMember& team, const MassSpringModel& m, doubl
   const int* start = colour_start_.data();
   const int* tether_start = tether_start_.data();
   SweepStep step;
-  step.inv_hs2 = inv_hs2, step.inv_hs = inv_hs, step.damped = m.anyDashpot();
+  step.inv_hs2 = inv_hs2, step.inv_hs = inv_hs, step.damped = damped_;
   for (int it = 0; it < iterations; ++it) {
     step.first = it == 0;
     for (int c = 0; c < colours; ++c) {
@@ -261,51 +254,50 @@ void XpbdSolver::project(util::TeamMember& team, const MassSpringModel& m, doubl
   collide(team, m);
 }
 
-// v' = (p - x) / h_s and the substep's work, then x = p. The work is summed by one thread in a
-// fixed order (per particle, per spring), so that it too is the same whatever the thread count.
-void XpbdSolver::finishSubstep(util::TeamMember& team, const MassSpringModel& m, double hs,
-                               double& dissipated, double& external) {
-  const int n = m.particles(), ns = m.springs();
-  const bool dashpots = m.anyDashpot();
-  const double *X = x_.data(), *F = f_.data();
-  double *P = p_.data(), *V = v_.data(), *W = particle_work_.data(), *D = dash_work_.data();
-  team.forEach(0, n, [&](int i) {
-    const Eigen::Map<const Vec3> x(X + 3 * i), f(F + 3 * i);
-    Eigen::Map<Vec3> p(P + 3 * i);
-    if (m.fixed(i)) {
-      p = x;  // exactly where it was, whatever the sweeps added
-      W[i] = 0.0;
-      return;
-    }
-    const Vec3 dx = p - x;
-    W[i] = -f.dot(dx);  // the drag's work
-    Eigen::Map<Vec3> v(V + 3 * i);
-    v = dx / hs;
-    if (contact_friction_.size() == n && contact_friction_[i] >= 0.0) {
-      // the kinetic energy the contacts' shift s removed: (m / h_s^2)(|dx - s|^2 - |dx|^2) / 2
-      const Vec3 shift = contact_shift_.segment<3>(3 * i);
-      W[i] -= m.mass[i] / (hs * hs) * shift.dot(dx - 0.5 * shift);
-      // dx / h_s still holds the approach before the contact: its part into the surface goes
-      // (no bounce), as in the step's contacts (sim/contacts.hpp)
-      const Eigen::Map<const Vec3> nrm(contact_normal_.data() + 3 * i);
-      const double vn = v.dot(nrm);
-      if (vn < 0.0) v -= vn * nrm, W[i] += 0.5 * m.mass[i] * vn * vn;
-    }
-  });
-  if (dashpots) {
-    team.forEach(0, ns,
-                 [&](int j) { D[j] = dashpotWork(sweep_, j, sweep_.damping[j], X, P, 1.0 / hs); });
+// v' = (p - x) / h_s and the substep's work, then x = p, for particle i alone (called by the
+// member that owns it). Each particle's work is summed over the step's substeps in its own slot,
+// and the slots in particle order at the step's end (XpbdSolver::step), so that the sum is the
+// same whatever the thread count.
+void XpbdSolver::finishParticle(const MassSpringModel& m, int i, double hs) {
+  Eigen::Map<Vec3> x(x_.data() + 3 * i), p(p_.data() + 3 * i);
+  if (m.fixed(i)) {
+    p = x;  // exactly where it was, whatever the sweeps added
+    return;
   }
-  team.single([&] {
-    for (int i = 0; i < n; ++i) dissipated += W[i];
-    if (dashpots)
-      for (int j = 0; j < ns; ++j) dissipated += D[j];
-    if (m.grab >= 0 && !m.fixed(m.grab)) {
-      const Vec3 xg = x_.segment<3>(3 * m.grab);
-      external += m.grab_stiffness * (m.grab_target - xg).dot(p_.segment<3>(3 * m.grab) - xg);
-    }
-    std::swap(x_, p_);
-  });  // the single's barrier: every thread sees the new x_ before the next substep
+  const Vec3 dx = p - x;
+  const Eigen::Map<const Vec3> f(f_.data() + 3 * i);
+  double work = -f.dot(dx);  // the drag's
+  Eigen::Map<Vec3> v(v_.data() + 3 * i);
+  v = dx / hs;
+  if (contact_friction_.size() > 0 && contact_friction_[i] >= 0.0) {
+    // the kinetic energy the contacts' shift s removed: (m / h_s^2)(|dx - s|^2 - |dx|^2) / 2
+    const Vec3 shift = contact_shift_.segment<3>(3 * i);
+    work -= m.mass[i] / (hs * hs) * shift.dot(dx - 0.5 * shift);
+    // dx / h_s still holds the approach before the contact: its part into the surface goes
+    // (no bounce), as in the step's contacts (sim/contacts.hpp)
+    const Eigen::Map<const Vec3> nrm(contact_normal_.data() + 3 * i);
+    const double vn = v.dot(nrm);
+    if (vn < 0.0) v -= vn * nrm, work += 0.5 * m.mass[i] * vn * vn;
+  }
+  particle_work_[i] += work;
+  if (i == m.grab) grab_work_ += m.grab_stiffness * (m.grab_target - x).dot(dx);
+  x = p;
+}
+
+// Ends a substep: the dashpots' work (each spring's in its own slot, as the particles'), then
+// every particle's finish and, unless this was the step's last substep, the next one's prediction.
+void XpbdSolver::finishSubstep(util::TeamMember& team, const MassSpringModel& m, double hs,
+                               bool last) {
+  if (damped_) {
+    const double *X = x_.data(), *P = p_.data();
+    double* D = dash_work_.data();
+    team.forEach(0, m.springs(),
+                 [&](int j) { D[j] += dashpotWork(sweep_, j, sweep_.damping[j], X, P, 1.0 / hs); });
+  }
+  team.forEach(0, m.particles(), [&](int i) {
+    finishParticle(m, i, hs);
+    if (!last) predictParticle(m, i, hs);
+  });
 }
 
 // The circles of the particles with two tethers, for the anchors' current positions: computed
@@ -326,7 +318,8 @@ bool XpbdSolver::step(const MassSpringModel& m, const State& in, double h, State
                       double& dissipated, double& external) {
   if (revision_ != m.revision || springs_ != m.springs() || particles_ != m.particles()) colour(m);
   // the dashpots change without a new revision (the panel's damping slider): read every step
-  if (m.anyDashpot())
+  damped_ = m.anyDashpot();
+  if (damped_)
     for (int j = 0; j < m.springs(); ++j) sweep_.damping[j] = m.damping[order_[j]];
   const int substeps = std::max(1, m.substeps);
   const double hs = h / substeps;
@@ -336,24 +329,28 @@ bool XpbdSolver::step(const MassSpringModel& m, const State& in, double h, State
   x_.head(3 * n) = in.x;
   x_.tail(kSweepPadding).setZero(), p_.tail(kSweepPadding).setZero();
   v_ = in.v;
-  f_.resize(3 * n), particle_work_.resize(n);
+  f_.resize(3 * n);
   if (!m.colliders.empty()) {
     contact_shift_.resize(3 * n), contact_normal_.resize(3 * n), contact_friction_.resize(n);
   } else {
     contact_friction_.resize(0);
   }
-  double removed = 0.0, added = 0.0;
+  particle_work_.setZero(n);
+  if (damped_) dash_work_.setZero(m.springs());
+  grab_work_ = 0.0;
   // a small system runs on one thread: a barrier per colour would cost more than its springs
   const int threads = m.springs() >= kMinSpringsPerThread ? kernelThreads() : 1;
   util::runTeam(threads, [&](util::TeamMember& team) {
     updateCircles(team);
+    team.forEach(0, n, [&](int i) { predictParticle(m, i, hs); });
     for (int k = 0; k < substeps; ++k) {
-      predict(team, m, hs);
       project(team, m, hs);
-      finishSubstep(team, m, hs, removed, added);
+      finishSubstep(team, m, hs, k + 1 == substeps);
     }
   });
-  dissipated = removed, external = added;
+  // the work in particle and spring order, on one thread
+  dissipated = particle_work_.sum() + (damped_ ? dash_work_.sum() : 0.0);
+  external = grab_work_;
   out.x = x_.head(3 * n);
   out.v = v_;
   return true;

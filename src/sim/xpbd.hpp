@@ -46,15 +46,16 @@ class XpbdSolver {
 
  private:
   void colour(const MassSpringModel& m);  // springs grouped so no two of a group share a particle
+  // each called for one particle by the member of the step's team that owns it
+  void predictParticle(const MassSpringModel& m, int i, double hs);
+  void finishParticle(const MassSpringModel& m, int i, double hs);
   // each called by every member of the step's team (util/team.hpp), which share the work out
-  void predict(util::TeamMember& team, const MassSpringModel& m, double hs);
   void project(util::TeamMember& team, const MassSpringModel& m, double hs);
   void collide(util::TeamMember& team,
                const MassSpringModel& m);  // free particles out of colliders
   void rub(util::TeamMember& team,
            const MassSpringModel& m);  // friction of the particles that touched
-  void finishSubstep(util::TeamMember& team, const MassSpringModel& m, double hs,
-                     double& dissipated, double& external);
+  void finishSubstep(util::TeamMember& team, const MassSpringModel& m, double hs, bool last);
   void fillSweepArrays(const MassSpringModel& m);
   void updateCircles(util::TeamMember& team);
   std::uint64_t revision_ = ~std::uint64_t{0};
@@ -67,7 +68,11 @@ class XpbdSolver {
   std::vector<int> other_runs_;          // the tether_start_ runs of other lengths
   SweepArrays sweep_;
   Eigen::VectorXd x_, v_, p_, f_, lambda_;
-  Eigen::VectorXd particle_work_, dash_work_;  // one substep's, before their ordered sums
+  // the step's work of each particle's drag and contacts and of each spring's dashpot, before
+  // their ordered sums, and the mouse spring's (one particle's: one member writes it)
+  Eigen::VectorXd particle_work_, dash_work_;
+  double grab_work_ = 0.0;
+  bool damped_ = false;  // whether any spring has a dashpot, this step (read once: a scan)
   // this substep's contacts: the total correction the colliders (and their friction) made to
   // each particle, the last surface normal, its friction coefficient (-1: no contact)
   Eigen::VectorXd contact_shift_, contact_normal_, contact_friction_;
