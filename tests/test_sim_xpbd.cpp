@@ -11,6 +11,7 @@
 #include "scene/generators.hpp"
 #include "sim/forces.hpp"
 #include "sim/parallel.hpp"
+#include "sim/spring_runs.hpp"
 #include "sim/xpbd.hpp"
 #include "sim/xpbd_kernels.hpp"
 #include "test_sim_helpers.hpp"
@@ -154,26 +155,32 @@ TEST_CASE("sim: xpbd gives the same bits on 1 and 2 kernel threads") {
   CHECK(one.v == two.v);
 }
 
-TEST_CASE("sim: xpbd's AVX2 sweep gives the scalar sweep's bits, with and without dashpots") {
-  if (!sim::simdAvailable()) MESSAGE("no AVX2 on this processor: both runs take the scalar path");
+TEST_CASE(
+    "sim: xpbd's AVX-512 and AVX2 sweeps give the scalar sweep's bits, with and without dashpots") {
+  if (!sim::simdAvailable()) MESSAGE("no AVX2 on this processor: every run takes the scalar path");
+  if (!sim::wideSimdAvailable()) MESSAGE("no AVX-512 on this processor: two runs take AVX2");
   for (const bool dashpots : {true, false}) {
     CAPTURE(dashpots);
-    auto def = clothScene(31, 2e4);  // 31 x 31: colours whose sizes are not multiples of 4
+    auto def = clothScene(31, 2e4);  // 31 x 31: colours whose sizes are not multiples of 8 or 4
     def.mass_spring.tethers = true;
-    auto a = scene::build(def), b = scene::build(def);
-    for (auto* built : {&a, &b}) {
-      built->mass_spring.substeps = 3;
-      built->mass_spring.iterations = 4;  // lambda read back after the first sweep
-      if (!dashpots) built->mass_spring.damping.setZero();
-    }
-    REQUIRE(a.mass_spring.anyDashpot() == dashpots);
-    sim::setSimd(false);
-    const sim::State scalar = simtest::run(a.mass_spring, a.state, sim::Method::Xpbd, 1.0 / 60, 20);
-    sim::setSimd(true);
-    const sim::State simd = simtest::run(b.mass_spring, b.state, sim::Method::Xpbd, 1.0 / 60, 20);
-    CHECK(scalar.x != a.state.x);
-    CHECK(scalar.x == simd.x);
-    CHECK(scalar.v == simd.v);
+    auto run = [&](bool simd, bool wide) {
+      auto built = scene::build(def);
+      built.mass_spring.substeps = 3;
+      built.mass_spring.iterations = 4;  // lambda read back after the first sweep
+      if (!dashpots) built.mass_spring.damping.setZero();
+      REQUIRE(built.mass_spring.anyDashpot() == dashpots);
+      sim::setSimd(simd), sim::setWideSimd(wide);
+      const sim::State s =
+          simtest::run(built.mass_spring, built.state, sim::Method::Xpbd, 1.0 / 60, 20);
+      sim::setSimd(true), sim::setWideSimd(true);
+      CHECK(s.x != built.state.x);
+      return s;
+    };
+    const sim::State scalar = run(false, false), avx2 = run(true, false), wide = run(true, true);
+    CHECK(scalar.x == avx2.x);
+    CHECK(scalar.v == avx2.v);
+    CHECK(scalar.x == wide.x);
+    CHECK(scalar.v == wide.v);
   }
 }
 

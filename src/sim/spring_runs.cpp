@@ -18,7 +18,8 @@ namespace sim {
 
 bool wideSimdAvailable() {
 #ifdef SPRINGLAB_X86_SIMD
-  static const bool avx512 = __builtin_cpu_supports("avx512f");
+  static const bool avx512 =
+      __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl");
   return avx512;
 #else
   return false;
@@ -26,11 +27,14 @@ bool wideSimdAvailable() {
 }
 
 namespace {
-
 std::atomic<bool> wide_switch{true};
-bool wideSimd() {
+}  // namespace
+
+bool wideSimdEnabled() {
   return wide_switch.load(std::memory_order_relaxed) && wideSimdAvailable();
 }
+
+namespace {
 
 constexpr int kBlocks = 16;     // blocks of particles per system (a block's size: the count alone)
 constexpr int kMinBlock = 256;  // particles: smaller systems have fewer blocks
@@ -499,7 +503,7 @@ bool anyPositive(const double* first, const double* last) {
 }
 
 const char* runKernels() {
-  return !simdEnabled() ? "scalar" : wideSimd() ? "AVX-512" : "AVX2";
+  return !simdEnabled() ? "scalar" : wideSimdEnabled() ? "AVX-512" : "AVX2";
 }
 
 void setWideSimd(bool on) {
@@ -541,7 +545,7 @@ void addBlockSpringForces(const SpringRuns& runs, int block, const RunInput& in,
     const SpringRuns::Run& r = runs.runs[static_cast<size_t>(k)];
 #ifdef SPRINGLAB_X86_SIMD
     if (simd) {
-      if (wideSimd())
+      if (wideSimdEnabled())
         runAvx512(r, in, F);
       else
         runAvx2(r, in, F);
