@@ -157,29 +157,44 @@ void XpbdSolver::fillSweepArrays(const MassSpringModel& m) {
   dash_work_.resize(ns);
 }
 
+XpbdSolver::Prediction XpbdSolver::predictionOf(const MassSpringModel& m, double hs) {
+  Prediction c;
+  c.hs = hs, c.drag = m.drag;
+  for (int k = 0; k < 3; ++k) c.hs_gravity[k] = hs * m.gravity[k], c.wind[k] = m.wind[k];
+  return c;
+}
+
 // v^ = (v + h_s (g + (F_grab + c_drag wind) / m)) / (1 + h_s c_drag / m): the drag
 // -c_drag (v - wind) taken implicitly, so it is stable at any c_drag; p = x + h_s v^. f_ keeps the
 // drag force -c_drag (v^ - wind) for the substep's work. Particle i alone: called by the member of
-// the step's team that owns i.
-void XpbdSolver::predictParticle(const MassSpringModel& m, int i, double hs) {
-  const Eigen::Map<const Vec3> x(x_.data() + 3 * i);
-  Eigen::Map<Vec3> v(v_.data() + 3 * i), p(p_.data() + 3 * i), f(f_.data() + 3 * i);
+// the step's team that owns i. The model's constants come in `c`, copied once a step, so that the
+// compiler need not load them again after every store to the state.
+void XpbdSolver::predictParticle(const MassSpringModel& m, int i, const Prediction& c) {
   if (contact_friction_.size() > 0) {
     contact_friction_[i] = -1.0;
     contact_shift_.segment<3>(3 * i).setZero();
   }
-  if (m.fixed(i)) {
-    p = x, f.setZero();
+  const double* x = x_.data() + 3 * i;
+  double *v = v_.data() + 3 * i, *p = p_.data() + 3 * i, *f = f_.data() + 3 * i;
+  const double w = m.inv_mass[i];
+  if (w == 0.0) {  // fixed
+    std::copy(x, x + 3, p), std::fill(f, f + 3, 0.0);
     return;
   }
-  const double w = m.inv_mass[i];
-  Vec3 u = v + hs * m.gravity;
-  if (i == m.grab) u += hs * w * (m.grab_stiffness * (m.grab_target - x));
-  u += (hs * w * m.drag) * m.wind;  // the drag's push by the air, c wind
-  u /= 1.0 + hs * m.drag * w;
-  v = u;
-  f = -m.drag * (u - m.wind);
-  p = x + hs * u;
+  double u[3];
+  for (int k = 0; k < 3; ++k) u[k] = v[k] + c.hs_gravity[k];
+  if (i == m.grab) {
+    const Eigen::Map<const Vec3> xi(x);
+    Eigen::Map<Vec3>(u) += c.hs * w * (m.grab_stiffness * (m.grab_target - xi));
+  }
+  const double push = c.hs * w * c.drag, den = 1.0 + c.hs * c.drag * w;
+  for (int k = 0; k < 3; ++k) {
+    u[k] += push * c.wind[k];  // the drag's push by the air, c wind
+    u[k] /= den;
+    v[k] = u[k];
+    f[k] = -c.drag * (u[k] - c.wind[k]);
+    p[k] = x[k] + c.hs * u[k];
+  }
 }
 
 void XpbdSolver::collide(util::TeamMember& team, const MassSpringModel& m) {
@@ -288,6 +303,7 @@ void XpbdSolver::finishParticle(const MassSpringModel& m, int i, double hs) {
 // every particle's finish and, unless this was the step's last substep, the next one's prediction.
 void XpbdSolver::finishSubstep(util::TeamMember& team, const MassSpringModel& m, double hs,
                                bool last) {
+  const Prediction prediction = predictionOf(m, hs);
   if (damped_) {
     const double *X = x_.data(), *P = p_.data();
     double* D = dash_work_.data();
@@ -296,7 +312,7 @@ void XpbdSolver::finishSubstep(util::TeamMember& team, const MassSpringModel& m,
   }
   team.forEach(0, m.particles(), [&](int i) {
     finishParticle(m, i, hs);
-    if (!last) predictParticle(m, i, hs);
+    if (!last) predictParticle(m, i, prediction);
   });
 }
 
@@ -342,7 +358,8 @@ bool XpbdSolver::step(const MassSpringModel& m, const State& in, double h, State
   const int threads = m.springs() >= kMinSpringsPerThread ? kernelThreads() : 1;
   util::runTeam(threads, [&](util::TeamMember& team) {
     updateCircles(team);
-    team.forEach(0, n, [&](int i) { predictParticle(m, i, hs); });
+    const Prediction prediction = predictionOf(m, hs);
+    team.forEach(0, n, [&](int i) { predictParticle(m, i, prediction); });
     for (int k = 0; k < substeps; ++k) {
       project(team, m, hs);
       finishSubstep(team, m, hs, k + 1 == substeps);

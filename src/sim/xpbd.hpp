@@ -47,7 +47,11 @@ class XpbdSolver {
  private:
   void colour(const MassSpringModel& m);  // springs grouped so no two of a group share a particle
   // each called for one particle by the member of the step's team that owns it
-  void predictParticle(const MassSpringModel& m, int i, double hs);
+  struct Prediction {  // the model's constants of the prediction, for one substep h_s
+    double hs = 0.0, drag = 0.0, hs_gravity[3] = {0, 0, 0}, wind[3] = {0, 0, 0};
+  };
+  static Prediction predictionOf(const MassSpringModel& m, double hs);
+  void predictParticle(const MassSpringModel& m, int i, const Prediction& c);
   void finishParticle(const MassSpringModel& m, int i, double hs);
   // each called by every member of the step's team (util/team.hpp), which share the work out
   void project(util::TeamMember& team, const MassSpringModel& m, double hs);
