@@ -129,12 +129,15 @@ __attribute__((target("avx2"))) inline void keep(PendingStores& out, int end, in
   _mm256_store_pd(out.z[end] + k, g.z);
 }
 
+inline void storeEnd(const PendingStores& in, int end, int count, double* P) {
+  for (int k = 0; k < count; ++k) {
+    double* p = P + in.at[end][k];
+    p[0] = in.x[end][k], p[1] = in.y[end][k], p[2] = in.z[end][k];
+  }
+}
+
 inline void store(const PendingStores& in, int count, double* P) {
-  for (int end = 0; end < 2; ++end)
-    for (int k = 0; k < count; ++k) {
-      double* p = P + in.at[end][k];
-      p[0] = in.x[end][k], p[1] = in.y[end][k], p[2] = in.z[end][k];
-    }
+  storeEnd(in, 0, count, P), storeEnd(in, 1, count, P);
 }
 
 // projectSpring on four springs at once: the same operations, lane by lane, in the same order.
@@ -253,10 +256,7 @@ __attribute__((target("avx2"))) void projectFourPairs(const TetherPairs& tp, int
                            _mm256_blendv_pd(r.z, _mm256_add_pd(cz, _mm256_mul_pd(f, oz)), onto)};
   PendingStores one;
   keep(one, 0, 0, at_p, result);
-  for (int k = 0; k < kLanes; ++k) {
-    double* p = P + one.at[0][k];
-    p[0] = one.x[0][k], p[1] = one.y[0][k], p[2] = one.z[0][k];
-  }
+  storeEnd(one, 0, kLanes, P);
 }
 
 template <bool kDamped>
@@ -370,6 +370,70 @@ SPRINGLAB_WIDE void projectEight(const SweepArrays& sw, int j, const SweepStep& 
   keep8(out, 0, k, ia, pa);
 }
 
+SPRINGLAB_WIDE inline __m512d squaredLength8(__m512d x, __m512d y, __m512d z) {
+  return _mm512_add_pd(_mm512_add_pd(_mm512_mul_pd(x, x), _mm512_mul_pd(y, y)),
+                       _mm512_mul_pd(z, z));
+}
+
+// The coordinate offsets 3 i of eight particles, into `at`.
+SPRINGLAB_WIDE inline void offsets8(const std::vector<int>& v, int i, int* at) {
+  const __m256i k = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(v.data() + i));
+  _mm256_store_si256(reinterpret_cast<__m256i*>(at), _mm256_add_epi32(_mm256_add_epi32(k, k), k));
+}
+
+// intoSphere4 on eight particles.
+SPRINGLAB_WIDE inline Gathered8 intoSphere8(const Gathered8& a, __m512d length, const Gathered8& p,
+                                            __mmask8& outside) {
+  const __m512d dx = _mm512_sub_pd(p.x, a.x), dy = _mm512_sub_pd(p.y, a.y),
+                dz = _mm512_sub_pd(p.z, a.z);
+  const __m512d l2 = squaredLength8(dx, dy, dz);
+  outside = _mm512_cmp_pd_mask(l2, _mm512_mul_pd(length, length), _CMP_NLE_UQ);
+  const __m512d root = _mm512_mask_blend_pd(outside, _mm512_set1_pd(1.0), _mm512_sqrt_pd(l2));
+  const __m512d sc = _mm512_div_pd(length, root);
+  return {_mm512_mask_blend_pd(outside, p.x, _mm512_add_pd(a.x, _mm512_mul_pd(sc, dx))),
+          _mm512_mask_blend_pd(outside, p.y, _mm512_add_pd(a.y, _mm512_mul_pd(sc, dy))),
+          _mm512_mask_blend_pd(outside, p.z, _mm512_add_pd(a.z, _mm512_mul_pd(sc, dz)))};
+}
+
+// projectFourPairs on pairs i .. i + 7.
+SPRINGLAB_WIDE void projectEightPairs(const TetherPairs& tp, int i, double* P) {
+  alignas(32) int at_p[kWideLanes], at_s[kWideLanes], at_t[kWideLanes];
+  offsets8(tp.particle, i, at_p), offsets8(tp.anchor_s, i, at_s), offsets8(tp.anchor_t, i, at_t);
+  const Gathered8 as = gather8(P, at_s), at = gather8(P, at_t);
+  const __m512d ls = _mm512_loadu_pd(tp.length_s.data() + i);
+  __mmask8 out_s, out_t;
+  const Gathered8 q = intoSphere8(as, ls, gather8(P, at_p), out_s);
+  const Gathered8 r = intoSphere8(at, _mm512_loadu_pd(tp.length_t.data() + i), q, out_t);
+  const __mmask8 still = _mm512_cmp_pd_mask(
+      squaredLength8(_mm512_sub_pd(r.x, as.x), _mm512_sub_pd(r.y, as.y), _mm512_sub_pd(r.z, as.z)),
+      _mm512_mul_pd(ls, ls), _CMP_NLE_UQ);
+  const __m512d radius = _mm512_loadu_pd(tp.radius.data() + i), zero = _mm512_setzero_pd();
+  const __mmask8 has_circle = _mm512_cmp_pd_mask(radius, zero, _CMP_GE_OQ);
+  // projectOnCircle
+  const __m512d cx = _mm512_loadu_pd(tp.cx.data() + i), cy = _mm512_loadu_pd(tp.cy.data() + i),
+                cz = _mm512_loadu_pd(tp.cz.data() + i);
+  const __m512d ux = _mm512_loadu_pd(tp.ux.data() + i), uy = _mm512_loadu_pd(tp.uy.data() + i),
+                uz = _mm512_loadu_pd(tp.uz.data() + i);
+  const __m512d wx = _mm512_sub_pd(r.x, cx), wy = _mm512_sub_pd(r.y, cy),
+                wz = _mm512_sub_pd(r.z, cz);
+  const __m512d along = _mm512_add_pd(_mm512_add_pd(_mm512_mul_pd(wx, ux), _mm512_mul_pd(wy, uy)),
+                                      _mm512_mul_pd(wz, uz));
+  const __m512d ox = _mm512_sub_pd(wx, _mm512_mul_pd(along, ux)),
+                oy = _mm512_sub_pd(wy, _mm512_mul_pd(along, uy)),
+                oz = _mm512_sub_pd(wz, _mm512_mul_pd(along, uz));
+  const __m512d n = _mm512_sqrt_pd(squaredLength8(ox, oy, oz));
+  const __mmask8 off_axis = _mm512_cmp_pd_mask(n, zero, _CMP_NEQ_UQ);
+  const __mmask8 onto = out_t & still & has_circle & off_axis;
+  const __m512d f = _mm512_div_pd(radius, _mm512_mask_blend_pd(onto, _mm512_set1_pd(1.0), n));
+  const Gathered8 result = {
+      _mm512_mask_blend_pd(onto, r.x, _mm512_add_pd(cx, _mm512_mul_pd(f, ox))),
+      _mm512_mask_blend_pd(onto, r.y, _mm512_add_pd(cy, _mm512_mul_pd(f, oy))),
+      _mm512_mask_blend_pd(onto, r.z, _mm512_add_pd(cz, _mm512_mul_pd(f, oz)))};
+  PendingStores one;
+  keep8(one, 0, 0, at_p, result);
+  storeEnd(one, 0, kWideLanes, P);
+}
+
 // Blocks of groups of eight (their stores after the block), then the AVX2 path for the last few.
 template <bool kDamped>
 void projectWide(const SweepArrays& sw, int from, int to, const SweepStep& st, const double* X,
@@ -450,6 +514,8 @@ void TetherPairs::setCircle(int i, const TetherCircle& c) {
 void projectTetherPairs(const TetherPairs& tp, int from, int to, double* P) {
   int i = from;
 #ifdef SPRINGLAB_X86_SIMD
+  if (simdEnabled() && wideSimdEnabled())
+    for (; i + kWideLanes <= to; i += kWideLanes) projectEightPairs(tp, i, P);
   if (simdEnabled())
     for (; i + kLanes <= to; i += kLanes) projectFourPairs(tp, i, P);
 #endif
