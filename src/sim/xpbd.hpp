@@ -76,7 +76,8 @@ class XpbdSolver {
   // their ordered sums, and the mouse spring's (one particle's: one member writes it)
   Eigen::VectorXd particle_work_, dash_work_;
   double grab_work_ = 0.0;
-  bool damped_ = false;  // whether any spring has a dashpot, this step (read once: a scan)
+  Eigen::VectorXd drag_scale_;  // 1 / (1 + h_s c_drag / m) of each particle, this step
+  bool damped_ = false;         // whether any spring has a dashpot, this step (read once: a scan)
   // this substep's contacts: the total correction the colliders (and their friction) made to
   // each particle, the last surface normal, its friction coefficient (-1: no contact)
   Eigen::VectorXd contact_shift_, contact_normal_, contact_friction_;
