@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <unordered_map>
 
 #include "sim/contacts.hpp"
@@ -57,25 +58,22 @@ constexpr int kOwnColoursSprings = 64;
 std::vector<int> springsByGroup(const MassSpringModel& m, std::vector<int>& group_start) {
   const int ns = m.springs();
   std::unordered_map<int, int> count;
-  std::vector<int> distances;  // in order of first appearance
-  for (int s = 0; s < ns; ++s)
-    if (count[m.spring_b[s] - m.spring_a[s]]++ == 0)
-      distances.push_back(m.spring_b[s] - m.spring_a[s]);
-  std::unordered_map<int, int> group;
-  for (const int d : distances)
-    if (count[d] >= kOwnColoursSprings) group.emplace(d, static_cast<int>(group.size()));
-  const int rest = static_cast<int>(group.size());
-  std::vector<int> by(ns);
-  for (int s = 0; s < ns; ++s) by[s] = s;
-  auto group_of = [&](int s) {
-    const auto g = group.find(m.spring_b[s] - m.spring_a[s]);
-    return g == group.end() ? rest : g->second;
-  };
-  std::stable_sort(by.begin(), by.end(), [&](int i, int j) { return group_of(i) < group_of(j); });
-  group_start.clear();
-  for (int k = 0; k < ns; ++k)
-    if (k == 0 || group_of(by[k]) != group_of(by[k - 1])) group_start.push_back(k);
-  group_start.push_back(ns);
+  for (int s = 0; s < ns; ++s) ++count[m.spring_b[s] - m.spring_a[s]];
+  std::unordered_map<int, int> group;  // distance -> group, in order of first appearance
+  std::vector<int> group_of(ns, -1);   // -1: the rest, the last group
+  for (int s = 0; s < ns; ++s) {
+    const int d = m.spring_b[s] - m.spring_a[s];
+    if (count[d] >= kOwnColoursSprings) group_of[s] = group.emplace(d, group.size()).first->second;
+  }
+  const int groups = static_cast<int>(group.size()) + 1;
+  for (int& g : group_of)
+    if (g < 0) g = groups - 1;
+  // a counting sort by group, stable
+  group_start.assign(groups + 1, 0);
+  for (int s = 0; s < ns; ++s) ++group_start[group_of[s] + 1];
+  for (int g = 0; g < groups; ++g) group_start[g + 1] += group_start[g];
+  std::vector<int> by(ns), next(group_start.begin(), group_start.end() - 1);
+  for (int s = 0; s < ns; ++s) by[next[group_of[s]]++] = s;
   return by;
 }
 
@@ -84,8 +82,21 @@ std::vector<int> springsByGroup(const MassSpringModel& m, std::vector<int>& grou
 std::vector<int> sweepColours(const MassSpringModel& m) {
   const int ns = m.springs();
   // greedy edge colouring, fixed ends included (a sweep writes + 0 to them), group by group: at
-  // most 2 (degree) - 1 colours within each group
-  std::vector<std::vector<int>> used(m.particles());
+  // most 2 (degree) - 1 colours within each group. A particle's colours below 64 are bits of a
+  // word, the rest (rare: a particle of more than 32 springs) in a list.
+  constexpr int kBits = 64;
+  std::vector<std::uint64_t> low(m.particles(), 0);
+  std::vector<std::vector<int>> high(m.particles());
+  auto taken = [&](int i, int c) {
+    return c < kBits ? (low[i] >> c & 1) != 0
+                     : std::find(high[i].begin(), high[i].end(), c) != high[i].end();
+  };
+  auto take = [&](int i, int c) {
+    if (c < kBits)
+      low[i] |= std::uint64_t{1} << c;
+    else
+      high[i].push_back(c);
+  };
   std::vector<int> colour_of(ns);
   std::vector<int> group_start;
   const std::vector<int> by = springsByGroup(m, group_start);
@@ -95,13 +106,9 @@ std::vector<int> sweepColours(const MassSpringModel& m) {
     for (int k = group_start[g]; k < group_start[g + 1]; ++k) {
       const int s = by[k], a = m.spring_a[s], b = m.spring_b[s];
       int c = first_colour;
-      auto taken = [&](int i) {
-        return std::find(used[i].begin(), used[i].end(), c) != used[i].end();
-      };
-      while (taken(a) || taken(b)) ++c;
+      while (taken(a, c) || taken(b, c)) ++c;
       colour_of[s] = c;
-      used[a].push_back(c);
-      used[b].push_back(c);
+      take(a, c), take(b, c);
       colours = std::max(colours, c + 1);
     }
   }
