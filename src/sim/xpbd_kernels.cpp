@@ -89,20 +89,83 @@ inline void projectTetherPair(const TetherPairs& tp, int i, double* P) {
 
 #ifdef SPRINGLAB_X86_SIMD
 
-constexpr int kLanes = 4;  // doubles in an AVX2 register
+// The vector paths: one kernel template over the two widths' operations (Avx2: four lanes, Avx512:
+// eight), instantiated in a function of that width's target with every call inlined into it
+// (`flatten`), so that the template itself needs no target. Both widths do the scalar path's
+// operations lane by lane in its order.
+#pragma GCC diagnostic ignored "-Wpsabi"  // vectors passed between inlined functions: no ABI
+// GCC 12's AVX-512 headers pass _mm512_undefined_pd() as the unused source of their masked
+// builtins, which its uninitialised-use analysis reports once inlined (GCC bug 105593)
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#define SPRINGLAB_AVX2 __attribute__((target("avx2")))
+#define SPRINGLAB_AVX512 __attribute__((target("avx512f,avx512vl")))
 
-// The three coordinates of the particles whose coordinate offsets (3 i) are in `at`.
-struct Gathered {
-  __m256d x, y, z;
+struct Avx2 {
+  static constexpr int kLanes = 4;
+  using V = __m256d;
+  using Mask = __m256d;  // all ones in the lanes where true
+  SPRINGLAB_AVX2 static V load(const double* p) { return _mm256_loadu_pd(p); }
+  SPRINGLAB_AVX2 static V set1(double a) { return _mm256_set1_pd(a); }
+  SPRINGLAB_AVX2 static V add(V a, V b) { return _mm256_add_pd(a, b); }
+  SPRINGLAB_AVX2 static V sub(V a, V b) { return _mm256_sub_pd(a, b); }
+  SPRINGLAB_AVX2 static V mul(V a, V b) { return _mm256_mul_pd(a, b); }
+  SPRINGLAB_AVX2 static V div(V a, V b) { return _mm256_div_pd(a, b); }
+  SPRINGLAB_AVX2 static V sqrt(V a) { return _mm256_sqrt_pd(a); }
+  template <int kPredicate>
+  SPRINGLAB_AVX2 static Mask compare(V a, V b) {
+    return _mm256_cmp_pd(a, b, kPredicate);
+  }
+  SPRINGLAB_AVX2 static Mask both(Mask a, Mask b) { return _mm256_and_pd(a, b); }
+  SPRINGLAB_AVX2 static V select(Mask m, V if_false, V if_true) {
+    return _mm256_blendv_pd(if_false, if_true, m);
+  }
+  SPRINGLAB_AVX2 static void store(double* p, V a) { _mm256_storeu_pd(p, a); }
+  // the coordinate offsets 3 i of the particles v[i .. i + kLanes)
+  SPRINGLAB_AVX2 static void offsets(const int* v, int* at) {
+    const __m128i k = _mm_loadu_si128(reinterpret_cast<const __m128i*>(v));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(at), _mm_add_epi32(_mm_add_epi32(k, k), k));
+  }
 };
 
-// The coordinates of four particles, from the coordinate offsets (3 i) in `at`: one unaligned
-// load of x, y, z and the next number per particle, then a 4 x 4 transpose. Eight gathers' worth
-// of work for a quarter of their cost on the processors measured (docs/benchmarks.md); the caller
-// guarantees one readable double past the last particle (XpbdSolver pads its arrays).
-__attribute__((target("avx2"))) inline Gathered gather(const double* base, __m128i at) {
-  alignas(16) int off[kLanes];
-  _mm_store_si128(reinterpret_cast<__m128i*>(off), at);
+struct Avx512 {
+  static constexpr int kLanes = 8;
+  using V = __m512d;
+  using Mask = __mmask8;
+  SPRINGLAB_AVX512 static V load(const double* p) { return _mm512_loadu_pd(p); }
+  SPRINGLAB_AVX512 static V set1(double a) { return _mm512_set1_pd(a); }
+  SPRINGLAB_AVX512 static V add(V a, V b) { return _mm512_add_pd(a, b); }
+  SPRINGLAB_AVX512 static V sub(V a, V b) { return _mm512_sub_pd(a, b); }
+  SPRINGLAB_AVX512 static V mul(V a, V b) { return _mm512_mul_pd(a, b); }
+  SPRINGLAB_AVX512 static V div(V a, V b) { return _mm512_div_pd(a, b); }
+  SPRINGLAB_AVX512 static V sqrt(V a) { return _mm512_sqrt_pd(a); }
+  template <int kPredicate>
+  SPRINGLAB_AVX512 static Mask compare(V a, V b) {
+    return _mm512_cmp_pd_mask(a, b, kPredicate);
+  }
+  SPRINGLAB_AVX512 static Mask both(Mask a, Mask b) { return a & b; }
+  SPRINGLAB_AVX512 static V select(Mask m, V if_false, V if_true) {
+    return _mm512_mask_blend_pd(m, if_false, if_true);
+  }
+  SPRINGLAB_AVX512 static void store(double* p, V a) { _mm512_storeu_pd(p, a); }
+  SPRINGLAB_AVX512 static void offsets(const int* v, int* at) {
+    const __m256i k = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(v));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(at),
+                        _mm256_add_epi32(_mm256_add_epi32(k, k), k));
+  }
+};
+
+// The three coordinates of a lane's particle.
+template <class W>
+struct Xyz {
+  typename W::V x, y, z;
+};
+
+// The coordinates of four particles from their coordinate offsets (3 i): one unaligned load of x,
+// y, z and the next number per particle, then a 4 x 4 transpose. Eight gathers' worth of work for
+// a quarter of their cost on the processors measured (docs/benchmarks.md); the caller guarantees
+// one readable double past the last particle (XpbdSolver pads its arrays).
+SPRINGLAB_AVX2 inline Xyz<Avx2> gather(Avx2, const double* base, const int* off) {
   const __m256d r0 = _mm256_loadu_pd(base + off[0]), r1 = _mm256_loadu_pd(base + off[1]),
                 r2 = _mm256_loadu_pd(base + off[2]), r3 = _mm256_loadu_pd(base + off[3]);
   const __m256d xz01 = _mm256_unpacklo_pd(r0, r1), y01 = _mm256_unpackhi_pd(r0, r1),
@@ -111,190 +174,15 @@ __attribute__((target("avx2"))) inline Gathered gather(const double* base, __m12
           _mm256_permute2f128_pd(xz01, xz23, 0x31)};
 }
 
-// A block's new end positions, written to P only after the whole block is computed: a gather
-// cannot overtake an earlier store that might alias it, so gathering from P between the stores
-// of the previous springs would chain every four springs' square root and divisions behind the
-// last four's (measured: the AVX2 loop was no faster than the scalar one until the stores moved
-// out of it). No two springs of a colour share a particle, so the order of the stores is free.
-constexpr int kBlock = 64;  // springs per block: its positions fit in L1 with room to spare
-struct PendingStores {
-  alignas(32) int at[2][kBlock];  // coordinate offsets 3 i of the ends a (0) and b (1)
-  alignas(32) double x[2][kBlock], y[2][kBlock], z[2][kBlock];
-};
-
-__attribute__((target("avx2"))) inline void keep(PendingStores& out, int end, int k, __m128i at,
-                                                 const Gathered& g) {
-  _mm_store_si128(reinterpret_cast<__m128i*>(out.at[end] + k), at);
-  _mm256_store_pd(out.x[end] + k, g.x), _mm256_store_pd(out.y[end] + k, g.y);
-  _mm256_store_pd(out.z[end] + k, g.z);
-}
-
-inline void storeEnd(const PendingStores& in, int end, int count, double* P) {
-  for (int k = 0; k < count; ++k) {
-    double* p = P + in.at[end][k];
-    p[0] = in.x[end][k], p[1] = in.y[end][k], p[2] = in.z[end][k];
-  }
-}
-
-inline void store(const PendingStores& in, int count, double* P) {
-  storeEnd(in, 0, count, P), storeEnd(in, 1, count, P);
-}
-
-// projectSpring on four springs at once: the same operations, lane by lane, in the same order.
-template <bool kDamped>
-__attribute__((target("avx2"))) void projectFour(const SweepArrays& sw, int j, const SweepStep& st,
-                                                 const double* X, const double* P, double* lambda,
-                                                 PendingStores& out, int k) {
-  const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(sw.a.data() + j));
-  const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(sw.b.data() + j));
-  const __m128i ia = _mm_add_epi32(_mm_add_epi32(a, a), a),
-                ib = _mm_add_epi32(_mm_add_epi32(b, b), b);
-  Gathered pa = gather(P, ia), pb = gather(P, ib);
-  const __m256d wa = _mm256_loadu_pd(sw.wa.data() + j), wb = _mm256_loadu_pd(sw.wb.data() + j);
-  const __m256d dx = _mm256_sub_pd(pb.x, pa.x), dy = _mm256_sub_pd(pb.y, pa.y),
-                dz = _mm256_sub_pd(pb.z, pa.z);
-  const __m256d l2 = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(dx, dx), _mm256_mul_pd(dy, dy)),
-                                   _mm256_mul_pd(dz, dz));
-  const __m256d zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0);
-  const __m256d l = _mm256_sqrt_pd(l2);
-  const __m256d stretched = _mm256_cmp_pd(l, zero, _CMP_GT_OQ);
-  const __m256d safe_l = _mm256_blendv_pd(one, l, stretched);
-  const __m256d lambda0 = st.first ? zero : _mm256_loadu_pd(lambda + j);
-  const __m256d inv_k = _mm256_loadu_pd(sw.inv_k.data() + j);
-  const __m256d alpha = _mm256_mul_pd(_mm256_set1_pd(st.inv_hs2), inv_k);
-  __m256d num = _mm256_sub_pd(_mm256_sub_pd(_mm256_loadu_pd(sw.rest.data() + j), l),
-                              _mm256_mul_pd(alpha, lambda0));
-  const __m256d w = _mm256_add_pd(wa, wb);
-  __m256d den = _mm256_add_pd(w, alpha);
-  if constexpr (kDamped) {
-    const Gathered xa = gather(X, ia), xb = gather(X, ib);
-    const __m256d rx = _mm256_sub_pd(_mm256_sub_pd(pb.x, xb.x), _mm256_sub_pd(pa.x, xa.x)),
-                  ry = _mm256_sub_pd(_mm256_sub_pd(pb.y, xb.y), _mm256_sub_pd(pa.y, xa.y)),
-                  rz = _mm256_sub_pd(_mm256_sub_pd(pb.z, xb.z), _mm256_sub_pd(pa.z, xa.z));
-    const __m256d gamma = _mm256_mul_pd(
-        _mm256_mul_pd(_mm256_loadu_pd(sw.damping.data() + j), _mm256_set1_pd(st.inv_hs)), inv_k);
-    const __m256d rate = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(rx, dx), _mm256_mul_pd(ry, dy)),
-                                       _mm256_mul_pd(rz, dz));
-    num = _mm256_sub_pd(num, _mm256_div_pd(_mm256_mul_pd(gamma, rate), safe_l));
-    den = _mm256_add_pd(den, _mm256_mul_pd(gamma, w));
-  }
-  const __m256d dl = _mm256_blendv_pd(zero, _mm256_div_pd(num, den), stretched);
-  _mm256_storeu_pd(lambda + j, _mm256_add_pd(lambda0, dl));
-  const __m256d sc = _mm256_div_pd(dl, safe_l);
-  const __m256d sb = _mm256_mul_pd(wb, sc), sa = _mm256_mul_pd(wa, sc);
-  pb = {_mm256_add_pd(pb.x, _mm256_mul_pd(sb, dx)), _mm256_add_pd(pb.y, _mm256_mul_pd(sb, dy)),
-        _mm256_add_pd(pb.z, _mm256_mul_pd(sb, dz))};
-  pa = {_mm256_sub_pd(pa.x, _mm256_mul_pd(sa, dx)), _mm256_sub_pd(pa.y, _mm256_mul_pd(sa, dy)),
-        _mm256_sub_pd(pa.z, _mm256_mul_pd(sa, dz))};
-  keep(out, 1, k, ib, pb);
-  keep(out, 0, k, ia, pa);
-}
-
-__attribute__((target("avx2"))) inline __m256d load(const std::vector<double>& v, int i) {
-  return _mm256_loadu_pd(v.data() + i);
-}
-
-// The coordinate offsets 3 i of four particles.
-__attribute__((target("avx2"))) inline __m128i offsets(const std::vector<int>& v, int i) {
-  const __m128i k = _mm_loadu_si128(reinterpret_cast<const __m128i*>(v.data() + i));
-  return _mm_add_epi32(_mm_add_epi32(k, k), k);
-}
-
-__attribute__((target("avx2"))) inline __m256d squaredLength(__m256d x, __m256d y, __m256d z) {
-  return _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(x, x), _mm256_mul_pd(y, y)),
-                       _mm256_mul_pd(z, z));
-}
-
-// intoSphere on four particles; `outside` receives which were. The comparison is intoSphere's
-// "not l2 <= length^2", unordered included.
-__attribute__((target("avx2"))) inline Gathered intoSphere4(const Gathered& a, __m256d length,
-                                                            const Gathered& p, __m256d& outside) {
-  const __m256d dx = _mm256_sub_pd(p.x, a.x), dy = _mm256_sub_pd(p.y, a.y),
-                dz = _mm256_sub_pd(p.z, a.z);
-  const __m256d l2 = squaredLength(dx, dy, dz);
-  outside = _mm256_cmp_pd(l2, _mm256_mul_pd(length, length), _CMP_NLE_UQ);
-  // the lanes inside keep p: their division is by 1, so that it raises nothing (the tests trap
-  // division by zero; a particle on its anchor would be one)
-  const __m256d root = _mm256_blendv_pd(_mm256_set1_pd(1.0), _mm256_sqrt_pd(l2), outside);
-  const __m256d sc = _mm256_div_pd(length, root);
-  return {_mm256_blendv_pd(p.x, _mm256_add_pd(a.x, _mm256_mul_pd(sc, dx)), outside),
-          _mm256_blendv_pd(p.y, _mm256_add_pd(a.y, _mm256_mul_pd(sc, dy)), outside),
-          _mm256_blendv_pd(p.z, _mm256_add_pd(a.z, _mm256_mul_pd(sc, dz)), outside)};
-}
-
-// projectTetherPair on pairs i .. i + 3, every branch taken in every lane and the lane's own
-// result kept: the same operations as the scalar path, without its mispredicted branches.
-__attribute__((target("avx2"))) void projectFourPairs(const TetherPairs& tp, int i, double* P) {
-  const __m128i at_p = offsets(tp.particle, i);
-  const Gathered as = gather(P, offsets(tp.anchor_s, i)), at = gather(P, offsets(tp.anchor_t, i));
-  const __m256d ls = load(tp.length_s, i);
-  __m256d out_s, out_t;
-  const Gathered q = intoSphere4(as, ls, gather(P, at_p), out_s);
-  const Gathered r = intoSphere4(at, load(tp.length_t, i), q, out_t);
-  const __m256d still = _mm256_cmp_pd(
-      squaredLength(_mm256_sub_pd(r.x, as.x), _mm256_sub_pd(r.y, as.y), _mm256_sub_pd(r.z, as.z)),
-      _mm256_mul_pd(ls, ls), _CMP_NLE_UQ);
-  const __m256d radius = load(tp.radius, i);
-  const __m256d has_circle = _mm256_cmp_pd(radius, _mm256_setzero_pd(), _CMP_GE_OQ);
-  // projectOnCircle
-  const __m256d cx = load(tp.cx, i), cy = load(tp.cy, i), cz = load(tp.cz, i);
-  const __m256d ux = load(tp.ux, i), uy = load(tp.uy, i), uz = load(tp.uz, i);
-  const __m256d wx = _mm256_sub_pd(r.x, cx), wy = _mm256_sub_pd(r.y, cy),
-                wz = _mm256_sub_pd(r.z, cz);
-  const __m256d along = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(wx, ux), _mm256_mul_pd(wy, uy)),
-                                      _mm256_mul_pd(wz, uz));
-  const __m256d ox = _mm256_sub_pd(wx, _mm256_mul_pd(along, ux)),
-                oy = _mm256_sub_pd(wy, _mm256_mul_pd(along, uy)),
-                oz = _mm256_sub_pd(wz, _mm256_mul_pd(along, uz));
-  const __m256d n = _mm256_sqrt_pd(squaredLength(ox, oy, oz));
-  const __m256d off_axis = _mm256_cmp_pd(n, _mm256_setzero_pd(), _CMP_NEQ_UQ);
-  const __m256d onto =
-      _mm256_and_pd(_mm256_and_pd(out_t, still), _mm256_and_pd(has_circle, off_axis));
-  const __m256d f = _mm256_div_pd(radius, _mm256_blendv_pd(_mm256_set1_pd(1.0), n, onto));
-  const Gathered result = {_mm256_blendv_pd(r.x, _mm256_add_pd(cx, _mm256_mul_pd(f, ox)), onto),
-                           _mm256_blendv_pd(r.y, _mm256_add_pd(cy, _mm256_mul_pd(f, oy)), onto),
-                           _mm256_blendv_pd(r.z, _mm256_add_pd(cz, _mm256_mul_pd(f, oz)), onto)};
-  PendingStores one;
-  keep(one, 0, 0, at_p, result);
-  storeEnd(one, 0, kLanes, P);
-}
-
-template <bool kDamped>
-__attribute__((target("avx2"))) void projectAvx2(const SweepArrays& sw, int from, int to,
-                                                 const SweepStep& st, const double* X, double* P,
-                                                 double* lambda) {
-  PendingStores pending;
-  int j = from;
-  while (j + kLanes <= to) {
-    const int count = std::min(kBlock, (to - j) / kLanes * kLanes);
-    for (int k = 0; k < count; k += kLanes)
-      projectFour<kDamped>(sw, j + k, st, X, P, lambda, pending, k);
-    store(pending, count, P);
-    j += count;
-  }
-  projectScalar(sw, j, to, st, X, P, lambda);  // the last few
-}
-
-// The AVX-512 path: eight springs at a time (where the processor has AVX-512F and VL, chosen at
-// run time; sim::setWideSimd(false) turns it off), again lane by lane the scalar operations.
-constexpr int kWideLanes = 8;
-
-struct Gathered8 {
-  __m512d x, y, z;
-};
-
-#define SPRINGLAB_WIDE __attribute__((target("avx512f,avx512vl")))
-
 // Particles k and k + 4 side by side in one register: x, y, z and the next number of each.
-SPRINGLAB_WIDE inline __m512d loadPair(const double* base, const int* off, int k) {
-  return _mm512_insertf64x4(_mm512_castpd256_pd512(_mm256_loadu_pd(base + off[k])),
+SPRINGLAB_AVX512 inline __m512d loadPair(const double* base, const int* off, int k) {
+  return _mm512_insertf64x4(_mm512_zextpd256_pd512(_mm256_loadu_pd(base + off[k])),
                             _mm256_loadu_pd(base + off[k + 4]), 1);
 }
 
-// The coordinates of eight particles from their coordinate offsets (3 i): eight unaligned loads
-// of x, y, z and the next number, particles k and k + 4 side by side in one register, then the
-// 4 x 4 transpose of the AVX2 path within each half and two cross-lane permutations a coordinate.
-SPRINGLAB_WIDE inline Gathered8 gather8(const double* base, const int* off) {
+// The same for eight particles: particles k and k + 4 in one register, the 4 x 4 transpose of
+// the AVX2 path within each half, then two cross-lane permutations a coordinate.
+SPRINGLAB_AVX512 inline Xyz<Avx512> gather(Avx512, const double* base, const int* off) {
   const __m512d q0 = loadPair(base, off, 0), q1 = loadPair(base, off, 1),
                 q2 = loadPair(base, off, 2), q3 = loadPair(base, off, 3);
   // t0 = x0 x1 z0 z1 x4 x5 z4 z5, t1 the same of y and the padding, t2 and t3 of particles 2, 3
@@ -306,148 +194,184 @@ SPRINGLAB_WIDE inline Gathered8 gather8(const double* base, const int* off) {
           _mm512_permutex2var_pd(t0, second, t2)};
 }
 
-// A group's new end positions, kept until its block is done (PendingStores, as the AVX2 path:
-// stored at once they cost 1.11 times the AVX2 path's time where kept they cost 0.95).
-SPRINGLAB_WIDE inline void keep8(PendingStores& out, int end, int k, const int* at,
-                                 const Gathered8& g) {
-  _mm256_storeu_si256(reinterpret_cast<__m256i*>(out.at[end] + k),
-                      _mm256_load_si256(reinterpret_cast<const __m256i*>(at)));
-  _mm512_storeu_pd(out.x[end] + k, g.x), _mm512_storeu_pd(out.y[end] + k, g.y);
-  _mm512_storeu_pd(out.z[end] + k, g.z);
+// A block's new end positions, written to P only after the whole block is computed: a gather
+// cannot overtake an earlier store that might alias it, so gathering from P between the stores
+// of the previous springs would chain every group's square root and divisions behind the last
+// one's (measured: the AVX2 loop was no faster than the scalar one until the stores moved out of
+// it; AVX-512 groups stored at once took 1.11 times the AVX2 path's time). No two springs of a
+// colour share a particle, so the order of the stores is free.
+constexpr int kBlock = 64;  // springs per block: its positions fit in L1 with room to spare
+struct PendingStores {
+  alignas(64) int at[2][kBlock];  // coordinate offsets 3 i of the ends a (0) and b (1)
+  alignas(64) double x[2][kBlock], y[2][kBlock], z[2][kBlock];
+};
+
+template <class W>
+inline void keep(PendingStores& out, int end, int k, const int* at, const Xyz<W>& g) {
+  std::copy(at, at + W::kLanes, out.at[end] + k);
+  W::store(out.x[end] + k, g.x), W::store(out.y[end] + k, g.y), W::store(out.z[end] + k, g.z);
 }
 
-SPRINGLAB_WIDE inline __m512d dot8(const Gathered8& a, __m512d x, __m512d y, __m512d z) {
-  return _mm512_add_pd(_mm512_add_pd(_mm512_mul_pd(a.x, x), _mm512_mul_pd(a.y, y)),
-                       _mm512_mul_pd(a.z, z));
+inline void storeEnd(const PendingStores& in, int end, int count, double* P) {
+  for (int k = 0; k < count; ++k) {
+    double* p = P + in.at[end][k];
+    p[0] = in.x[end][k], p[1] = in.y[end][k], p[2] = in.z[end][k];
+  }
 }
 
-// projectSpring on eight springs at once: the same operations, lane by lane, in the same order.
-template <bool kDamped>
-SPRINGLAB_WIDE void projectEight(const SweepArrays& sw, int j, const SweepStep& st, const double* X,
-                                 const double* P, double* lambda, PendingStores& out, int k) {
-  alignas(32) int ia[kWideLanes], ib[kWideLanes];
-  const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(sw.a.data() + j)),
-                b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(sw.b.data() + j));
-  _mm256_store_si256(reinterpret_cast<__m256i*>(ia), _mm256_add_epi32(_mm256_add_epi32(a, a), a));
-  _mm256_store_si256(reinterpret_cast<__m256i*>(ib), _mm256_add_epi32(_mm256_add_epi32(b, b), b));
-  Gathered8 pa = gather8(P, ia), pb = gather8(P, ib);
-  const __m512d wa = _mm512_loadu_pd(sw.wa.data() + j), wb = _mm512_loadu_pd(sw.wb.data() + j);
-  const __m512d dx = _mm512_sub_pd(pb.x, pa.x), dy = _mm512_sub_pd(pb.y, pa.y),
-                dz = _mm512_sub_pd(pb.z, pa.z);
-  const Gathered8 d = {dx, dy, dz};
-  const __m512d l = _mm512_sqrt_pd(dot8(d, dx, dy, dz));
-  const __m512d zero = _mm512_setzero_pd(), one = _mm512_set1_pd(1.0);
-  const __mmask8 stretched = _mm512_cmp_pd_mask(l, zero, _CMP_GT_OQ);
-  const __m512d safe_l = _mm512_mask_blend_pd(stretched, one, l);
-  const __m512d lambda0 = st.first ? zero : _mm512_loadu_pd(lambda + j);
-  const __m512d inv_k = _mm512_loadu_pd(sw.inv_k.data() + j);
-  const __m512d alpha = _mm512_mul_pd(_mm512_set1_pd(st.inv_hs2), inv_k);
-  __m512d num = _mm512_sub_pd(_mm512_sub_pd(_mm512_loadu_pd(sw.rest.data() + j), l),
-                              _mm512_mul_pd(alpha, lambda0));
-  const __m512d w = _mm512_add_pd(wa, wb);
-  __m512d den = _mm512_add_pd(w, alpha);
+template <class W>
+inline typename W::V dot(const Xyz<W>& a, const Xyz<W>& b) {
+  return W::add(W::add(W::mul(a.x, b.x), W::mul(a.y, b.y)), W::mul(a.z, b.z));
+}
+
+template <class W>
+inline Xyz<W> minus(const Xyz<W>& a, const Xyz<W>& b) {
+  return {W::sub(a.x, b.x), W::sub(a.y, b.y), W::sub(a.z, b.z)};
+}
+
+// projectSpring on W::kLanes springs at once: the same operations, lane by lane, in the same
+// order.
+template <class W, bool kDamped>
+inline void projectGroup(const SweepArrays& sw, int j, const SweepStep& st, const double* X,
+                         const double* P, double* lambda, PendingStores& out, int k) {
+  using V = typename W::V;
+  alignas(64) int ia[W::kLanes], ib[W::kLanes];
+  W::offsets(sw.a.data() + j, ia), W::offsets(sw.b.data() + j, ib);
+  Xyz<W> pa = gather(W{}, P, ia), pb = gather(W{}, P, ib);
+  const V wa = W::load(sw.wa.data() + j), wb = W::load(sw.wb.data() + j);
+  const Xyz<W> d = minus(pb, pa);
+  const V l = W::sqrt(dot(d, d));
+  const V zero = W::set1(0.0), one = W::set1(1.0);
+  const auto stretched = W::template compare<_CMP_GT_OQ>(l, zero);
+  const V safe_l = W::select(stretched, one, l);
+  const V lambda0 = st.first ? zero : W::load(lambda + j);
+  const V inv_k = W::load(sw.inv_k.data() + j);
+  const V alpha = W::mul(W::set1(st.inv_hs2), inv_k);
+  V num = W::sub(W::sub(W::load(sw.rest.data() + j), l), W::mul(alpha, lambda0));
+  const V w = W::add(wa, wb);
+  V den = W::add(w, alpha);
   if constexpr (kDamped) {
-    const Gathered8 xa = gather8(X, ia), xb = gather8(X, ib);
-    const __m512d rx = _mm512_sub_pd(_mm512_sub_pd(pb.x, xb.x), _mm512_sub_pd(pa.x, xa.x)),
-                  ry = _mm512_sub_pd(_mm512_sub_pd(pb.y, xb.y), _mm512_sub_pd(pa.y, xa.y)),
-                  rz = _mm512_sub_pd(_mm512_sub_pd(pb.z, xb.z), _mm512_sub_pd(pa.z, xa.z));
-    const __m512d gamma = _mm512_mul_pd(
-        _mm512_mul_pd(_mm512_loadu_pd(sw.damping.data() + j), _mm512_set1_pd(st.inv_hs)), inv_k);
-    const __m512d rate = dot8({rx, ry, rz}, dx, dy, dz);
-    num = _mm512_sub_pd(num, _mm512_div_pd(_mm512_mul_pd(gamma, rate), safe_l));
-    den = _mm512_add_pd(den, _mm512_mul_pd(gamma, w));
+    const Xyz<W> r = minus(minus(pb, gather(W{}, X, ib)), minus(pa, gather(W{}, X, ia)));
+    const V gamma = W::mul(W::mul(W::load(sw.damping.data() + j), W::set1(st.inv_hs)), inv_k);
+    num = W::sub(num, W::div(W::mul(gamma, dot(r, d)), safe_l));
+    den = W::add(den, W::mul(gamma, w));
   }
   // the lanes of zero length divide too (their result is dropped): no trap, den > 0
-  const __m512d dl = _mm512_maskz_mov_pd(stretched, _mm512_div_pd(num, den));
-  _mm512_storeu_pd(lambda + j, _mm512_add_pd(lambda0, dl));
-  const __m512d sc = _mm512_div_pd(dl, safe_l);
-  const __m512d sb = _mm512_mul_pd(wb, sc), sa = _mm512_mul_pd(wa, sc);
-  pb = {_mm512_add_pd(pb.x, _mm512_mul_pd(sb, dx)), _mm512_add_pd(pb.y, _mm512_mul_pd(sb, dy)),
-        _mm512_add_pd(pb.z, _mm512_mul_pd(sb, dz))};
-  pa = {_mm512_sub_pd(pa.x, _mm512_mul_pd(sa, dx)), _mm512_sub_pd(pa.y, _mm512_mul_pd(sa, dy)),
-        _mm512_sub_pd(pa.z, _mm512_mul_pd(sa, dz))};
-  keep8(out, 1, k, ib, pb);
-  keep8(out, 0, k, ia, pa);
+  const V dl = W::select(stretched, zero, W::div(num, den));
+  W::store(lambda + j, W::add(lambda0, dl));
+  const V sc = W::div(dl, safe_l);
+  const V sb = W::mul(wb, sc), sa = W::mul(wa, sc);
+  pb = {W::add(pb.x, W::mul(sb, d.x)), W::add(pb.y, W::mul(sb, d.y)),
+        W::add(pb.z, W::mul(sb, d.z))};
+  pa = {W::sub(pa.x, W::mul(sa, d.x)), W::sub(pa.y, W::mul(sa, d.y)),
+        W::sub(pa.z, W::mul(sa, d.z))};
+  keep(out, 1, k, ib, pb);
+  keep(out, 0, k, ia, pa);
 }
 
-SPRINGLAB_WIDE inline __m512d squaredLength8(__m512d x, __m512d y, __m512d z) {
-  return _mm512_add_pd(_mm512_add_pd(_mm512_mul_pd(x, x), _mm512_mul_pd(y, y)),
-                       _mm512_mul_pd(z, z));
-}
-
-// The coordinate offsets 3 i of eight particles, into `at`.
-SPRINGLAB_WIDE inline void offsets8(const std::vector<int>& v, int i, int* at) {
-  const __m256i k = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(v.data() + i));
-  _mm256_store_si256(reinterpret_cast<__m256i*>(at), _mm256_add_epi32(_mm256_add_epi32(k, k), k));
-}
-
-// intoSphere4 on eight particles.
-SPRINGLAB_WIDE inline Gathered8 intoSphere8(const Gathered8& a, __m512d length, const Gathered8& p,
-                                            __mmask8& outside) {
-  const __m512d dx = _mm512_sub_pd(p.x, a.x), dy = _mm512_sub_pd(p.y, a.y),
-                dz = _mm512_sub_pd(p.z, a.z);
-  const __m512d l2 = squaredLength8(dx, dy, dz);
-  outside = _mm512_cmp_pd_mask(l2, _mm512_mul_pd(length, length), _CMP_NLE_UQ);
-  const __m512d root = _mm512_mask_blend_pd(outside, _mm512_set1_pd(1.0), _mm512_sqrt_pd(l2));
-  const __m512d sc = _mm512_div_pd(length, root);
-  return {_mm512_mask_blend_pd(outside, p.x, _mm512_add_pd(a.x, _mm512_mul_pd(sc, dx))),
-          _mm512_mask_blend_pd(outside, p.y, _mm512_add_pd(a.y, _mm512_mul_pd(sc, dy))),
-          _mm512_mask_blend_pd(outside, p.z, _mm512_add_pd(a.z, _mm512_mul_pd(sc, dz)))};
-}
-
-// projectFourPairs on pairs i .. i + 7.
-SPRINGLAB_WIDE void projectEightPairs(const TetherPairs& tp, int i, double* P) {
-  alignas(32) int at_p[kWideLanes], at_s[kWideLanes], at_t[kWideLanes];
-  offsets8(tp.particle, i, at_p), offsets8(tp.anchor_s, i, at_s), offsets8(tp.anchor_t, i, at_t);
-  const Gathered8 as = gather8(P, at_s), at = gather8(P, at_t);
-  const __m512d ls = _mm512_loadu_pd(tp.length_s.data() + i);
-  __mmask8 out_s, out_t;
-  const Gathered8 q = intoSphere8(as, ls, gather8(P, at_p), out_s);
-  const Gathered8 r = intoSphere8(at, _mm512_loadu_pd(tp.length_t.data() + i), q, out_t);
-  const __mmask8 still = _mm512_cmp_pd_mask(
-      squaredLength8(_mm512_sub_pd(r.x, as.x), _mm512_sub_pd(r.y, as.y), _mm512_sub_pd(r.z, as.z)),
-      _mm512_mul_pd(ls, ls), _CMP_NLE_UQ);
-  const __m512d radius = _mm512_loadu_pd(tp.radius.data() + i), zero = _mm512_setzero_pd();
-  const __mmask8 has_circle = _mm512_cmp_pd_mask(radius, zero, _CMP_GE_OQ);
-  // projectOnCircle
-  const __m512d cx = _mm512_loadu_pd(tp.cx.data() + i), cy = _mm512_loadu_pd(tp.cy.data() + i),
-                cz = _mm512_loadu_pd(tp.cz.data() + i);
-  const __m512d ux = _mm512_loadu_pd(tp.ux.data() + i), uy = _mm512_loadu_pd(tp.uy.data() + i),
-                uz = _mm512_loadu_pd(tp.uz.data() + i);
-  const __m512d wx = _mm512_sub_pd(r.x, cx), wy = _mm512_sub_pd(r.y, cy),
-                wz = _mm512_sub_pd(r.z, cz);
-  const __m512d along = _mm512_add_pd(_mm512_add_pd(_mm512_mul_pd(wx, ux), _mm512_mul_pd(wy, uy)),
-                                      _mm512_mul_pd(wz, uz));
-  const __m512d ox = _mm512_sub_pd(wx, _mm512_mul_pd(along, ux)),
-                oy = _mm512_sub_pd(wy, _mm512_mul_pd(along, uy)),
-                oz = _mm512_sub_pd(wz, _mm512_mul_pd(along, uz));
-  const __m512d n = _mm512_sqrt_pd(squaredLength8(ox, oy, oz));
-  const __mmask8 off_axis = _mm512_cmp_pd_mask(n, zero, _CMP_NEQ_UQ);
-  const __mmask8 onto = out_t & still & has_circle & off_axis;
-  const __m512d f = _mm512_div_pd(radius, _mm512_mask_blend_pd(onto, _mm512_set1_pd(1.0), n));
-  const Gathered8 result = {
-      _mm512_mask_blend_pd(onto, r.x, _mm512_add_pd(cx, _mm512_mul_pd(f, ox))),
-      _mm512_mask_blend_pd(onto, r.y, _mm512_add_pd(cy, _mm512_mul_pd(f, oy))),
-      _mm512_mask_blend_pd(onto, r.z, _mm512_add_pd(cz, _mm512_mul_pd(f, oz)))};
-  PendingStores one;
-  keep8(one, 0, 0, at_p, result);
-  storeEnd(one, 0, kWideLanes, P);
-}
-
-// Blocks of groups of eight (their stores after the block), then the AVX2 path for the last few.
-template <bool kDamped>
-void projectWide(const SweepArrays& sw, int from, int to, const SweepStep& st, const double* X,
-                 double* P, double* lambda) {
+// Springs [from, to) in blocks of groups of W::kLanes (their stores after the block); returns
+// where the whole groups end.
+template <class W, bool kDamped>
+inline int projectGroups(const SweepArrays& sw, int from, int to, const SweepStep& st,
+                         const double* X, double* P, double* lambda) {
   PendingStores pending;
   int j = from;
-  while (j + kWideLanes <= to) {
-    const int count = std::min(kBlock, (to - j) / kWideLanes * kWideLanes);
-    for (int k = 0; k < count; k += kWideLanes)
-      projectEight<kDamped>(sw, j + k, st, X, P, lambda, pending, k);
-    store(pending, count, P);
+  while (j + W::kLanes <= to) {
+    const int count = std::min(kBlock, (to - j) / W::kLanes * W::kLanes);
+    for (int k = 0; k < count; k += W::kLanes)
+      projectGroup<W, kDamped>(sw, j + k, st, X, P, lambda, pending, k);
+    storeEnd(pending, 0, count, P), storeEnd(pending, 1, count, P);
     j += count;
   }
-  projectAvx2<kDamped>(sw, j, to, st, X, P, lambda);
+  return j;
+}
+
+template <bool kDamped>
+SPRINGLAB_AVX2 __attribute__((flatten)) void projectAvx2(const SweepArrays& sw, int from, int to,
+                                                         const SweepStep& st, const double* X,
+                                                         double* P, double* lambda) {
+  const int j = projectGroups<Avx2, kDamped>(sw, from, to, st, X, P, lambda);
+  projectScalar(sw, j, to, st, X, P, lambda);  // the last few
+}
+
+template <bool kDamped>
+SPRINGLAB_AVX512 __attribute__((flatten)) void projectAvx512(const SweepArrays& sw, int from,
+                                                             int to, const SweepStep& st,
+                                                             const double* X, double* P,
+                                                             double* lambda) {
+  const int j = projectGroups<Avx512, kDamped>(sw, from, to, st, X, P, lambda);
+  projectAvx2<kDamped>(sw, j, to, st, X, P, lambda);  // the last few
+}
+
+// intoSphere on W::kLanes particles; `outside` receives which were. The comparison is
+// intoSphere's "not l2 <= length^2", unordered included.
+template <class W>
+inline Xyz<W> intoSphereLanes(const Xyz<W>& a, typename W::V length, const Xyz<W>& p,
+                              typename W::Mask& outside) {
+  const Xyz<W> d = minus(p, a);
+  const typename W::V l2 = dot(d, d);
+  outside = W::template compare<_CMP_NLE_UQ>(l2, W::mul(length, length));
+  // the lanes inside keep p: their division is by 1, so that it raises nothing (the tests trap
+  // division by zero; a particle on its anchor would be one)
+  const typename W::V sc = W::div(length, W::select(outside, W::set1(1.0), W::sqrt(l2)));
+  return {W::select(outside, p.x, W::add(a.x, W::mul(sc, d.x))),
+          W::select(outside, p.y, W::add(a.y, W::mul(sc, d.y))),
+          W::select(outside, p.z, W::add(a.z, W::mul(sc, d.z)))};
+}
+
+// projectTetherPair on pairs i .. i + W::kLanes - 1, every branch taken in every lane and the
+// lane's own result kept: the same operations as the scalar path, without its mispredicted
+// branches.
+template <class W>
+inline void projectPairGroup(const TetherPairs& tp, int i, double* P) {
+  using V = typename W::V;
+  alignas(64) int at_p[W::kLanes], at_s[W::kLanes], at_t[W::kLanes];
+  W::offsets(tp.particle.data() + i, at_p);
+  W::offsets(tp.anchor_s.data() + i, at_s), W::offsets(tp.anchor_t.data() + i, at_t);
+  const Xyz<W> as = gather(W{}, P, at_s), at = gather(W{}, P, at_t);
+  const V ls = W::load(tp.length_s.data() + i);
+  typename W::Mask out_s, out_t;
+  const Xyz<W> q = intoSphereLanes(as, ls, gather(W{}, P, at_p), out_s);
+  const Xyz<W> r = intoSphereLanes(at, W::load(tp.length_t.data() + i), q, out_t);
+  const Xyz<W> from_s = minus(r, as);
+  const auto still = W::template compare<_CMP_NLE_UQ>(dot(from_s, from_s), W::mul(ls, ls));
+  const V radius = W::load(tp.radius.data() + i), zero = W::set1(0.0);
+  const auto has_circle = W::template compare<_CMP_GE_OQ>(radius, zero);
+  // projectOnCircle
+  const Xyz<W> c = {W::load(tp.cx.data() + i), W::load(tp.cy.data() + i),
+                    W::load(tp.cz.data() + i)};
+  const Xyz<W> u = {W::load(tp.ux.data() + i), W::load(tp.uy.data() + i),
+                    W::load(tp.uz.data() + i)};
+  const Xyz<W> w = minus(r, c);
+  const V along = dot(w, u);
+  const Xyz<W> o = {W::sub(w.x, W::mul(along, u.x)), W::sub(w.y, W::mul(along, u.y)),
+                    W::sub(w.z, W::mul(along, u.z))};
+  const V n = W::sqrt(dot(o, o));
+  const auto off_axis = W::template compare<_CMP_NEQ_UQ>(n, zero);
+  const auto onto = W::both(W::both(out_t, still), W::both(has_circle, off_axis));
+  const V f = W::div(radius, W::select(onto, W::set1(1.0), n));
+  const Xyz<W> result = {W::select(onto, r.x, W::add(c.x, W::mul(f, o.x))),
+                         W::select(onto, r.y, W::add(c.y, W::mul(f, o.y))),
+                         W::select(onto, r.z, W::add(c.z, W::mul(f, o.z)))};
+  PendingStores one;
+  keep(one, 0, 0, at_p, result);
+  storeEnd(one, 0, W::kLanes, P);
+}
+
+// Pairs [from, to) in groups of four; returns where the whole groups end.
+SPRINGLAB_AVX2 __attribute__((flatten)) int projectPairsAvx2(const TetherPairs& tp, int from,
+                                                             int to, double* P) {
+  int i = from;
+  for (; i + Avx2::kLanes <= to; i += Avx2::kLanes) projectPairGroup<Avx2>(tp, i, P);
+  return i;
+}
+
+// The same in groups of eight, then of four.
+SPRINGLAB_AVX512 __attribute__((flatten)) int projectPairsAvx512(const TetherPairs& tp, int from,
+                                                                 int to, double* P) {
+  int i = from;
+  for (; i + Avx512::kLanes <= to; i += Avx512::kLanes) projectPairGroup<Avx512>(tp, i, P);
+  return projectPairsAvx2(tp, i, to, P);
 }
 
 #endif
@@ -514,10 +438,8 @@ void TetherPairs::setCircle(int i, const TetherCircle& c) {
 void projectTetherPairs(const TetherPairs& tp, int from, int to, double* P) {
   int i = from;
 #ifdef SPRINGLAB_X86_SIMD
-  if (simdEnabled() && wideSimdEnabled())
-    for (; i + kWideLanes <= to; i += kWideLanes) projectEightPairs(tp, i, P);
   if (simdEnabled())
-    for (; i + kLanes <= to; i += kLanes) projectFourPairs(tp, i, P);
+    i = wideSimdEnabled() ? projectPairsAvx512(tp, from, to, P) : projectPairsAvx2(tp, from, to, P);
 #endif
   for (; i < to; ++i) projectTetherPair(tp, i, P);
 }
@@ -527,9 +449,9 @@ void projectSpringBlock(const SweepArrays& sw, int from, int to, const SweepStep
 #ifdef SPRINGLAB_X86_SIMD
   if (simdEnabled() && wideSimdEnabled()) {
     if (step.damped)
-      projectWide<true>(sw, from, to, step, X, P, lambda);
+      projectAvx512<true>(sw, from, to, step, X, P, lambda);
     else
-      projectWide<false>(sw, from, to, step, X, P, lambda);
+      projectAvx512<false>(sw, from, to, step, X, P, lambda);
     return;
   }
   if (simdEnabled()) {
