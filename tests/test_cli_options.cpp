@@ -2,6 +2,8 @@
 // version).
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 #include <functional>
 #include <map>
 #include <string>
@@ -9,6 +11,7 @@
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
 #include "sim/spring_runs.hpp"
+#include "sim/xpbd_kernels.hpp"
 #include "util.hpp"
 
 using namespace testutil;
@@ -172,6 +175,23 @@ TEST_CASE("--version prints springlab and the project's version") {
   CHECK(r.out.rfind(std::string("springlab ") + SPRINGLAB_VERSION, 0) == 0);
   CHECK(r.out.back() == '\n');
   CHECK(r.out == std::string(cli::versionString()) + "\n");
+}
+
+TEST_CASE("bench's stiff cloth names the vectors of xpbd's sweeps and compares the scalar path") {
+  const auto r = springlab({"bench", "--suite", "stiff", "--stiff", "cloth_64", "--swing", "0.05"});
+  CHECK(r.status == 0);
+  const auto ls = lines(r.out);
+  REQUIRE(ls.size() >= 4);
+  const std::string compute = "compute per simulated 1/60 s: ";
+  const auto at = std::find_if(ls.begin(), ls.end(),
+                               [&](const std::string& l) { return l.rfind(compute, 0) == 0; });
+  REQUIRE(at != ls.end());
+  CHECK(at->substr(at->rfind(", ")) == std::string(", ") + sim::runKernels() + " sweeps");
+  if (sim::simdAvailable()) {
+    REQUIRE(at + 2 < ls.end());
+    CHECK((at + 1)->rfind("the same on the scalar path (no vectors): ", 0) == 0);
+    CHECK((at + 2)->find("(the same on the scalar path)") != std::string::npos);
+  }
 }
 
 TEST_CASE("bench accepts --name=value") {
