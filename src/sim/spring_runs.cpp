@@ -12,6 +12,10 @@
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
 #define SPRINGLAB_X86_SIMD 1
+// GCC 12's AVX-512 headers pass an undefined vector as the unused source of their masked
+// builtins, which its uninitialised-use analysis reports once inlined (GCC bug 105593)
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #endif
 
 namespace sim {
