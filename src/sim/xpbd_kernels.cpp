@@ -121,7 +121,7 @@ struct Avx2 {
     return _mm256_blendv_pd(if_false, if_true, m);
   }
   SPRINGLAB_AVX2 static void store(double* p, V a) { _mm256_storeu_pd(p, a); }
-  // the coordinate offsets 3 i of the particles v[i .. i + kLanes)
+  // the coordinate offsets 3 i of the particles v[0 .. kLanes), into `at`
   SPRINGLAB_AVX2 static void offsets(const int* v, int* at) {
     const __m128i k = _mm_loadu_si128(reinterpret_cast<const __m128i*>(v));
     _mm_storeu_si128(reinterpret_cast<__m128i*>(at), _mm_add_epi32(_mm_add_epi32(k, k), k));
