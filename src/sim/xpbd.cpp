@@ -174,8 +174,9 @@ XpbdSolver::Prediction XpbdSolver::predictionOf(const MassSpringModel& m, double
 // v^ = (v + h_s (g + (F_grab + c_drag wind) / m)) / (1 + h_s c_drag / m): the drag
 // -c_drag (v - wind) taken implicitly, so it is stable at any c_drag; p = x + h_s v^. The division
 // is a multiplication by drag_scale_, its reciprocal computed once a step (three divisions a
-// particle a substep had held the prediction to the divider's pace, 15 % of the step). f_ keeps the
-// drag force -c_drag (v^ - wind) for the substep's work. Particle i alone: called by the member of
+// particle a substep had held the prediction to the divider's pace, 15 % of the step). v keeps v^
+// until the substep's end, where the drag force -c_drag (v^ - wind) is formed again for the
+// substep's work (finishParticle), so no array holds it. Particle i alone: called by the member of
 // the step's team that owns i. The model's constants come in `c`, copied once a step, so that the
 // compiler need not load them again after every store to the state.
 void XpbdSolver::predictParticle(const MassSpringModel& m, int i, const Prediction& c) {
@@ -184,10 +185,10 @@ void XpbdSolver::predictParticle(const MassSpringModel& m, int i, const Predicti
     contact_shift_.segment<3>(3 * i).setZero();
   }
   const double* x = x_.data() + 3 * i;
-  double *v = v_.data() + 3 * i, *p = p_.data() + 3 * i, *f = f_.data() + 3 * i;
+  double *v = v_.data() + 3 * i, *p = p_.data() + 3 * i;
   const double w = m.inv_mass[i];
   if (w == 0.0) {  // fixed
-    std::copy(x, x + 3, p), std::fill(f, f + 3, 0.0);
+    std::copy(x, x + 3, p);
     return;
   }
   double u[3];
@@ -201,7 +202,6 @@ void XpbdSolver::predictParticle(const MassSpringModel& m, int i, const Predicti
     u[k] += push * c.wind[k];  // the drag's push by the air, c wind
     u[k] *= scale;
     v[k] = u[k];
-    f[k] = -c.drag * (u[k] - c.wind[k]);
     p[k] = x[k] + c.hs * u[k];
   }
 }
@@ -282,16 +282,20 @@ void XpbdSolver::project(util::TeamMember& team, const MassSpringModel& m, doubl
 // member that owns it). Each particle's work is summed over the step's substeps in its own slot,
 // and the slots in particle order at the step's end (XpbdSolver::step), so that the sum is the
 // same whatever the thread count.
-void XpbdSolver::finishParticle(const MassSpringModel& m, int i, double hs) {
+void XpbdSolver::finishParticle(const MassSpringModel& m, int i, const Prediction& c) {
+  const double hs = c.hs;
   Eigen::Map<Vec3> x(x_.data() + 3 * i), p(p_.data() + 3 * i);
   if (m.fixed(i)) {
     p = x;  // exactly where it was, whatever the sweeps added
     return;
   }
   const Vec3 dx = p - x;
-  const Eigen::Map<const Vec3> f(f_.data() + 3 * i);
-  double work = -f.dot(dx);  // the drag's
   Eigen::Map<Vec3> v(v_.data() + 3 * i);
+  // the drag's, from v^ (predictParticle): the force as the prediction took it, operation for
+  // operation
+  const Vec3 f(-c.drag * (v[0] - c.wind[0]), -c.drag * (v[1] - c.wind[1]),
+               -c.drag * (v[2] - c.wind[2]));
+  double work = -f.dot(dx);
   v = dx / hs;
   if (contact_friction_.size() > 0 && contact_friction_[i] >= 0.0) {
     // the kinetic energy the contacts' shift s removed: (m / h_s^2)(|dx - s|^2 - |dx|^2) / 2
@@ -320,7 +324,7 @@ void XpbdSolver::finishSubstep(util::TeamMember& team, const MassSpringModel& m,
                  [&](int j) { D[j] += dashpotWork(sweep_, j, sweep_.damping[j], X, P, 1.0 / hs); });
   }
   team.forEach(0, m.particles(), [&](int i) {
-    finishParticle(m, i, hs);
+    finishParticle(m, i, prediction);
     if (!last) predictParticle(m, i, prediction);
   });
 }
@@ -354,7 +358,6 @@ bool XpbdSolver::step(const MassSpringModel& m, const State& in, double h, State
   x_.head(3 * n) = in.x;
   x_.tail(kSweepPadding).setZero(), p_.tail(kSweepPadding).setZero();
   v_ = in.v;
-  f_.resize(3 * n);
   if (!m.colliders.empty()) {
     contact_shift_.resize(3 * n), contact_normal_.resize(3 * n), contact_friction_.resize(n);
   } else {

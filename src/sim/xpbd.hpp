@@ -52,7 +52,7 @@ class XpbdSolver {
   };
   static Prediction predictionOf(const MassSpringModel& m, double hs);
   void predictParticle(const MassSpringModel& m, int i, const Prediction& c);
-  void finishParticle(const MassSpringModel& m, int i, double hs);
+  void finishParticle(const MassSpringModel& m, int i, const Prediction& c);
   // each called by every member of the step's team (util/team.hpp), which share the work out
   void project(util::TeamMember& team, const MassSpringModel& m, double hs);
   void collide(util::TeamMember& team,
@@ -71,7 +71,7 @@ class XpbdSolver {
   std::vector<double> pair_anchors_at_;  // where pairs_' circles were computed: 6 per pair
   std::vector<int> other_runs_;          // the tether_start_ runs of other lengths
   SweepArrays sweep_;
-  Eigen::VectorXd x_, v_, p_, f_, lambda_;
+  Eigen::VectorXd x_, v_, p_, lambda_;
   // the step's work of each particle's drag and contacts and of each spring's dashpot, before
   // their ordered sums, and the mouse spring's (one particle's: one member writes it)
   Eigen::VectorXd particle_work_, dash_work_;
