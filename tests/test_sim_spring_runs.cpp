@@ -20,13 +20,13 @@ namespace {
 using sim::Vec3;
 
 // An n x n cloth without dashpots (the runs' pass is the elastic one), a few extra springs that
-// form no run (long ones, reversed ones, a duplicate), a state where every spring is stretched
-// or compressed.
+// form no run (a long one, unless `loose` is false) or odd ones (reversed, a duplicate), a state
+// where every spring is stretched or compressed.
 struct Sheet {
   scene::Built built;
   sim::State state;
 };
-Sheet sheet(int n, int ny = 0) {
+Sheet sheet(int n, int ny = 0, bool loose = true) {
   scene::SceneDef def;
   def.gravity = Vec3(0.0, -9.81, 0.0);
   scene::ClothParams cp;
@@ -36,6 +36,7 @@ Sheet sheet(int n, int ny = 0) {
   scene::addCloth(def.mass_spring, cp);
   const int last = cp.nx * cp.ny - 1;
   for (const auto& [a, b] : {std::pair{last, 0}, {5, 3}, {0, 1}, {n + 2, 2 * n + 7}}) {
+    if (!loose && a == last) continue;
     scene::SpringDef s;
     s.a = a, s.b = b, s.stiffness = 50.0;
     def.mass_spring.springs.push_back(s);
@@ -115,10 +116,12 @@ TEST_CASE("spring runs: every spring once, each run one block and one stride of 
   CHECK(std::count(r.loose.begin(), r.loose.end(), m.springs() - 4) == 1);
 }
 
-TEST_CASE("spring runs: the spring-by-spring pass's forces, the same bits on 1, 2, 3 threads") {
-  const Sheet s = sheet(64);
+static void checkRunsAgainstSpringBySpring(bool loose) {
+  const Sheet s = sheet(64, 0, loose);
   const sim::MassSpringModel& m = s.built.mass_spring;
   REQUIRE(m.springs() >= sim::kMinSpringsPerThread);
+  REQUIRE(m.spring_runs.loose.empty() == !loose);
+  REQUIRE(m.spring_runs.blocks() == 16);  // 8 items: 9 threads leave one member without
   REQUIRE_FALSE(m.anyDashpot());
   auto byHand = m;  // without the adjacency (and so the runs) the pass goes spring by spring
   byHand.adjacency_start.clear(), byHand.adjacency_spring.clear();
@@ -135,14 +138,25 @@ TEST_CASE("spring runs: the spring-by-spring pass's forces, the same bits on 1, 
   CHECK(largest > 1.0);
   CHECK((one - reference).cwiseAbs().maxCoeff() <= 1e-13 * largest);
   CHECK(one != reference);  // the order did change: this is the runs' pass
-  CHECK(forces(m, s.state, 2) == one);
-  CHECK(forces(m, s.state, 3) == one);
+  for (const int threads : {2, 3, 5, 8, 9}) {
+    CAPTURE(threads);
+    CHECK(forces(m, s.state, threads) == one);
+  }
   for (const Eigen::VectorXd& f : everyPath(s, 2)) CHECK(f == one);  // AVX-512, AVX2, scalar
   // with the runs' copies of k stale (the model's k changed behind them) the pass reads the
   // model's: still the same bits as with fresh copies
   auto stale = m;
   stale.revision += 1;
   CHECK(forces(stale, s.state, 2) == one);
+}
+
+TEST_CASE("spring runs: the spring-by-spring pass's forces, the same bits on 1 to 9 threads") {
+  // with loose springs the odd blocks are merged in a phase of their own; without, each member
+  // merges as its odd blocks complete, and its first block after the member before it is done
+  for (const bool loose : {true, false}) {
+    CAPTURE(loose);
+    checkRunsAgainstSpringBySpring(loose);
+  }
 }
 
 TEST_CASE(
@@ -165,23 +179,50 @@ TEST_CASE(
 }
 
 TEST_CASE("spring runs: a dashpot anywhere sends the pass spring by spring, to its bits") {
-  // the runs' pass looks for dashpots while it sums the even blocks: one on the last spring, one
-  // on a spring in the middle, one on the first (looked at before the pass) each give the forces
-  // of the spring-by-spring pass with the dashpot, bit for bit
-  for (const double where : {1.0, 0.5, 0.0}) {
-    CAPTURE(where);
-    Sheet s = sheet(64);
-    sim::MassSpringModel& m = s.built.mass_spring;
-    m.damping[static_cast<Eigen::Index>(where * (m.springs() - 1))] = 0.7;
-    REQUIRE(m.anyDashpot());
-    auto byHand = m;
-    byHand.adjacency_start.clear(), byHand.adjacency_spring.clear();
-    const Eigen::VectorXd reference = forces(byHand, s.state, 1);
-    CHECK(forces(m, s.state, 2) == reference);
-    CHECK(forces(m, s.state, 1) == reference);
-    m.damping.setZero();  // without it the runs' pass: other bits
-    CHECK(forces(m, s.state, 2) != reference);
+  // the dampings changed (damping_revision bumped), the runs' pass looks for dashpots while it
+  // sums the even blocks: one on the last spring, one on a spring in the middle, one on the first
+  // (looked at before the pass) each give the forces of the spring-by-spring pass with the
+  // dashpot, bit for bit; and so does noteDashpots' record of them
+  for (const bool noted : {false, true}) {
+    for (const double where : {1.0, 0.5, 0.0}) {
+      CAPTURE(noted);
+      CAPTURE(where);
+      Sheet s = sheet(64);
+      sim::MassSpringModel& m = s.built.mass_spring;
+      REQUIRE_FALSE(m.spring_runs.dashpots);
+      m.damping[static_cast<Eigen::Index>(where * (m.springs() - 1))] = 0.7;
+      ++m.damping_revision;
+      if (noted)
+        sim::noteDashpots(m.spring_runs, m.damping.data(), m.springs(), m.damping_revision);
+      CHECK(m.spring_runs.dashpots == noted);
+      REQUIRE(m.anyDashpot());
+      auto byHand = m;
+      byHand.adjacency_start.clear(), byHand.adjacency_spring.clear();
+      const Eigen::VectorXd reference = forces(byHand, s.state, 1);
+      CHECK(forces(m, s.state, 2) == reference);
+      CHECK(forces(m, s.state, 1) == reference);
+      m.damping.setZero();  // without it the runs' pass: other bits
+      ++m.damping_revision;
+      CHECK(forces(m, s.state, 2) != reference);
+    }
   }
+}
+
+TEST_CASE("spring runs: the spring damping parameter reaches the pass, and so does its removal") {
+  Sheet s = sheet(64);
+  sim::System& sys = s.built;
+  const sim::MassSpringModel& m = sys.mass_spring;
+  const Eigen::VectorXd undamped = forces(m, s.state, 2);
+  REQUIRE_FALSE(sys.setParameter(sim::Parameter::SpringDamping, 0.4, Vec3::Zero()));
+  CHECK(m.spring_runs.dashpots);
+  auto byHand = m;
+  byHand.adjacency_start.clear(), byHand.adjacency_spring.clear();
+  const Eigen::VectorXd damped = forces(m, s.state, 2);
+  CHECK(damped == forces(byHand, s.state, 1));
+  CHECK(damped != undamped);  // the sheet moves: its dashpots pull
+  REQUIRE_FALSE(sys.setParameter(sim::Parameter::SpringDamping, 0.0, Vec3::Zero()));
+  CHECK_FALSE(m.spring_runs.dashpots);
+  CHECK(forces(m, s.state, 2) == undamped);
 }
 
 TEST_CASE("spring runs: the stiffness scale reaches the runs' copies of k") {

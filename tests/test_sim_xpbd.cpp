@@ -167,7 +167,7 @@ TEST_CASE(
       auto built = scene::build(def);
       built.mass_spring.substeps = 3;
       built.mass_spring.iterations = 4;  // lambda read back after the first sweep
-      if (!dashpots) built.mass_spring.damping.setZero();
+      if (!dashpots) built.mass_spring.damping.setZero(), ++built.mass_spring.damping_revision;
       REQUIRE(built.mass_spring.anyDashpot() == dashpots);
       sim::setSimd(simd), sim::setWideSimd(wide);
       const sim::State s =

@@ -1,6 +1,7 @@
 #include "sim/forces.hpp"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cmath>
 #include <cstdint>
@@ -119,6 +120,38 @@ bool adjacencyBuilt(const MassSpringModel& m) {
          static_cast<int>(m.adjacency_spring.size()) == 2 * m.springs();
 }
 
+constexpr size_t kLineDoubles = 64 / sizeof(double);  // doubles in a cache line
+
+// The odd phase of the pass in runs: block 2i + 1's runs (runOdd(2i + 1)) complete blocks 2i + 1
+// and 2i + 2 (block 0: the even phase), which are merged at once (merge(first, last + 1)), with
+// one exception. A member's first block, 2 lo, which it split and summed in the even phase, is
+// merged by that member too, once the member before it has summed block 2 lo - 1 and opened
+// handOver[its id]: merged by the member before, the block's lines moved to that member's cache
+// and back at the next split, which cost the second member a third more time in its split
+// (measured on cloth_128, docs/benchmarks.md#mass-spring-integrators-on-the-cloth-scenes). So
+// that the next member waits as little as possible, a member takes its last item first. The odd
+// blocks share no particle, so the order of the items changes no bit.
+template <class RunOdd, class Merge>
+void mergeAsOddBlocksComplete(util::TeamMember& team, int items, RunOdd runOdd, Merge merge,
+                              std::array<util::Signal, kMaxKernelThreads>& handOver) {
+  team.forRange(0, items, [&](int lo, int hi) {
+    const bool handsOn = hi < items;  // the next member merges block 2 hi
+    auto item = [&](int i, int mergeTo) {
+      runOdd(2 * i + 1);
+      merge(i == 0 ? 0 : 2 * i + 1, mergeTo);
+    };
+    if (handsOn) {
+      item(hi - 1, 2 * hi);
+      handOver[team.id()].open();
+    }
+    for (int i = lo; i < (handsOn ? hi - 1 : hi); ++i) item(i, 2 * i + 3);
+    if (lo > 0) {  // the member before ends at lo (the static split's ranges follow one another)
+      handOver[team.id() - 1].wait();
+      merge(2 * lo, 2 * lo + 1);
+    }
+  });
+}
+
 // The elastic pass in runs (sim/spring_runs.hpp, docs/architecture.md#spring-runs) on the kernel
 // threads, in phases that give each particle its terms in one order whatever the thread count:
 // the even blocks' positions split by component with gravity and their runs, the odd blocks' runs,
@@ -131,10 +164,17 @@ bool totalForceInRuns(const MassSpringModel& m, const Eigen::VectorXd& x, const 
                       double* F) {
   const SpringRuns& runs = m.spring_runs;
   const int n = m.particles(), blocks = runs.blocks(), block = runs.block;
+  // six arrays of a particle's component, each on a cache line's start, so that the eight
+  // springs of a run that starts on a multiple of 8 (a cloth's rows and columns) are loaded
+  // from one line, not two
+  const size_t stride = (static_cast<size_t>(n) + kLineDoubles - 1) / kLineDoubles * kLineDoubles;
   thread_local std::vector<double> scratch;  // grows once per calling thread, then reused
-  scratch.resize(6 * static_cast<size_t>(n));
-  const Components X{scratch.data(), scratch.data() + n, scratch.data() + 2 * n},
-      forces{scratch.data() + 3 * n, scratch.data() + 4 * n, scratch.data() + 5 * n};
+  scratch.resize(6 * stride + kLineDoubles);
+  double* s0 = scratch.data();
+  s0 += (kLineDoubles - reinterpret_cast<std::uintptr_t>(s0) / sizeof(double) % kLineDoubles) %
+        kLineDoubles;
+  const Components X{s0, s0 + stride, s0 + 2 * stride},
+      forces{s0 + 3 * stride, s0 + 4 * stride, s0 + 5 * stride};
   const bool copies = runs.revision == m.revision;  // the runs' constants are current
   const RunInput in{m.stiffness.data(),
                     m.rest_length.data(),
@@ -155,12 +195,17 @@ bool totalForceInRuns(const MassSpringModel& m, const Eigen::VectorXd& x, const 
   const int items = (blocks + 1) / 2;
   const std::int64_t dampers = m.damping.size();
   const double* damping = m.damping.data();
+  // looked for only where the dampings changed since noteDashpots
+  const bool dashpotsKnown = runs.dashpots_at == m.damping_revision;
+  if (dashpotsKnown && runs.dashpots) return false;
   std::atomic<bool> dashpot{false};
+  std::array<util::Signal, kMaxKernelThreads> handOver;
   util::runTeam(kernelThreads(), [&](util::TeamMember& team) {
     team.forEach(0, items, [&](int i) {
       const double *first = damping + dampers * std::int64_t{i} / items,
                    *last = damping + dampers * std::int64_t{i + 1} / items;
-      if (anyPositive(first, last)) dashpot.store(true, std::memory_order_relaxed);
+      if (!dashpotsKnown && anyPositive(first, last))
+        dashpot.store(true, std::memory_order_relaxed);
       // blocks 2i and 2i + 1 split (all that block 2i's springs read) before block 2i's runs; the
       // odd blocks' runs then find their blocks and the next ones split
       const int from = particlesOf(2 * i).first, to = particlesOf(2 * i + 1).second;
@@ -169,14 +214,15 @@ bool totalForceInRuns(const MassSpringModel& m, const Eigen::VectorXd& x, const 
     });
     if (dashpot.load(std::memory_order_relaxed)) return;  // after the barrier: every member sees it
     if (runs.loose.empty()) {
-      // block 2i + 1's runs complete blocks 2i + 1 and 2i + 2 (block 0: the even phase), which
-      // are merged at once: no phase of their own
-      team.forEach(0, (blocks + 1) / 2, [&](int i) {
-        if (2 * i + 1 < blocks) addBlockSpringForces(runs, 2 * i + 1, in, forces);
-        const int from = particlesOf(i == 0 ? 0 : 2 * i + 1).first,
-                  to = particlesOf(2 * i + 2).second;
-        mergeComponents(forces, body, from, to, F);
-      });
+      mergeAsOddBlocksComplete(
+          team, items,
+          [&](int k) {
+            if (k < blocks) addBlockSpringForces(runs, k, in, forces);
+          },
+          [&](int k0, int k1) {
+            mergeComponents(forces, body, particlesOf(k0).first, particlesOf(k1 - 1).second, F);
+          },
+          handOver);
       return;
     }
     team.forEach(0, blocks / 2, [&](int i) { addBlockSpringForces(runs, 2 * i + 1, in, forces); });
@@ -239,6 +285,7 @@ void buildAdjacency(MassSpringModel& m) {
   m.spring_runs =
       ns >= kMinSpringsPerThread ? buildSpringRuns(m.spring_a, m.spring_b, n) : SpringRuns{};
   copyRunConstants(m.spring_runs, m.stiffness.data(), m.rest_length.data(), m.revision);
+  noteDashpots(m.spring_runs, m.damping.data(), m.damping.size(), m.damping_revision);
 }
 
 void laplacianApply(const MassSpringModel& m, const Eigen::VectorXd& q, Eigen::VectorXd& out) {

@@ -74,6 +74,9 @@ struct MassSpringModel {
 
   // Bumped by whoever changes k, masses or topology, so that cached factorisations are rebuilt.
   std::uint64_t revision = 0;
+  // Bumped by whoever changes `damping`, so that the force pass in runs looks for a dashpot again
+  // (sim::noteDashpots records what it finds between two changes; sim/spring_runs.hpp).
+  std::uint64_t damping_revision = 0;
 
   int particles() const { return static_cast<int>(mass.size()); }
   int springs() const { return static_cast<int>(spring_a.size()); }

@@ -114,6 +114,12 @@ void copyRunConstants(SpringRuns& runs, const double* stiffness, const double* r
   runs.revision = revision;
 }
 
+void noteDashpots(SpringRuns& runs, const double* damping, std::int64_t count,
+                  std::uint64_t damping_revision) {
+  runs.dashpots = anyPositive(damping, damping + count);
+  runs.dashpots_at = damping_revision;
+}
+
 namespace {
 
 // A spring's force on its higher end hi (its lower end lo gets the opposite): sim/forces.cpp's

@@ -140,6 +140,9 @@ std::optional<std::string> System::setParameter(Parameter p, double value, const
       if (!springs) return "a pendulum has no springs";
       if (auto bad = needNonNegative(value)) return bad;
       mass_spring.damping.setConstant(value);
+      ++mass_spring.damping_revision;
+      noteDashpots(mass_spring.spring_runs, mass_spring.damping.data(), mass_spring.damping.size(),
+                   mass_spring.damping_revision);
       return std::nullopt;
     case Parameter::Drag:
       if (!springs) return "not modelled for pendulums (use joint damping)";

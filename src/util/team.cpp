@@ -109,6 +109,14 @@ void SpinBarrier::arriveAndWait() {
   }
 }
 
+void Signal::open() {
+  wake(word_, sleepers_);
+}
+
+void Signal::wait() {
+  awaitChange(word_, 0, sleepers_);
+}
+
 void runTeam(int threads, const TeamBody& body) {
   if (threads <= 1) {
     TeamMember alone(0, 1, nullptr);

@@ -27,6 +27,19 @@ class SpinBarrier {
   std::atomic<int> sleepers_{0};
 };
 
+// A one-way signal inside a team: one member opens it once, another waits until it is open
+// (polling, then sleeping, as at the barrier); what the opener wrote before is visible to the
+// waiter after. A fresh one for each use: it cannot be closed again.
+class Signal {
+ public:
+  void open();
+  void wait();
+
+ private:
+  std::atomic<unsigned> word_{0};
+  std::atomic<int> sleepers_{0};
+};
+
 class TeamMember {
  public:
   TeamMember(int id, int size, SpinBarrier* barrier) : id_(id), size_(size), barrier_(barrier) {}
