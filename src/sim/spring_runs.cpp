@@ -332,8 +332,17 @@ struct Eight {
 __attribute__((target("avx512f"))) inline __mmask8 firstLanes(int count) {
   return count >= 8 ? __mmask8(0xFF) : __mmask8((1u << count) - 1u);
 }
+// A full eight (m == kAllLanes, a constant where the loops below call with it) is loaded and
+// stored without a mask: masked stores cost this machine's kernel more (docs/benchmarks.md).
+constexpr __mmask8 kAllLanes = 0xFF;
 __attribute__((target("avx512f"))) inline __m512d load8(__mmask8 m, const double* p) {
-  return _mm512_maskz_loadu_pd(m, p);
+  return m == kAllLanes ? _mm512_loadu_pd(p) : _mm512_maskz_loadu_pd(m, p);
+}
+__attribute__((target("avx512f"))) inline void store8(double* p, __mmask8 m, __m512d v) {
+  if (m == kAllLanes)
+    _mm512_storeu_pd(p, v);
+  else
+    _mm512_mask_storeu_pd(p, m, v);
 }
 __attribute__((target("avx512f"))) inline Eight loadEight(__mmask8 m, const double* x,
                                                           const double* y, const double* z, int i) {
@@ -343,9 +352,9 @@ template <bool kAdd>
 __attribute__((target("avx512f"))) inline void accumulateEight(__mmask8 m, Components F, int i,
                                                                const Eight& f) {
   const Eight old = loadEight(m, F.x, F.y, F.z, i);
-  _mm512_mask_storeu_pd(F.x + i, m, kAdd ? _mm512_add_pd(old.x, f.x) : _mm512_sub_pd(old.x, f.x));
-  _mm512_mask_storeu_pd(F.y + i, m, kAdd ? _mm512_add_pd(old.y, f.y) : _mm512_sub_pd(old.y, f.y));
-  _mm512_mask_storeu_pd(F.z + i, m, kAdd ? _mm512_add_pd(old.z, f.z) : _mm512_sub_pd(old.z, f.z));
+  store8(F.x + i, m, kAdd ? _mm512_add_pd(old.x, f.x) : _mm512_sub_pd(old.x, f.x));
+  store8(F.y + i, m, kAdd ? _mm512_add_pd(old.y, f.y) : _mm512_sub_pd(old.y, f.y));
+  store8(F.z + i, m, kAdd ? _mm512_add_pd(old.z, f.z) : _mm512_sub_pd(old.z, f.z));
 }
 // A run's k and rest lengths from spring j on, eight at a time: streamed from the copies, or for a
 // uniform run the first pair broadcast.
@@ -395,6 +404,27 @@ __attribute__((target("avx512f"))) inline void addDifferences(__mmask8 m, Compon
                    _mm512_sub_pd(shiftIn<D>(f.z, prev.z), f.z)};
   accumulateEight<true>(m, F, i, diff);
 }
+// Springs j .. j + 7 of a run with ends D < 8 apart (the lanes of m), the particles' terms in the
+// lanes of `ends`; prev: the eight before, then these.
+template <int D>
+__attribute__((target("avx512f"))) inline void closeEight(__mmask8 m, __mmask8 ends,
+                                                          const RunInput& in, int a0, int j,
+                                                          const RunConstants& kr, Components F,
+                                                          Eight& prev) {
+  const Eight f = forceEight(m, in, a0 + j, a0 + j + D, constants8(m, kr.K, j, kr.uniform),
+                             constants8(m, kr.R, j, kr.uniform));
+  addDifferences<D>(ends, F, a0 + j, f, prev);
+  prev = f;
+}
+// Springs j .. j + 7 (the lanes of m) of a run with ends d apart, d >= 8: each end's terms apart.
+__attribute__((target("avx512f"))) inline void farEight(__mmask8 m, const RunInput& in, int a0,
+                                                        int d, int j, const RunConstants& kr,
+                                                        Components F) {
+  const Eight f = forceEight(m, in, a0 + j, a0 + j + d, constants8(m, kr.K, j, kr.uniform),
+                             constants8(m, kr.R, j, kr.uniform));
+  accumulateEight<false>(m, F, a0 + j, f);
+  accumulateEight<true>(m, F, a0 + j + d, f);
+}
 // A run with ends D < 8 apart (a cloth's rows): runScalar's differences eight particles at a time,
 // the eight springs' forces before held in registers.
 template <int D>
@@ -403,12 +433,10 @@ __attribute__((target("avx512f"))) void closeRunAvx512(const RunInput& in, int a
   const __m512d zero = _mm512_setzero_pd();
   Eight prev{zero, zero, zero};
   int j = 0;
-  for (; j < length; j += 8) {
-    const __mmask8 m = firstLanes(length - j);
-    const Eight f = forceEight(m, in, a0 + j, a0 + j + D, constants8(m, kr.K, j, kr.uniform),
-                               constants8(m, kr.R, j, kr.uniform));
-    addDifferences<D>(firstLanes(length + D - j), F, a0 + j, f, prev);
-    prev = f;
+  for (; j + 8 <= length; j += 8) closeEight<D>(kAllLanes, kAllLanes, in, a0, j, kr, F, prev);
+  if (j < length) {
+    closeEight<D>(firstLanes(length - j), firstLanes(length + D - j), in, a0, j, kr, F, prev);
+    j += 8;
   }
   if (length + D > j)  // the last particles' terms from the last eight
     addDifferences<D>(firstLanes(length + D - j), F, a0 + j, Eight{zero, zero, zero}, prev);
@@ -426,13 +454,10 @@ __attribute__((target("avx512f"))) void runAvx512(const SpringRuns::Run& r, cons
   const int a0 = r.a0, d = r.d, length = r.length;
   const double *K = in.run_stiffness + r.first, *R = in.run_rest + r.first;
   if (d >= kFuse) {
-    for (int j = 0; j < length; j += 8) {
-      const __mmask8 m = firstLanes(length - j);
-      const Eight f = forceEight(m, in, a0 + j, a0 + j + d, constants8(m, K, j, r.uniform),
-                                 constants8(m, R, j, r.uniform));
-      accumulateEight<false>(m, F, a0 + j, f);
-      accumulateEight<true>(m, F, a0 + j + d, f);
-    }
+    const RunConstants kr{K, R, r.uniform};
+    int j = 0;
+    for (; j + 8 <= length; j += 8) farEight(kAllLanes, in, a0, d, j, kr, F);
+    if (j < length) farEight(firstLanes(length - j), in, a0, d, j, kr, F);
     return;
   }
   using CloseRun = void (*)(const RunInput&, int, int, const RunConstants&, Components);
