@@ -7,6 +7,8 @@ set -euo pipefail
 packages=(
   build-essential cmake pkg-config
   libeigen3-dev nlohmann-json3-dev doctest-dev
+  # METIS's nested-dissection ordering of time_fe's factor (two threads solve its halves)
+  libmetis-dev
   # viewer: GLFW, Dear ImGui 1.86 (with its GLFW + OpenGL3 backends), GLM, stb (PNG), EGL + Mesa
   # (headless rendering, software llvmpipe), Xvfb + xauth + xdotool (the window tests: xdotool
   # types Ctrl+R into the window), ffmpeg (video:

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <numbers>
 #include <vector>
 
@@ -11,6 +12,8 @@
 #include "scene/generators.hpp"
 #include "sim/energy.hpp"
 #include "sim/implicit.hpp"
+#include "sim/parallel.hpp"
+#include "sim/xpbd_kernels.hpp"
 #include "test_sim_helpers.hpp"
 
 using simtest::Vec3;
@@ -140,9 +143,10 @@ TEST_CASE("sim: seed 003 Table 1 case 1 with time_fe: energy deviation and frequ
   CHECK(std::abs(ws / 7.41 - 1) <= 0.05);
 }
 
-TEST_CASE("sim: time_fe's solve of 2 and 3 columns at once gives Eigen's bits, column by column") {
-  // a grid Laplacian plus a diagonal, as time_fe's matrix: M/h + (h/6) L
-  const int side = 23, n = side * side;
+TEST_CASE("sim: time_fe's solve of 2 and 3 columns at once gives Eigen's bits, on every path") {
+  // a grid Laplacian plus a diagonal, as time_fe's matrix: M/h + (h/6) L; 60 x 60, so that L has
+  // enough terms for two threads
+  const int side = 60, n = side * side;
   std::vector<Eigen::Triplet<double>> t;
   for (int i = 0; i < n; ++i) t.emplace_back(i, i, 0.7 + 0.01 * (i % 7));
   auto link = [&](int a, int b, double k) {
@@ -158,10 +162,38 @@ TEST_CASE("sim: time_fe's solve of 2 and 3 columns at once gives Eigen's bits, c
     }
   Eigen::SparseMatrix<double> A(n, n);
   A.setFromTriplets(t.begin(), t.end());
-  Eigen::SimplicialLLT<Eigen::SparseMatrix<double>> llt(A);
+  sim::TimeFeLlt llt(A);
   REQUIRE(llt.info() == Eigen::Success);
-  REQUIRE(llt.permutationP().size() == n);  // the fused path applies
-  std::vector<double> work;
+  REQUIRE(llt.permutationP().size() == n);
+  REQUIRE(llt.matrixL().nestedExpression().nonZeros() > 40000);  // two threads' worth
+  sim::LltColumnsSolver solver;
+  solver.prepare(llt);
+
+  // the split: every node once; a group's nodes' parents (a column's first row below the
+  // diagonal) in the same group or among the ancestors, and the ancestors' parents among them
+  const Eigen::SparseMatrix<double>& L = llt.matrixL().nestedExpression();
+  std::vector<int> where(n, -1);
+  for (int g = 0; g < 2; ++g)
+    for (int j : solver.group(g)) {
+      CHECK(where[j] == -1);
+      where[j] = g;
+    }
+  for (int j : solver.ancestors()) {
+    CHECK(where[j] == -1);
+    where[j] = 2;
+  }
+  CHECK(std::count(where.begin(), where.end(), -1) == 0);
+  for (int j = 0; j < n; ++j) {
+    const int first = L.outerIndexPtr()[j] + 1;
+    if (first == L.outerIndexPtr()[j + 1]) continue;  // a root
+    const int parent = L.innerIndexPtr()[first];
+    CHECK((where[parent] == where[j] || where[parent] == 2));
+  }
+  const double small = std::min(solver.group(0).size(), solver.group(1).size()),
+               large = std::max(solver.group(0).size(), solver.group(1).size());
+  CHECK(small > 0.5 * large);                  // both groups have work
+  CHECK(solver.ancestors().size() < 0.1 * n);  // most of it side by side
+
   for (const int columns : {2, 3}) {
     CAPTURE(columns);
     Eigen::MatrixXd b(n, columns);
@@ -169,10 +201,21 @@ TEST_CASE("sim: time_fe's solve of 2 and 3 columns at once gives Eigen's bits, c
       for (int c = 0; c < columns; ++c) b(i, c) = std::sin(1.3 * i + 0.7 * c) * 1e3;
     for (int i = 0; i < n; i += 5) b(i, 1) = 0.0;  // the forward pass's skipped zeros
     b.col(0).head(40).setZero();
-    Eigen::MatrixXd fused;
-    sim::solveLltColumns(llt, b, work, fused);
+    b(7, 0) = -0.0;
     const Eigen::MatrixXd eigen = llt.solve(b);
-    CHECK(fused == eigen);
-    CHECK((A * fused - b).norm() < 1e-9 * b.norm());
+    CHECK((A * eigen - b).norm() < 1e-9 * b.norm());
+    const int before = sim::kernelThreads();
+    for (const bool simd : {true, false}) {
+      for (const int threads : {1, 2}) {
+        CAPTURE(simd);
+        CAPTURE(threads);
+        sim::setSimd(simd), sim::setKernelThreads(threads);
+        Eigen::MatrixXd fused;
+        solver.solve(b, fused);
+        sim::setSimd(true), sim::setKernelThreads(before);
+        // bit for bit, zeros' signs included
+        CHECK(std::memcmp(fused.data(), eigen.data(), sizeof(double) * eigen.size()) == 0);
+      }
+    }
   }
 }

@@ -3,6 +3,10 @@
 // particle (2 for planar scenes).
 #pragma once
 
+// before Eigen/MetisSupport, which uses std::cerr without including it
+#include <iostream>
+
+#include <Eigen/MetisSupport>
 #include <Eigen/SparseCholesky>
 #include <Eigen/SparseCore>
 #include <Eigen/SparseLU>
@@ -64,10 +68,36 @@ class ImplicitEulerSolver {
 // (c: the fixed particles' positions). The matrix is the same for x, y and z, so it is
 // factorised once (per k, masses, topology, h) and solved with dim right-hand sides.
 // Drag and dashpots enter as the impulse p_a += h F_diss(q_a, M^-1 p_a). First order, symplectic.
-// x = A^-1 b for A = P^T L L^T P factorised by `llt`: the bits of llt.solve(b), with one pass over
-// L for 2 or 3 columns of b at once (time_fe.cpp). `work` is scratch, kept between calls.
-void solveLltColumns(const Eigen::SimplicialLLT<Eigen::SparseMatrix<double>>& llt,
-                     const Eigen::MatrixXd& b, std::vector<double>& work, Eigen::MatrixXd& x);
+// time_fe's factorisation: LL^T in METIS's nested-dissection order (libmetis-dev), whose
+// elimination tree splits at the top into two halves of the cloth, so that the two triangular
+// solves run on two threads (Eigen's default, AMD, gave a tree that no split balances: a chain of
+// 450 separators above a subtree of 1.5 M of the 2.3 M terms at 128^2).
+using TimeFeLlt =
+    Eigen::SimplicialLLT<Eigen::SparseMatrix<double>, Eigen::Lower, Eigen::MetisOrdering<int>>;
+
+// x = A^-1 b for A = P^T L L^T P factorised by a SimplicialLLT, for b of 2 or 3 columns (others:
+// llt.solve): llt.solve's values, zeros' signs included, with all the columns of a row of each
+// triangular solve summed in one register of four lanes, the forward solve by rows of L (a copy of
+// L by rows, made by prepare) rather than by columns, and the elimination tree's nodes split into
+// two groups of whole subtrees that the kernel threads solve side by side, their common ancestors
+// on one thread (time_fe.cpp; docs/architecture.md#time_fes-solve). Every row's sum runs in Eigen's
+// order, so the thread count, the path (AVX2 or scalar) and the split change no bit.
+class LltColumnsSolver {
+ public:
+  void prepare(const TimeFeLlt& llt);  // after each compute()
+  void solve(const Eigen::MatrixXd& b, Eigen::MatrixXd& x);
+  // the split: the nodes of each of the two groups, ascending, and their ancestors
+  const std::vector<int>& group(int g) const { return group_[g]; }
+  const std::vector<int>& ancestors() const { return top_; }
+
+ private:
+  void split(const std::vector<int>& parent, const std::vector<double>& work);
+  const TimeFeLlt* llt_ = nullptr;
+  std::vector<int> row_start_, row_column_;  // L's strictly lower part by rows
+  std::vector<double> row_value_, diagonal_;
+  std::vector<int> group_[2], top_;
+  std::vector<double> w_;  // the permuted right-hand side, four numbers a row
+};
 
 class TimeFeSolver {
  public:
@@ -80,10 +110,10 @@ class TimeFeSolver {
   std::uint64_t revision_ = ~std::uint64_t{0};
   double h_ = 0.0;
   bool ok_ = false;
-  Eigen::SimplicialLLT<Eigen::SparseMatrix<double>> llt_;
+  TimeFeLlt llt_;
   Eigen::VectorXd Lqa_, Lqb_, Lc_, G_, p_, fd_, xc_;
   Eigen::MatrixXd rhs_, qb_;
-  std::vector<double> work_;  // the solve's rows (time_fe.cpp)
+  LltColumnsSolver solver_;
   std::string error_;
 };
 

@@ -1,68 +1,232 @@
+#include <algorithm>
 #include <cmath>
 
 #include "sim/forces.hpp"
 #include "sim/implicit.hpp"
+#include "sim/parallel.hpp"
+#include "sim/xpbd_kernels.hpp"
+#include "util/team.hpp"
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
 
 namespace sim {
 
 namespace {
 
-// P^T L^-T L^-1 P b for every column of b at once: Eigen's SimplicialLLT::solve, operation for
-// operation (Eigen/src/SparseCore/TriangularSolver.h: the forward pass skips a zero, the backward
-// pass sums a row then divides; no fused multiply-add), so the same bits, but with one pass over
-// L for all the columns where Eigen makes one a column. L is the step's largest data (1.14 M
-// numbers at 128²): reading it once instead of three times is most of the solve's time
-// (docs/benchmarks.md). `work` holds the rows of the permuted right-hand side, kColumns a row.
-template <int kColumns>
-void solveColumnsAtOnce(const Eigen::SimplicialLLT<Eigen::SparseMatrix<double>>& llt,
-                        const Eigen::MatrixXd& b, std::vector<double>& work, Eigen::MatrixXd& x) {
-  const Eigen::SparseMatrix<double>& L = llt.matrixL().nestedExpression();
-  const int n = static_cast<int>(L.cols());
-  const int* start = L.outerIndexPtr();
-  const int* row = L.innerIndexPtr();
-  const double* value = L.valuePtr();
-  const auto& to = llt.permutationP().indices();
-  work.resize(static_cast<size_t>(n) * kColumns);
-  double* w = work.data();
-  for (int i = 0; i < n; ++i)
-    for (int c = 0; c < kColumns; ++c) w[kColumns * to[i] + c] = b(i, c);
-  for (int i = 0; i < n; ++i) {  // L y = P b, column i of L at a time
-    double* wi = w + kColumns * i;
-    bool live[kColumns];
-    for (int c = 0; c < kColumns; ++c)
-      if ((live[c] = wi[c] != 0.0)) wi[c] /= value[start[i]];  // the diagonal comes first
-    for (int k = start[i] + 1; k < start[i + 1]; ++k) {
-      double* wr = w + kColumns * row[k];
-      for (int c = 0; c < kColumns; ++c)
-        if (live[c]) wr[c] -= wi[c] * value[k];
+constexpr int kLanes = 4;  // a row of the solve: up to three columns, then zeros
+
+// The two triangular solves of a group of rows, nodes[0 .. count), with L by rows (start, column,
+// value: strictly lower; diagonal apart) for the forward solve and by columns (Eigen's L: the
+// diagonal first) for the backward one. Eigen's order: a row's terms in increasing column (row) and
+// no fused multiply-add; the forward solve skips a term whose y_j is zero (Eigen's forward pass
+// skips a column whose value is zero), so even zeros keep their sign.
+struct Rows {
+  const int *start, *column;
+  const double *value, *diagonal;
+};
+struct Columns {
+  const int *start, *row;
+  const double* value;
+};
+
+void forwardScalar(double* w, const int* nodes, int count, const Rows& L) {
+  for (int q = 0; q < count; ++q) {
+    const int i = nodes[q];
+    double acc[kLanes];
+    for (int c = 0; c < kLanes; ++c) acc[c] = w[kLanes * i + c];
+    for (int k = L.start[i]; k < L.start[i + 1]; ++k) {
+      const double* wj = w + kLanes * L.column[k];
+      for (int c = 0; c < kLanes; ++c)
+        if (wj[c] != 0.0) acc[c] -= wj[c] * L.value[k];
     }
+    for (int c = 0; c < kLanes; ++c) w[kLanes * i + c] = acc[c] / L.diagonal[i];
   }
-  for (int i = n - 1; i >= 0; --i) {  // L^T z = y, row i of L^T (column i of L) at a time
-    double* wi = w + kColumns * i;
-    double sum[kColumns];
-    for (int c = 0; c < kColumns; ++c) sum[c] = wi[c];
-    for (int k = start[i] + 1; k < start[i + 1]; ++k) {
-      const double* wr = w + kColumns * row[k];
-      for (int c = 0; c < kColumns; ++c) sum[c] -= value[k] * wr[c];
-    }
-    for (int c = 0; c < kColumns; ++c) wi[c] = sum[c] / value[start[i]];
-  }
-  x.resize(n, kColumns);
-  const auto& from = llt.permutationPinv().indices();
-  for (int i = 0; i < n; ++i)
-    for (int c = 0; c < kColumns; ++c) x(from[i], c) = w[kColumns * i + c];
 }
+
+void backwardScalar(double* w, const int* nodes, int count, const Columns& L) {
+  for (int q = count - 1; q >= 0; --q) {
+    const int j = nodes[q];
+    double acc[kLanes];
+    for (int c = 0; c < kLanes; ++c) acc[c] = w[kLanes * j + c];
+    for (int k = L.start[j] + 1; k < L.start[j + 1]; ++k) {
+      const double* wr = w + kLanes * L.row[k];
+      for (int c = 0; c < kLanes; ++c) acc[c] -= L.value[k] * wr[c];
+    }
+    for (int c = 0; c < kLanes; ++c) w[kLanes * j + c] = acc[c] / L.value[L.start[j]];
+  }
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#define SPRINGLAB_SOLVE_AVX2 1
+// The same operations lane for lane, the four lanes in one register: a term skipped is a term of
+// +0, which leaves every sum as it was (-0 - +0 is -0).
+__attribute__((target("avx2"))) void forwardAvx2(double* w, const int* nodes, int count,
+                                                 const Rows& L) {
+  const __m256d zero = _mm256_setzero_pd();
+  for (int q = 0; q < count; ++q) {
+    const int i = nodes[q];
+    __m256d acc = _mm256_loadu_pd(w + kLanes * i);
+    for (int k = L.start[i]; k < L.start[i + 1]; ++k) {
+      const __m256d wj = _mm256_loadu_pd(w + kLanes * L.column[k]);
+      const __m256d live = _mm256_cmp_pd(wj, zero, _CMP_NEQ_UQ);
+      acc = _mm256_sub_pd(acc, _mm256_and_pd(live, _mm256_mul_pd(wj, _mm256_set1_pd(L.value[k]))));
+    }
+    _mm256_storeu_pd(w + kLanes * i, _mm256_div_pd(acc, _mm256_set1_pd(L.diagonal[i])));
+  }
+}
+
+__attribute__((target("avx2"))) void backwardAvx2(double* w, const int* nodes, int count,
+                                                  const Columns& L) {
+  for (int q = count - 1; q >= 0; --q) {
+    const int j = nodes[q];
+    __m256d acc = _mm256_loadu_pd(w + kLanes * j);
+    for (int k = L.start[j] + 1; k < L.start[j + 1]; ++k)
+      acc = _mm256_sub_pd(
+          acc, _mm256_mul_pd(_mm256_set1_pd(L.value[k]), _mm256_loadu_pd(w + kLanes * L.row[k])));
+    _mm256_storeu_pd(w + kLanes * j, _mm256_div_pd(acc, _mm256_set1_pd(L.value[L.start[j]])));
+  }
+}
+#endif
+
+void forward(double* w, const std::vector<int>& nodes, const Rows& L) {
+#ifdef SPRINGLAB_SOLVE_AVX2
+  if (simdEnabled()) return forwardAvx2(w, nodes.data(), static_cast<int>(nodes.size()), L);
+#endif
+  forwardScalar(w, nodes.data(), static_cast<int>(nodes.size()), L);
+}
+
+void backward(double* w, const std::vector<int>& nodes, const Columns& L) {
+#ifdef SPRINGLAB_SOLVE_AVX2
+  if (simdEnabled()) return backwardAvx2(w, nodes.data(), static_cast<int>(nodes.size()), L);
+#endif
+  backwardScalar(w, nodes.data(), static_cast<int>(nodes.size()), L);
+}
+
+// Whole subtrees whose work is within this share of an even split end the search (below).
+constexpr double kBalance = 0.05;
+// The ancestors, solved on one thread, may take at most this share of the work.
+constexpr double kMostAncestors = 0.2;
+// Below this many terms in L a solve stays on one thread (the barriers would cost more).
+constexpr size_t kMinTermsPerThread = 20000;
 
 }  // namespace
 
-void solveLltColumns(const Eigen::SimplicialLLT<Eigen::SparseMatrix<double>>& llt,
-                     const Eigen::MatrixXd& b, std::vector<double>& work, Eigen::MatrixXd& x) {
-  if (b.cols() == 3 && llt.permutationP().size() == b.rows())
-    solveColumnsAtOnce<3>(llt, b, work, x);
-  else if (b.cols() == 2 && llt.permutationP().size() == b.rows())
-    solveColumnsAtOnce<2>(llt, b, work, x);
-  else
+void LltColumnsSolver::prepare(const TimeFeLlt& llt) {
+  llt_ = &llt;
+  const Eigen::SparseMatrix<double>& L = llt.matrixL().nestedExpression();
+  const int n = static_cast<int>(L.cols());
+  const int *start = L.outerIndexPtr(), *row = L.innerIndexPtr();
+  const double* value = L.valuePtr();
+  // L by rows: count, then fill column by column, so each row's columns come in increasing order
+  row_start_.assign(static_cast<size_t>(n) + 1, 0);
+  for (int j = 0; j < n; ++j)
+    for (int k = start[j] + 1; k < start[j + 1]; ++k) ++row_start_[row[k] + 1];
+  for (int i = 0; i < n; ++i) row_start_[i + 1] += row_start_[i];
+  row_column_.resize(static_cast<size_t>(row_start_[n]));
+  row_value_.resize(row_column_.size());
+  diagonal_.resize(n);
+  std::vector<int> next(row_start_.begin(), row_start_.end() - 1);
+  std::vector<int> parent(n, -1);  // the elimination tree: a column's first row below the diagonal
+  std::vector<double> work(n);     // the terms of a node's row and column
+  for (int j = 0; j < n; ++j) {
+    diagonal_[j] = value[start[j]];  // Eigen's columns start with the diagonal
+    if (start[j + 1] > start[j] + 1) parent[j] = row[start[j] + 1];
+    for (int k = start[j] + 1; k < start[j + 1]; ++k) {
+      row_column_[next[row[k]]] = j, row_value_[next[row[k]]] = value[k];
+      ++next[row[k]];
+    }
+    work[j] = start[j + 1] - start[j];
+  }
+  for (int i = 0; i < n; ++i) work[i] += row_start_[i + 1] - row_start_[i];
+  split(parent, work);
+  w_.assign(kLanes * static_cast<size_t>(n), 0.0);
+}
+
+// Opens subtrees from the roots down: the heaviest candidate's root goes to the ancestors and its
+// children become candidates, until the candidates, dealt heaviest first to the lighter group,
+// are within kBalance of an even split, or the ancestors would pass kMostAncestors of the work.
+void LltColumnsSolver::split(const std::vector<int>& parent, const std::vector<double>& work) {
+  const int n = static_cast<int>(parent.size());
+  std::vector<double> subtree(work);  // a node's work and its descendants' (they come before it)
+  std::vector<int> child_start(static_cast<size_t>(n) + 1, 0), children(n);
+  for (int j = 0; j < n; ++j)
+    if (parent[j] >= 0) subtree[parent[j]] += subtree[j], ++child_start[parent[j] + 1];
+  for (int j = 0; j < n; ++j) child_start[j + 1] += child_start[j];
+  std::vector<int> next(child_start.begin(), child_start.end() - 1), candidates;
+  for (int j = 0; j < n; ++j)
+    if (parent[j] >= 0)
+      children[next[parent[j]]++] = j;
+    else
+      candidates.push_back(j);
+  double total = 0.0, ancestors = 0.0;
+  for (double t : work) total += t;
+  top_.clear();
+  std::vector<int> dealt;  // each candidate's group
+  for (;;) {
+    std::sort(candidates.begin(), candidates.end(), [&](int a, int b) {
+      return subtree[a] != subtree[b] ? subtree[a] > subtree[b] : a < b;
+    });
+    double load[2] = {0.0, 0.0};
+    dealt.clear();
+    for (int c : candidates) {
+      const int g = load[1] < load[0] ? 1 : 0;
+      load[g] += subtree[c], dealt.push_back(g);
+    }
+    const int c = candidates.empty() ? -1 : candidates.front();
+    if (c < 0 || std::max(load[0], load[1]) <= 0.5 * (1.0 + kBalance) * (load[0] + load[1]) ||
+        child_start[c] == child_start[c + 1] || ancestors + work[c] > kMostAncestors * total)
+      break;
+    ancestors += work[c];
+    top_.push_back(c);
+    candidates.erase(candidates.begin());
+    candidates.insert(candidates.end(), children.begin() + child_start[c],
+                      children.begin() + child_start[c + 1]);
+  }
+  for (int g = 0; g < 2; ++g) group_[g].clear();
+  std::vector<int> stack;
+  for (size_t k = 0; k < candidates.size(); ++k) {
+    stack.assign(1, candidates[k]);
+    while (!stack.empty()) {
+      const int j = stack.back();
+      stack.pop_back();
+      group_[dealt[k]].push_back(j);
+      stack.insert(stack.end(), children.begin() + child_start[j],
+                   children.begin() + child_start[j + 1]);
+    }
+  }
+  for (int g = 0; g < 2; ++g) std::sort(group_[g].begin(), group_[g].end());
+  std::sort(top_.begin(), top_.end());
+}
+
+void LltColumnsSolver::solve(const Eigen::MatrixXd& b, Eigen::MatrixXd& x) {
+  const TimeFeLlt& llt = *llt_;
+  const int n = static_cast<int>(diagonal_.size()), columns = static_cast<int>(b.cols());
+  if (columns < 2 || columns >= kLanes || llt.permutationP().size() != n || b.rows() != n) {
     x = llt.solve(b);
+    return;
+  }
+  const auto& to = llt.permutationP().indices();
+  double* w = w_.data();
+  for (int i = 0; i < n; ++i)
+    for (int c = 0; c < kLanes; ++c) w[kLanes * to[i] + c] = c < columns ? b(i, c) : 0.0;
+  const Eigen::SparseMatrix<double>& L = llt.matrixL().nestedExpression();
+  const Rows rows{row_start_.data(), row_column_.data(), row_value_.data(), diagonal_.data()};
+  const Columns byColumn{L.outerIndexPtr(), L.innerIndexPtr(), L.valuePtr()};
+  const int threads = row_column_.size() >= kMinTermsPerThread ? std::min(kernelThreads(), 2) : 1;
+  util::runTeam(threads, [&](util::TeamMember& team) {
+    team.forEach(0, 2, [&](int g) { forward(w, group_[g], rows); });
+    team.single([&] {
+      forward(w, top_, rows);
+      backward(w, top_, byColumn);
+    });
+    team.forEach(0, 2, [&](int g) { backward(w, group_[g], byColumn); });
+  });
+  x.resize(n, columns);
+  const auto& from = llt.permutationPinv().indices();
+  for (int i = 0; i < n; ++i)
+    for (int c = 0; c < columns; ++c) x(from[i], c) = w[kLanes * i + c];
 }
 
 void TimeFeSolver::factorise(const MassSpringModel& m, double h) {
@@ -87,6 +251,7 @@ void TimeFeSolver::factorise(const MassSpringModel& m, double h) {
   S.setFromTriplets(t.begin(), t.end());
   llt_.compute(S);
   ok_ = llt_.info() == Eigen::Success;
+  if (ok_) solver_.prepare(llt_);
   revision_ = m.revision;
   h_ = h;
   // L_fc c: the Laplacian of the fixed particles' (constant) positions, free rows used
@@ -148,7 +313,7 @@ bool TimeFeSolver::step(const MassSpringModel& m, const State& in, double h, Sta
                    0.5 * h * mi * m.gravity[c];
     }
   }
-  solveLltColumns(llt_, rhs_, work_, qb_);
+  solver_.solve(rhs_, qb_);
   for (int k = 0; k < nf; ++k) {
     const int i = free_.particle[k];
     for (int c = 0; c < dim; ++c) out.x[3 * i + c] = qb_(k, c);
