@@ -64,10 +64,17 @@ class ImplicitEulerSolver {
 // and p_a = -dA/dq_a, p_b = dA/dq_b give
 //   (M/h + (h/6) L_ff) q_b = p_a + M q_a / h - (h/3)(L q_a)_f - (h/6) L_fc c + h G(q_a) + (h/2) M g
 //   p_b = M (q_b - q_a)/h - (h/6)(L q_a + 2 L q_b)_f + (h/2) M g
-//       = p_a - (h/2)(L q_a + L q_b)_f + h G(q_a) + h M g   (the form used: no cancellation)
+//       = p_a - (h/2)(L q_a + L q_b)_f + h G(q_a) + h M g   (no cancellation)
 // (c: the fixed particles' positions). The matrix is the same for x, y and z, so it is
 // factorised once (per k, masses, topology, h) and solved with dim right-hand sides.
 // Drag and dashpots enter as the impulse p_a += h F_diss(q_a, M^-1 p_a). First order, symplectic.
+// The form computed: G = f_s + L q (f_s the spring forces; the fixed particles in q at c), so with
+// F the total force of the explicit methods (sim/forces.hpp: springs, gravity, drag, dashpots, the
+// mouse) the two lines read
+//   (M/h + (h/6) L_ff) q_b = M v_a + h F + M q_a / h + (2h/3)(L q_a)_f - (h/6) L_fc c - (h/2) M g
+//   p_b = M v_a + h F + (h/2) L (q_a - q_b)_f
+// one force pass on the kernel threads (the spring runs) and two Laplacian products, gathered
+// row by row, in place of G's and three Laplacians' serial scatter passes.
 // time_fe's factorisation: LL^T in METIS's nested-dissection order (libmetis-dev), whose
 // elimination tree splits at the top into two halves of the cloth, so that the two triangular
 // solves run on two threads (Eigen's default, AMD, gave a tree that no split balances: a chain of
@@ -84,8 +91,13 @@ using TimeFeLlt =
 // order, so the thread count, the path (AVX2 or scalar) and the split change no bit.
 class LltColumnsSolver {
  public:
+  static constexpr int kLanes = 4;     // numbers a row: up to three columns, then zeros
   void prepare(const TimeFeLlt& llt);  // after each compute()
   void solve(const Eigen::MatrixXd& b, Eigen::MatrixXd& x);
+  // The same solve in place, for callers that fill the right-hand side themselves: unknown k's
+  // kLanes numbers (its columns, then zeros) at lanes(k), read back from there after solveLanes().
+  double* lanes(int k) { return w_.data() + kLanes * static_cast<size_t>(order_[k]); }
+  void solveLanes();
   // the split: the nodes of each of the two groups, ascending, and their ancestors
   const std::vector<int>& group(int g) const { return group_[g]; }
   const std::vector<int>& ancestors() const { return top_; }
@@ -93,10 +105,20 @@ class LltColumnsSolver {
  private:
   void split(const std::vector<int>& parent, const std::vector<double>& work);
   const TimeFeLlt* llt_ = nullptr;
+  const int* order_ = nullptr;               // unknown -> row of the factor (the permutation P)
   std::vector<int> row_start_, row_column_;  // L's strictly lower part by rows
   std::vector<double> row_value_, diagonal_;
   std::vector<int> group_[2], top_;
   std::vector<double> w_;  // the permuted right-hand side, four numbers a row
+};
+
+// The stiffness Laplacian's rows of the free particles, by neighbours, for products gathered row
+// by row: (L q)_i = sum_j k_ij (q_i - q_j) over every spring at i, its free neighbours first,
+// then its fixed ones, whose terms -k_ij q_j also make (L_fc c)_i.
+struct FreeLaplacian {
+  std::vector<int> start, fixed_from, other;  // other: the neighbour's particle index
+  std::vector<double> stiffness;
+  void build(const MassSpringModel& m, const FreeIndex& free);
 };
 
 class TimeFeSolver {
@@ -106,13 +128,16 @@ class TimeFeSolver {
 
  private:
   void factorise(const MassSpringModel& m, double h);
+  void fillRightHandSide(const MassSpringModel& m, const State& in, double h, int from, int to);
+  void finishRows(const MassSpringModel& m, const State& in, double h, State& out, int from,
+                  int to);
   FreeIndex free_;
+  FreeLaplacian laplacian_;
   std::uint64_t revision_ = ~std::uint64_t{0};
   double h_ = 0.0;
   bool ok_ = false;
   TimeFeLlt llt_;
-  Eigen::VectorXd Lqa_, Lqb_, Lc_, G_, p_, fd_, xc_;
-  Eigen::MatrixXd rhs_, qb_;
+  Eigen::VectorXd force_, change_;  // F(q_a, v_a); q_a - q_b (zero on fixed particles)
   LltColumnsSolver solver_;
   std::string error_;
 };

@@ -115,6 +115,7 @@ constexpr size_t kMinTermsPerThread = 20000;
 
 void LltColumnsSolver::prepare(const TimeFeLlt& llt) {
   llt_ = &llt;
+  order_ = llt.permutationP().indices().data();
   const Eigen::SparseMatrix<double>& L = llt.matrixL().nestedExpression();
   const int n = static_cast<int>(L.cols());
   const int *start = L.outerIndexPtr(), *row = L.innerIndexPtr();
@@ -201,17 +202,22 @@ void LltColumnsSolver::split(const std::vector<int>& parent, const std::vector<d
 }
 
 void LltColumnsSolver::solve(const Eigen::MatrixXd& b, Eigen::MatrixXd& x) {
-  const TimeFeLlt& llt = *llt_;
   const int n = static_cast<int>(diagonal_.size()), columns = static_cast<int>(b.cols());
-  if (columns < 2 || columns >= kLanes || llt.permutationP().size() != n || b.rows() != n) {
-    x = llt.solve(b);
+  if (columns < 2 || columns >= kLanes || llt_->permutationP().size() != n || b.rows() != n) {
+    x = llt_->solve(b);
     return;
   }
-  const auto& to = llt.permutationP().indices();
-  double* w = w_.data();
   for (int i = 0; i < n; ++i)
-    for (int c = 0; c < kLanes; ++c) w[kLanes * to[i] + c] = c < columns ? b(i, c) : 0.0;
-  const Eigen::SparseMatrix<double>& L = llt.matrixL().nestedExpression();
+    for (int c = 0; c < kLanes; ++c) lanes(i)[c] = c < columns ? b(i, c) : 0.0;
+  solveLanes();
+  x.resize(n, columns);
+  for (int i = 0; i < n; ++i)
+    for (int c = 0; c < columns; ++c) x(i, c) = lanes(i)[c];
+}
+
+void LltColumnsSolver::solveLanes() {
+  const Eigen::SparseMatrix<double>& L = llt_->matrixL().nestedExpression();
+  double* w = w_.data();
   const Rows rows{row_start_.data(), row_column_.data(), row_value_.data(), diagonal_.data()};
   const Columns byColumn{L.outerIndexPtr(), L.innerIndexPtr(), L.valuePtr()};
   const int threads = row_column_.size() >= kMinTermsPerThread ? std::min(kernelThreads(), 2) : 1;
@@ -223,10 +229,36 @@ void LltColumnsSolver::solve(const Eigen::MatrixXd& b, Eigen::MatrixXd& x) {
     });
     team.forEach(0, 2, [&](int g) { backward(w, group_[g], byColumn); });
   });
-  x.resize(n, columns);
-  const auto& from = llt.permutationPinv().indices();
-  for (int i = 0; i < n; ++i)
-    for (int c = 0; c < columns; ++c) x(from[i], c) = w[kLanes * i + c];
+}
+
+void FreeLaplacian::build(const MassSpringModel& m, const FreeIndex& free) {
+  const int nf = static_cast<int>(free.particle.size()), ns = m.springs();
+  // each row's neighbours in increasing spring index, the free ones (pass 0) before the fixed
+  start.assign(static_cast<size_t>(nf) + 1, 0);
+  for (int s = 0; s < ns; ++s) {
+    const int fa = free.of_particle[m.spring_a[s]], fb = free.of_particle[m.spring_b[s]];
+    if (fa >= 0) ++start[fa + 1];
+    if (fb >= 0) ++start[fb + 1];
+  }
+  for (int k = 0; k < nf; ++k) start[k + 1] += start[k];
+  other.resize(static_cast<size_t>(start[nf]));
+  stiffness.resize(other.size());
+  std::vector<int> next(start.begin(), start.end() - 1);
+  fixed_from.resize(nf);
+  for (int pass = 0; pass < 2; ++pass) {
+    for (int s = 0; s < ns; ++s) {
+      const int a = m.spring_a[s], b = m.spring_b[s];
+      const int fa = free.of_particle[a], fb = free.of_particle[b];
+      auto add = [&](int row, int neighbour, bool fixed) {
+        if (row < 0 || fixed != (pass == 1)) return;
+        other[next[row]] = neighbour, stiffness[next[row]] = m.stiffness[s];
+        ++next[row];
+      };
+      add(fa, b, fb < 0);
+      add(fb, a, fa < 0);
+    }
+    if (pass == 0) std::copy(next.begin(), next.end(), fixed_from.begin());
+  }
 }
 
 void TimeFeSolver::factorise(const MassSpringModel& m, double h) {
@@ -252,10 +284,54 @@ void TimeFeSolver::factorise(const MassSpringModel& m, double h) {
   llt_.compute(S);
   ok_ = llt_.info() == Eigen::Success;
   if (ok_) solver_.prepare(llt_);
+  laplacian_.build(m, free_);
   revision_ = m.revision;
   h_ = h;
-  // L_fc c: the Laplacian of the fixed particles' (constant) positions, free rows used
-  xc_.setZero(3 * m.particles());
+}
+
+// Unknown k's right-hand side (implicit.hpp) into the solver's lanes, for free rows [from, to);
+// force_ holds F(q_a, v_a).
+void TimeFeSolver::fillRightHandSide(const MassSpringModel& m, const State& in, double h, int from,
+                                     int to) {
+  const double *x = in.x.data(), *v = in.v.data(), *F = force_.data();
+  const FreeLaplacian& L = laplacian_;
+  const int dim = m.dim;
+  for (int k = from; k < to; ++k) {
+    const int i = free_.particle[k];
+    const double mi = m.mass[i];
+    double lq[3] = {0.0, 0.0, 0.0}, lc[3] = {0.0, 0.0, 0.0};  // (L q_a)_i, (L_fc c)_i
+    for (int e = L.start[k]; e < L.start[k + 1]; ++e) {
+      const double* xj = x + 3 * L.other[e];
+      for (int c = 0; c < 3; ++c) lq[c] += L.stiffness[e] * (x[3 * i + c] - xj[c]);
+      if (e >= L.fixed_from[k])
+        for (int c = 0; c < 3; ++c) lc[c] -= L.stiffness[e] * xj[c];
+    }
+    double* lanes = solver_.lanes(k);
+    for (int c = dim; c < LltColumnsSolver::kLanes; ++c) lanes[c] = 0.0;
+    for (int c = 0; c < dim; ++c) {
+      const int j = 3 * i + c;
+      lanes[c] = mi * v[j] + h * F[j] + mi * x[j] / h + (2.0 * h / 3.0) * lq[c] -
+                 (h / 6.0) * lc[c] - 0.5 * h * mi * m.gravity[c];
+    }
+  }
+}
+
+// Free rows [from, to) once q_b is known: p_b = M v_a + h F + (h/2) L (q_a - q_b), gathered row
+// by row from change_ = q_a - q_b (zero on the fixed particles).
+void TimeFeSolver::finishRows(const MassSpringModel& m, const State& in, double h, State& out,
+                              int from, int to) {
+  const double *v = in.v.data(), *F = force_.data(), *dq = change_.data();
+  const FreeLaplacian& L = laplacian_;
+  for (int k = from; k < to; ++k) {
+    const int i = free_.particle[k];
+    double ld[3] = {0.0, 0.0, 0.0};
+    for (int e = L.start[k]; e < L.start[k + 1]; ++e)
+      for (int c = 0; c < 3; ++c) ld[c] += L.stiffness[e] * (dq[3 * i + c] - dq[3 * L.other[e] + c]);
+    for (int c = 0; c < m.dim; ++c) {
+      const int j = 3 * i + c;
+      out.v[j] = (m.mass[i] * v[j] + h * F[j] + (h / 2.0) * ld[c]) / m.mass[i];
+    }
+  }
 }
 
 bool TimeFeSolver::step(const MassSpringModel& m, const State& in, double h, State& out) {
@@ -265,71 +341,31 @@ bool TimeFeSolver::step(const MassSpringModel& m, const State& in, double h, Sta
     error_ = "time_fe: the matrix M/h + (h/6) L is not positive definite";
     return false;
   }
-  const int n = m.particles();
   const int nf = static_cast<int>(free_.particle.size());
-  const int dim = m.dim;
   out.x = in.x;
   out.v = in.v;
   out.t = in.t + h;
   if (nf == 0) return true;
-
-  // fixed particles' positions only (they enter as constants)
-  for (int i = 0; i < n; ++i)
-    xc_.segment<3>(3 * i) = m.fixed(i) ? Vec3(in.x.segment<3>(3 * i)) : Vec3::Zero();
-  laplacianApply(m, xc_, Lc_);
-  laplacianApply(m, in.x, Lqa_);
-
-  // G(q_a) = sum_s k r dl/dq: +k r u on b, -k r u on a
-  G_.setZero(3 * n);
-  for (int s = 0; s < m.springs(); ++s) {
-    const int a = m.spring_a[s], b = m.spring_b[s];
-    const Vec3 d = in.x.segment<3>(3 * b) - in.x.segment<3>(3 * a);
-    const double l = d.norm();
-    if (l == 0.0) continue;  // the rest term's gradient is undefined at l = 0: contributes nothing
-    const Vec3 g = (m.stiffness[s] * m.rest_length[s] / l) * d;
-    G_.segment<3>(3 * b) += g;
-    G_.segment<3>(3 * a) -= g;
-  }
-
-  // p_a = M v, plus the dissipative impulse evaluated at the step's start
-  p_.resize(3 * n);
-  for (int i = 0; i < n; ++i) p_.segment<3>(3 * i) = m.mass[i] * in.v.segment<3>(3 * i);
-  const bool dissipative = m.drag != 0.0 || m.anyDashpot();
-  if (dissipative) {
-    dissipativeForce(m, in.x, in.v, fd_);
-    p_ += h * fd_;
-  }
-  if (m.grab >= 0 && !m.fixed(m.grab))  // the mouse spring: an impulse, like the dissipation
-    p_.segment<3>(3 * m.grab) +=
-        h * m.grab_stiffness * (m.grab_target - in.x.segment<3>(3 * m.grab));
-
-  rhs_.resize(nf, dim);
-  for (int k = 0; k < nf; ++k) {
-    const int i = free_.particle[k];
-    const double mi = m.mass[i];
-    for (int c = 0; c < dim; ++c) {
-      const int j = 3 * i + c;
-      rhs_(k, c) = p_[j] + mi * in.x[j] / h - (h / 3.0) * Lqa_[j] - (h / 6.0) * Lc_[j] + h * G_[j] +
-                   0.5 * h * mi * m.gravity[c];
-    }
-  }
-  solver_.solve(rhs_, qb_);
-  for (int k = 0; k < nf; ++k) {
-    const int i = free_.particle[k];
-    for (int c = 0; c < dim; ++c) out.x[3 * i + c] = qb_(k, c);
-  }
-  laplacianApply(m, out.x, Lqb_);
-  for (int k = 0; k < nf; ++k) {
-    const int i = free_.particle[k];
-    const double mi = m.mass[i];
-    for (int c = 0; c < dim; ++c) {
-      const int j = 3 * i + c;
-      // eq. for p_b minus eq. for p_a: the same value without the cancellation in
-      // M (q_b - q_a) / h, so momentum is conserved to round-off
-      const double pb = p_[j] - (h / 2.0) * (Lqa_[j] + Lqb_[j]) + h * G_[j] + h * mi * m.gravity[c];
-      out.v[j] = pb / mi;
-    }
-  }
+  totalForce(m, in.x, in.v, force_);  // on the kernel threads
+  change_.setZero(in.x.size());
+  const int threads = m.springs() >= kMinSpringsPerThread ? kernelThreads() : 1;
+  util::runTeam(threads, [&](util::TeamMember& team) {
+    team.forRange(0, nf, [&](int from, int to) { fillRightHandSide(m, in, h, from, to); });
+  });
+  solver_.solveLanes();
+  util::runTeam(threads, [&](util::TeamMember& team) {
+    team.forRange(0, nf, [&](int from, int to) {
+      for (int k = from; k < to; ++k) {
+        const int i = free_.particle[k];
+        const double* lanes = solver_.lanes(k);
+        for (int c = 0; c < m.dim; ++c) {
+          out.x[3 * i + c] = lanes[c];
+          change_[3 * i + c] = in.x[3 * i + c] - lanes[c];
+        }
+      }
+    });
+    team.forRange(0, nf, [&](int from, int to) { finishRows(m, in, h, out, from, to); });
+  });
   return true;
 }
 
