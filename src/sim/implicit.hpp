@@ -83,12 +83,13 @@ using TimeFeLlt =
     Eigen::SimplicialLLT<Eigen::SparseMatrix<double>, Eigen::Lower, Eigen::MetisOrdering<int>>;
 
 // x = A^-1 b for A = P^T L L^T P factorised by a SimplicialLLT, for b of 2 or 3 columns (others:
-// llt.solve): llt.solve's values, zeros' signs included, with all the columns of a row of each
-// triangular solve summed in one register of four lanes, the forward solve by rows of L (a copy of
-// L by rows, made by prepare) rather than by columns, and the elimination tree's nodes split into
-// two groups of whole subtrees that the kernel threads solve side by side, their common ancestors
-// on one thread (time_fe.cpp; docs/architecture.md#time_fes-solve). Every row's sum runs in Eigen's
-// order, so the thread count, the path (AVX2 or scalar) and the split change no bit.
+// llt.solve): all the columns of a row in one register of four lanes, both triangular solves on
+// one copy of L by rows (made by prepare), the forward solve gathering each row in four partial
+// sums, the backward one scattering each row in decreasing order, and the elimination tree's
+// nodes split into two groups of whole subtrees that the kernel threads solve side by side, their
+// common ancestors on one thread (time_fe.cpp; docs/architecture.md#time_fes-solve). llt.solve's
+// values to round-off; every number is summed in one order whatever the thread count and the path
+// (AVX2 or scalar), so neither changes a bit.
 class LltColumnsSolver {
  public:
   static constexpr int kLanes = 4;     // numbers a row: up to three columns, then zeros

@@ -15,77 +15,96 @@ namespace sim {
 
 namespace {
 
-constexpr int kLanes = 4;  // a row of the solve: up to three columns, then zeros
+constexpr int kLanes = LltColumnsSolver::kLanes;
 
 // The two triangular solves of a group of rows, nodes[0 .. count), with L by rows (start, column,
-// value: strictly lower; diagonal apart) for the forward solve and by columns (Eigen's L: the
-// diagonal first) for the backward one. Eigen's order: a row's terms in increasing column (row) and
-// no fused multiply-add; the forward solve skips a term whose y_j is zero (Eigen's forward pass
-// skips a column whose value is zero), so even zeros keep their sign.
+// value: strictly lower; the diagonal apart), each row's kLanes numbers side by side.
+// Forward, row by row in increasing order: y_i = (w_i - s_i) / L_ii, where the row's sum s_i is
+// gathered in kPartialSums partial sums (term k into sum k mod kPartialSums) added as
+// (s_0 + s_1) + (s_2 + s_3), so that four terms are in flight rather than one chain of additions.
+// Backward, row by row in decreasing order: x_i = w_i / L_ii, then w_j -= L_ij x_i for the row's
+// columns j (a scatter: no chain at all), its terms taken in decreasing column, so that the
+// factor is read as one descending stream. Both read the one copy of L by rows; no fused
+// multiply-add. Each w_j receives its terms in one order whatever the threads (the groups'
+// columns are their own descendants), so the split changes no bit.
+constexpr int kPartialSums = 4;
 struct Rows {
   const int *start, *column;
   const double *value, *diagonal;
-};
-struct Columns {
-  const int *start, *row;
-  const double* value;
 };
 
 void forwardScalar(double* w, const int* nodes, int count, const Rows& L) {
   for (int q = 0; q < count; ++q) {
     const int i = nodes[q];
-    double acc[kLanes];
-    for (int c = 0; c < kLanes; ++c) acc[c] = w[kLanes * i + c];
-    for (int k = L.start[i]; k < L.start[i + 1]; ++k) {
-      const double* wj = w + kLanes * L.column[k];
-      for (int c = 0; c < kLanes; ++c)
-        if (wj[c] != 0.0) acc[c] -= wj[c] * L.value[k];
+    double sum[kPartialSums][kLanes] = {};
+    const int end = L.start[i + 1];
+    int k = L.start[i];
+    for (; k + kPartialSums <= end; k += kPartialSums)
+      for (int p = 0; p < kPartialSums; ++p)
+        for (int c = 0; c < kLanes; ++c)
+          sum[p][c] += L.value[k + p] * w[kLanes * L.column[k + p] + c];
+    for (; k < end; ++k)
+      for (int c = 0; c < kLanes; ++c) sum[0][c] += L.value[k] * w[kLanes * L.column[k] + c];
+    for (int c = 0; c < kLanes; ++c) {
+      const double s = (sum[0][c] + sum[1][c]) + (sum[2][c] + sum[3][c]);
+      w[kLanes * i + c] = (w[kLanes * i + c] - s) / L.diagonal[i];
     }
-    for (int c = 0; c < kLanes; ++c) w[kLanes * i + c] = acc[c] / L.diagonal[i];
   }
 }
 
-void backwardScalar(double* w, const int* nodes, int count, const Columns& L) {
+void backwardScalar(double* w, const int* nodes, int count, const Rows& L) {
   for (int q = count - 1; q >= 0; --q) {
-    const int j = nodes[q];
-    double acc[kLanes];
-    for (int c = 0; c < kLanes; ++c) acc[c] = w[kLanes * j + c];
-    for (int k = L.start[j] + 1; k < L.start[j + 1]; ++k) {
-      const double* wr = w + kLanes * L.row[k];
-      for (int c = 0; c < kLanes; ++c) acc[c] -= L.value[k] * wr[c];
+    const int i = nodes[q];
+    double xi[kLanes];
+    for (int c = 0; c < kLanes; ++c) w[kLanes * i + c] = xi[c] = w[kLanes * i + c] / L.diagonal[i];
+    for (int k = L.start[i + 1] - 1; k >= L.start[i]; --k) {
+      double* wj = w + kLanes * L.column[k];
+      for (int c = 0; c < kLanes; ++c) wj[c] -= L.value[k] * xi[c];
     }
-    for (int c = 0; c < kLanes; ++c) w[kLanes * j + c] = acc[c] / L.value[L.start[j]];
   }
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define SPRINGLAB_SOLVE_AVX2 1
-// The same operations lane for lane, the four lanes in one register: a term skipped is a term of
-// +0, which leaves every sum as it was (-0 - +0 is -0).
+// The same operations lane for lane, a row's four lanes in one register.
+__attribute__((target("avx2"))) inline __m256d termAvx2(const Rows& L, const double* w, int k) {
+  return _mm256_mul_pd(_mm256_set1_pd(L.value[k]), _mm256_loadu_pd(w + kLanes * L.column[k]));
+}
+
 __attribute__((target("avx2"))) void forwardAvx2(double* w, const int* nodes, int count,
                                                  const Rows& L) {
-  const __m256d zero = _mm256_setzero_pd();
+  static_assert(kPartialSums == 4);
   for (int q = 0; q < count; ++q) {
     const int i = nodes[q];
-    __m256d acc = _mm256_loadu_pd(w + kLanes * i);
-    for (int k = L.start[i]; k < L.start[i + 1]; ++k) {
-      const __m256d wj = _mm256_loadu_pd(w + kLanes * L.column[k]);
-      const __m256d live = _mm256_cmp_pd(wj, zero, _CMP_NEQ_UQ);
-      acc = _mm256_sub_pd(acc, _mm256_and_pd(live, _mm256_mul_pd(wj, _mm256_set1_pd(L.value[k]))));
+    __m256d s0 = _mm256_setzero_pd(), s1 = s0, s2 = s0, s3 = s0;
+    const int end = L.start[i + 1];
+    int k = L.start[i];
+    for (; k + kPartialSums <= end; k += kPartialSums) {
+      s0 = _mm256_add_pd(s0, termAvx2(L, w, k));
+      s1 = _mm256_add_pd(s1, termAvx2(L, w, k + 1));
+      s2 = _mm256_add_pd(s2, termAvx2(L, w, k + 2));
+      s3 = _mm256_add_pd(s3, termAvx2(L, w, k + 3));
     }
-    _mm256_storeu_pd(w + kLanes * i, _mm256_div_pd(acc, _mm256_set1_pd(L.diagonal[i])));
+    for (; k < end; ++k) s0 = _mm256_add_pd(s0, termAvx2(L, w, k));
+    const __m256d s = _mm256_add_pd(_mm256_add_pd(s0, s1), _mm256_add_pd(s2, s3));
+    _mm256_storeu_pd(w + kLanes * i,
+                     _mm256_div_pd(_mm256_sub_pd(_mm256_loadu_pd(w + kLanes * i), s),
+                                   _mm256_set1_pd(L.diagonal[i])));
   }
 }
 
 __attribute__((target("avx2"))) void backwardAvx2(double* w, const int* nodes, int count,
-                                                  const Columns& L) {
+                                                  const Rows& L) {
   for (int q = count - 1; q >= 0; --q) {
-    const int j = nodes[q];
-    __m256d acc = _mm256_loadu_pd(w + kLanes * j);
-    for (int k = L.start[j] + 1; k < L.start[j + 1]; ++k)
-      acc = _mm256_sub_pd(
-          acc, _mm256_mul_pd(_mm256_set1_pd(L.value[k]), _mm256_loadu_pd(w + kLanes * L.row[k])));
-    _mm256_storeu_pd(w + kLanes * j, _mm256_div_pd(acc, _mm256_set1_pd(L.value[L.start[j]])));
+    const int i = nodes[q];
+    const __m256d xi =
+        _mm256_div_pd(_mm256_loadu_pd(w + kLanes * i), _mm256_set1_pd(L.diagonal[i]));
+    _mm256_storeu_pd(w + kLanes * i, xi);
+    for (int k = L.start[i + 1] - 1; k >= L.start[i]; --k) {
+      double* wj = w + kLanes * L.column[k];
+      _mm256_storeu_pd(
+          wj, _mm256_sub_pd(_mm256_loadu_pd(wj), _mm256_mul_pd(_mm256_set1_pd(L.value[k]), xi)));
+    }
   }
 }
 #endif
@@ -97,7 +116,7 @@ void forward(double* w, const std::vector<int>& nodes, const Rows& L) {
   forwardScalar(w, nodes.data(), static_cast<int>(nodes.size()), L);
 }
 
-void backward(double* w, const std::vector<int>& nodes, const Columns& L) {
+void backward(double* w, const std::vector<int>& nodes, const Rows& L) {
 #ifdef SPRINGLAB_SOLVE_AVX2
   if (simdEnabled()) return backwardAvx2(w, nodes.data(), static_cast<int>(nodes.size()), L);
 #endif
@@ -216,18 +235,16 @@ void LltColumnsSolver::solve(const Eigen::MatrixXd& b, Eigen::MatrixXd& x) {
 }
 
 void LltColumnsSolver::solveLanes() {
-  const Eigen::SparseMatrix<double>& L = llt_->matrixL().nestedExpression();
   double* w = w_.data();
   const Rows rows{row_start_.data(), row_column_.data(), row_value_.data(), diagonal_.data()};
-  const Columns byColumn{L.outerIndexPtr(), L.innerIndexPtr(), L.valuePtr()};
   const int threads = row_column_.size() >= kMinTermsPerThread ? std::min(kernelThreads(), 2) : 1;
   util::runTeam(threads, [&](util::TeamMember& team) {
     team.forEach(0, 2, [&](int g) { forward(w, group_[g], rows); });
     team.single([&] {
       forward(w, top_, rows);
-      backward(w, top_, byColumn);
+      backward(w, top_, rows);
     });
-    team.forEach(0, 2, [&](int g) { backward(w, group_[g], byColumn); });
+    team.forEach(0, 2, [&](int g) { backward(w, group_[g], rows); });
   });
 }
 
@@ -326,7 +343,8 @@ void TimeFeSolver::finishRows(const MassSpringModel& m, const State& in, double 
     const int i = free_.particle[k];
     double ld[3] = {0.0, 0.0, 0.0};
     for (int e = L.start[k]; e < L.start[k + 1]; ++e)
-      for (int c = 0; c < 3; ++c) ld[c] += L.stiffness[e] * (dq[3 * i + c] - dq[3 * L.other[e] + c]);
+      for (int c = 0; c < 3; ++c)
+        ld[c] += L.stiffness[e] * (dq[3 * i + c] - dq[3 * L.other[e] + c]);
     for (int c = 0; c < m.dim; ++c) {
       const int j = 3 * i + c;
       out.v[j] = (m.mass[i] * v[j] + h * F[j] + (h / 2.0) * ld[c]) / m.mass[i];
