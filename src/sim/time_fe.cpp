@@ -100,10 +100,15 @@ __attribute__((target("avx2"))) void backwardAvx2(double* w, const int* nodes, i
     const __m256d xi =
         _mm256_div_pd(_mm256_loadu_pd(w + kLanes * i), _mm256_set1_pd(L.diagonal[i]));
     _mm256_storeu_pd(w + kLanes * i, xi);
-    for (int k = L.start[i + 1] - 1; k >= L.start[i]; --k) {
-      double* wj = w + kLanes * L.column[k];
+    // the bounds and arrays in locals: the stores through w may alias anything the compiler
+    // cannot see is a local, and it reloaded them from L after every store
+    const int first = L.start[i];
+    const int* column = L.column;
+    const double* value = L.value;
+    for (int k = L.start[i + 1] - 1; k >= first; --k) {
+      double* wj = w + kLanes * column[k];
       _mm256_storeu_pd(
-          wj, _mm256_sub_pd(_mm256_loadu_pd(wj), _mm256_mul_pd(_mm256_set1_pd(L.value[k]), xi)));
+          wj, _mm256_sub_pd(_mm256_loadu_pd(wj), _mm256_mul_pd(_mm256_set1_pd(value[k]), xi)));
     }
   }
 }
