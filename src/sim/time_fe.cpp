@@ -311,29 +311,44 @@ void TimeFeSolver::factorise(const MassSpringModel& m, double h) {
   h_ = h;
 }
 
+namespace {
+
+// (L q)_i = sum_j k_ij (q_i - q_j) of free row k (particle i), and with `fixed`, the fixed
+// neighbours' part -sum_j k_ij q_j, that is (L_fc c)_i. Arrays and bounds in locals: the callers
+// store through pointers the compiler cannot tell apart from them.
+inline void laplacianRow(const FreeLaplacian& L, int k, int i, const double* q, double lq[3],
+                         double* fixed) {
+  const int *other = L.other.data(), fixedFrom = L.fixed_from[k], end = L.start[k + 1];
+  const double* stiffness = L.stiffness.data();
+  const double qi[3] = {q[3 * i], q[3 * i + 1], q[3 * i + 2]};
+  for (int e = L.start[k]; e < end; ++e) {
+    const double* qj = q + 3 * other[e];
+    for (int c = 0; c < 3; ++c) lq[c] += stiffness[e] * (qi[c] - qj[c]);
+    if (fixed != nullptr && e >= fixedFrom)
+      for (int c = 0; c < 3; ++c) fixed[c] -= stiffness[e] * qj[c];
+  }
+}
+
+}  // namespace
+
 // Unknown k's right-hand side (implicit.hpp) into the solver's lanes, for free rows [from, to);
 // force_ holds F(q_a, v_a).
 void TimeFeSolver::fillRightHandSide(const MassSpringModel& m, const State& in, double h, int from,
                                      int to) {
-  const double *x = in.x.data(), *v = in.v.data(), *F = force_.data();
-  const FreeLaplacian& L = laplacian_;
-  const int dim = m.dim;
+  const double *x = in.x.data(), *v = in.v.data(), *F = force_.data(), *mass = m.mass.data();
+  const double g[3] = {m.gravity[0], m.gravity[1], m.gravity[2]};
+  const int dim = m.dim, *particle = free_.particle.data();
   for (int k = from; k < to; ++k) {
-    const int i = free_.particle[k];
-    const double mi = m.mass[i];
+    const int i = particle[k];
+    const double mi = mass[i];
     double lq[3] = {0.0, 0.0, 0.0}, lc[3] = {0.0, 0.0, 0.0};  // (L q_a)_i, (L_fc c)_i
-    for (int e = L.start[k]; e < L.start[k + 1]; ++e) {
-      const double* xj = x + 3 * L.other[e];
-      for (int c = 0; c < 3; ++c) lq[c] += L.stiffness[e] * (x[3 * i + c] - xj[c]);
-      if (e >= L.fixed_from[k])
-        for (int c = 0; c < 3; ++c) lc[c] -= L.stiffness[e] * xj[c];
-    }
+    laplacianRow(laplacian_, k, i, x, lq, lc);
     double* lanes = solver_.lanes(k);
     for (int c = dim; c < LltColumnsSolver::kLanes; ++c) lanes[c] = 0.0;
     for (int c = 0; c < dim; ++c) {
       const int j = 3 * i + c;
       lanes[c] = mi * v[j] + h * F[j] + mi * x[j] / h + (2.0 * h / 3.0) * lq[c] -
-                 (h / 6.0) * lc[c] - 0.5 * h * mi * m.gravity[c];
+                 (h / 6.0) * lc[c] - 0.5 * h * mi * g[c];
     }
   }
 }
@@ -342,17 +357,16 @@ void TimeFeSolver::fillRightHandSide(const MassSpringModel& m, const State& in, 
 // by row from change_ = q_a - q_b (zero on the fixed particles).
 void TimeFeSolver::finishRows(const MassSpringModel& m, const State& in, double h, State& out,
                               int from, int to) {
-  const double *v = in.v.data(), *F = force_.data(), *dq = change_.data();
-  const FreeLaplacian& L = laplacian_;
+  const double *v = in.v.data(), *F = force_.data(), *dq = change_.data(), *mass = m.mass.data();
+  const int dim = m.dim, *particle = free_.particle.data();
+  double* vb = out.v.data();
   for (int k = from; k < to; ++k) {
-    const int i = free_.particle[k];
+    const int i = particle[k];
     double ld[3] = {0.0, 0.0, 0.0};
-    for (int e = L.start[k]; e < L.start[k + 1]; ++e)
-      for (int c = 0; c < 3; ++c)
-        ld[c] += L.stiffness[e] * (dq[3 * i + c] - dq[3 * L.other[e] + c]);
-    for (int c = 0; c < m.dim; ++c) {
+    laplacianRow(laplacian_, k, i, dq, ld, nullptr);
+    for (int c = 0; c < dim; ++c) {
       const int j = 3 * i + c;
-      out.v[j] = (m.mass[i] * v[j] + h * F[j] + (h / 2.0) * ld[c]) / m.mass[i];
+      vb[j] = (mass[i] * v[j] + h * F[j] + (h / 2.0) * ld[c]) / mass[i];
     }
   }
 }
