@@ -90,6 +90,15 @@ using TimeFeLlt =
 // common ancestors on one thread (time_fe.cpp; docs/architecture.md#time_fes-solve). llt.solve's
 // values to round-off; every number is summed in one order whatever the thread count and the path
 // (AVX2 or scalar), so neither changes a bit.
+// Up to four consecutive columns first .. first + count - 1 of L with one row structure below them
+// (a supernode's): their rows below, row[row_begin, row_end), those that are the other group's
+// common ancestors (summed apart in the forward solve) from top_begin on; their values, count a
+// row, from value[values]; the dense lower triangle of the columns' own rows (count x count, by
+// rows) from triangle[corner].
+struct LltPanel {
+  int first, count, row_begin, top_begin, row_end, values, corner;
+};
+
 class LltColumnsSolver {
  public:
   static constexpr int kLanes = 4;     // numbers a row: up to three columns, then zeros
@@ -105,12 +114,17 @@ class LltColumnsSolver {
 
  private:
   void split(const std::vector<int>& parent, const std::vector<double>& work);
+  void buildPanels(const Eigen::SparseMatrix<double>& L);
   const TimeFeLlt* llt_ = nullptr;
-  const int* order_ = nullptr;               // unknown -> row of the factor (the permutation P)
-  std::vector<int> row_start_, row_column_;  // L's strictly lower part by rows
-  std::vector<double> row_value_, diagonal_;
+  const int* order_ = nullptr;  // unknown -> row of the factor (the permutation P)
+  std::vector<LltPanel> panels_;
+  std::vector<int> panel_row_, panel_top_;  // panel_top_: a row's place in top_ (ancestors only)
+  std::vector<double> panel_value_, panel_triangle_;
+  std::vector<int> panels_of_[3];  // the panels of group 0, group 1, the ancestors, ascending
   std::vector<int> group_[2], top_;
-  std::vector<double> w_;  // the permuted right-hand side, four numbers a row
+  std::vector<double> w_;             // the permuted right-hand side, four numbers a row
+  std::vector<double> top_terms_[2];  // each group's terms into the ancestors' rows
+  size_t terms_ = 0;                  // L's terms below the diagonal
 };
 
 // The stiffness Laplacian's rows of the free particles, by neighbours, for products gathered row

@@ -17,116 +17,172 @@ namespace {
 
 constexpr int kLanes = LltColumnsSolver::kLanes;
 
-// The two triangular solves of a group of rows, nodes[0 .. count), with L by rows (start, column,
-// value: strictly lower; the diagonal apart), each row's kLanes numbers side by side.
-// Forward, row by row in increasing order: y_i = (w_i - s_i) / L_ii, where the row's sum s_i is
-// gathered in kPartialSums partial sums (term k into sum k mod kPartialSums) added as
-// (s_0 + s_1) + (s_2 + s_3), so that four terms are in flight rather than one chain of additions.
-// Backward, row by row in decreasing order: x_i = w_i / L_ii, then w_j -= L_ij x_i for the row's
-// columns j (a scatter: no chain at all), its terms taken in decreasing column, so that the
-// factor is read as one descending stream. Both read the one copy of L by rows; no fused
-// multiply-add. Each w_j receives its terms in one order whatever the threads (the groups'
-// columns are their own descendants), so the split changes no bit.
-constexpr int kPartialSums = 4;
-struct Rows {
-  const int *start, *column;
-  const double *value, *diagonal;
+// The two triangular solves by panels (implicit.hpp's LltPanel: up to four columns of a supernode
+// of L), each row's kLanes numbers side by side. Forward, panels in increasing order (Eigen's
+// right-looking order): the panel's own rows y_q = (w_q - sum_b L_qb y_b) / L_qq, then every row r
+// below w_r -= L_rq y_q for q in turn, so that one load and one store of w_r serve the panel's
+// columns; rows that are common ancestors of the two groups collect a group's terms in that
+// group's own sums (added up before the ancestors are solved, group 0's first), so the groups
+// never write the same number. Backward, panels in decreasing order: x_q = (w_q - s_q - sum_a
+// L_aq x_a) / L_qq, where s_q = sum_r L_rq x_r is gathered over the rows below in kPanelColumns /
+// count partial sums (row e into sum e mod that), so that about four sums are in flight. No fused
+// multiply-add; the scalar path does the same operations in the same order, so the thread count
+// and the path change no bit.
+constexpr int kPanelColumns = 4;
+struct PanelArrays {
+  const int *row, *top;
+  const double *value, *triangle;
 };
 
-void forwardScalar(double* w, const int* nodes, int count, const Rows& L) {
-  for (int q = 0; q < count; ++q) {
-    const int i = nodes[q];
-    double sum[kPartialSums][kLanes] = {};
-    const int end = L.start[i + 1];
-    int k = L.start[i];
-    for (; k + kPartialSums <= end; k += kPartialSums)
-      for (int p = 0; p < kPartialSums; ++p)
-        for (int c = 0; c < kLanes; ++c)
-          sum[p][c] += L.value[k + p] * w[kLanes * L.column[k + p] + c];
-    for (; k < end; ++k)
-      for (int c = 0; c < kLanes; ++c) sum[0][c] += L.value[k] * w[kLanes * L.column[k] + c];
+template <int P>
+void forwardPanelScalar(double* w, double* top, const LltPanel& p, const PanelArrays& a) {
+  const double* corner = a.triangle + p.corner;
+  double y[P][kLanes];
+  for (int q = 0; q < P; ++q)
     for (int c = 0; c < kLanes; ++c) {
-      const double s = (sum[0][c] + sum[1][c]) + (sum[2][c] + sum[3][c]);
-      w[kLanes * i + c] = (w[kLanes * i + c] - s) / L.diagonal[i];
+      double acc = w[kLanes * (p.first + q) + c];
+      for (int b = 0; b < q; ++b) acc -= corner[q * P + b] * y[b][c];
+      w[kLanes * (p.first + q) + c] = y[q][c] = acc / corner[q * P + q];
     }
-  }
+  const double* v = a.value + p.values;
+  for (int e = p.row_begin; e < p.top_begin; ++e, v += P)
+    for (int c = 0; c < kLanes; ++c) {
+      double x = w[kLanes * a.row[e] + c];
+      for (int q = 0; q < P; ++q) x -= v[q] * y[q][c];
+      w[kLanes * a.row[e] + c] = x;
+    }
+  for (int e = p.top_begin; e < p.row_end; ++e, v += P)
+    for (int c = 0; c < kLanes; ++c) {
+      double x = top[kLanes * a.top[e] + c];
+      for (int q = 0; q < P; ++q) x += v[q] * y[q][c];
+      top[kLanes * a.top[e] + c] = x;
+    }
 }
 
-void backwardScalar(double* w, const int* nodes, int count, const Rows& L) {
-  for (int q = count - 1; q >= 0; --q) {
-    const int i = nodes[q];
-    double xi[kLanes];
-    for (int c = 0; c < kLanes; ++c) w[kLanes * i + c] = xi[c] = w[kLanes * i + c] / L.diagonal[i];
-    for (int k = L.start[i + 1] - 1; k >= L.start[i]; --k) {
-      double* wj = w + kLanes * L.column[k];
-      for (int c = 0; c < kLanes; ++c) wj[c] -= L.value[k] * xi[c];
+template <int P>
+void backwardPanelScalar(double* w, const LltPanel& p, const PanelArrays& a) {
+  constexpr int kSums = kPanelColumns / P >= 4 ? 4 : kPanelColumns / P >= 2 ? 2 : 1;
+  double s[P][kSums][kLanes] = {};
+  const double* v = a.value + p.values;
+  const int rows = p.row_end - p.row_begin;
+  for (int e = 0; e < rows; ++e)
+    for (int q = 0; q < P; ++q)
+      for (int c = 0; c < kLanes; ++c)
+        s[q][e % kSums][c] += v[e * P + q] * w[kLanes * a.row[p.row_begin + e] + c];
+  const double* corner = a.triangle + p.corner;
+  double x[P][kLanes];
+  for (int q = P - 1; q >= 0; --q)
+    for (int c = 0; c < kLanes; ++c) {
+      double sum = s[q][0][c];
+      if constexpr (kSums == 2) sum = s[q][0][c] + s[q][1][c];
+      if constexpr (kSums == 4) sum = (s[q][0][c] + s[q][1][c]) + (s[q][2][c] + s[q][3][c]);
+      double acc = w[kLanes * (p.first + q) + c] - sum;
+      for (int b = q + 1; b < P; ++b) acc -= corner[b * P + q] * x[b][c];
+      w[kLanes * (p.first + q) + c] = x[q][c] = acc / corner[q * P + q];
     }
-  }
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define SPRINGLAB_SOLVE_AVX2 1
+#define SPRINGLAB_AVX2 __attribute__((target("avx2")))
 // The same operations lane for lane, a row's four lanes in one register.
-__attribute__((target("avx2"))) inline __m256d termAvx2(const Rows& L, const double* w, int k) {
-  return _mm256_mul_pd(_mm256_set1_pd(L.value[k]), _mm256_loadu_pd(w + kLanes * L.column[k]));
-}
-
-__attribute__((target("avx2"))) void forwardAvx2(double* w, const int* nodes, int count,
-                                                 const Rows& L) {
-  static_assert(kPartialSums == 4);
-  for (int q = 0; q < count; ++q) {
-    const int i = nodes[q];
-    __m256d s0 = _mm256_setzero_pd(), s1 = s0, s2 = s0, s3 = s0;
-    const int end = L.start[i + 1];
-    int k = L.start[i];
-    for (; k + kPartialSums <= end; k += kPartialSums) {
-      s0 = _mm256_add_pd(s0, termAvx2(L, w, k));
-      s1 = _mm256_add_pd(s1, termAvx2(L, w, k + 1));
-      s2 = _mm256_add_pd(s2, termAvx2(L, w, k + 2));
-      s3 = _mm256_add_pd(s3, termAvx2(L, w, k + 3));
-    }
-    for (; k < end; ++k) s0 = _mm256_add_pd(s0, termAvx2(L, w, k));
-    const __m256d s = _mm256_add_pd(_mm256_add_pd(s0, s1), _mm256_add_pd(s2, s3));
-    _mm256_storeu_pd(w + kLanes * i,
-                     _mm256_div_pd(_mm256_sub_pd(_mm256_loadu_pd(w + kLanes * i), s),
-                                   _mm256_set1_pd(L.diagonal[i])));
+template <int P>
+SPRINGLAB_AVX2 void forwardPanelAvx2(double* w, double* top, const LltPanel& p,
+                                     const PanelArrays& a) {
+  const double* corner = a.triangle + p.corner;
+  __m256d y[P];
+  for (int q = 0; q < P; ++q) {
+    __m256d acc = _mm256_loadu_pd(w + kLanes * (p.first + q));
+    for (int b = 0; b < q; ++b)
+      acc = _mm256_sub_pd(acc, _mm256_mul_pd(_mm256_set1_pd(corner[q * P + b]), y[b]));
+    y[q] = _mm256_div_pd(acc, _mm256_set1_pd(corner[q * P + q]));
+    _mm256_storeu_pd(w + kLanes * (p.first + q), y[q]);
+  }
+  // bounds and arrays in locals: a store through w may alias anything else
+  const int *row = a.row, *topAt = a.top, topBegin = p.top_begin, rowEnd = p.row_end;
+  const double* v = a.value + p.values;
+  for (int e = p.row_begin; e < topBegin; ++e, v += P) {
+    double* wr = w + kLanes * row[e];
+    __m256d x = _mm256_loadu_pd(wr);
+    for (int q = 0; q < P; ++q) x = _mm256_sub_pd(x, _mm256_mul_pd(_mm256_set1_pd(v[q]), y[q]));
+    _mm256_storeu_pd(wr, x);
+  }
+  for (int e = topBegin; e < rowEnd; ++e, v += P) {
+    double* tr = top + kLanes * topAt[e];
+    __m256d x = _mm256_loadu_pd(tr);
+    for (int q = 0; q < P; ++q) x = _mm256_add_pd(x, _mm256_mul_pd(_mm256_set1_pd(v[q]), y[q]));
+    _mm256_storeu_pd(tr, x);
   }
 }
 
-__attribute__((target("avx2"))) void backwardAvx2(double* w, const int* nodes, int count,
-                                                  const Rows& L) {
-  for (int q = count - 1; q >= 0; --q) {
-    const int i = nodes[q];
-    const __m256d xi =
-        _mm256_div_pd(_mm256_loadu_pd(w + kLanes * i), _mm256_set1_pd(L.diagonal[i]));
-    _mm256_storeu_pd(w + kLanes * i, xi);
-    // the bounds and arrays in locals: the stores through w may alias anything the compiler
-    // cannot see is a local, and it reloaded them from L after every store
-    const int first = L.start[i];
-    const int* column = L.column;
-    const double* value = L.value;
-    for (int k = L.start[i + 1] - 1; k >= first; --k) {
-      double* wj = w + kLanes * column[k];
-      _mm256_storeu_pd(
-          wj, _mm256_sub_pd(_mm256_loadu_pd(wj), _mm256_mul_pd(_mm256_set1_pd(value[k]), xi)));
+template <int P>
+SPRINGLAB_AVX2 void backwardPanelAvx2(double* w, const LltPanel& p, const PanelArrays& a) {
+  constexpr int kSums = kPanelColumns / P >= 4 ? 4 : kPanelColumns / P >= 2 ? 2 : 1;
+  __m256d s[P][kSums];
+  for (int q = 0; q < P; ++q)
+    for (int k = 0; k < kSums; ++k) s[q][k] = _mm256_setzero_pd();
+  const double* v = a.value + p.values;
+  const int* row = a.row + p.row_begin;
+  const int rows = p.row_end - p.row_begin;
+  int e = 0;
+  for (; e + kSums <= rows; e += kSums)
+    for (int k = 0; k < kSums; ++k) {
+      const __m256d xr = _mm256_loadu_pd(w + kLanes * row[e + k]);
+      for (int q = 0; q < P; ++q)
+        s[q][k] = _mm256_add_pd(s[q][k], _mm256_mul_pd(_mm256_set1_pd(v[(e + k) * P + q]), xr));
     }
+  for (int k = 0; e < rows; ++e, ++k) {
+    const __m256d xr = _mm256_loadu_pd(w + kLanes * row[e]);
+    for (int q = 0; q < P; ++q)
+      s[q][k] = _mm256_add_pd(s[q][k], _mm256_mul_pd(_mm256_set1_pd(v[e * P + q]), xr));
+  }
+  const double* corner = a.triangle + p.corner;
+  __m256d x[P];
+  for (int q = P - 1; q >= 0; --q) {
+    __m256d sum = s[q][0];
+    if constexpr (kSums == 2) sum = _mm256_add_pd(s[q][0], s[q][1]);
+    if constexpr (kSums == 4)
+      sum = _mm256_add_pd(_mm256_add_pd(s[q][0], s[q][1]), _mm256_add_pd(s[q][2], s[q][3]));
+    __m256d acc = _mm256_sub_pd(_mm256_loadu_pd(w + kLanes * (p.first + q)), sum);
+    for (int b = q + 1; b < P; ++b)
+      acc = _mm256_sub_pd(acc, _mm256_mul_pd(_mm256_set1_pd(corner[b * P + q]), x[b]));
+    x[q] = _mm256_div_pd(acc, _mm256_set1_pd(corner[q * P + q]));
+    _mm256_storeu_pd(w + kLanes * (p.first + q), x[q]);
   }
 }
 #endif
 
-void forward(double* w, const std::vector<int>& nodes, const Rows& L) {
-#ifdef SPRINGLAB_SOLVE_AVX2
-  if (simdEnabled()) return forwardAvx2(w, nodes.data(), static_cast<int>(nodes.size()), L);
-#endif
-  forwardScalar(w, nodes.data(), static_cast<int>(nodes.size()), L);
+template <template <int> class Kernel, class... Args>
+void byWidth(int count, Args&&... args) {
+  switch (count) {
+    case 1:
+      return Kernel<1>::run(args...);
+    case 2:
+      return Kernel<2>::run(args...);
+    case 3:
+      return Kernel<3>::run(args...);
+    default:
+      return Kernel<4>::run(args...);
+  }
 }
-
-void backward(double* w, const std::vector<int>& nodes, const Rows& L) {
+template <int P>
+struct Forward {
+  static void run(double* w, double* top, const LltPanel& p, const PanelArrays& a) {
 #ifdef SPRINGLAB_SOLVE_AVX2
-  if (simdEnabled()) return backwardAvx2(w, nodes.data(), static_cast<int>(nodes.size()), L);
+    if (simdEnabled()) return forwardPanelAvx2<P>(w, top, p, a);
 #endif
-  backwardScalar(w, nodes.data(), static_cast<int>(nodes.size()), L);
-}
+    forwardPanelScalar<P>(w, top, p, a);
+  }
+};
+template <int P>
+struct Backward {
+  static void run(double* w, const LltPanel& p, const PanelArrays& a) {
+#ifdef SPRINGLAB_SOLVE_AVX2
+    if (simdEnabled()) return backwardPanelAvx2<P>(w, p, a);
+#endif
+    backwardPanelScalar<P>(w, p, a);
+  }
+};
 
 // Whole subtrees whose work is within this share of an even split end the search (below).
 constexpr double kBalance = 0.05;
@@ -143,30 +199,73 @@ void LltColumnsSolver::prepare(const TimeFeLlt& llt) {
   const Eigen::SparseMatrix<double>& L = llt.matrixL().nestedExpression();
   const int n = static_cast<int>(L.cols());
   const int *start = L.outerIndexPtr(), *row = L.innerIndexPtr();
-  const double* value = L.valuePtr();
-  // L by rows: count, then fill column by column, so each row's columns come in increasing order
-  row_start_.assign(static_cast<size_t>(n) + 1, 0);
-  for (int j = 0; j < n; ++j)
-    for (int k = start[j] + 1; k < start[j + 1]; ++k) ++row_start_[row[k] + 1];
-  for (int i = 0; i < n; ++i) row_start_[i + 1] += row_start_[i];
-  row_column_.resize(static_cast<size_t>(row_start_[n]));
-  row_value_.resize(row_column_.size());
-  diagonal_.resize(n);
-  std::vector<int> next(row_start_.begin(), row_start_.end() - 1);
   std::vector<int> parent(n, -1);  // the elimination tree: a column's first row below the diagonal
   std::vector<double> work(n);     // the terms of a node's row and column
   for (int j = 0; j < n; ++j) {
-    diagonal_[j] = value[start[j]];  // Eigen's columns start with the diagonal
     if (start[j + 1] > start[j] + 1) parent[j] = row[start[j] + 1];
-    for (int k = start[j] + 1; k < start[j + 1]; ++k) {
-      row_column_[next[row[k]]] = j, row_value_[next[row[k]]] = value[k];
-      ++next[row[k]];
-    }
-    work[j] = start[j + 1] - start[j];
+    work[j] += start[j + 1] - start[j];
+    for (int k = start[j] + 1; k < start[j + 1]; ++k) work[row[k]] += 1.0;
   }
-  for (int i = 0; i < n; ++i) work[i] += row_start_[i + 1] - row_start_[i];
+  terms_ = static_cast<size_t>(L.nonZeros()) - static_cast<size_t>(n);
   split(parent, work);
+  buildPanels(L);
   w_.assign(kLanes * static_cast<size_t>(n), 0.0);
+  for (int g = 0; g < 2; ++g) top_terms_[g].assign(kLanes * top_.size(), 0.0);
+}
+
+// Cuts L's columns into panels: a panel grows while the next column is in the same group and the
+// column before has the next one's rows below plus the next one itself (one supernode), up to
+// kPanelColumns. Eigen's columns hold the diagonal first, then the rows below, ascending.
+void LltColumnsSolver::buildPanels(const Eigen::SparseMatrix<double>& L) {
+  const int n = static_cast<int>(L.cols());
+  const int *start = L.outerIndexPtr(), *row = L.innerIndexPtr();
+  const double* value = L.valuePtr();
+  std::vector<int> where(n, 2), topAt(n, -1);  // group 0, 1, or 2: the ancestors
+  for (int g = 0; g < 2; ++g)
+    for (int j : group_[g]) where[j] = g;
+  for (size_t t = 0; t < top_.size(); ++t) topAt[top_[t]] = static_cast<int>(t);
+  auto nests = [&](int j) {  // column j's rows below are j + 1 and column j + 1's rows below
+    const int below = start[j + 1] - start[j] - 1;
+    return below >= 1 && row[start[j] + 1] == j + 1 && below == start[j + 2] - start[j + 1] &&
+           std::equal(row + start[j] + 2, row + start[j + 1], row + start[j + 1] + 1);
+  };
+  panels_.clear(), panel_row_.clear(), panel_top_.clear(), panel_value_.clear();
+  panel_triangle_.clear();
+  for (auto& list : panels_of_) list.clear();
+  for (int j = 0; j < n;) {
+    int count = 1;
+    while (count < kPanelColumns && j + count < n && where[j + count] == where[j] &&
+           nests(j + count - 1))
+      ++count;
+    const int last = j + count - 1, group = where[j];
+    LltPanel panel{j,
+                   count,
+                   static_cast<int>(panel_row_.size()),
+                   0,
+                   0,
+                   static_cast<int>(panel_value_.size()),
+                   static_cast<int>(panel_triangle_.size())};
+    for (int a = 0; a < count; ++a)  // the corner: row a of the panel's columns, by rows
+      for (int b = 0; b < count; ++b)
+        panel_triangle_.push_back(b <= a ? value[start[j + b] + (a - b)] : 0.0);
+    // the rows below: a group's own first, then the ancestors (of a group's panel)
+    for (int pass = 0; pass < 2; ++pass) {
+      if (pass == 1) panel.top_begin = static_cast<int>(panel_row_.size());
+      for (int k = start[last] + 1; k < start[last + 1]; ++k) {
+        const int r = row[k], offset = k - start[last];  // r's place below the panel's last row
+        const bool apart = group < 2 && where[r] == 2;
+        if (apart != (pass == 1)) continue;
+        panel_row_.push_back(r);
+        panel_top_.push_back(apart ? topAt[r] : -1);
+        for (int q = 0; q < count; ++q)
+          panel_value_.push_back(value[start[j + q] + (last - j - q) + offset]);
+      }
+    }
+    panel.row_end = static_cast<int>(panel_row_.size());
+    panels_of_[group].push_back(static_cast<int>(panels_.size()));
+    panels_.push_back(panel);
+    j += count;
+  }
 }
 
 // Opens subtrees from the roots down: the heaviest candidate's root goes to the ancestors and its
@@ -226,7 +325,7 @@ void LltColumnsSolver::split(const std::vector<int>& parent, const std::vector<d
 }
 
 void LltColumnsSolver::solve(const Eigen::MatrixXd& b, Eigen::MatrixXd& x) {
-  const int n = static_cast<int>(diagonal_.size()), columns = static_cast<int>(b.cols());
+  const int n = static_cast<int>(w_.size() / kLanes), columns = static_cast<int>(b.cols());
   if (columns < 2 || columns >= kLanes || llt_->permutationP().size() != n || b.rows() != n) {
     x = llt_->solve(b);
     return;
@@ -241,15 +340,30 @@ void LltColumnsSolver::solve(const Eigen::MatrixXd& b, Eigen::MatrixXd& x) {
 
 void LltColumnsSolver::solveLanes() {
   double* w = w_.data();
-  const Rows rows{row_start_.data(), row_column_.data(), row_value_.data(), diagonal_.data()};
-  const int threads = row_column_.size() >= kMinTermsPerThread ? std::min(kernelThreads(), 2) : 1;
+  const PanelArrays arrays{panel_row_.data(), panel_top_.data(), panel_value_.data(),
+                           panel_triangle_.data()};
+  const int threads = terms_ >= kMinTermsPerThread ? std::min(kernelThreads(), 2) : 1;
   util::runTeam(threads, [&](util::TeamMember& team) {
-    team.forEach(0, 2, [&](int g) { forward(w, group_[g], rows); });
-    team.single([&] {
-      forward(w, top_, rows);
-      backward(w, top_, rows);
+    team.forEach(0, 2, [&](int g) {
+      double* top = top_terms_[g].data();
+      std::fill(top_terms_[g].begin(), top_terms_[g].end(), 0.0);
+      for (int i : panels_of_[g]) byWidth<Forward>(panels_[i].count, w, top, panels_[i], arrays);
     });
-    team.forEach(0, 2, [&](int g) { backward(w, group_[g], rows); });
+    team.single([&] {
+      for (size_t t = 0; t < top_.size(); ++t)
+        for (int c = 0; c < kLanes; ++c) {
+          double& wt = w[kLanes * static_cast<size_t>(top_[t]) + c];
+          wt = (wt - top_terms_[0][kLanes * t + c]) - top_terms_[1][kLanes * t + c];
+        }
+      for (int i : panels_of_[2])
+        byWidth<Forward>(panels_[i].count, w, nullptr, panels_[i], arrays);
+      for (auto i = panels_of_[2].rbegin(); i != panels_of_[2].rend(); ++i)
+        byWidth<Backward>(panels_[*i].count, w, panels_[*i], arrays);
+    });
+    team.forEach(0, 2, [&](int g) {
+      for (auto i = panels_of_[g].rbegin(); i != panels_of_[g].rend(); ++i)
+        byWidth<Backward>(panels_[*i].count, w, panels_[*i], arrays);
+    });
   });
 }
 
