@@ -493,14 +493,22 @@ bool TimeFeSolver::step(const MassSpringModel& m, const State& in, double h, Sta
     return false;
   }
   const int nf = static_cast<int>(free_.particle.size());
-  out.x = in.x;
-  out.v = in.v;
   out.t = in.t + h;
-  if (nf == 0) return true;
+  if (nf == 0) {
+    out.x = in.x, out.v = in.v;
+    return true;
+  }
   totalForce(m, in.x, in.v, force_);  // on the kernel threads
-  change_.setZero(in.x.size());
+  const Eigen::Index size = in.x.size();
+  out.x.resize(size), out.v.resize(size), change_.resize(size);
   const int threads = m.springs() >= kMinSpringsPerThread ? kernelThreads() : 1;
   util::runTeam(threads, [&](util::TeamMember& team) {
+    // q_b and v_b start as q_a and v_a (the fixed particles, the coordinates past dim)
+    team.forRange(0, static_cast<int>(size), [&](int from, int to) {
+      out.x.segment(from, to - from) = in.x.segment(from, to - from);
+      out.v.segment(from, to - from) = in.v.segment(from, to - from);
+      change_.segment(from, to - from).setZero();
+    });
     team.forRange(0, nf, [&](int from, int to) { fillRightHandSide(m, in, h, from, to); });
   });
   solver_.solveLanes();
