@@ -829,10 +829,10 @@ TEST_CASE(
     CAPTURE(name);
     app::Session s;
     s.load(name);
-    // xpbd's step is substeps x iterations sweeps
+    // xpbd's step is substeps x iterations sweeps, projective's as many solves
     const auto& ms = s.built().mass_spring;
-    const double sweeps =
-        s.method() == sim::Method::Xpbd ? double(ms.substeps) * double(ms.iterations) : 1.0;
+    const bool iterated = s.method() == sim::Method::Xpbd || s.method() == sim::Method::Projective;
+    const double sweeps = iterated ? double(ms.substeps) * double(ms.iterations) : 1.0;
     const double work = s.built().bodies() * double(sim::info(s.method()).order) * sweeps;
     const auto total = static_cast<long long>(std::llround(s.def().duration / s.dt()));
     const auto oneFrame = static_cast<long long>(std::ceil(1.0 / 60.0 / s.dt()));

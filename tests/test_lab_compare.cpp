@@ -94,7 +94,7 @@ TEST_CASE("bad events exit 2 with one line naming --at, and nothing is written")
       {"1:integrator=implicit_midpoint",
        "springlab run: --at: \"1:integrator=implicit_midpoint\": implicit_midpoint does not apply "
        "to mass_spring systems; these apply: euler, symplectic_euler, verlet, rk4, "
-       "implicit_euler, time_fe, xpbd"},
+       "implicit_euler, time_fe, xpbd, projective"},
   };
   for (const auto& [at, message] : cases) {
     CAPTURE(at);
@@ -165,7 +165,8 @@ TEST_CASE("bad compare options exit 2 with one line and write nothing") {
        "springlab compare: --lanes: one lane; compare needs 2 to 8 (springlab run runs one)"},
       {{"--lanes", "rk4,nope"},
        "springlab compare: --lanes: lane 1 \"nope\": unknown integrator \"nope\"; these apply "
-       "to mass_spring: euler, symplectic_euler, verlet, rk4, implicit_euler, time_fe, xpbd"},
+       "to mass_spring: euler, symplectic_euler, verlet, rk4, implicit_euler, time_fe, xpbd, "
+       "projective"},
       {{"--lanes", "rk4,verlet@-1"},
        "springlab compare: --lanes: lane 1 \"verlet@-1\": dt must be a finite number > 0, not "
        "\"-1\""},

@@ -187,7 +187,8 @@ TEST_CASE("the window and record refuse bad --lanes and --at in one line, before
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
       {{"cloth_16", "--lanes", "rk4,nope", "--frames", "1"},
        "springlab: --lanes: lane 1 \"nope\": unknown integrator \"nope\"; these apply to "
-       "mass_spring: euler, symplectic_euler, verlet, rk4, implicit_euler, time_fe, xpbd"},
+       "mass_spring: euler, symplectic_euler, verlet, rk4, implicit_euler, time_fe, xpbd, "
+       "projective"},
       {{"cloth_16", "--lanes", "rk4,verlet,euler,rk4,verlet", "--frames", "1"},
        "springlab: --lanes: 5 lanes; at most 4 on screen"},
       {{"cloth_16", "--lanes", "rk4,verlet@1", "--frames", "1"},
@@ -252,7 +253,7 @@ TEST_CASE("lab: Measure order reports the observed orders beside the nominal one
   std::string msg;
   REQUIRE(s.apply(ui::command(K::MeasureOrder), &msg));
   const auto pm = waitFor(s, [](const ui::PanelModel& m) { return !m.orders_running; });
-  REQUIRE(pm.orders.size() == 7);
+  REQUIRE(pm.orders.size() == 8);
   for (const auto& row : pm.orders) {
     CAPTURE(row.integrator);
     CHECK(

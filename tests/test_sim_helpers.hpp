@@ -57,6 +57,18 @@ class Builder {
 };
 
 // The integrators that apply to mass-spring systems, in registry order.
+// The largest l / r over the springs whose rest length is the cloth's grid spacing.
+inline double maxStructuralStretch(const sim::MassSpringModel& m, const sim::State& s,
+                                   double spacing) {
+  double worst = 0.0;
+  for (int i = 0; i < m.springs(); ++i) {
+    if (std::abs(m.rest_length[i] - spacing) > 1e-12 * spacing) continue;
+    const double l = (s.x.segment<3>(3 * m.spring_b[i]) - s.x.segment<3>(3 * m.spring_a[i])).norm();
+    worst = std::max(worst, l / m.rest_length[i]);
+  }
+  return worst;
+}
+
 inline std::vector<sim::IntegratorInfo> massSpringIntegrators() {
   std::vector<sim::IntegratorInfo> out;
   for (const auto& i : sim::integrators())

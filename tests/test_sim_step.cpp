@@ -93,6 +93,16 @@ void byHand(sim::Method method, const Spring1D& s, double x, double v, double h,
       v1 = (x1 - x) / h;
       return;
     }
+    case sim::Method::Projective: {
+      // one substep, one iteration from the prediction y (drag implicit, the dashpot explicit):
+      // the local step's d = r (l > 0 on every variant), then the global step
+      // (m / h^2 + k) x' = m y / h^2 + k r, backward Euler's step from y exactly
+      const double vp = (v + h * (s.gx - s.c * v / s.m)) / (1.0 + h * s.cd / s.m);
+      const double y = x + h * vp, inertia = s.m / (h * h);
+      x1 = (inertia * y + s.k * s.r) / (inertia + s.k);
+      v1 = (x1 - x) / h;
+      return;
+    }
     case sim::Method::ImplicitMidpoint:
       break;
   }
@@ -131,9 +141,10 @@ TEST_CASE("sim: one step of each integrator on a 1-D spring matches the hand-wri
         // positions are rounded at the scale of |o| + |x|
         const double on = var.o.norm();
         CHECK(close(out.x[3] - var.o.x(), x1, 1e-14, on + var.x0));
-        // the hand recurrences for time_fe and xpbd form v from (qb - qa)/h, which amplifies the
-        // rounding of q by |q|/(h |v|): their velocities are compared at the scale |x|/h
-        const bool fe = integ.method == sim::Method::TimeFe || integ.method == sim::Method::Xpbd;
+        // the hand recurrences for time_fe, xpbd and projective form v from (qb - qa)/h, which
+        // amplifies the rounding of q by |q|/(h |v|): their velocities are compared at |x|/h
+        const bool fe = integ.method == sim::Method::TimeFe || integ.method == sim::Method::Xpbd ||
+                        integ.method == sim::Method::Projective;
         CHECK(close(out.v[3], v1, 1e-14, fe ? (on + var.x0) / h : 0.0));
         // the motion stays on the axis (exactly, at the origin) and the fixed end does not move
         for (int j = 1; j < 3; ++j) {

@@ -29,17 +29,6 @@ simtest::System springPendulum() {
   return b.build(Vec3(0, -9.8, 0));
 }
 
-// The largest l / r over the springs whose rest length is the cloth's grid spacing.
-double maxStructuralStretch(const sim::MassSpringModel& m, const sim::State& s, double spacing) {
-  double worst = 0.0;
-  for (int i = 0; i < m.springs(); ++i) {
-    if (std::abs(m.rest_length[i] - spacing) > 1e-12 * spacing) continue;
-    const double l = (s.x.segment<3>(3 * m.spring_b[i]) - s.x.segment<3>(3 * m.spring_a[i])).norm();
-    worst = std::max(worst, l / m.rest_length[i]);
-  }
-  return worst;
-}
-
 scene::SceneDef clothScene(int n, double k) {
   scene::SceneDef def;
   def.gravity = Vec3(0.0, -9.81, 0.0);
@@ -92,7 +81,8 @@ TEST_CASE("sim: xpbd holds a stiff cloth to its rest lengths as the iterations g
     double worst = 0.0;
     for (int i = 0; i < 60; ++i) {
       REQUIRE_FALSE(st.advance());
-      worst = std::max(worst, maxStructuralStretch(built.mass_spring, st.state(), spacing));
+      worst =
+          std::max(worst, simtest::maxStructuralStretch(built.mass_spring, st.state(), spacing));
     }
     stretch.push_back(worst - 1.0);
   }

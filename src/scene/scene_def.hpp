@@ -97,8 +97,8 @@ struct SceneDef {
   sim::Method integrator = sim::Method::Rk4;
   double dt = 0.001;     // s
   double duration = 10;  // s
-  int substeps = 1;      // xpbd's substeps per step (docs/scenes.md#top-level-keys)
-  int iterations = 1;    // xpbd's constraint sweeps per substep
+  int substeps = 1;      // xpbd's and projective's substeps per step (docs/scenes.md)
+  int iterations = 1;    // their sweeps or iterations per substep
   sim::SystemKind kind = sim::SystemKind::MassSpring;
   MassSpringDef mass_spring;  // when kind == MassSpring
   PendulumDef pendulum;       // when kind == Pendulum

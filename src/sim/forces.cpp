@@ -161,7 +161,7 @@ void mergeAsOddBlocksComplete(util::TeamMember& team, int items, RunOdd runOdd, 
 // finds one the pass stops there, before F is written, and returns false (the serial look cost a
 // member 7 % of a pass, the other waiting).
 bool totalForceInRuns(const MassSpringModel& m, const Eigen::VectorXd& x, const Eigen::VectorXd& v,
-                      double* F) {
+                      double* F, bool elastic_only = false) {
   const SpringRuns& runs = m.spring_runs;
   const int n = m.particles(), blocks = runs.blocks(), block = runs.block;
   // six arrays of a particle's component, each on a cache line's start, so that the eight
@@ -183,10 +183,12 @@ bool totalForceInRuns(const MassSpringModel& m, const Eigen::VectorXd& x, const 
                     X.x,
                     X.y,
                     X.z};
+  // elastic only: no gravity and no drag (v is then not read), and the dashpots left out
+  const double g = elastic_only ? 0.0 : 1.0;
   const BodyForces body{m.mass.data(),
                         m.inv_mass.data(),
-                        {m.gravity[0], m.gravity[1], m.gravity[2]},
-                        m.drag,
+                        {g * m.gravity[0], g * m.gravity[1], g * m.gravity[2]},
+                        elastic_only ? 0.0 : m.drag,
                         {m.wind[0], m.wind[1], m.wind[2]},
                         v.data()};
   auto particlesOf = [&](int k) {
@@ -196,8 +198,8 @@ bool totalForceInRuns(const MassSpringModel& m, const Eigen::VectorXd& x, const 
   const std::int64_t dampers = m.damping.size();
   const double* damping = m.damping.data();
   // looked for only where the dampings changed since noteDashpots
-  const bool dashpotsKnown = runs.dashpots_at == m.damping_revision;
-  if (dashpotsKnown && runs.dashpots) return false;
+  const bool dashpotsKnown = elastic_only || runs.dashpots_at == m.damping_revision;
+  if (!elastic_only && dashpotsKnown && runs.dashpots) return false;
   std::atomic<bool> dashpot{false};
   std::array<util::Signal, kMaxKernelThreads> handOver;
   util::runTeam(kernelThreads(), [&](util::TeamMember& team) {
@@ -254,6 +256,14 @@ void totalForce(const MassSpringModel& m, const Eigen::VectorXd& x, const Eigen:
   }
   if (m.grab >= 0 && !m.fixed(m.grab))
     f.segment<3>(3 * m.grab) += m.grab_stiffness * (m.grab_target - x.segment<3>(3 * m.grab));
+}
+
+void elasticForce(const MassSpringModel& m, const Eigen::VectorXd& x, Eigen::VectorXd& f) {
+  f.resize(x.size());
+  if (adjacencyBuilt(m) && !m.spring_runs.empty() && totalForceInRuns(m, x, x, f.data(), true))
+    return;
+  f.setZero();
+  springPass<true, false>(m, x, x, f);
 }
 
 void dissipativeForce(const MassSpringModel& m, const Eigen::VectorXd& x, const Eigen::VectorXd& v,

@@ -11,6 +11,10 @@ namespace sim {
 void totalForce(const MassSpringModel& m, const Eigen::VectorXd& x, const Eigen::VectorXd& v,
                 Eigen::VectorXd& f);
 
+// Only the springs' elastic forces, -k (l - r) u on each end b and its negative on a, by the same
+// passes (the same bits as totalForce's spring terms; no gravity, drag, dashpots or mouse).
+void elasticForce(const MassSpringModel& m, const Eigen::VectorXd& x, Eigen::VectorXd& f);
+
 // Only the velocity-dependent part: dashpots and drag.
 void dissipativeForce(const MassSpringModel& m, const Eigen::VectorXd& x, const Eigen::VectorXd& v,
                       Eigen::VectorXd& f);

@@ -134,6 +134,21 @@ struct FreeLaplacian {
   std::vector<int> start, fixed_from, other;  // other: the neighbour's particle index
   std::vector<double> stiffness;
   void build(const MassSpringModel& m, const FreeIndex& free);
+  // (L q)_i = sum_j k_ij (q_i - q_j) of free row k (particle i) added to lq, and with `fixed`,
+  // the fixed neighbours' part -sum_j k_ij q_j, that is (L_fc c)_i, added to fixed[0..2].
+  // Arrays and bounds in locals: the callers store through pointers the compiler cannot tell
+  // apart from them.
+  void row(int k, int i, const double* q, double lq[3], double* fixed) const {
+    const int *neighbour = other.data(), fixedFrom = fixed_from[k], end = start[k + 1];
+    const double* kij = stiffness.data();
+    const double qi[3] = {q[3 * i], q[3 * i + 1], q[3 * i + 2]};
+    for (int e = start[k]; e < end; ++e) {
+      const double* qj = q + 3 * neighbour[e];
+      for (int c = 0; c < 3; ++c) lq[c] += kij[e] * (qi[c] - qj[c]);
+      if (fixed != nullptr && e >= fixedFrom)
+        for (int c = 0; c < 3; ++c) fixed[c] -= kij[e] * qj[c];
+    }
+  }
 };
 
 class TimeFeSolver {

@@ -48,9 +48,9 @@ struct MassSpringModel {
   Vec3 grab_target = Vec3::Zero();
   double grab_stiffness = 0.0;
 
-  // The substeps of one step and the constraint sweeps of one substep, for the methods that have
-  // them (xpbd, docs/integrators.md#xpbd). Integrator settings, kept here so that every lane on
-  // the system sees a change, like k.
+  // The substeps of one step and the sweeps (xpbd) or local-global iterations (projective) of one
+  // substep, for the methods that have them (docs/integrators.md#xpbd, #projective). Integrator
+  // settings, kept here so that every lane on the system sees a change, like k.
   int substeps = 1;
   int iterations = 1;
 

@@ -19,7 +19,8 @@ enum class Method {
   ImplicitEuler,
   TimeFe,
   ImplicitMidpoint,
-  Xpbd
+  Xpbd,
+  Projective
 };
 
 struct IntegratorInfo {

@@ -86,6 +86,12 @@ bool Stepper::integrate() {
     case Method::Xpbd:
       if (!mass_spring_) break;
       return xpbd_.step(*mass_spring_, in, h, out, xpbd_work_.dissipated, xpbd_work_.external);
+    case Method::Projective:
+      if (!mass_spring_) break;
+      if (projective_.step(*mass_spring_, in, h, out, xpbd_work_.dissipated, xpbd_work_.external))
+        return true;
+      solver_error_ = projective_.error();
+      return false;
     case Method::ImplicitMidpoint:
       if (!pendulum_) break;
       if (midpoint_.step(*pendulum_, in, h, out)) return true;
@@ -206,6 +212,7 @@ Work Stepper::stepWork() {
       add(forceDot(sx_, sv_, sv_), h);
       break;
     case Method::Xpbd:  // summed by the solver, substep by substep (already the energy removed)
+    case Method::Projective:
       return xpbd_work_;
     default:  // symplectic_euler, time_fe: the forces at the step's start over the step
       sx_ = out.x - in.x;

@@ -11,6 +11,7 @@
 #include "sim/midpoint.hpp"
 #include "sim/model.hpp"
 #include "sim/pendulum.hpp"
+#include "sim/projective.hpp"
 #include "sim/registry.hpp"
 #include "sim/xpbd.hpp"
 
@@ -92,7 +93,8 @@ class Stepper {
   TimeFeSolver time_fe_;
   MidpointSolver midpoint_;
   XpbdSolver xpbd_;
-  Work xpbd_work_;         // the last xpbd step's, summed over its substeps
+  ProjectiveSolver projective_;
+  Work xpbd_work_;         // the last xpbd or projective step's, summed over its substeps
   State before_contacts_;  // next_ as the method left it, for the contacts' energy
   std::string solver_error_;
 };

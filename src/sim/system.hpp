@@ -25,8 +25,8 @@ enum class Parameter {
   Drag,
   JointDamping,
   Gravity,
-  Substeps,    // xpbd's substeps per step, a whole number in [1, kMaxSubsteps]
-  Iterations,  // xpbd's constraint sweeps per substep, [1, kMaxIterations]
+  Substeps,    // xpbd's and projective's substeps per step, a whole number in [1, kMaxSubsteps]
+  Iterations,  // their sweeps or iterations per substep, [1, kMaxIterations]
   Wind         // m/s, the air's velocity (a vector, felt through the drag), |wind| <= kMaxWind
 };
 

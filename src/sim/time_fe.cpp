@@ -425,26 +425,6 @@ void TimeFeSolver::factorise(const MassSpringModel& m, double h) {
   h_ = h;
 }
 
-namespace {
-
-// (L q)_i = sum_j k_ij (q_i - q_j) of free row k (particle i), and with `fixed`, the fixed
-// neighbours' part -sum_j k_ij q_j, that is (L_fc c)_i. Arrays and bounds in locals: the callers
-// store through pointers the compiler cannot tell apart from them.
-inline void laplacianRow(const FreeLaplacian& L, int k, int i, const double* q, double lq[3],
-                         double* fixed) {
-  const int *other = L.other.data(), fixedFrom = L.fixed_from[k], end = L.start[k + 1];
-  const double* stiffness = L.stiffness.data();
-  const double qi[3] = {q[3 * i], q[3 * i + 1], q[3 * i + 2]};
-  for (int e = L.start[k]; e < end; ++e) {
-    const double* qj = q + 3 * other[e];
-    for (int c = 0; c < 3; ++c) lq[c] += stiffness[e] * (qi[c] - qj[c]);
-    if (fixed != nullptr && e >= fixedFrom)
-      for (int c = 0; c < 3; ++c) fixed[c] -= stiffness[e] * qj[c];
-  }
-}
-
-}  // namespace
-
 // Unknown k's right-hand side (implicit.hpp) into the solver's lanes, for free rows [from, to);
 // force_ holds F(q_a, v_a).
 void TimeFeSolver::fillRightHandSide(const MassSpringModel& m, const State& in, double h, int from,
@@ -456,7 +436,7 @@ void TimeFeSolver::fillRightHandSide(const MassSpringModel& m, const State& in, 
     const int i = particle[k];
     const double mi = mass[i];
     double lq[3] = {0.0, 0.0, 0.0}, lc[3] = {0.0, 0.0, 0.0};  // (L q_a)_i, (L_fc c)_i
-    laplacianRow(laplacian_, k, i, x, lq, lc);
+    laplacian_.row(k, i, x, lq, lc);
     double* lanes = solver_.lanes(k);
     for (int c = dim; c < LltColumnsSolver::kLanes; ++c) lanes[c] = 0.0;
     for (int c = 0; c < dim; ++c) {
@@ -477,7 +457,7 @@ void TimeFeSolver::finishRows(const MassSpringModel& m, const State& in, double 
   for (int k = from; k < to; ++k) {
     const int i = particle[k];
     double ld[3] = {0.0, 0.0, 0.0};
-    laplacianRow(laplacian_, k, i, dq, ld, nullptr);
+    laplacian_.row(k, i, dq, ld, nullptr);
     for (int c = 0; c < dim; ++c) {
       const int j = 3 * i + c;
       vb[j] = (mass[i] * v[j] + h * F[j] + (h / 2.0) * ld[c]) / mass[i];

@@ -267,19 +267,29 @@ void simulationSection(const PanelModel& m, PanelState& st, std::vector<Command>
     emit(out, make(K::Reset));
 }
 
-// xpbd's own settings (docs/integrators.md#xpbd), shown while it is the integrator.
+// The iterated methods' own settings (docs/integrators.md#xpbd, #projective), shown while one of
+// them is the integrator.
 constexpr double kSubstepsSliderMax = 100, kIterationsSliderMax = 100;  // Ctrl+click: up to 1000
-void xpbdSliders(const PanelModel& m, PanelState& st, std::vector<Command>& out) {
+void iterationSliders(const PanelModel& m, PanelState& st, std::vector<Command>& out) {
+  const bool xpbd = m.integrator == "xpbd";
   double v = 0.0;
   if (detail::slider({"Substeps", 1.0, kSubstepsSliderMax, "%.0f", true, Commit::OnRelease,
-                      "xpbd: substeps per step (logarithmic). More substeps hold stiff springs "
-                      "closer to their rest length and damp less; the cost grows in proportion. "
-                      "Ctrl+click to type up to 1000."},
+                      xpbd ? "xpbd: substeps per step (logarithmic). More substeps hold stiff "
+                             "springs closer to their rest length and damp less; the cost grows "
+                             "in proportion. Ctrl+click to type up to 1000."
+                           : "projective: substeps per step (logarithmic). Each is a backward "
+                             "Euler step of dt / substeps: more damp less; the cost grows in "
+                             "proportion. Ctrl+click to type up to 1000."},
                      m.substeps, st, &v))
     emit(out, make(K::SetSubsteps, v));
   if (detail::slider({"Iterations", 1.0, kIterationsSliderMax, "%.0f", true, Commit::OnRelease,
-                      "xpbd: constraint sweeps per substep (logarithmic). Substeps usually buy "
-                      "more stiffness for the same cost. Ctrl+click to type up to 1000."},
+                      xpbd ? "xpbd: constraint sweeps per substep (logarithmic). Substeps "
+                             "usually buy more stiffness for the same cost. Ctrl+click to type "
+                             "up to 1000."
+                           : "projective: local-global iterations per substep (logarithmic), "
+                             "one solve each. More hold stiff springs closer to their rest "
+                             "length, towards backward Euler's exact step. Ctrl+click to type up "
+                             "to 1000."},
                      m.iterations, st, &v))
     emit(out, make(K::SetIterations, v));
 }
@@ -300,7 +310,7 @@ void physicsSection(const PanelModel& m, PanelState& st, std::vector<Command>& o
              "Dashpot coefficient of every spring, in N s/m: damps stretching only."},
             m.spring_damping, st, &v))
       emit(out, make(K::SetSpringDamping, v));
-    if (m.integrator == "xpbd") xpbdSliders(m, st, out);
+    if (m.integrator == "xpbd" || m.integrator == "projective") iterationSliders(m, st, out);
   }
   if (detail::slider({"Drag", 0.0, Limits::kDragMax, "%.3g N s/m", true, Commit::Live,
                       "Linear air drag on every particle, in N s/m: force = -c (v - wind)."},
@@ -466,13 +476,14 @@ void timing(const PanelModel& m, ItemProbe* probe) {
   if (!cost.empty()) {
     ImGui::TextColored(ImVec4(1.0f, 0.75f, 0.3f, 1.0f), "%s", cost.c_str());
     note(probe, "bottleneck");
-    const bool xpbd = m.integrator == "xpbd";
+    const bool iterated = m.integrator == "xpbd" || m.integrator == "projective";
     tip(m.frame_ms_sim >= m.frame_ms_render && m.frame_ms_sim >= m.frame_ms_present
-            ? (xpbd ? "Stepping takes the frame: fewer substeps (cost in proportion, at some "
-                      "stretch), a larger dt or a lower time scale lets the simulated clock keep "
-                      "up."
-                    : "Stepping takes the frame: a larger dt, a cheaper integrator or a lower time "
-                      "scale lets the simulated clock keep up.")
+            ? (iterated
+                   ? "Stepping takes the frame: fewer substeps (cost in proportion, at some "
+                     "stretch), a larger dt or a lower time scale lets the simulated clock keep "
+                     "up."
+                   : "Stepping takes the frame: a larger dt, a cheaper integrator or a lower time "
+                     "scale lets the simulated clock keep up.")
         : m.frame_ms_render >= m.frame_ms_present
             ? "Drawing takes the frame: hiding the springs (lines cost most under software GL) or "
               "a smaller window leaves more time for stepping."

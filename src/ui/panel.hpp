@@ -40,8 +40,8 @@ struct Command {
                          // ~20 frames/s before the clock slows), 1 smooth frames (60 frames/s)
     SetFollow,           // value: 1 the camera follows the scene's motion, 0 fixed
     SetStrainAuto,       // value: 1 the strain scale follows the scene's strains, 0 fixed
-    SetSubsteps,         // value: xpbd's substeps per step, a whole number
-    SetIterations,       // value: xpbd's constraint sweeps per substep, a whole number
+    SetSubsteps,         // value: xpbd's or projective's substeps per step, a whole number
+    SetIterations,       // value: sweeps or iterations per substep, a whole number
     Screenshot,          // text: path (empty: a default name)
     ToggleRecording,     // start a sim-time-locked clip, or stop it and say where it is
     SetClipSize,         // count: index in clipSizes() (0: the window's framebuffer)
@@ -176,7 +176,7 @@ struct PanelModel {
   bool paused = false;
   // physics
   double stiffness_scale = 1.0, spring_damping = 0.0, drag = 0.0;
-  int substeps = 1, iterations = 1;  // xpbd's (docs/integrators.md#xpbd)
+  int substeps = 1, iterations = 1;  // xpbd's and projective's (docs/integrators.md)
   double gravity[3] = {0.0, -9.81, 0.0};
   double wind[3] = {0.0, 0.0, 0.0};  // m/s
   double joint_damping = 0.0, grab_stiffness = 100.0;

@@ -1,0 +1,164 @@
+#include "sim/projective.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "sim/forces.hpp"
+#include "sim/parallel.hpp"
+#include "util/team.hpp"
+
+namespace sim {
+
+namespace {
+constexpr int kLanes = LltColumnsSolver::kLanes;
+}  // namespace
+
+void ProjectiveSolver::factorise(const MassSpringModel& m, double hs) {
+  free_.build(m);
+  const int nf = static_cast<int>(free_.particle.size());
+  // M / h_s^2 + L_ff: one scalar entry per free particle pair, shared by x, y and z
+  std::vector<Eigen::Triplet<double>> t;
+  t.reserve(size_t(nf) + 4 * size_t(m.springs()));
+  for (int k = 0; k < nf; ++k) t.emplace_back(k, k, m.mass[free_.particle[k]] / (hs * hs));
+  for (int s = 0; s < m.springs(); ++s) {
+    const int fa = free_.of_particle[m.spring_a[s]], fb = free_.of_particle[m.spring_b[s]];
+    const double k = m.stiffness[s];
+    if (fa >= 0) t.emplace_back(fa, fa, k);
+    if (fb >= 0) t.emplace_back(fb, fb, k);
+    if (fa >= 0 && fb >= 0) {
+      t.emplace_back(fa, fb, -k);
+      t.emplace_back(fb, fa, -k);
+    }
+  }
+  Eigen::SparseMatrix<double> S(nf, nf);
+  S.setFromTriplets(t.begin(), t.end());
+  llt_.compute(S);
+  ok_ = llt_.info() == Eigen::Success;
+  if (ok_) solver_.prepare(llt_);
+  laplacian_.build(m, free_);
+  revision_ = m.revision;
+  hs_ = hs;
+}
+
+// Free rows [from, to): the prediction y (implicit drag, explicit dashpots and mouse spring), and
+// the iterate q starts there. dash_ holds the dashpots' and the drag's forces at the start.
+void ProjectiveSolver::predictRows(const MassSpringModel& m, double hs, int from, int to) {
+  const double c = m.drag, g[3] = {m.gravity[0], m.gravity[1], m.gravity[2]};
+  const double wind[3] = {m.wind[0], m.wind[1], m.wind[2]};
+  const int grab = m.grab;
+  for (int k = from; k < to; ++k) {
+    const int i = free_.particle[k];
+    const double mi = m.mass[i];
+    for (int d = 0; d < m.dim; ++d) {
+      const int j = 3 * i + d;
+      double force = c * wind[d];  // the explicit forces: the wind's part of the drag, ...
+      if (damped_) force += dash_[j] + c * (v_[j] - wind[d]);  // ... the dashpots alone, ...
+      if (i == grab) force += m.grab_stiffness * (m.grab_target[d] - x_[j]);  // ... the mouse
+      const double vhat = (v_[j] + hs * (g[d] + force / mi)) / (1.0 + hs * c / mi);
+      y_[j] = q_[j] = x_[j] + hs * vhat;
+    }
+  }
+}
+
+// Free rows [from, to) of the global step's right-hand side into the solver's lanes:
+// M y / h_s^2 + sum_s k_s A_s^T d_s - L_fc c. With d_s = r_s u_s (u_s the unit vector along the
+// spring) the sum is f_el(q) + L q, f_el the springs' elastic forces -k (l - r) u, and
+// L q - L_fc c = L_ff q_f: so the local step is the force pass on the spring runs (force_) and a
+// Laplacian product gathered row by row, as in time_fe's right-hand side.
+void ProjectiveSolver::fillRows(const MassSpringModel& m, double hs, int from, int to) {
+  const double inertia = 1.0 / (hs * hs);
+  const double *q = q_.data(), *y = y_.data(), *f = force_.data(), *mass = m.mass.data();
+  const int *particle = free_.particle.data(), dim = m.dim;
+  for (int k = from; k < to; ++k) {
+    const int i = particle[k];
+    double lq[3] = {0.0, 0.0, 0.0}, lc[3] = {0.0, 0.0, 0.0};  // (L q)_i, (L_fc c)_i
+    laplacian_.row(k, i, q, lq, lc);
+    double* lanes = solver_.lanes(k);
+    const double weight = mass[i] * inertia;
+    for (int a = 0; a < dim; ++a) lanes[a] = weight * y[3 * i + a] + f[3 * i + a] + (lq[a] - lc[a]);
+    for (int a = dim; a < kLanes; ++a) lanes[a] = 0.0;
+  }
+}
+
+// Free rows [from, to): q from the global solve.
+void ProjectiveSolver::takeRows(const MassSpringModel& m, int from, int to) {
+  for (int k = from; k < to; ++k) {
+    const double* lanes = solver_.lanes(k);
+    for (int d = 0; d < m.dim; ++d) q_[3 * free_.particle[k] + d] = lanes[d];
+  }
+}
+
+// Free rows [from, to): v' = (q - x) / h_s, x' = q, and each particle's work of the drag (at the
+// predicted velocity v^ = (y - x) / h_s, where it acted) and the dashpots (at the start) over the
+// substep.
+void ProjectiveSolver::finishRows(const MassSpringModel& m, double hs, int from, int to) {
+  const double c = m.drag, wind[3] = {m.wind[0], m.wind[1], m.wind[2]};
+  for (int k = from; k < to; ++k) {
+    const int i = free_.particle[k];
+    double work = 0.0;
+    for (int d = 0; d < m.dim; ++d) {
+      const int j = 3 * i + d;
+      const double dx = q_[j] - x_[j], v = dx / hs, predicted = (y_[j] - x_[j]) / hs;
+      double resisting = c * (predicted - wind[d]);                // minus the drag force
+      if (damped_) resisting -= dash_[j] + c * (v_[j] - wind[d]);  // minus the dashpots'
+      work += resisting * dx;
+      x_[j] = q_[j], v_[j] = v;
+    }
+    particle_work_[i] = work;
+  }
+}
+
+void ProjectiveSolver::substep(const MassSpringModel& m, double hs, double& dissipated,
+                               double& external) {
+  const int nf = static_cast<int>(free_.particle.size());
+  if (damped_) dissipativeForce(m, x_, v_, dash_);
+  q_ = x_;  // the fixed particles' rows stay at their positions
+  const int threads = m.springs() >= kMinSpringsPerThread ? kernelThreads() : 1;
+  const int iterations = std::max(1, m.iterations);
+  for (int it = 0; it < iterations; ++it) {
+    util::runTeam(threads, [&](util::TeamMember& team) {
+      if (it == 0)
+        team.forRange(0, nf, [&](int from, int to) { predictRows(m, hs, from, to); });
+      else
+        team.forRange(0, nf, [&](int from, int to) { takeRows(m, from, to); });
+    });
+    elasticForce(m, q_, force_);  // on the kernel threads
+    util::runTeam(threads, [&](util::TeamMember& team) {
+      team.forRange(0, nf, [&](int from, int to) { fillRows(m, hs, from, to); });
+    });
+    solver_.solveLanes();
+  }
+  const int grab = m.grab >= 0 && !m.fixed(m.grab) ? m.grab : -1;
+  util::runTeam(threads, [&](util::TeamMember& team) {
+    team.forRange(0, nf, [&](int from, int to) { takeRows(m, from, to); });
+    team.single([&] {  // the mouse spring's force at the start over the substep
+      if (grab < 0) return;
+      const Vec3 force = m.grab_stiffness * (m.grab_target - x_.segment<3>(3 * grab));
+      external += force.dot(q_.segment<3>(3 * grab) - x_.segment<3>(3 * grab));
+    });
+    team.forRange(0, nf, [&](int from, int to) { finishRows(m, hs, from, to); });
+  });
+  for (int k = 0; k < nf; ++k) dissipated += particle_work_[free_.particle[k]];
+}
+
+bool ProjectiveSolver::step(const MassSpringModel& m, const State& in, double h, State& out,
+                            double& dissipated, double& external) {
+  const int substeps = std::max(1, m.substeps);
+  const double hs = h / substeps;
+  if (revision_ != m.revision || hs_ != hs || free_.of_particle.size() != size_t(m.particles()))
+    factorise(m, hs);
+  dissipated = external = 0.0;
+  if (!ok_) {
+    error_ = "projective: the matrix M / h^2 + L is not positive definite";
+    return false;
+  }
+  x_ = in.x, v_ = in.v;
+  y_.resize(in.x.size()), particle_work_.setZero(m.particles());
+  damped_ = m.anyDashpot();
+  if (!free_.particle.empty())
+    for (int s = 0; s < substeps; ++s) substep(m, hs, dissipated, external);
+  out.x = x_, out.v = v_, out.t = in.t + h;
+  return true;
+}
+
+}  // namespace sim

@@ -1,0 +1,65 @@
+// projective: projective dynamics (Liu, Bargteil, O'Brien, Kavan 2013, "Fast simulation of
+// mass-spring systems"; Bouaziz et al. 2014), docs/integrators.md#projective. Backward Euler on
+// the springs, solved by local-global iterations on a constant matrix. One step of h is
+// `substeps` substeps of h_s = h / substeps; each substep, with c the drag and w the wind,
+//   v^ = (v + h_s (g + (F_grab(x) + F_dash(x, v) + c w) / m)) / (1 + h_s c / m)   (drag implicit)
+//   y  = x + h_s v^                                   (the inertial prediction; q starts at y)
+//   `iterations` times:
+//     local:  d_s = r_s (q_b - q_a) / |q_b - q_a| for every spring (its rest-length projection)
+//     global: (M/h_s^2 + L_ff) q_f = M y_f / h_s^2 + sum_s k_s A_s^T d_s - L_fc c
+//             with L the stiffness Laplacian, c the fixed particles' positions
+//   x' = q,  v' = (q - x) / h_s
+// The global minimum of (1/2 h_s^2) |q - y|^2_M + sum_s (k_s / 2) |A_s q - d_s|^2 over q and the
+// d_s on their spheres is backward Euler's step from y with the contract's spring energy
+// (1/2) k (l - r)^2: M (q - y) / h_s^2 = f_el(q). As the iterations grow the step converges to it
+// (tested); a few iterations are a softer, more damped version of it. The drag is taken
+// implicitly in the prediction, as xpbd does, not in the matrix, so that the panel's drag slider
+// does not refactorise it: the matrix depends only on k, the masses and h_s; it is factorised
+// once (METIS order, time_fe's panel solve, shared by x, y and z) and every iteration is one
+// force pass, one Laplacian gather and one pair of triangular solves. Dashpots and the mouse
+// spring are explicit (at the substep's start). Tethers
+// (xpbd's) are not used: projected after a global step they tear the smooth field the solve
+// made, and measured on cloth_128 they raised the stretch (docs/benchmarks.md#projective-dynamics).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/implicit.hpp"
+#include "sim/model.hpp"
+
+namespace sim {
+
+class ProjectiveSolver {
+ public:
+  // One step of h from `in`; `dissipated` and `external` receive the step's work (J) of the
+  // drag and dashpots (positive when they remove energy) and of the mouse spring. Returns false
+  // (with error()) when the matrix cannot be factorised.
+  bool step(const MassSpringModel& m, const State& in, double h, State& out, double& dissipated,
+            double& external);
+  const std::string& error() const { return error_; }
+
+ private:
+  void factorise(const MassSpringModel& m, double hs);
+  void substep(const MassSpringModel& m, double hs, double& dissipated, double& external);
+  void predictRows(const MassSpringModel& m, double hs, int from, int to);
+  void fillRows(const MassSpringModel& m, double hs, int from, int to);
+  void takeRows(const MassSpringModel& m, int from, int to);
+  void finishRows(const MassSpringModel& m, double hs, int from, int to);
+  FreeIndex free_;
+  FreeLaplacian laplacian_;
+  std::uint64_t revision_ = ~std::uint64_t{0};
+  double hs_ = 0.0;  // what the factor was made for
+  bool ok_ = false;
+  TimeFeLlt llt_;
+  LltColumnsSolver solver_;
+  // the substep's start, the prediction y, the iterate q, the springs' elastic forces at q (3
+  // numbers a particle), the dashpots' and the drag's forces at the start, each particle's work
+  // of the drag and dashpots in the substep
+  Eigen::VectorXd x_, v_, y_, q_, force_, dash_, particle_work_;
+  bool damped_ = false;  // whether any spring has a dashpot, this step
+  std::string error_;
+};
+
+}  // namespace sim
