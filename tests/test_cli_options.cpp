@@ -59,7 +59,12 @@ const std::map<std::string, Sample> kBenchSamples = {
     {"--seconds", {"0.25", {}, [](const auto& o) { return o.seconds == 0.25; }}},
     {"--max-steps", {"12", {}, [](const auto& o) { return o.max_steps == 12; }}},
     {"--suite", {"pendulum", {}, [](const auto& o) { return o.suite == "pendulum"; }}},
-    {"--stiff", {"cloth_64", {}, [](const auto& o) { return o.stiff == "cloth_64"; }}},
+    {"--stiff",
+     {"cloth_64,cloth_32",
+      {},
+      [](const auto& o) {
+        return o.stiff == std::vector<std::string>{"cloth_64", "cloth_32"};
+      }}},
     {"--swing", {"2.5", {}, [](const auto& o) { return o.swing == 2.5; }}},
 };
 

@@ -64,7 +64,8 @@ std::optional<std::string> setBenchOption(const OptionSpec& spec, const std::str
       return "--suite: must be all, cloth, stiff or pendulum, not \"" + value + "\"";
     o.suite = value;
   } else if (name == "--stiff") {
-    o.stiff = value;
+    o.stiff = split(value);
+    if (o.stiff.empty()) return "--stiff: no scene named";
   } else if (name == "--swing") {
     if (!parseDouble(value, o.swing) || !(o.swing > 0))
       return "--swing: must be a number > 0, not \"" + value + "\"";
@@ -404,7 +405,7 @@ int benchCommand(const Args& args) {
     }
   }
   if (all || o.suite == "stiff") {
-    if (const auto problem = loadBenchScenes({o.stiff}, stiff)) {
+    if (const auto problem = loadBenchScenes(o.stiff, stiff)) {
       std::fprintf(stderr, "%s\n", problem->c_str());
       return 2;
     }

@@ -36,9 +36,9 @@ constexpr std::array kBenchOptions = {
                "cloth (the scenes table), stiff (the stiff-cloth swing), pendulum (the N-link "
                "table) or all",
                "all"},
-    OptionSpec{"--stiff", "SCENE",
-               "the stiff-cloth swing: SCENE with its own method, for --swing seconds",
-               "cloth_128"},
+    OptionSpec{"--stiff", "A,B,...",
+               "the stiff-cloth swings: each scene with its own method, for --swing seconds",
+               "cloth_128,cloth_128_projective"},
     OptionSpec{"--swing", "S", "simulated seconds of the stiff-cloth swing; a number > 0", "5"},
 };
 
