@@ -15,23 +15,7 @@ constexpr int kLanes = LltColumnsSolver::kLanes;
 
 void ProjectiveSolver::factorise(const MassSpringModel& m, double hs) {
   free_.build(m);
-  const int nf = static_cast<int>(free_.particle.size());
-  // M / h_s^2 + L_ff: one scalar entry per free particle pair, shared by x, y and z
-  std::vector<Eigen::Triplet<double>> t;
-  t.reserve(size_t(nf) + 4 * size_t(m.springs()));
-  for (int k = 0; k < nf; ++k) t.emplace_back(k, k, m.mass[free_.particle[k]] / (hs * hs));
-  for (int s = 0; s < m.springs(); ++s) {
-    const int fa = free_.of_particle[m.spring_a[s]], fb = free_.of_particle[m.spring_b[s]];
-    const double k = m.stiffness[s];
-    if (fa >= 0) t.emplace_back(fa, fa, k);
-    if (fb >= 0) t.emplace_back(fb, fb, k);
-    if (fa >= 0 && fb >= 0) {
-      t.emplace_back(fa, fb, -k);
-      t.emplace_back(fb, fa, -k);
-    }
-  }
-  Eigen::SparseMatrix<double> S(nf, nf);
-  S.setFromTriplets(t.begin(), t.end());
+  const Eigen::SparseMatrix<double> S = massAndLaplacian(m, free_, hs * hs, 1.0);
   llt_.compute(S);
   ok_ = llt_.info() == Eigen::Success;
   if (ok_) solver_.prepare(llt_);

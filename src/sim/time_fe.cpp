@@ -397,17 +397,15 @@ void FreeLaplacian::build(const MassSpringModel& m, const FreeIndex& free) {
   }
 }
 
-void TimeFeSolver::factorise(const MassSpringModel& m, double h) {
-  free_.build(m);
-  const int nf = static_cast<int>(free_.particle.size());
-  // S = M/h + (h/6) L_ff: one scalar entry per free particle pair, shared by x, y and z
+Eigen::SparseMatrix<double> massAndLaplacian(const MassSpringModel& m, const FreeIndex& free,
+                                             double mass_divisor, double laplacian_scale) {
+  const int nf = static_cast<int>(free.particle.size());
   std::vector<Eigen::Triplet<double>> t;
   t.reserve(size_t(nf) + 4 * size_t(m.springs()));
-  for (int k = 0; k < nf; ++k) t.emplace_back(k, k, m.mass[free_.particle[k]] / h);
-  const double w = h / 6.0;
+  for (int k = 0; k < nf; ++k) t.emplace_back(k, k, m.mass[free.particle[k]] / mass_divisor);
   for (int s = 0; s < m.springs(); ++s) {
-    const int fa = free_.of_particle[m.spring_a[s]], fb = free_.of_particle[m.spring_b[s]];
-    const double k = w * m.stiffness[s];
+    const int fa = free.of_particle[m.spring_a[s]], fb = free.of_particle[m.spring_b[s]];
+    const double k = laplacian_scale * m.stiffness[s];
     if (fa >= 0) t.emplace_back(fa, fa, k);
     if (fb >= 0) t.emplace_back(fb, fb, k);
     if (fa >= 0 && fb >= 0) {
@@ -417,6 +415,12 @@ void TimeFeSolver::factorise(const MassSpringModel& m, double h) {
   }
   Eigen::SparseMatrix<double> S(nf, nf);
   S.setFromTriplets(t.begin(), t.end());
+  return S;
+}
+
+void TimeFeSolver::factorise(const MassSpringModel& m, double h) {
+  free_.build(m);
+  const Eigen::SparseMatrix<double> S = massAndLaplacian(m, free_, h, h / 6.0);
   llt_.compute(S);
   ok_ = llt_.info() == Eigen::Success;
   if (ok_) solver_.prepare(llt_);
