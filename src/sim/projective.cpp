@@ -19,7 +19,6 @@ void ProjectiveSolver::factorise(const MassSpringModel& m, double hs) {
   llt_.compute(S);
   ok_ = llt_.info() == Eigen::Success;
   if (ok_) solver_.prepare(llt_);
-  laplacian_.build(m, free_);
   revision_ = m.revision;
   hs_ = hs;
 }
@@ -44,31 +43,29 @@ void ProjectiveSolver::predictRows(const MassSpringModel& m, double hs, int from
   }
 }
 
-// Free rows [from, to) of the global step's right-hand side into the solver's lanes:
-// M y / h_s^2 + sum_s k_s A_s^T d_s - L_fc c. With d_s = r_s u_s (u_s the unit vector along the
-// spring) the sum is f_el(q) + L q, f_el the springs' elastic forces -k (l - r) u, and
-// L q - L_fc c = L_ff q_f: so the local step is the force pass on the spring runs (force_) and a
-// Laplacian product gathered row by row, as in time_fe's right-hand side.
+// Free rows [from, to) of the global step's right-hand side into the solver's lanes, in the form
+// of a correction: with S = M/h_s^2 + L_ff and d_s = r_s u_s, sum_s k_s A_s^T d_s is f_el(q) + L q
+// (f_el the springs' elastic forces -k (l - r) u), and L q - L_fc c = L_ff q_f, so the global step
+// S q' = M y / h_s^2 + sum_s k_s A_s^T d_s - L_fc c is S (q' - q) = M (y - q) / h_s^2 + f_el(q):
+// the local step is the force pass on the spring runs (force_), and no Laplacian product is left.
 void ProjectiveSolver::fillRows(const MassSpringModel& m, double hs, int from, int to) {
   const double inertia = 1.0 / (hs * hs);
   const double *q = q_.data(), *y = y_.data(), *f = force_.data(), *mass = m.mass.data();
   const int *particle = free_.particle.data(), dim = m.dim;
   for (int k = from; k < to; ++k) {
     const int i = particle[k];
-    double lq[3] = {0.0, 0.0, 0.0}, lc[3] = {0.0, 0.0, 0.0};  // (L q)_i, (L_fc c)_i
-    laplacian_.row(k, i, q, lq, lc);
     double* lanes = solver_.lanes(k);
     const double weight = mass[i] * inertia;
-    for (int a = 0; a < dim; ++a) lanes[a] = weight * y[3 * i + a] + f[3 * i + a] + (lq[a] - lc[a]);
+    for (int a = 0; a < dim; ++a) lanes[a] = weight * (y[3 * i + a] - q[3 * i + a]) + f[3 * i + a];
     for (int a = dim; a < kLanes; ++a) lanes[a] = 0.0;
   }
 }
 
-// Free rows [from, to): q from the global solve.
+// Free rows [from, to): q' = q + the global solve's correction.
 void ProjectiveSolver::takeRows(const MassSpringModel& m, int from, int to) {
   for (int k = from; k < to; ++k) {
     const double* lanes = solver_.lanes(k);
-    for (int d = 0; d < m.dim; ++d) q_[3 * free_.particle[k] + d] = lanes[d];
+    for (int d = 0; d < m.dim; ++d) q_[3 * free_.particle[k] + d] += lanes[d];
   }
 }
 

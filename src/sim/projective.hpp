@@ -48,7 +48,6 @@ class ProjectiveSolver {
   void takeRows(const MassSpringModel& m, int from, int to);
   void finishRows(const MassSpringModel& m, double hs, int from, int to);
   FreeIndex free_;
-  FreeLaplacian laplacian_;
   std::uint64_t revision_ = ~std::uint64_t{0};
   double hs_ = 0.0;  // what the factor was made for
   bool ok_ = false;
