@@ -110,7 +110,8 @@ TEST_CASE(
     double dt;
     int substeps;
   };
-  for (const Case c : {Case{Method::SymplecticEuler, 1e-3, 1}, Case{Method::Xpbd, 1.0 / 60, 10}}) {
+  for (const Case c : {Case{Method::SymplecticEuler, 1e-3, 1}, Case{Method::Xpbd, 1.0 / 60, 10},
+                       Case{Method::Projective, 1.0 / 60, 10}}) {
     CAPTURE(std::string(sim::info(c.method).name));
     for (const double deg : {20.0, 40.0}) {
       CAPTURE(deg);
@@ -133,11 +134,11 @@ TEST_CASE(
 }
 
 TEST_CASE("contacts: the ledger counts the energy a landing takes out") {
-  for (const Method method : {Method::SymplecticEuler, Method::Xpbd}) {
+  for (const Method method : {Method::SymplecticEuler, Method::Xpbd, Method::Projective}) {
     CAPTURE(std::string(sim::info(method).name));
     auto s = particle(Vec3(0, 1, 0), Vec3(0.5, 0, 0), Vec3(0, -9.81, 0),
                       {plane(Vec3::Zero(), Vec3(0, 1, 0), 0.4)});
-    const double dt = method == Method::Xpbd ? 1.0 / 60 : 1e-3;
+    const double dt = method == Method::SymplecticEuler ? 1e-3 : 1.0 / 60;
     s.mass_spring.substeps = 10;
     sim::Stepper st(s.mass_spring, s.state, method, dt);
     const double E0 = sim::energy(s.mass_spring, s.state).total();
@@ -153,7 +154,8 @@ TEST_CASE("wind: the drag pulls a particle to the air's velocity, v = w (1 - exp
   const Vec3 wind(3, -1, 0);  // in the x-y plane: the one-particle system is planar
   constexpr double c = 2.0, T = 1.0;
   const Vec3 expect = wind * (1.0 - std::exp(-c * T));
-  for (const Method method : {Method::Rk4, Method::ImplicitEuler, Method::Xpbd}) {
+  for (const Method method :
+       {Method::Rk4, Method::ImplicitEuler, Method::Xpbd, Method::Projective}) {
     CAPTURE(std::string(sim::info(method).name));
     auto s = particle(Vec3::Zero(), Vec3::Zero(), Vec3::Zero(), {}, c);
     s.mass_spring.wind = wind;
