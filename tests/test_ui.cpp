@@ -557,6 +557,20 @@ TEST_CASE("ui: pendulums hide the spring controls and show joint damping") {
   }
 }
 
+TEST_CASE("ui: Substeps and Iterations show for xpbd and projective only") {
+  Harness h;
+  Fixture f;
+  auto draw = f.panel(h);
+  for (const char* name : {"symplectic_euler", "time_fe", "xpbd", "projective"}) {
+    CAPTURE(name);
+    f.model.integrator = name;
+    h.frame(draw);
+    const bool iterated = f.model.integrator == "xpbd" || f.model.integrator == "projective";
+    CHECK((h.probe.find("Substeps") != nullptr) == iterated);
+    CHECK((h.probe.find("Iterations") != nullptr) == iterated);
+  }
+}
+
 TEST_CASE("ui: every panel control shows a tooltip on hover, plots are drawn") {
   Harness h(1280, 1800);  // tall enough that nothing is scrolled away
   Fixture f;
