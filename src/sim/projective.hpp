@@ -7,7 +7,9 @@
 //   `iterations` times:
 //     local:  d_s = r_s (q_b - q_a) / |q_b - q_a| for every spring (its rest-length projection)
 //     global: (M/h_s^2 + L_ff) q_f = M y_f / h_s^2 + sum_s k_s A_s^T d_s - L_fc c
-//             with L the stiffness Laplacian, c the fixed particles' positions
+//             with L the stiffness Laplacian, c the fixed particles' positions; computed as the
+//             correction S (q' - q) = M (y - q) / h_s^2 + f_el(q), S the matrix on the left,
+//             f_el the springs' elastic forces (the same equation: sum k A^T d = f_el + L q)
 //   x' = q,  v' = (q - x) / h_s
 // The global minimum of (1/2 h_s^2) |q - y|^2_M + sum_s (k_s / 2) |A_s q - d_s|^2 over q and the
 // d_s on their spheres is backward Euler's step from y with the contract's spring energy
@@ -16,10 +18,10 @@
 // implicitly in the prediction, as xpbd does, not in the matrix, so that the panel's drag slider
 // does not refactorise it: the matrix depends only on k, the masses and h_s; it is factorised
 // once (METIS order, time_fe's panel solve, shared by x, y and z) and every iteration is one
-// force pass, one Laplacian gather and one pair of triangular solves. Dashpots and the mouse
-// spring are explicit (at the substep's start). Tethers
-// (xpbd's) are not used: projected after a global step they tear the smooth field the solve
-// made, and measured on cloth_128 they raised the stretch (docs/benchmarks.md#projective-dynamics).
+// force pass (the spring runs) and one pair of triangular solves. Dashpots and the mouse spring
+// are explicit (at the substep's start). Tethers (xpbd's) are not used: projected after a global
+// step they tear the smooth field the solve made, and measured on cloth_128 they raised the
+// stretch (docs/benchmarks.md#projective-dynamics).
 #pragma once
 
 #include <cstdint>
