@@ -465,11 +465,16 @@ TEST_CASE("a run of more than 1e9 steps says how many before it starts") {
   CHECK(small.err.empty());
 }
 
-TEST_CASE("bench refuses a pendulum scene in its scenes table") {
-  const auto r = springlab({"bench", "--suite", "cloth", "--scenes", "cloth_16,rope_100"});
-  CHECK(r.status == 2);
-  CHECK(r.out.empty());
-  CHECK(r.err ==
-        "springlab bench: --scenes: rope_100 is a pendulum; the scenes table times mass-spring "
-        "systems (the pendulum table: --suite pendulum)\n");
+TEST_CASE("bench refuses a pendulum scene in its scenes table and its stiff-cloth swings") {
+  for (const char* option : {"--scenes", "--stiff"}) {
+    CAPTURE(option);
+    const auto r =
+        springlab({"bench", "--suite", option == std::string("--scenes") ? "cloth" : "stiff",
+                   option, "cloth_16,rope_100"});
+    CHECK(r.status == 2);
+    CHECK(r.out.empty());
+    CHECK(r.err == "springlab bench: " + std::string(option) +
+                       ": rope_100 is a pendulum; the scenes table and the stiff-cloth swings take "
+                       "mass-spring systems (the pendulum table: --suite pendulum)\n");
+  }
 }

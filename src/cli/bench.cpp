@@ -80,10 +80,10 @@ struct BenchScene {
   scene::SceneDef def;
 };
 
-// Loads every scene of the scenes table before any timing, so that bad input writes nothing.
-// Returns the one-line problem or nothing.
+// Loads every scene of `option` (--scenes: the scenes table, --stiff: the swings) before any
+// timing, so that bad input writes nothing. Returns the one-line problem or nothing.
 std::optional<std::string> loadBenchScenes(const std::vector<std::string>& names,
-                                           std::vector<BenchScene>& out) {
+                                           const char* option, std::vector<BenchScene>& out) {
   for (const auto& name : names) {
     BenchScene s{name, {}};
     try {
@@ -92,9 +92,9 @@ std::optional<std::string> loadBenchScenes(const std::vector<std::string>& names
       return std::string(e.what());
     }
     if (s.def.kind != sim::SystemKind::MassSpring)
-      return "springlab bench: --scenes: " + name +
-             " is a pendulum; the scenes table times mass-spring systems (the pendulum table: "
-             "--suite pendulum)";
+      return std::string("springlab bench: ") + option + ": " + name +
+             " is a pendulum; the scenes table and the stiff-cloth swings take mass-spring "
+             "systems (the pendulum table: --suite pendulum)";
     out.push_back(std::move(s));
   }
   return std::nullopt;
@@ -399,13 +399,13 @@ int benchCommand(const Args& args) {
   const bool all = o.suite == "all";
   std::vector<BenchScene> scenes, stiff;
   if (all || o.suite == "cloth") {
-    if (const auto problem = loadBenchScenes(o.scenes, scenes)) {
+    if (const auto problem = loadBenchScenes(o.scenes, "--scenes", scenes)) {
       std::fprintf(stderr, "%s\n", problem->c_str());
       return 2;
     }
   }
   if (all || o.suite == "stiff") {
-    if (const auto problem = loadBenchScenes(o.stiff, stiff)) {
+    if (const auto problem = loadBenchScenes(o.stiff, "--stiff", stiff)) {
       std::fprintf(stderr, "%s\n", problem->c_str());
       return 2;
     }
