@@ -61,11 +61,24 @@ void ProjectiveSolver::fillRows(const MassSpringModel& m, double hs, int from, i
   }
 }
 
-// Free rows [from, to): q' = q + the global solve's correction.
-void ProjectiveSolver::takeRows(const MassSpringModel& m, int from, int to) {
+// The Chebyshev weight of iterate k (counted from 1), `previous` iterate k - 1's.
+double ProjectiveSolver::chebyshevWeight(int k, double previous) const {
+  if (rho_ == 0.0 || k < kChebyshevFirst) return 1.0;
+  const double rho2 = rho_ * rho_;
+  return k == kChebyshevFirst ? 2.0 / (2.0 - rho2) : 4.0 / (4.0 - rho2 * previous);
+}
+
+// Free rows [from, to): the plain iterate q + the global solve's correction, extrapolated from
+// the iterate before q by `weight` (1: the plain iterate).
+void ProjectiveSolver::takeRows(const MassSpringModel& m, double weight, int from, int to) {
+  double *q = q_.data(), *before = q_before_.data();
   for (int k = from; k < to; ++k) {
     const double* lanes = solver_.lanes(k);
-    for (int d = 0; d < m.dim; ++d) q_[3 * free_.particle[k] + d] += lanes[d];
+    for (int d = 0; d < m.dim; ++d) {
+      const int j = 3 * free_.particle[k] + d;
+      const double next = weight * (q[j] + lanes[d] - before[j]) + before[j];
+      before[j] = q[j], q[j] = next;
+    }
   }
 }
 
@@ -93,15 +106,17 @@ void ProjectiveSolver::substep(const MassSpringModel& m, double hs, double& diss
                                double& external) {
   const int nf = static_cast<int>(free_.particle.size());
   if (damped_) dissipativeForce(m, x_, v_, dash_);
-  q_ = x_;  // the fixed particles' rows stay at their positions
+  q_ = q_before_ = x_;  // the fixed particles' rows stay at their positions
   const int threads = m.springs() >= kMinSpringsPerThread ? kernelThreads() : 1;
   const int iterations = std::max(1, m.iterations);
+  double weight = 1.0;
   for (int it = 0; it < iterations; ++it) {
+    if (it > 0) weight = chebyshevWeight(it, weight);
     util::runTeam(threads, [&](util::TeamMember& team) {
       if (it == 0)
         team.forRange(0, nf, [&](int from, int to) { predictRows(m, hs, from, to); });
       else
-        team.forRange(0, nf, [&](int from, int to) { takeRows(m, from, to); });
+        team.forRange(0, nf, [&](int from, int to) { takeRows(m, weight, from, to); });
     });
     elasticForce(m, q_, force_);  // on the kernel threads
     util::runTeam(threads, [&](util::TeamMember& team) {
@@ -109,9 +124,10 @@ void ProjectiveSolver::substep(const MassSpringModel& m, double hs, double& diss
     });
     solver_.solveLanes();
   }
+  weight = chebyshevWeight(iterations, weight);
   const int grab = m.grab >= 0 && !m.fixed(m.grab) ? m.grab : -1;
   util::runTeam(threads, [&](util::TeamMember& team) {
-    team.forRange(0, nf, [&](int from, int to) { takeRows(m, from, to); });
+    team.forRange(0, nf, [&](int from, int to) { takeRows(m, weight, from, to); });
     team.single([&] {  // the mouse spring's force at the start over the substep
       if (grab < 0) return;
       const Vec3 force = m.grab_stiffness * (m.grab_target - x_.segment<3>(3 * grab));

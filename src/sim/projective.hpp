@@ -19,9 +19,14 @@
 // does not refactorise it: the matrix depends only on k, the masses and h_s; it is factorised
 // once (METIS order, time_fe's panel solve, shared by x, y and z) and every iteration is one
 // force pass (the spring runs) and one pair of triangular solves. Dashpots and the mouse spring
-// are explicit (at the substep's start). Tethers (xpbd's) are not used: projected after a global
-// step they tear the smooth field the solve made, and measured on cloth_128 they raised the
-// stretch (docs/benchmarks.md#projective-dynamics).
+// are explicit (at the substep's start). From the third iterate on, each iterate is extrapolated
+// by Chebyshev's semi-iterative weights (Wang 2015, "A Chebyshev semi-iterative approach for
+// accelerating projective and position-based dynamics", eq. 12):
+//   q^(k) = w_k (q^(k) - q^(k-2)) + q^(k-2),  w_3 = 2 / (2 - rho^2),  w_k = 4 / (4 - rho^2 w_(k-1))
+// with q^(k) on the right the plain iterate; it keeps the fixed point (backward Euler's step) and
+// reaches a given residual in fewer iterations (docs/integrators.md#projective). Tethers (xpbd's)
+// are not used: projected after a global step they tear the smooth field the solve made, and
+// measured on cloth_128 they raised the stretch (docs/benchmarks.md#projective-dynamics).
 #pragma once
 
 #include <cstdint>
@@ -33,6 +38,15 @@
 
 namespace sim {
 
+// The Chebyshev weights' spectral radius and the first iterate they extrapolate. The first two
+// iterates are plain: there the iteration is far from the linear regime the weights are derived
+// for (Wang 2015 waits 10 iterates; on cloth_64 mid-fall, rho = 0.9 from the second iterate on
+// raised its residual 50-fold). Of rho = 0.5 to 0.9, 0.7 gave the smallest residual at 3
+// iterations on cloth_64 and cloth_128 mid-swing, and within 20 % of it at 4 and 5
+// (docs/integrators.md#projective).
+constexpr double kChebyshevRho = 0.7;
+constexpr int kChebyshevFirst = 3;
+
 class ProjectiveSolver {
  public:
   // One step of h from `in`; `dissipated` and `external` receive the step's work (J) of the
@@ -41,24 +55,29 @@ class ProjectiveSolver {
   bool step(const MassSpringModel& m, const State& in, double h, State& out, double& dissipated,
             double& external);
   const std::string& error() const { return error_; }
+  // The spectral radius assumed by the Chebyshev weights; 0 turns the acceleration off (the
+  // plain local-global iterations). kChebyshevRho unless set.
+  void setChebyshevRho(double rho) { rho_ = rho; }
 
  private:
   void factorise(const MassSpringModel& m, double hs);
   void substep(const MassSpringModel& m, double hs, double& dissipated, double& external);
   void predictRows(const MassSpringModel& m, double hs, int from, int to);
   void fillRows(const MassSpringModel& m, double hs, int from, int to);
-  void takeRows(const MassSpringModel& m, int from, int to);
+  void takeRows(const MassSpringModel& m, double weight, int from, int to);
+  double chebyshevWeight(int k, double previous) const;
   void finishRows(const MassSpringModel& m, double hs, int from, int to);
   FreeIndex free_;
   std::uint64_t revision_ = ~std::uint64_t{0};
   double hs_ = 0.0;  // what the factor was made for
   bool ok_ = false;
+  double rho_ = kChebyshevRho;
   TimeFeLlt llt_;
   LltColumnsSolver solver_;
-  // the substep's start, the prediction y, the iterate q, the springs' elastic forces at q (3
-  // numbers a particle), the dashpots' and the drag's forces at the start, each particle's work
-  // of the drag and dashpots in the substep
-  Eigen::VectorXd x_, v_, y_, q_, force_, dash_, particle_work_;
+  // the substep's start, the prediction y, the iterate q and the one before it, the springs'
+  // elastic forces at q (3 numbers a particle), the dashpots' and the drag's forces at the start,
+  // each particle's work of the drag and dashpots in the substep
+  Eigen::VectorXd x_, v_, y_, q_, q_before_, force_, dash_, particle_work_;
   bool damped_ = false;  // whether any spring has a dashpot, this step
   std::string error_;
 };
