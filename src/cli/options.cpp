@@ -38,7 +38,7 @@ constexpr std::array kBenchOptions = {
                "all"},
     OptionSpec{"--stiff", "A,B,...",
                "the stiff-cloth swings: each scene with its own method, for --swing seconds",
-               "cloth_128,cloth_128_projective"},
+               "cloth_128,cloth_128_xpbd"},
     OptionSpec{"--swing", "S", "simulated seconds of the stiff-cloth swing; a number > 0", "5"},
 };
 
