@@ -19,24 +19,23 @@ void ProjectiveSolver::factorise(const MassSpringModel& m, double hs) {
   llt_.compute(S);
   ok_ = llt_.info() == Eigen::Success;
   if (ok_) solver_.prepare(llt_);
+  ++factor_count_;
   revision_ = m.revision;
   hs_ = hs;
 }
 
-// Free rows [from, to): the prediction y (implicit drag, explicit dashpots and mouse spring), and
-// the iterate q starts there. dash_ holds the dashpots' and the drag's forces at the start.
+// Free rows [from, to): the prediction y (implicit drag, explicit dashpots), and the iterate q
+// starts there. dash_ holds the dashpots' and the drag's forces at the start.
 void ProjectiveSolver::predictRows(const MassSpringModel& m, double hs, int from, int to) {
   const double c = m.drag, g[3] = {m.gravity[0], m.gravity[1], m.gravity[2]};
   const double wind[3] = {m.wind[0], m.wind[1], m.wind[2]};
-  const int grab = m.grab;
   for (int k = from; k < to; ++k) {
     const int i = free_.particle[k];
     const double mi = m.mass[i];
     for (int d = 0; d < m.dim; ++d) {
       const int j = 3 * i + d;
       double force = c * wind[d];  // the explicit forces: the wind's part of the drag, ...
-      if (damped_) force += dash_[j] + c * (v_[j] - wind[d]);  // ... the dashpots alone, ...
-      if (i == grab) force += m.grab_stiffness * (m.grab_target[d] - x_[j]);  // ... the mouse
+      if (damped_) force += dash_[j] + c * (v_[j] - wind[d]);  // ... the dashpots alone
       const double vhat = (v_[j] + hs * (g[d] + force / mi)) / (1.0 + hs * c / mi);
       y_[j] = q_[j] = x_[j] + hs * vhat;
     }
@@ -48,6 +47,10 @@ void ProjectiveSolver::predictRows(const MassSpringModel& m, double hs, int from
 // (f_el the springs' elastic forces -k (l - r) u), and L q - L_fc c = L_ff q_f, so the global step
 // S q' = M y / h_s^2 + sum_s k_s A_s^T d_s - L_fc c is S (q' - q) = M (y - q) / h_s^2 + f_el(q):
 // the local step is the force pass on the spring runs (force_), and no Laplacian product is left.
+// The mouse spring's force at q joins its particle's row (and its stiffness the matrix, by
+// prepareGrab and grabShift): in the iterations, not the prediction, so that their fixed point
+// takes it implicitly (an explicit k_grab at h_s = 1/60 s overshoots by h_s^2 k_grab / m,
+// thousands of times the distance, on a light cloth particle).
 void ProjectiveSolver::fillRows(const MassSpringModel& m, double hs, int from, int to) {
   const double inertia = 1.0 / (hs * hs);
   const double *q = q_.data(), *y = y_.data(), *f = force_.data(), *mass = m.mass.data();
@@ -58,6 +61,9 @@ void ProjectiveSolver::fillRows(const MassSpringModel& m, double hs, int from, i
     const double weight = mass[i] * inertia;
     for (int a = 0; a < dim; ++a) lanes[a] = weight * (y[3 * i + a] - q[3 * i + a]) + f[3 * i + a];
     for (int a = dim; a < kLanes; ++a) lanes[a] = 0.0;
+    if (i == m.grab)
+      for (int a = 0; a < dim; ++a)
+        lanes[a] += m.grab_stiffness * (m.grab_target[a] - q[3 * i + a]);
   }
 }
 
@@ -68,15 +74,46 @@ double ProjectiveSolver::chebyshevWeight(int k, double previous) const {
   return k == kChebyshevFirst ? 2.0 / (2.0 - rho2) : 4.0 / (4.0 - rho2 * previous);
 }
 
-// Free rows [from, to): the plain iterate q + the global solve's correction, extrapolated from
-// the iterate before q by `weight` (1: the plain iterate).
+// The mouse spring's response z = S^-1 e_g (g its particle's free row), solved once for each
+// grabbed particle and factor: with it the correction of (S + k_grab e_g e_g^T) is S's minus
+// z k_grab delta_g / (1 + k_grab z_g) (Sherman-Morrison), so the matrix holds the mouse spring
+// without a refactorisation and a stiff one cannot make the iterations diverge.
+void ProjectiveSolver::prepareGrab(const MassSpringModel& m) {
+  const int row = m.grab >= 0 && !m.fixed(m.grab) ? free_.of_particle[m.grab] : -1;
+  if (row < 0 || (row == grab_row_ && grab_factor_ == factor_count_)) {
+    if (row < 0) grab_row_ = -1;
+    return;
+  }
+  const int nf = static_cast<int>(free_.particle.size());
+  for (int k = 0; k < nf; ++k) std::fill_n(solver_.lanes(k), kLanes, 0.0);
+  solver_.lanes(row)[0] = 1.0;
+  solver_.solveLanes();
+  grab_response_.resize(nf);
+  for (int k = 0; k < nf; ++k) grab_response_[k] = solver_.lanes(k)[0];
+  grab_row_ = row, grab_factor_ = factor_count_;
+}
+
+// After a solve: the multiples of z to take from the correction, k_grab delta_g / (1 + k_grab z_g).
+void ProjectiveSolver::grabShift(const MassSpringModel& m) {
+  shift_[0] = shift_[1] = shift_[2] = 0.0;
+  if (grab_row_ < 0) return;
+  const double* delta = solver_.lanes(grab_row_);
+  const double k = m.grab_stiffness, scale = k / (1.0 + k * grab_response_[grab_row_]);
+  for (int d = 0; d < m.dim; ++d) shift_[d] = scale * delta[d];
+}
+
+// Free rows [from, to): the plain iterate q + the global solve's correction (less the mouse
+// spring's part, grabShift), extrapolated from the iterate before q by `weight` (1: the plain
+// iterate).
 void ProjectiveSolver::takeRows(const MassSpringModel& m, double weight, int from, int to) {
   double *q = q_.data(), *before = q_before_.data();
   for (int k = from; k < to; ++k) {
     const double* lanes = solver_.lanes(k);
+    const double z = grab_row_ >= 0 ? grab_response_[k] : 0.0;
     for (int d = 0; d < m.dim; ++d) {
       const int j = 3 * free_.particle[k] + d;
-      const double next = weight * (q[j] + lanes[d] - before[j]) + before[j];
+      const double delta = grab_row_ >= 0 ? lanes[d] - z * shift_[d] : lanes[d];
+      const double next = weight * (q[j] + delta - before[j]) + before[j];
       before[j] = q[j], q[j] = next;
     }
   }
@@ -107,6 +144,7 @@ void ProjectiveSolver::substep(const MassSpringModel& m, double hs, double& diss
   const int nf = static_cast<int>(free_.particle.size());
   if (damped_) dissipativeForce(m, x_, v_, dash_);
   q_ = q_before_ = x_;  // the fixed particles' rows stay at their positions
+  prepareGrab(m);
   const int threads = m.springs() >= kMinSpringsPerThread ? kernelThreads() : 1;
   const int iterations = std::max(1, m.iterations);
   double weight = 1.0;
@@ -123,14 +161,15 @@ void ProjectiveSolver::substep(const MassSpringModel& m, double hs, double& diss
       team.forRange(0, nf, [&](int from, int to) { fillRows(m, hs, from, to); });
     });
     solver_.solveLanes();
+    grabShift(m);
   }
   weight = chebyshevWeight(iterations, weight);
   const int grab = m.grab >= 0 && !m.fixed(m.grab) ? m.grab : -1;
   util::runTeam(threads, [&](util::TeamMember& team) {
     team.forRange(0, nf, [&](int from, int to) { takeRows(m, weight, from, to); });
-    team.single([&] {  // the mouse spring's force at the start over the substep
+    team.single([&] {  // the mouse spring's force at the end (backward Euler's) over the substep
       if (grab < 0) return;
-      const Vec3 force = m.grab_stiffness * (m.grab_target - x_.segment<3>(3 * grab));
+      const Vec3 force = m.grab_stiffness * (m.grab_target - q_.segment<3>(3 * grab));
       external += force.dot(q_.segment<3>(3 * grab) - x_.segment<3>(3 * grab));
     });
     team.forRange(0, nf, [&](int from, int to) { finishRows(m, hs, from, to); });

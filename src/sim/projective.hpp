@@ -18,10 +18,11 @@
 // implicitly in the prediction, as xpbd does, not in the matrix, so that the panel's drag slider
 // does not refactorise it: the matrix depends only on k, the masses and h_s; it is factorised
 // once (METIS order, time_fe's panel solve, shared by x, y and z) and every iteration is one
-// force pass (the spring runs) and one pair of triangular solves. Dashpots and the mouse spring
-// are explicit (at the substep's start). From the third iterate on, each iterate is extrapolated
-// by Chebyshev's semi-iterative weights (Wang 2015, "A Chebyshev semi-iterative approach for
-// accelerating projective and position-based dynamics", eq. 12):
+// force pass (the spring runs) and one pair of triangular solves. Dashpots are explicit (at the
+// substep's start); the mouse spring is in the iterations and, by a rank-one update, in the matrix.
+// From the third iterate on, each iterate is extrapolated by Chebyshev's semi-iterative weights
+// (Wang 2015, "A Chebyshev semi-iterative approach for accelerating projective and position-based
+// dynamics", eq. 12):
 //   q^(k) = w_k (q^(k) - q^(k-2)) + q^(k-2),  w_3 = 2 / (2 - rho^2),  w_k = 4 / (4 - rho^2 w_(k-1))
 // with q^(k) on the right the plain iterate; it keeps the fixed point (backward Euler's step) and
 // reaches a given residual in fewer iterations (docs/integrators.md#projective). Tethers (xpbd's)
@@ -64,6 +65,8 @@ class ProjectiveSolver {
   void substep(const MassSpringModel& m, double hs, double& dissipated, double& external);
   void predictRows(const MassSpringModel& m, double hs, int from, int to);
   void fillRows(const MassSpringModel& m, double hs, int from, int to);
+  void prepareGrab(const MassSpringModel& m);
+  void grabShift(const MassSpringModel& m);
   void takeRows(const MassSpringModel& m, double weight, int from, int to);
   double chebyshevWeight(int k, double previous) const;
   void finishRows(const MassSpringModel& m, double hs, int from, int to);
@@ -72,6 +75,13 @@ class ProjectiveSolver {
   double hs_ = 0.0;  // what the factor was made for
   bool ok_ = false;
   double rho_ = kChebyshevRho;
+  std::uint64_t factor_count_ = 0;  // factorisations so far
+  // the mouse spring: its particle's free row (-1: none), the factorisation its response was
+  // solved with, the response z = S^-1 e_g, and the last solve's multiples of z (prepareGrab)
+  int grab_row_ = -1;
+  std::uint64_t grab_factor_ = 0;
+  Eigen::VectorXd grab_response_;
+  double shift_[3] = {0.0, 0.0, 0.0};
   TimeFeLlt llt_;
   LltColumnsSolver solver_;
   // the substep's start, the prediction y, the iterate q and the one before it, the springs'
