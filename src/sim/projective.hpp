@@ -2,14 +2,15 @@
 // mass-spring systems"; Bouaziz et al. 2014), docs/integrators.md#projective. Backward Euler on
 // the springs, solved by local-global iterations on a constant matrix. One step of h is
 // `substeps` substeps of h_s = h / substeps; each substep, with c the drag and w the wind,
-//   v^ = (v + h_s (g + (F_grab(x) + F_dash(x, v) + c w) / m)) / (1 + h_s c / m)   (drag implicit)
+//   v^ = (v + h_s (g + (F_dash(x, v) + c w) / m)) / (1 + h_s c / m)   (drag implicit)
 //   y  = x + h_s v^                                   (the inertial prediction; q starts at y)
 //   `iterations` times:
 //     local:  d_s = r_s (q_b - q_a) / |q_b - q_a| for every spring (its rest-length projection)
 //     global: (M/h_s^2 + L_ff) q_f = M y_f / h_s^2 + sum_s k_s A_s^T d_s - L_fc c
 //             with L the stiffness Laplacian, c the fixed particles' positions; computed as the
 //             correction S (q' - q) = M (y - q) / h_s^2 + f_el(q), S the matrix on the left,
-//             f_el the springs' elastic forces (the same equation: sum k A^T d = f_el + L q)
+//             f_el the springs' elastic forces (the same equation: sum k A^T d = f_el + L q);
+//             the mouse spring's force at q and its stiffness join its particle's row
 //   x' = q,  v' = (q - x) / h_s
 // The global minimum of (1/2 h_s^2) |q - y|^2_M + sum_s (k_s / 2) |A_s q - d_s|^2 over q and the
 // d_s on their spheres is backward Euler's step from y with the contract's spring energy
