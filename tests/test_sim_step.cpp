@@ -94,12 +94,13 @@ void byHand(sim::Method method, const Spring1D& s, double x, double v, double h,
       return;
     }
     case sim::Method::Projective: {
-      // one substep, one iteration from the prediction y (drag implicit, the dashpot explicit):
-      // the local step's d = r (l > 0 on every variant), then the global step
-      // (m / h^2 + k) x' = m y / h^2 + k r, backward Euler's step from y exactly
-      const double vp = (v + h * (s.gx - s.c * v / s.m)) / (1.0 + h * s.cd / s.m);
+      // one substep, one iteration from the prediction y (drag implicit): the local step's d = r
+      // (l > 0 on every variant), then the global step with the dashpot's force at y and its c/h
+      // in the matrix, (m / h^2 + k + c / h) x' = m y / h^2 + k r + c x / h, backward Euler's
+      // step from y exactly (in 1-D the dashpot's Jacobian is c / h)
+      const double vp = (v + h * s.gx) / (1.0 + h * s.cd / s.m);
       const double y = x + h * vp, inertia = s.m / (h * h);
-      x1 = (inertia * y + s.k * s.r) / (inertia + s.k);
+      x1 = (inertia * y + s.k * s.r + s.c * x / h) / (inertia + s.k + s.c / h);
       v1 = (x1 - x) / h;
       return;
     }

@@ -127,10 +127,12 @@ class LltColumnsSolver {
   size_t terms_ = 0;                  // L's terms below the diagonal
 };
 
-// M / mass_divisor + laplacian_scale L_ff over the free particles (one scalar entry per pair,
-// shared by x, y and z): time_fe's M/h + (h/6) L and projective's M/h^2 + L.
+// M / mass_divisor + laplacian_scale L_ff + damping_scale C_ff over the free particles (one
+// scalar entry per pair, shared by x, y and z; C the Laplacian of the dashpots' c as L is of the
+// springs' k): time_fe's M/h + (h/6) L and projective's M/h^2 + L + C/h.
 Eigen::SparseMatrix<double> massAndLaplacian(const MassSpringModel& m, const FreeIndex& free,
-                                             double mass_divisor, double laplacian_scale);
+                                             double mass_divisor, double laplacian_scale,
+                                             double damping_scale = 0.0);
 
 // The stiffness Laplacian's rows of the free particles, by neighbours, for products gathered row
 // by row: (L q)_i = sum_j k_ij (q_i - q_j) over every spring at i, its free neighbours first,

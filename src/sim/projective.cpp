@@ -15,17 +15,18 @@ constexpr int kLanes = LltColumnsSolver::kLanes;
 
 void ProjectiveSolver::factorise(const MassSpringModel& m, double hs) {
   free_.build(m);
-  const Eigen::SparseMatrix<double> S = massAndLaplacian(m, free_, hs * hs, 1.0);
+  // the dashpots' c / h_s: at least their Jacobian (c u u^T / h_s a spring, u u^T <= I), so
+  // that the iterations with them in the right-hand side converge at any c
+  const Eigen::SparseMatrix<double> S = massAndLaplacian(m, free_, hs * hs, 1.0, 1.0 / hs);
   llt_.compute(S);
   ok_ = llt_.info() == Eigen::Success;
   if (ok_) solver_.prepare(llt_);
   ++factor_count_;
-  revision_ = m.revision;
+  revision_ = m.revision, damping_revision_ = m.damping_revision;
   hs_ = hs;
 }
 
-// Free rows [from, to): the prediction y (implicit drag, explicit dashpots), and the iterate q
-// starts there. dash_ holds the dashpots' and the drag's forces at the start.
+// Free rows [from, to): the prediction y (implicit drag), and the iterate q starts there.
 void ProjectiveSolver::predictRows(const MassSpringModel& m, double hs, int from, int to) {
   const double c = m.drag, g[3] = {m.gravity[0], m.gravity[1], m.gravity[2]};
   const double wind[3] = {m.wind[0], m.wind[1], m.wind[2]};
@@ -34,8 +35,7 @@ void ProjectiveSolver::predictRows(const MassSpringModel& m, double hs, int from
     const double mi = m.mass[i];
     for (int d = 0; d < m.dim; ++d) {
       const int j = 3 * i + d;
-      double force = c * wind[d];  // the explicit forces: the wind's part of the drag, ...
-      if (damped_) force += dash_[j] + c * (v_[j] - wind[d]);  // ... the dashpots alone
+      const double force = c * wind[d];  // the wind's part of the drag (the rest is implicit)
       const double vhat = (v_[j] + hs * (g[d] + force / mi)) / (1.0 + hs * c / mi);
       y_[j] = q_[j] = x_[j] + hs * vhat;
     }
@@ -52,7 +52,7 @@ void ProjectiveSolver::predictRows(const MassSpringModel& m, double hs, int from
 // takes it implicitly (an explicit k_grab at h_s = 1/60 s overshoots by h_s^2 k_grab / m,
 // thousands of times the distance, on a light cloth particle).
 void ProjectiveSolver::fillRows(const MassSpringModel& m, double hs, int from, int to) {
-  const double inertia = 1.0 / (hs * hs);
+  const double inertia = 1.0 / (hs * hs), c = m.drag, wind[3] = {m.wind[0], m.wind[1], m.wind[2]};
   const double *q = q_.data(), *y = y_.data(), *f = force_.data(), *mass = m.mass.data();
   const int *particle = free_.particle.data(), dim = m.dim;
   for (int k = from; k < to; ++k) {
@@ -61,6 +61,8 @@ void ProjectiveSolver::fillRows(const MassSpringModel& m, double hs, int from, i
     const double weight = mass[i] * inertia;
     for (int a = 0; a < dim; ++a) lanes[a] = weight * (y[3 * i + a] - q[3 * i + a]) + f[3 * i + a];
     for (int a = dim; a < kLanes; ++a) lanes[a] = 0.0;
+    if (damped_)  // the dashpots alone at q, v = (q - x) / h_s (dash_ holds them with the drag)
+      for (int a = 0; a < dim; ++a) lanes[a] += dash_[3 * i + a] + c * (vq_[3 * i + a] - wind[a]);
     if (i == m.grab)
       for (int a = 0; a < dim; ++a)
         lanes[a] += m.grab_stiffness * (m.grab_target[a] - q[3 * i + a]);
@@ -120,8 +122,8 @@ void ProjectiveSolver::takeRows(const MassSpringModel& m, double weight, int fro
 }
 
 // Free rows [from, to): v' = (q - x) / h_s, x' = q, and each particle's work of the drag (at the
-// predicted velocity v^ = (y - x) / h_s, where it acted) and the dashpots (at the start) over the
-// substep.
+// predicted velocity v^ = (y - x) / h_s, where it acted) and the dashpots (at the end, backward
+// Euler's: dash_ at q and v') over the substep.
 void ProjectiveSolver::finishRows(const MassSpringModel& m, double hs, int from, int to) {
   const double c = m.drag, wind[3] = {m.wind[0], m.wind[1], m.wind[2]};
   for (int k = from; k < to; ++k) {
@@ -130,8 +132,8 @@ void ProjectiveSolver::finishRows(const MassSpringModel& m, double hs, int from,
     for (int d = 0; d < m.dim; ++d) {
       const int j = 3 * i + d;
       const double dx = q_[j] - x_[j], v = dx / hs, predicted = (y_[j] - x_[j]) / hs;
-      double resisting = c * (predicted - wind[d]);                // minus the drag force
-      if (damped_) resisting -= dash_[j] + c * (v_[j] - wind[d]);  // minus the dashpots'
+      double resisting = c * (predicted - wind[d]);            // minus the drag force
+      if (damped_) resisting -= dash_[j] + c * (v - wind[d]);  // minus the dashpots'
       work += resisting * dx;
       x_[j] = q_[j], v_[j] = v;
     }
@@ -142,7 +144,6 @@ void ProjectiveSolver::finishRows(const MassSpringModel& m, double hs, int from,
 void ProjectiveSolver::substep(const MassSpringModel& m, double hs, double& dissipated,
                                double& external) {
   const int nf = static_cast<int>(free_.particle.size());
-  if (damped_) dissipativeForce(m, x_, v_, dash_);
   q_ = q_before_ = x_;  // the fixed particles' rows stay at their positions
   prepareGrab(m);
   const int threads = m.springs() >= kMinSpringsPerThread ? kernelThreads() : 1;
@@ -157,6 +158,7 @@ void ProjectiveSolver::substep(const MassSpringModel& m, double hs, double& diss
         team.forRange(0, nf, [&](int from, int to) { takeRows(m, weight, from, to); });
     });
     elasticForce(m, q_, force_);  // on the kernel threads
+    dashpotsAt(m, hs);
     util::runTeam(threads, [&](util::TeamMember& team) {
       team.forRange(0, nf, [&](int from, int to) { fillRows(m, hs, from, to); });
     });
@@ -167,6 +169,9 @@ void ProjectiveSolver::substep(const MassSpringModel& m, double hs, double& diss
   const int grab = m.grab >= 0 && !m.fixed(m.grab) ? m.grab : -1;
   util::runTeam(threads, [&](util::TeamMember& team) {
     team.forRange(0, nf, [&](int from, int to) { takeRows(m, weight, from, to); });
+  });
+  dashpotsAt(m, hs);  // at the end, for the ledger
+  util::runTeam(threads, [&](util::TeamMember& team) {
     team.single([&] {  // the mouse spring's force at the end (backward Euler's) over the substep
       if (grab < 0) return;
       const Vec3 force = m.grab_stiffness * (m.grab_target - q_.segment<3>(3 * grab));
@@ -177,11 +182,19 @@ void ProjectiveSolver::substep(const MassSpringModel& m, double hs, double& diss
   for (int k = 0; k < nf; ++k) dissipated += particle_work_[free_.particle[k]];
 }
 
+// With dashpots: dash_ = their and the drag's forces at the iterate q and v = (q - x) / h_s.
+void ProjectiveSolver::dashpotsAt(const MassSpringModel& m, double hs) {
+  if (!damped_) return;
+  vq_ = (q_ - x_) / hs;
+  dissipativeForce(m, q_, vq_, dash_);
+}
+
 bool ProjectiveSolver::step(const MassSpringModel& m, const State& in, double h, State& out,
                             double& dissipated, double& external) {
   const int substeps = std::max(1, m.substeps);
   const double hs = h / substeps;
-  if (revision_ != m.revision || hs_ != hs || free_.of_particle.size() != size_t(m.particles()))
+  if (revision_ != m.revision || damping_revision_ != m.damping_revision || hs_ != hs ||
+      free_.of_particle.size() != size_t(m.particles()))
     factorise(m, hs);
   dissipated = external = 0.0;
   if (!ok_) {

@@ -2,7 +2,7 @@
 // mass-spring systems"; Bouaziz et al. 2014), docs/integrators.md#projective. Backward Euler on
 // the springs, solved by local-global iterations on a constant matrix. One step of h is
 // `substeps` substeps of h_s = h / substeps; each substep, with c the drag and w the wind,
-//   v^ = (v + h_s (g + (F_dash(x, v) + c w) / m)) / (1 + h_s c / m)   (drag implicit)
+//   v^ = (v + h_s (g + c w / m)) / (1 + h_s c / m)   (drag implicit)
 //   y  = x + h_s v^                                   (the inertial prediction; q starts at y)
 //   `iterations` times:
 //     local:  d_s = r_s (q_b - q_a) / |q_b - q_a| for every spring (its rest-length projection)
@@ -19,8 +19,10 @@
 // implicitly in the prediction, as xpbd does, not in the matrix, so that the panel's drag slider
 // does not refactorise it: the matrix depends only on k, the masses and h_s; it is factorised
 // once (METIS order, time_fe's panel solve, shared by x, y and z) and every iteration is one
-// force pass (the spring runs) and one pair of triangular solves. Dashpots are explicit (at the
-// substep's start); the mouse spring is in the iterations and, by a rank-one update, in the matrix.
+// force pass (the spring runs) and one pair of triangular solves. The dashpots' forces at the
+// iterate join the right-hand side and their c / h_s the matrix (isotropic: more than their
+// Jacobian, so the iterations converge at any c, to backward Euler's step with them); the mouse
+// spring is in the iterations and, by a rank-one update, in the matrix.
 // From the third iterate on, each iterate is extrapolated by Chebyshev's semi-iterative weights
 // (Wang 2015, "A Chebyshev semi-iterative approach for accelerating projective and position-based
 // dynamics", eq. 12):
@@ -68,11 +70,12 @@ class ProjectiveSolver {
   void fillRows(const MassSpringModel& m, double hs, int from, int to);
   void prepareGrab(const MassSpringModel& m);
   void grabShift(const MassSpringModel& m);
+  void dashpotsAt(const MassSpringModel& m, double hs);
   void takeRows(const MassSpringModel& m, double weight, int from, int to);
   double chebyshevWeight(int k, double previous) const;
   void finishRows(const MassSpringModel& m, double hs, int from, int to);
   FreeIndex free_;
-  std::uint64_t revision_ = ~std::uint64_t{0};
+  std::uint64_t revision_ = ~std::uint64_t{0}, damping_revision_ = ~std::uint64_t{0};
   double hs_ = 0.0;  // what the factor was made for
   bool ok_ = false;
   double rho_ = kChebyshevRho;
@@ -86,9 +89,9 @@ class ProjectiveSolver {
   TimeFeLlt llt_;
   LltColumnsSolver solver_;
   // the substep's start, the prediction y, the iterate q and the one before it, the springs'
-  // elastic forces at q (3 numbers a particle), the dashpots' and the drag's forces at the start,
-  // each particle's work of the drag and dashpots in the substep
-  Eigen::VectorXd x_, v_, y_, q_, q_before_, force_, dash_, particle_work_;
+  // elastic forces at q (3 numbers a particle), the velocity (q - x) / h_s and the dashpots' and
+  // the drag's forces at q and it, each particle's work of the drag and dashpots in the substep
+  Eigen::VectorXd x_, v_, y_, q_, q_before_, force_, vq_, dash_, particle_work_;
   bool damped_ = false;  // whether any spring has a dashpot, this step
   std::string error_;
 };

@@ -398,14 +398,17 @@ void FreeLaplacian::build(const MassSpringModel& m, const FreeIndex& free) {
 }
 
 Eigen::SparseMatrix<double> massAndLaplacian(const MassSpringModel& m, const FreeIndex& free,
-                                             double mass_divisor, double laplacian_scale) {
+                                             double mass_divisor, double laplacian_scale,
+                                             double damping_scale) {
+  const bool damped = damping_scale != 0.0 && m.damping.size() == m.springs();
   const int nf = static_cast<int>(free.particle.size());
   std::vector<Eigen::Triplet<double>> t;
   t.reserve(size_t(nf) + 4 * size_t(m.springs()));
   for (int k = 0; k < nf; ++k) t.emplace_back(k, k, m.mass[free.particle[k]] / mass_divisor);
   for (int s = 0; s < m.springs(); ++s) {
     const int fa = free.of_particle[m.spring_a[s]], fb = free.of_particle[m.spring_b[s]];
-    const double k = laplacian_scale * m.stiffness[s];
+    const double k =
+        laplacian_scale * m.stiffness[s] + (damped ? damping_scale * m.damping[s] : 0.0);
     if (fa >= 0) t.emplace_back(fa, fa, k);
     if (fb >= 0) t.emplace_back(fb, fb, k);
     if (fa >= 0 && fb >= 0) {

@@ -306,8 +306,9 @@ void physicsSection(const PanelModel& m, PanelState& st, std::vector<Command>& o
                        m.stiffness_scale, st, &v))
       emit(out, make(K::SetStiffnessScale, v));
     if (detail::slider(
-            {"Spring damping", 0.0, Limits::kDampingMax, "%.3g N s/m", true, Commit::Live,
-             "Dashpot coefficient of every spring, in N s/m: damps stretching only."},
+            {"Spring damping", 0.0, Limits::kDampingMax, "%.3g N s/m", true, Commit::OnRelease,
+             "Dashpot coefficient of every spring, in N s/m: damps stretching only. Applied on "
+             "release: projective refactorises."},
             m.spring_damping, st, &v))
       emit(out, make(K::SetSpringDamping, v));
     if (m.integrator == "xpbd" || m.integrator == "projective") iterationSliders(m, st, out);
