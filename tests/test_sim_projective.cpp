@@ -62,6 +62,23 @@ double backwardEulerResidual(const sim::MassSpringModel& m, const sim::State& in
   return worst / scale;
 }
 
+// One step of h from `in` by a fresh solver at `iterations` (Chebyshev weights of rho): its
+// backward-Euler residual and its ledger's work.
+struct OneStep {
+  double residual, dissipated, external;
+};
+OneStep stepOnce(sim::MassSpringModel& m, const sim::State& in, double h, int iterations,
+                 double rho = sim::kChebyshevRho) {
+  m.iterations = iterations;
+  sim::ProjectiveSolver solver;
+  solver.setChebyshevRho(rho);
+  sim::State out;
+  OneStep r{0.0, 0.0, 0.0};
+  REQUIRE(solver.step(m, in, h, out, r.dissipated, r.external));
+  r.residual = backwardEulerResidual(m, in, out, h);
+  return r;
+}
+
 }  // namespace
 
 TEST_CASE("sim: projective's step converges to backward Euler's from its prediction") {
@@ -71,14 +88,10 @@ TEST_CASE("sim: projective's step converges to backward Euler's from its predict
   const double h = 1.0 / 60;
   std::vector<double> residual;
   for (const int iterations : {1, 16, 256, 4096}) {
-    m.iterations = iterations;
-    sim::ProjectiveSolver solver;
-    sim::State out;
-    double dissipated = 0.0, external = 0.0;
-    REQUIRE(solver.step(m, in, h, out, dissipated, external));
-    residual.push_back(backwardEulerResidual(m, in, out, h));
-    CHECK(dissipated > 0.0);  // the drag takes energy out
-    CHECK(external == 0.0);   // no mouse spring
+    const OneStep step = stepOnce(m, in, h, iterations);
+    residual.push_back(step.residual);
+    CHECK(step.dissipated > 0.0);  // the drag takes energy out
+    CHECK(step.external == 0.0);   // no mouse spring
   }
   // linear convergence of the local-global iterations, Chebyshev-weighted (measured: 68, 6.0,
   // 0.027, 6e-13 times |m g|; without the weights 68, 8.9, 0.070, 6e-13), to round-off
@@ -99,13 +112,7 @@ TEST_CASE("sim: projective's Chebyshev weights lower the residual at a few itera
   const sim::State in = disturbed(m, built.state);
   const double h = 1.0 / 60;
   const auto residualAt = [&](int iterations, double rho) {
-    m.iterations = iterations;
-    sim::ProjectiveSolver solver;
-    solver.setChebyshevRho(rho);
-    sim::State out;
-    double dissipated = 0.0, external = 0.0;
-    REQUIRE(solver.step(m, in, h, out, dissipated, external));
-    return backwardEulerResidual(m, in, out, h);
+    return stepOnce(m, in, h, iterations, rho).residual;
   };
   for (const int iterations : {1, 2}) {
     CAPTURE(iterations);
@@ -129,13 +136,9 @@ TEST_CASE("sim: projective takes the mouse spring implicitly, however stiff") {
   const double h = 1.0 / 60;
   std::vector<double> residual;
   for (const int iterations : {1, 16, 256, 4096}) {
-    m.iterations = iterations;
-    sim::ProjectiveSolver solver;
-    sim::State out;
-    double dissipated = 0.0, external = 0.0;
-    REQUIRE(solver.step(m, in, h, out, dissipated, external));
-    residual.push_back(backwardEulerResidual(m, in, out, h));
-    CHECK(external > 0.0);  // the mouse pulls the particle its way
+    const OneStep step = stepOnce(m, in, h, iterations);
+    residual.push_back(step.residual);
+    CHECK(step.external > 0.0);  // the mouse pulls the particle its way
   }
   // the step converges to backward Euler's with the mouse spring in it
   CAPTURE(residual[0]);
@@ -163,13 +166,9 @@ TEST_CASE("sim: projective takes the dashpots implicitly, however strong") {
   const sim::State in = disturbed(m, built.state);
   std::vector<double> residual;
   for (const int iterations : {1, 16, 256, 16384}) {
-    m.iterations = iterations;
-    sim::ProjectiveSolver solver;
-    sim::State out;
-    double dissipated = 0.0, external = 0.0;
-    REQUIRE(solver.step(m, in, h, out, dissipated, external));
-    residual.push_back(backwardEulerResidual(m, in, out, h));
-    CHECK(dissipated > 0.0);
+    const OneStep step = stepOnce(m, in, h, iterations);
+    residual.push_back(step.residual);
+    CHECK(step.dissipated > 0.0);
   }
   // the step converges to backward Euler's with the dashpots in it (more slowly: the matrix damps
   // every direction, the dashpots only along their springs)
