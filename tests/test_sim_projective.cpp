@@ -125,7 +125,7 @@ TEST_CASE("sim: projective's Chebyshev weights lower the residual at a few itera
 }
 
 TEST_CASE("sim: projective takes the mouse spring implicitly, however stiff") {
-  // the slider's stiffest mouse spring, 1e5 N/m, on a particle of 1/144 of 0.5 kg at 1/60 s:
+  // the slider's stiffest mouse spring, 1e5 N/m, on a particle of 1/144 of 1 kg at 1/60 s:
   // h^2 k / m = 4e3, far past an explicit spring's limit of 4 (docs/integrators.md#projective)
   auto built = scene::build(fallingCloth(12, 200.0));
   sim::MassSpringModel& m = built.mass_spring;
