@@ -190,6 +190,71 @@ TEST_CASE("sim: projective takes the dashpots implicitly, however strong") {
   CHECK(highest == e0);
 }
 
+// A frictionless floor under the `below` free particles whose predictions y = x + h v^ are the
+// lowest (drag: the prediction's, backwardEulerResidual's).
+sim::Collider floorUnder(const sim::MassSpringModel& m, const sim::State& in, double h, int below) {
+  std::vector<double> height;
+  for (int i = 0; i < m.particles(); ++i)
+    if (!m.fixed(i)) {
+      const double mi = m.mass[i];
+      const double vhat = (in.v[3 * i + 1] + h * (m.gravity.y() + m.drag * m.wind.y() / mi)) /
+                          (1.0 + h * m.drag / mi);
+      height.push_back(in.x[3 * i + 1] + h * vhat);
+    }
+  std::sort(height.begin(), height.end());
+  sim::Collider floor;  // a plane, normal +y, friction 0
+  floor.point = Vec3(0.0, 0.5 * (height[below - 1] + height[below]), 0.0);
+  return floor;
+}
+
+TEST_CASE(
+    "sim: projective's step with contacts converges to backward Euler's with a floor's push") {
+  // Few contacts go into the matrix by the low-rank update, many by a refactorisation; either
+  // way the fixed point is backward Euler's step with a contact force on the touching particles
+  // alone, pushing them out of the floor and not along it (frictionless): the residual of the
+  // equation without contacts is that force.
+  auto built = scene::build(fallingCloth(12, 200.0));
+  sim::MassSpringModel& m = built.mass_spring;
+  const sim::State in = disturbed(m, built.state);
+  const double h = 1.0 / 60;
+  for (const int below : {24, 60}) {  // fewer than kLowRankColumns, and more
+    CAPTURE(below);
+    m.colliders = {floorUnder(m, in, h, below)};
+    const double floor = m.colliders[0].point.y();
+    m.iterations = 4096;
+    sim::ProjectiveSolver solver;
+    sim::State out;
+    double dissipated = 0.0, external = 0.0;
+    REQUIRE(solver.step(m, in, h, out, dissipated, external));
+    m.colliders.clear();  // the residual of backward Euler's equation without the floor
+    Eigen::VectorXd f;
+    sim::elasticForce(m, out.x, f);
+    double along = 0.0, pushed = 0.0, off_floor = 0.0;
+    int touching = 0;
+    for (int i = 0; i < m.particles(); ++i) {
+      if (m.fixed(i)) continue;
+      const double mi = m.mass[i], g = mi * m.gravity.norm();
+      const Vec3 vhat = (in.v.segment<3>(3 * i) + h * (m.gravity + m.drag * m.wind / mi)) /
+                        (1.0 + h * m.drag / mi);
+      const Vec3 r = mi * (out.x.segment<3>(3 * i) - in.x.segment<3>(3 * i) - h * vhat) / (h * h) -
+                     f.segment<3>(3 * i);  // the drag is in the prediction v^
+      along = std::max(along, std::hypot(r.x(), r.z()) / g);
+      if (out.x[3 * i + 1] < floor) {
+        ++touching;
+        pushed = std::max(pushed, r.y() / g);
+        CHECK(r.y() > 0.0);  // out of the floor
+      } else {
+        off_floor = std::max(off_floor, std::abs(r.y()) / g);
+      }
+    }
+    CHECK(touching > 0);
+    CHECK(touching <= below);
+    CHECK(pushed > 0.1);      // the floor holds them up: a force of the order of their weight
+    CHECK(along < 1e-9);      // and only along its normal
+    CHECK(off_floor < 1e-9);  // on the touching particles alone
+  }
+}
+
 TEST_CASE("sim: projective holds a stiff cloth to its rest lengths as the iterations grow") {
   // k so large that the springs are rods for backward Euler: the stretch left is the
   // unconverged iterations', which must shrink with more of them
@@ -209,6 +274,7 @@ TEST_CASE("sim: projective's step is the same bit for bit on one thread and on t
   m.damping.setConstant(m.springs(), 0.01);  // explicit dashpots too
   ++m.damping_revision;
   const sim::State in = disturbed(m, built.state);
+  m.colliders = {floorUnder(m, in, 1.0 / 60, 40)};  // contacts: a refactorisation, low-rank rows
   simtest::checkSameBitsOnEveryPath([&](sim::State& out) {
     sim::ProjectiveSolver solver;
     double dissipated = 0.0, external = 0.0;

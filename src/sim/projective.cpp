@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "sim/contacts.hpp"
 #include "sim/forces.hpp"
 #include "sim/parallel.hpp"
 #include "util/team.hpp"
@@ -17,11 +18,17 @@ void ProjectiveSolver::factorise(const MassSpringModel& m, double hs) {
   free_.build(m);
   // the dashpots' c / h_s: at least their Jacobian (c u u^T / h_s a spring, u u^T <= I), so
   // that the iterations with them in the right-hand side converge at any c
-  const Eigen::SparseMatrix<double> S = massAndLaplacian(m, free_, hs * hs, 1.0, 1.0 / hs);
-  llt_.compute(S);
+  matrix_ = massAndLaplacian(m, free_, hs * hs, 1.0, 1.0 / hs);
+  llt_.compute(matrix_);
   ok_ = llt_.info() == Eigen::Success;
+  contact_weight_ = kContactWeight * matrix_.diagonal();
+  factored_contacts_.clear();
+  contact_.assign(free_.particle.size(), -1);
+  in_factor_.assign(free_.particle.size(), 0);
+  column_of_.assign(free_.particle.size(), -1);
+  response_row_.clear(), contacts_.clear();
+  columns_ = 0;
   if (ok_) solver_.prepare(llt_);
-  ++factor_count_;
   revision_ = m.revision, damping_revision_ = m.damping_revision;
   hs_ = hs;
 }
@@ -66,7 +73,75 @@ void ProjectiveSolver::fillRows(const MassSpringModel& m, double hs, int from, i
     if (i == m.grab)
       for (int a = 0; a < dim; ++a)
         lanes[a] += m.grab_stiffness * (m.grab_target[a] - q[3 * i + a]);
+    if (contact_[k] >= 0) {
+      const Vec3 f = contactForce(m, k, i);
+      for (int a = 0; a < dim; ++a) lanes[a] += f[a];
+    }
   }
+}
+
+// The contact of free row k (particle i, in contact_[k]'s collider) at the iterate q: its weight
+// times the way from q to the collider's nearest surface point, less the sliding motion of the
+// substep that Coulomb friction holds back (all of it while it is at most friction x depth).
+Vec3 ProjectiveSolver::contactForce(const MassSpringModel& m, int k, int i) const {
+  const Collider& c = m.colliders[contact_[k]];
+  const Vec3 at = q_.segment<3>(3 * i);
+  Vec3 n = c.normal;
+  double depth = (c.point - at).dot(c.normal);
+  if (c.shape == Collider::Shape::Sphere) {
+    const Vec3 off = at - c.point;
+    const double l = off.norm();
+    n = l > 0.0 ? Vec3(off / l) : Vec3(0.0, 1.0, 0.0);
+    depth = c.radius - l;
+  }
+  if (!(depth > 0.0)) return Vec3::Zero();
+  const Vec3 moved = at - x_.segment<3>(3 * i), slide = moved - moved.dot(n) * n;
+  const double s = slide.norm(), limit = c.friction * depth;
+  const Vec3 held = s <= limit ? slide : Vec3(slide * (limit / s));
+  return contact_weight_[k] * (depth * n - held);
+}
+
+// The free rows whose prediction y enters a collider (the first that it enters).
+void ProjectiveSolver::findContacts(const MassSpringModel& m) {
+  contacts_.clear();
+  const int nf = static_cast<int>(free_.particle.size());
+  for (int k = 0; k < nf; ++k) {
+    const int i = free_.particle[k];
+    contact_[k] = -1;
+    for (size_t c = 0; c < m.colliders.size(); ++c)
+      if (pushOut(m.colliders[c], x_.segment<3>(3 * i), y_.segment<3>(3 * i))) {
+        contact_[k] = static_cast<int>(c);
+        contacts_.push_back(k);
+        break;
+      }
+  }
+}
+
+// The factor of S + the contacts' weights on their rows' diagonal. A contact new to the factor
+// joins the matrix by the low-rank update (prepareLowRank) until kLowRankColumns responses are
+// used, when the factor is remade with the contacts of this substep. A row the factor holds that
+// is out of contact only has a slightly larger diagonal (the weight is kContactWeight of it),
+// which slows its iterations a little and leaves their fixed point alone (its right-hand side has
+// no contact force); the factor is remade, too, when more than kStaleContacts of its rows are.
+void ProjectiveSolver::factoriseContacts() {
+  int held = 0, fresh = 0;
+  for (int k : contacts_) {
+    held += in_factor_[k];
+    fresh += !in_factor_[k] && column_of_[k] < 0;
+  }
+  const int stale = static_cast<int>(factored_contacts_.size()) - held;
+  if (columns_ + fresh < kLowRankColumns &&
+      stale <= kStaleContacts * static_cast<double>(factored_contacts_.size()))
+    return;
+  Eigen::SparseMatrix<double> S = matrix_;
+  for (int k : contacts_) S.coeffRef(k, k) += contact_weight_[k];
+  llt_.factorize(S);
+  ok_ = llt_.info() == Eigen::Success;
+  if (ok_) solver_.prepare(llt_);
+  forgetResponses();
+  for (int k : factored_contacts_) in_factor_[k] = 0;
+  for (int k : contacts_) in_factor_[k] = 1;
+  factored_contacts_ = contacts_;
 }
 
 // The Chebyshev weight of iterate k (counted from 1), `previous` iterate k - 1's.
@@ -76,45 +151,83 @@ double ProjectiveSolver::chebyshevWeight(int k, double previous) const {
   return k == kChebyshevFirst ? 2.0 / (2.0 - rho2) : 4.0 / (4.0 - rho2 * previous);
 }
 
-// The mouse spring's response z = S^-1 e_g (g its particle's free row), solved once for each
-// grabbed particle and factor: with it the correction of (S + k_grab e_g e_g^T) is S's minus
-// z k_grab delta_g / (1 + k_grab z_g) (Sherman-Morrison), so the matrix holds the mouse spring
-// without a refactorisation and a stiff one cannot make the iterations diverge.
-void ProjectiveSolver::prepareGrab(const MassSpringModel& m) {
-  const int row = m.grab >= 0 && !m.fixed(m.grab) ? free_.of_particle[m.grab] : -1;
-  if (row < 0 || (row == grab_row_ && grab_factor_ == factor_count_)) {
-    if (row < 0) grab_row_ = -1;
-    return;
-  }
+// A new factor: no row's response is known.
+void ProjectiveSolver::forgetResponses() {
+  for (int k : response_row_) column_of_[k] = -1;
+  response_row_.clear();
+  columns_ = 0;
+}
+
+// The rows the factor lacks, with their weights: the mouse spring's particle (k_grab) and the
+// contacts new to the factor. Each row's response z = S^-1 e_row is solved once per factor (four
+// rows a solve); with them the correction of (S + E W E^T) is S's less Z (W^-1 + E^T Z)^-1 E^T
+// times S's (Woodbury), so that the matrix holds the mouse spring and the new contacts without a
+// refactorisation and a stiff one cannot make the iterations diverge.
+void ProjectiveSolver::prepareLowRank(const MassSpringModel& m) {
+  low_rows_.clear(), low_weight_.clear();
+  if (m.grab >= 0 && !m.fixed(m.grab))
+    low_rows_.push_back(free_.of_particle[m.grab]), low_weight_.push_back(m.grab_stiffness);
+  for (int k : contacts_)
+    if (!in_factor_[k]) low_rows_.push_back(k), low_weight_.push_back(contact_weight_[k]);
+  std::vector<int> missing;
+  for (int k : low_rows_)
+    if (column_of_[k] < 0 && std::find(missing.begin(), missing.end(), k) == missing.end())
+      missing.push_back(k);
+  solveResponses(missing);
+  const int r = static_cast<int>(low_rows_.size());
+  Eigen::MatrixXd capacitance(r, r);
+  for (int a = 0; a < r; ++a)
+    for (int b = 0; b < r; ++b)
+      capacitance(a, b) =
+          response_(low_rows_[a], column_of_[low_rows_[b]]) + (a == b ? 1.0 / low_weight_[a] : 0.0);
+  capacitance_.compute(capacitance);
+  low_shift_.setZero(r, 3);
+}
+
+// The responses of `rows` into the next columns of response_, four a solve.
+void ProjectiveSolver::solveResponses(const std::vector<int>& rows) {
   const int nf = static_cast<int>(free_.particle.size());
-  for (int k = 0; k < nf; ++k) std::fill_n(solver_.lanes(k), kLanes, 0.0);
-  solver_.lanes(row)[0] = 1.0;
-  solver_.solveLanes();
-  grab_response_.resize(nf);
-  for (int k = 0; k < nf; ++k) grab_response_[k] = solver_.lanes(k)[0];
-  grab_row_ = row, grab_factor_ = factor_count_;
+  if (response_.rows() != nf) response_.setZero(nf, kLowRankColumns + 1);
+  for (size_t first = 0; first < rows.size(); first += kLanes) {
+    const int count = static_cast<int>(std::min<size_t>(kLanes, rows.size() - first));
+    for (int k = 0; k < nf; ++k) std::fill_n(solver_.lanes(k), kLanes, 0.0);
+    for (int b = 0; b < count; ++b) solver_.lanes(rows[first + b])[b] = 1.0;
+    solver_.solveLanes();
+    for (int b = 0; b < count; ++b) {
+      const int row = rows[first + b], column = columns_++;
+      for (int k = 0; k < nf; ++k) response_(k, column) = solver_.lanes(k)[b];
+      column_of_[row] = column, response_row_.push_back(row);
+    }
+  }
 }
 
-// After a solve: the multiples of z to take from the correction, k_grab delta_g / (1 + k_grab z_g).
-void ProjectiveSolver::grabShift(const MassSpringModel& m) {
-  shift_[0] = shift_[1] = shift_[2] = 0.0;
-  if (grab_row_ < 0) return;
-  const double* delta = solver_.lanes(grab_row_);
-  const double k = m.grab_stiffness, scale = k / (1.0 + k * grab_response_[grab_row_]);
-  for (int d = 0; d < m.dim; ++d) shift_[d] = scale * delta[d];
+// After a solve: t = (W^-1 + E^T Z)^-1 E^T delta, the multiples of the responses to take from the
+// correction delta (a row of t for each low-rank row, a column for each coordinate).
+void ProjectiveSolver::lowRankShift(const MassSpringModel& m) {
+  const int r = static_cast<int>(low_rows_.size());
+  if (r == 0) return;
+  Eigen::MatrixXd at(r, 3);
+  for (int a = 0; a < r; ++a)
+    for (int d = 0; d < 3; ++d) at(a, d) = d < m.dim ? solver_.lanes(low_rows_[a])[d] : 0.0;
+  low_shift_ = capacitance_.solve(at);
 }
 
-// Free rows [from, to): the plain iterate q + the global solve's correction (less the mouse
-// spring's part, grabShift), extrapolated from the iterate before q by `weight` (1: the plain
+// Free rows [from, to): the plain iterate q + the global solve's correction (less the low-rank
+// rows' part, lowRankShift), extrapolated from the iterate before q by `weight` (1: the plain
 // iterate).
 void ProjectiveSolver::takeRows(const MassSpringModel& m, double weight, int from, int to) {
   double *q = q_.data(), *before = q_before_.data();
+  const int r = static_cast<int>(low_rows_.size());
   for (int k = from; k < to; ++k) {
     const double* lanes = solver_.lanes(k);
-    const double z = grab_row_ >= 0 ? grab_response_[k] : 0.0;
+    double shift[3] = {0.0, 0.0, 0.0};  // (Z t) at row k
+    for (int a = 0; a < r; ++a) {
+      const double z = response_(k, column_of_[low_rows_[a]]);
+      for (int d = 0; d < 3; ++d) shift[d] += z * low_shift_(a, d);
+    }
     for (int d = 0; d < m.dim; ++d) {
       const int j = 3 * free_.particle[k] + d;
-      const double delta = grab_row_ >= 0 ? lanes[d] - z * shift_[d] : lanes[d];
+      const double delta = lanes[d] - shift[d];
       const double next = weight * (q[j] + delta - before[j]) + before[j];
       before[j] = q[j], q[j] = next;
     }
@@ -122,13 +235,16 @@ void ProjectiveSolver::takeRows(const MassSpringModel& m, double weight, int fro
 }
 
 // Free rows [from, to): v' = (q - x) / h_s, x' = q, and each particle's work of the drag (at the
-// predicted velocity v^ = (y - x) / h_s, where it acted) and the dashpots (at the end, backward
-// Euler's: dash_ at q and v') over the substep.
+// predicted velocity v^ = (y - x) / h_s, where it acted), the dashpots and its contact (at the
+// end, backward Euler's: dash_ at q and v') over the substep.
 void ProjectiveSolver::finishRows(const MassSpringModel& m, double hs, int from, int to) {
   const double c = m.drag, wind[3] = {m.wind[0], m.wind[1], m.wind[2]};
   for (int k = from; k < to; ++k) {
     const int i = free_.particle[k];
     double work = 0.0;
+    if (contact_[k] >= 0)  // minus the contact's force at the end times its mean way (below)
+      work -= contactForce(m, k, i).dot(0.5 * (q_.segment<3>(3 * i) + y_.segment<3>(3 * i)) -
+                                        x_.segment<3>(3 * i));
     for (int d = 0; d < m.dim; ++d) {
       const int j = 3 * i + d;
       const double dx = q_[j] - x_[j], v = dx / hs, predicted = (y_[j] - x_[j]) / hs;
@@ -144,26 +260,31 @@ void ProjectiveSolver::finishRows(const MassSpringModel& m, double hs, int from,
 void ProjectiveSolver::substep(const MassSpringModel& m, double hs, double& dissipated,
                                double& external) {
   const int nf = static_cast<int>(free_.particle.size());
-  q_ = q_before_ = x_;  // the fixed particles' rows stay at their positions
-  prepareGrab(m);
   const int threads = m.springs() >= kMinSpringsPerThread ? kernelThreads() : 1;
+  q_ = q_before_ = x_;  // the fixed particles' rows stay at their positions
+  util::runTeam(threads, [&](util::TeamMember& team) {
+    team.forRange(0, nf, [&](int from, int to) { predictRows(m, hs, from, to); });
+  });
+  if (!m.colliders.empty()) {
+    findContacts(m);
+    factoriseContacts();
+  }
+  prepareLowRank(m);
   const int iterations = std::max(1, m.iterations);
   double weight = 1.0;
   for (int it = 0; it < iterations; ++it) {
     if (it > 0) weight = chebyshevWeight(it, weight);
-    util::runTeam(threads, [&](util::TeamMember& team) {
-      if (it == 0)
-        team.forRange(0, nf, [&](int from, int to) { predictRows(m, hs, from, to); });
-      else
+    if (it > 0)
+      util::runTeam(threads, [&](util::TeamMember& team) {
         team.forRange(0, nf, [&](int from, int to) { takeRows(m, weight, from, to); });
-    });
+      });
     elasticForce(m, q_, force_);  // on the kernel threads
     dashpotsAt(m, hs);
     util::runTeam(threads, [&](util::TeamMember& team) {
       team.forRange(0, nf, [&](int from, int to) { fillRows(m, hs, from, to); });
     });
     solver_.solveLanes();
-    grabShift(m);
+    lowRankShift(m);
   }
   weight = chebyshevWeight(iterations, weight);
   const int grab = m.grab >= 0 && !m.fixed(m.grab) ? m.grab : -1;

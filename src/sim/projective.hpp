@@ -22,7 +22,11 @@
 // force pass (the spring runs) and one pair of triangular solves. The dashpots' forces at the
 // iterate join the right-hand side and their c / h_s the matrix (isotropic: more than their
 // Jacobian, so the iterations converge at any c, to backward Euler's step with them); the mouse
-// spring is in the iterations and, by a rank-one update, in the matrix.
+// spring is in the iterations and, by a low-rank update, in the matrix. Colliders: a particle whose
+// predicted path enters one is a contact for the substep, its weight in the matrix (a low-rank
+// update while few are new to the factor, else a refactorisation) and its push out of the
+// collider, held back by friction, in the iterations, so that the solve carries the support to
+// the whole cloth (docs/integrators.md#projective); the contacts after the step still run.
 // From the third iterate on, each iterate is extrapolated by Chebyshev's semi-iterative weights
 // (Wang 2015, "A Chebyshev semi-iterative approach for accelerating projective and position-based
 // dynamics", eq. 12):
@@ -37,6 +41,8 @@
 #include <string>
 #include <vector>
 
+#include <Eigen/Cholesky>
+
 #include "sim/implicit.hpp"
 #include "sim/model.hpp"
 
@@ -50,6 +56,15 @@ namespace sim {
 // (docs/integrators.md#projective).
 constexpr double kChebyshevRho = 0.7;
 constexpr int kChebyshevFirst = 3;
+// A contact's weight, in multiples of its row's diagonal of M/h_s^2 + L + C/h_s: on
+// cloth_on_sphere at 1 x 3, 0.01 left the least stretch (1.075; 0.03 1.107, 0.1 and more left the
+// cloth stretched over the sphere: an isotropic weight also holds a sliding particle back within
+// each iteration). The factor is remade with the substep's contacts when kLowRankColumns
+// responses are used or more than kStaleContacts of its contacts have let go
+// (docs/integrators.md#projective).
+constexpr double kContactWeight = 0.01;
+constexpr double kStaleContacts = 0.25;
+constexpr int kLowRankColumns = 32;
 
 class ProjectiveSolver {
  public:
@@ -68,10 +83,15 @@ class ProjectiveSolver {
   void substep(const MassSpringModel& m, double hs, double& dissipated, double& external);
   void predictRows(const MassSpringModel& m, double hs, int from, int to);
   void fillRows(const MassSpringModel& m, double hs, int from, int to);
-  void prepareGrab(const MassSpringModel& m);
-  void grabShift(const MassSpringModel& m);
+  void forgetResponses();
+  void prepareLowRank(const MassSpringModel& m);
+  void solveResponses(const std::vector<int>& rows);
+  void lowRankShift(const MassSpringModel& m);
   void dashpotsAt(const MassSpringModel& m, double hs);
   void takeRows(const MassSpringModel& m, double weight, int from, int to);
+  void findContacts(const MassSpringModel& m);
+  void factoriseContacts();
+  Vec3 contactForce(const MassSpringModel& m, int k, int i) const;
   double chebyshevWeight(int k, double previous) const;
   void finishRows(const MassSpringModel& m, double hs, int from, int to);
   FreeIndex free_;
@@ -79,13 +99,21 @@ class ProjectiveSolver {
   double hs_ = 0.0;  // what the factor was made for
   bool ok_ = false;
   double rho_ = kChebyshevRho;
-  std::uint64_t factor_count_ = 0;  // factorisations so far
-  // the mouse spring: its particle's free row (-1: none), the factorisation its response was
-  // solved with, the response z = S^-1 e_g, and the last solve's multiples of z (prepareGrab)
-  int grab_row_ = -1;
-  std::uint64_t grab_factor_ = 0;
-  Eigen::VectorXd grab_response_;
-  double shift_[3] = {0.0, 0.0, 0.0};
+  // the rows the factor lacks (the mouse spring's, contacts new to it) with their weights, each
+  // row's column in response_ (-1: none) and each column's row, and the capacitance's factor
+  // and last solve (prepareLowRank)
+  std::vector<int> low_rows_, column_of_, response_row_;
+  std::vector<double> low_weight_;
+  int columns_ = 0;
+  Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> response_;
+  Eigen::LLT<Eigen::MatrixXd> capacitance_;
+  Eigen::MatrixXd low_shift_;
+  // the colliders: the matrix without contacts, each free row's collider this substep (-1: none),
+  // its contact weight, and the rows whose weight the factor holds
+  Eigen::SparseMatrix<double> matrix_;
+  std::vector<int> contact_, factored_contacts_, contacts_;
+  std::vector<char> in_factor_;
+  Eigen::VectorXd contact_weight_;
   TimeFeLlt llt_;
   LltColumnsSolver solver_;
   // the substep's start, the prediction y, the iterate q and the one before it, the springs'
