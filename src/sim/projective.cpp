@@ -169,18 +169,25 @@ void ProjectiveSolver::prepareLowRank(const MassSpringModel& m) {
     low_rows_.push_back(free_.of_particle[m.grab]), low_weight_.push_back(m.grab_stiffness);
   for (int k : contacts_)
     if (!in_factor_[k]) low_rows_.push_back(k), low_weight_.push_back(contact_weight_[k]);
-  std::vector<int> missing;
+  missing_.clear();
   for (int k : low_rows_)
-    if (column_of_[k] < 0 && std::find(missing.begin(), missing.end(), k) == missing.end())
-      missing.push_back(k);
-  solveResponses(missing);
+    if (column_of_[k] < 0 && std::find(missing_.begin(), missing_.end(), k) == missing_.end())
+      missing_.push_back(k);
+  if (columns_ + static_cast<int>(missing_.size()) > kLowRankColumns + 1) {
+    // out of columns (a mouse spring moved from particle to particle): solve this substep's again
+    forgetResponses();
+    missing_.clear();
+    for (int k : low_rows_)
+      if (column_of_[k] == -1) column_of_[k] = -2, missing_.push_back(k);  // -2: listed once
+  }
+  solveResponses(missing_);
   const int r = static_cast<int>(low_rows_.size());
-  Eigen::MatrixXd capacitance(r, r);
+  capacitance_matrix_.resize(r, r);
   for (int a = 0; a < r; ++a)
     for (int b = 0; b < r; ++b)
-      capacitance(a, b) =
+      capacitance_matrix_(a, b) =
           response_(low_rows_[a], column_of_[low_rows_[b]]) + (a == b ? 1.0 / low_weight_[a] : 0.0);
-  capacitance_.compute(capacitance);
+  capacitance_.compute(capacitance_matrix_);
   low_shift_.setZero(r, 3);
 }
 
@@ -206,10 +213,9 @@ void ProjectiveSolver::solveResponses(const std::vector<int>& rows) {
 void ProjectiveSolver::lowRankShift(const MassSpringModel& m) {
   const int r = static_cast<int>(low_rows_.size());
   if (r == 0) return;
-  Eigen::MatrixXd at(r, 3);
   for (int a = 0; a < r; ++a)
-    for (int d = 0; d < 3; ++d) at(a, d) = d < m.dim ? solver_.lanes(low_rows_[a])[d] : 0.0;
-  low_shift_ = capacitance_.solve(at);
+    for (int d = 0; d < 3; ++d) low_shift_(a, d) = d < m.dim ? solver_.lanes(low_rows_[a])[d] : 0.0;
+  capacitance_.solveInPlace(low_shift_);
 }
 
 // Free rows [from, to): the plain iterate q + the global solve's correction (less the low-rank

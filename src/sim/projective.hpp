@@ -102,10 +102,11 @@ class ProjectiveSolver {
   // the rows the factor lacks (the mouse spring's, contacts new to it) with their weights, each
   // row's column in response_ (-1: none) and each column's row, and the capacitance's factor
   // and last solve (prepareLowRank)
-  std::vector<int> low_rows_, column_of_, response_row_;
+  std::vector<int> low_rows_, column_of_, response_row_, missing_;
   std::vector<double> low_weight_;
   int columns_ = 0;
   Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> response_;
+  Eigen::MatrixXd capacitance_matrix_;
   Eigen::LLT<Eigen::MatrixXd> capacitance_;
   Eigen::MatrixXd low_shift_;
   // the colliders: the matrix without contacts, each free row's collider this substep (-1: none),
