@@ -57,11 +57,10 @@ namespace sim {
 constexpr double kChebyshevRho = 0.7;
 constexpr int kChebyshevFirst = 3;
 // A contact's weight, in multiples of its row's diagonal of M/h_s^2 + L + C/h_s: on
-// cloth_on_sphere at 1 x 3, 0.01 left the least stretch (1.075; 0.03 1.107, 0.1 and more left the
-// cloth stretched over the sphere: an isotropic weight also holds a sliding particle back within
-// each iteration). The factor is remade with the substep's contacts when kLowRankColumns
-// responses are used or more than kStaleContacts of its contacts have let go
-// (docs/integrators.md#projective).
+// cloth_on_sphere at 1 x 3, 0.01 left the least stretch (1.075; 0.03 1.082; larger weights, which
+// also hold a sliding particle back within each iteration, converged less). The factor is remade
+// with the substep's contacts when kLowRankColumns responses are used or more than
+// kStaleContacts of its contacts have let go (docs/integrators.md#projective).
 constexpr double kContactWeight = 0.01;
 constexpr double kStaleContacts = 0.25;
 constexpr int kLowRankColumns = 32;
