@@ -184,7 +184,7 @@ TEST_CASE("--version prints springlab and the project's version") {
 
 TEST_CASE("bench's stiff cloth names the vectors of xpbd's sweeps and compares the scalar path") {
   const auto r =
-      springlab({"bench", "--suite", "stiff", "--stiff", "cloth_on_sphere", "--swing", "0.05"});
+      springlab({"bench", "--suite", "stiff", "--stiff", "cloth_128_xpbd", "--swing", "0.05"});
   CHECK(r.status == 0);
   const auto ls = lines(r.out);
   REQUIRE(ls.size() >= 4);

@@ -23,8 +23,8 @@ constexpr IntegratorInfo kTable[] = {
      "per substep; stable at any k, damps a little"},
     {Method::Projective, "projective", true, false, 1, false,
      "projective dynamics (Liu et al. 2013): backward Euler by local-global iterations on a "
-     "prefactorised matrix; stable at any k, damps energy. Contacts are in its solve; at a few "
-     "iterations a cloth drapes slowly (more iterations, or xpbd, for a livelier fall)"},
+     "prefactorised matrix; stable at any k, damps energy. Contacts are in its solve; with 1 "
+     "substep a cloth folds over a collider slowly (4 substeps fold it within a second)"},
 };
 }  // namespace
 
