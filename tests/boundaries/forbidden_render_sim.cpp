@@ -1,0 +1,3 @@
+// render never sees the physics.
+#include "render/renderer.hpp"
+#include "sim/system.hpp"
