@@ -212,19 +212,19 @@ TEST_CASE("app: the session validates commands and applies them between steps") 
   CHECK_FALSE(
       s.apply(ui::command(K::SetJointDamping, 0.1), &msg));  // no joints on a spring pendulum
   // stiffness scale: k changes and so does the motion
-  const double k0 = s.built().mass_spring.stiffness[0];
+  const double k0 = s.built().massSpring()->stiffness[0];
   CHECK(s.apply(ui::command(K::SetStiffnessScale, 4.0), &msg));
-  CHECK(s.built().mass_spring.stiffness[0] == 4.0 * k0);
+  CHECK(s.built().massSpring()->stiffness[0] == 4.0 * k0);
   CHECK_FALSE(s.apply(ui::command(K::SetStiffnessScale, -1.0), &msg));
   // xpbd's substeps and iterations: whole numbers from 1 to 1000, on the model every lane steps
   CHECK(s.apply(ui::command(K::SetSubsteps, 12.0), &msg));
-  CHECK(s.built().mass_spring.substeps == 12);
+  CHECK(s.built().massSpring()->substeps == 12);
   CHECK(s.apply(ui::command(K::SetIterations, 3.0), &msg));
-  CHECK(s.built().mass_spring.iterations == 3);
+  CHECK(s.built().massSpring()->iterations == 3);
   CHECK_FALSE(s.apply(ui::command(K::SetSubsteps, 2.5), &msg));
   CHECK(msg == "substeps: must be a whole number from 1 to 1000");
   CHECK_FALSE(s.apply(ui::command(K::SetIterations, NAN), &msg));
-  CHECK(s.built().mass_spring.iterations == 3);
+  CHECK(s.built().massSpring()->iterations == 3);
   ui::PanelModel xp;
   s.fillPanel(xp);
   CHECK(xp.substeps == 12);
@@ -240,14 +240,14 @@ TEST_CASE("app: the session validates commands and applies them between steps") 
   // a bad file keeps the current scene
   CHECK_FALSE(s.apply(ui::command(K::LoadFile, 0, 0, "/nonexistent.json"), &msg));
   CHECK(msg.find("/nonexistent.json") != std::string::npos);
-  CHECK(s.built().mass_spring.particles() == 2);
+  CHECK(s.built().massSpring()->particles() == 2);
   CHECK(s.apply(ui::command(K::LoadBuiltin, 0, 0, "seed004_double_pendulum"), &msg));
-  CHECK(s.built().kind == sim::SystemKind::Pendulum);
+  CHECK(s.built().kind() == sim::SystemKind::Pendulum);
   CHECK(s.apply(ui::command(K::SetJointDamping, 0.1), &msg));
-  CHECK(s.built().pendulum.joint_damping == 0.1);
+  CHECK(s.built().pendulum()->joint_damping == 0.1);
   CHECK_FALSE(s.apply(gravity(-1e9), &msg));
   CHECK(s.apply(gravity(-1.62), &msg));
-  CHECK(s.built().pendulum.gravity.y() == -1.62);
+  CHECK(s.built().pendulum()->gravity.y() == -1.62);
 }
 
 TEST_CASE("app: changing k with time_fe refactorises once, and the result matches a fresh run") {
@@ -792,13 +792,13 @@ TEST_CASE(
     const glm::dvec2 p = r.pixelOfBody(body);
     r.mouse.press(B::Left, true, false, p.x + 5, p.y - 5, 0.0, false);
     REQUIRE(r.session.grabbed() == body);
-    const double before = r.session.built().kind == sim::SystemKind::Pendulum
-                              ? r.session.built().pendulum.grab_target.x()
-                              : r.session.built().mass_spring.grab_target.x();
+    const double before = r.session.built().kind() == sim::SystemKind::Pendulum
+                              ? r.session.built().pendulum()->grab_target.x()
+                              : r.session.built().massSpring()->grab_target.x();
     r.mouse.move(p.x + 105, p.y - 5);  // drag right: the spring's target moves right
-    const double after = r.session.built().kind == sim::SystemKind::Pendulum
-                             ? r.session.built().pendulum.grab_target.x()
-                             : r.session.built().mass_spring.grab_target.x();
+    const double after = r.session.built().kind() == sim::SystemKind::Pendulum
+                             ? r.session.built().pendulum()->grab_target.x()
+                             : r.session.built().massSpring()->grab_target.x();
     CHECK(after > before);
     r.mouse.release(p.x + 105, p.y - 5);
     CHECK(r.session.grabbed() == -1);
@@ -830,10 +830,11 @@ TEST_CASE(
     app::Session s;
     s.load(name);
     // xpbd's step is substeps x iterations sweeps, projective's as many solves
-    const auto& ms = s.built().mass_spring;
+    const auto& ms = *s.built().massSpring();
     const bool iterated = s.method() == sim::Method::Xpbd || s.method() == sim::Method::Projective;
     const double sweeps = iterated ? double(ms.substeps) * double(ms.iterations) : 1.0;
-    const double work = s.built().bodies() * double(sim::info(s.method()).order) * sweeps;
+    const double work =
+        s.built().bodies() * double(s.built().properties(s.method()).order) * sweeps;
     const auto total = static_cast<long long>(std::llround(s.def().duration / s.dt()));
     const auto oneFrame = static_cast<long long>(std::ceil(1.0 / 60.0 / s.dt()));
     const long long cap = total * work <= kWholeRun
@@ -906,8 +907,7 @@ TEST_CASE("app: framing keeps the motion in the viewport right of the panel") {
     mouse.setViewport(kX0, kW, kH);
     app::SceneFraming framing;
     const scene::Built& b = s.built();
-    framing.reset(b.kind == sim::SystemKind::Pendulum ? app::pendulumReach(b.pendulum)
-                                                      : app::Box{});
+    framing.reset(app::reachBox(b.skeleton(b.state, false)));
     bool inView = true;
     const double end = std::min(15.0, s.def().duration);
     for (int f = 1; f <= 60 * end; ++f) {
@@ -918,8 +918,8 @@ TEST_CASE("app: framing keeps the motion in the viewport right of the panel") {
       inView = inView && allInView(mouse, v, kX0, kW, kH);
     }
     CHECK(inView);
-    if (b.kind == sim::SystemKind::Pendulum) {  // the whole reach from the first frame on
-      const app::Box reach = app::pendulumReach(b.pendulum);
+    if (b.kind() == sim::SystemKind::Pendulum) {  // the whole reach from the first frame on
+      const app::Box reach = app::reachBox(b.skeleton(b.state, false));
       for (const glm::vec3& corner : {reach.lo, reach.hi}) {
         const glm::dvec2 p = mouse.project(corner);
         CHECK(p.x >= kX0);
@@ -1069,12 +1069,12 @@ TEST_CASE("app: wind streaks lie along the wind, move with it, fade in and out, 
 TEST_CASE("app: the panel's wind reaches the system, and the view draws it where the drag acts") {
   app::Session s;
   s.load("cloth_in_wind");
-  CHECK(s.built().mass_spring.wind == sim::Vec3(3, 0, 3));
+  CHECK(s.built().massSpring()->wind == sim::Vec3(3, 0, 3));
   ui::Command c = ui::command(K::SetWind);
   c.vec[0] = -5.0, c.vec[2] = 1.0;
   std::string msg;
   REQUIRE(s.apply(c, &msg));
-  CHECK(s.built().mass_spring.wind == sim::Vec3(-5, 0, 1));
+  CHECK(s.built().massSpring()->wind == sim::Vec3(-5, 0, 1));
   CHECK(s.currentDef().mass_spring.wind == sim::Vec3(-5, 0, 1));  // the lab's jobs see it
   ui::PanelModel pm;
   s.fillPanel(pm);

@@ -316,7 +316,7 @@ TEST_CASE(
   // the same simulation in-process must match the CSV bit for bit (17 significant digits)
   auto def = scene::loadFile(scene.string());
   auto built = scene::build(def);
-  sim::Stepper st(built.mass_spring, built.state, sim::Method::Verlet, 0.001);
+  sim::Stepper st(*built.massSpring(), built.state, sim::Method::Verlet, 0.001);
   long done = 0;
   for (int i = 0; i < 4; ++i) {
     st.advance(steps[i] - done);
@@ -324,7 +324,7 @@ TEST_CASE(
     CHECK(rows[i][0] == static_cast<double>(steps[i]) * 0.001);
     CHECK(erows[i][0] == rows[i][0]);
     for (int j = 0; j < 6; ++j) CHECK(rows[i][1 + j] == st.state().x[j]);
-    const auto e = sim::energy(built.mass_spring, st.state());
+    const auto e = sim::energy(*built.massSpring(), st.state());
     CHECK(erows[i][1] == e.kinetic);
     CHECK(erows[i][2] == e.potential);
     CHECK(erows[i][3] == e.total());

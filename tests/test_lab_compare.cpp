@@ -85,12 +85,14 @@ TEST_CASE("bad events exit 2 with one line naming --at, and nothing is written")
        "0, not \"nan\""},
       {"1:mass=2",
        "springlab run: --at: \"1:mass=2\": unknown key \"mass\" (keys: integrator, "
-       "dt, stiffness_scale, damping, drag, substeps, iterations)"},
+       "dt, stiffness_scale, damping, drag, joint_damping, substeps, iterations)"},
       {"1:dt=0", "springlab run: --at: \"1:dt=0\": dt: must be a finite number > 0, not \"0\""},
       {"1:drag=-1",
        "springlab run: --at: \"1:drag=-1\": drag: must be a finite number >= 0, not "
        "\"-1\""},
       {"1dt=3", "springlab run: --at: \"1dt=3\" is not T:KEY=VALUE"},
+      {"1:joint_damping=1",
+       "springlab run: --at: \"1:joint_damping=1\": joint_damping: only pendulums have joints"},
       {"1:integrator=implicit_midpoint",
        "springlab run: --at: \"1:integrator=implicit_midpoint\": implicit_midpoint does not apply "
        "to mass_spring systems; these apply: euler, symplectic_euler, verlet, rk4, "
@@ -105,7 +107,30 @@ TEST_CASE("bad events exit 2 with one line naming --at, and nothing is written")
   }
   const auto r = springlab({"run", "seed004_fig6b", "--at", "1:stiffness_scale=2"});
   CHECK(r.status == 2);
-  CHECK(r.err == "springlab run: --at: \"1:stiffness_scale=2\": a pendulum has no springs\n");
+  CHECK(
+      r.err ==
+      "springlab run: --at: \"1:stiffness_scale=2\": stiffness_scale: a pendulum has no springs\n");
+}
+
+TEST_CASE("joint_damping at a time damps a pendulum from then on, as the scene's own would") {
+  // the same key in a scene and in --at: a run damped from t = 0 by the event equals the scene
+  // with that joint damping
+  const auto def = scene::loadSceneArg("seed004_double_pendulum");
+  scene::SceneDef damped = def;
+  damped.pendulum.joint_damping = 0.5;
+  const scene::Built plain = scene::build(def), withDamping = scene::build(damped);
+  REQUIRE(plain.pendulum()->joint_damping == 0.0);
+  lab::ScheduledLane byEvent(plain, plain.state, def.integrator, def.dt,
+                             {event("0:joint_damping=0.5")}, 1.0);
+  lab::ScheduledLane byScene(withDamping, withDamping.state, def.integrator, def.dt, {}, 1.0);
+  lab::ScheduledLane undamped(plain, plain.state, def.integrator, def.dt, {}, 1.0);
+  for (int k = 0; k < 200; ++k) {
+    REQUIRE(byEvent.advance());
+    REQUIRE(byScene.advance());
+    REQUIRE(undamped.advance());
+  }
+  CHECK(sameState(byEvent.lane().state(), byScene.lane().state()));
+  CHECK_FALSE(sameState(byEvent.lane().state(), undamped.lane().state()));
 }
 
 TEST_CASE("each lane of compare is bit-identical to run with its integrator, dt and events") {

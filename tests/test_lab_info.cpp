@@ -104,7 +104,7 @@ std::string chainScene(int n, double m, double k, double stretch, bool bent = fa
 
 double omegaOf(const scene::SceneDef& def) {
   const scene::Built b = scene::build(def);
-  return sim::omegaMax(b, b.state);
+  return b.omegaMax(b.state);
 }
 
 }  // namespace
@@ -114,24 +114,24 @@ TEST_CASE("omega_max agrees with a dense generalised eigen-solve") {
                            "seed002_elastic_double_pendulum"}) {
     CAPTURE(name);
     const scene::Built b = scene::build(scene::loadSceneArg(name));
-    CHECK(sim::omegaMax(b, b.state) ==
-          doctest::Approx(denseOmegaMassSpring(b.mass_spring, b.state)).epsilon(1e-8));
+    CHECK(b.omegaMax(b.state) ==
+          doctest::Approx(denseOmegaMassSpring(*b.massSpring(), b.state)).epsilon(1e-8));
   }
   // compressed (the geometric term makes K indefinite) and bent out of plane (3-D)
   for (double stretch : {-0.3, 0.2}) {
     const auto def = scene::parse(chainScene(12, 0.1, 50.0, stretch, true), "chain");
     const scene::Built b = scene::build(def);
     CAPTURE(stretch);
-    REQUIRE(b.mass_spring.dim == 3);
-    CHECK(sim::omegaMax(b, b.state) ==
-          doctest::Approx(denseOmegaMassSpring(b.mass_spring, b.state)).epsilon(1e-8));
+    REQUIRE(b.massSpring()->dim == 3);
+    CHECK(b.omegaMax(b.state) ==
+          doctest::Approx(denseOmegaMassSpring(*b.massSpring(), b.state)).epsilon(1e-8));
   }
   for (const char* name :
        {"seed004_fig6b", "seed004_triple_pendulum", "pendulum_small_angle", "chain20_damped"}) {
     CAPTURE(name);
     const scene::Built b = scene::build(scene::loadSceneArg(name));
-    CHECK(sim::omegaMax(b, b.state) ==
-          doctest::Approx(denseOmegaPendulum(b.pendulum, b.state)).epsilon(1e-6));
+    CHECK(b.omegaMax(b.state) ==
+          doctest::Approx(denseOmegaPendulum(*b.pendulum(), b.state)).epsilon(1e-6));
   }
 }
 
@@ -162,7 +162,7 @@ TEST_CASE("info --json gives omega_max and a dt_limit per integrator") {
   const auto j = nlohmann::json::parse(r.out);
   const double omega = j.at("omega_max").get<double>();
   const scene::Built b = scene::build(scene::loadSceneArg("cloth_16"));
-  CHECK(omega == doctest::Approx(denseOmegaMassSpring(b.mass_spring, b.state)).epsilon(1e-8));
+  CHECK(omega == doctest::Approx(denseOmegaMassSpring(*b.massSpring(), b.state)).epsilon(1e-8));
   const auto& limits = j.at("dt_limit");
   CHECK(limits.at("verlet").get<double>() == doctest::Approx(2.0 / omega));
   CHECK(limits.at("rk4").get<double>() == doctest::Approx(2.0 * std::sqrt(2.0) / omega));

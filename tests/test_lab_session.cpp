@@ -196,7 +196,7 @@ TEST_CASE("the window and record refuse bad --lanes and --at in one line, before
       {{"cloth_16", "--at", "x:dt=1", "--frames", "1"},
        "springlab: --at: \"x:dt=1\": the time must be a finite number >= 0, not \"x\""},
       {{"seed004_fig6b", "--at", "1:drag=1", "--frames", "1"},
-       "springlab: --at: \"1:drag=1\": drag is not modelled for pendulums"},
+       "springlab: --at: \"1:drag=1\": drag: not modelled for pendulums (use joint_damping)"},
       {{"record", "cloth_16", "--out", (tempDir() / "x.png").string(), "--at", "1:dt=-2"},
        "springlab record: --at: \"1:dt=-2\": dt: must be a finite number > 0, not \"-2\""},
   };

@@ -28,7 +28,7 @@ TEST_CASE(
     CHECK(!def.name.empty());
     CHECK(!def.description.empty());
     const auto b = scene::build(def);
-    CHECK(b.kind == def.kind);
+    CHECK(b.kind() == def.kind);
     const auto st = b.stepper(def.integrator, def.dt);
     const long steps = std::min(1000L, std::lround(std::ceil(kMaxCheckedSeconds / def.dt)));
     const auto d = st->advance(steps);
@@ -211,10 +211,10 @@ TEST_CASE(
   CHECK(ms.springs.back().a == 9);
   CHECK(ms.springs.back().b == 5);
   const auto b = scene::build(def);
-  CHECK(b.mass_spring.rest_length[0] ==
+  CHECK(b.massSpring()->rest_length[0] ==
         doctest::Approx((ms.particles[9].position - Eigen::Vector3d(5, 5, 0)).norm()));
-  CHECK(b.mass_spring.rest_length[1] == 0.5);
-  CHECK(b.mass_spring.dim == 2);
+  CHECK(b.massSpring()->rest_length[1] == 0.5);
+  CHECK(b.massSpring()->dim == 2);
 }
 
 TEST_CASE("3-D scenes are detected as such, defaults follow docs/scenes.md") {
@@ -225,7 +225,7 @@ TEST_CASE("3-D scenes are detected as such, defaults follow docs/scenes.md") {
   CHECK(def.integrator == sim::Method::Rk4);
   CHECK(def.dt == 0.001);
   CHECK(def.duration == 10);
-  CHECK(scene::build(def).mass_spring.dim == 3);
+  CHECK(scene::build(def).massSpring()->dim == 3);
 }
 
 TEST_CASE("a fixed particle may carry any finite mass, which is ignored") {
@@ -240,8 +240,8 @@ TEST_CASE("a fixed particle may carry any finite mass, which is ignored") {
     CAPTURE(mass);
     const auto def = scene::parse(sceneWithFixedMass(mass), "t.json");
     const auto b = scene::build(def);
-    CHECK(b.mass_spring.inv_mass[0] == 0.0);
-    CHECK(b.mass_spring.mass[0] == reference.mass_spring.mass[0]);
+    CHECK(b.massSpring()->inv_mass[0] == 0.0);
+    CHECK(b.massSpring()->mass[0] == reference.massSpring()->mass[0]);
     CHECK(b.energy(b.state).total() == reference.energy(reference.state).total());
   }
   // it must still be a finite number

@@ -54,7 +54,7 @@ TEST_CASE("sim: observed order of accuracy by step halving on a 3-D network") {
               << (x1 - x2).norm() << ", " << (x2 - x4).norm() << ")");
       CHECK(std::abs(order - expected) <= 0.2);
       // the registry's advertised order is the one observed
-      CHECK(integ.order == static_cast<int>(expected));
+      CHECK(integ.mass_spring.order == static_cast<int>(expected));
     }
   }
 }
@@ -79,10 +79,10 @@ TEST_CASE("sim: hanging spring-mass oscillator against y_eq + A cos(wt)") {
       // rk4 at h = 1e-3 must be within 1e-8 m; the others within A wT (wh)^p of their order p,
       // which a method one order lower would exceed by far
       const bool rk4 = integ.method == sim::Method::Rk4;
-      const double h = rk4 ? 1e-3 : integ.order == 2 ? 1e-3 : 1e-4;
-      const double tol = rk4 ? 1e-8 : A * w * T * std::pow(w * h, integ.order);
+      const double h = rk4 ? 1e-3 : integ.mass_spring.order == 2 ? 1e-3 : 1e-4;
+      const double tol = rk4 ? 1e-8 : A * w * T * std::pow(w * h, integ.mass_spring.order);
       const long n = std::lround(T / h);
-      sim::Stepper st(built.mass_spring, built.state, integ.method, h);
+      sim::Stepper st(*built.massSpring(), built.state, integ.method, h);
       double err = 0, verr = 0;
       bool on_axis = true;
       for (long i = 1; i <= n; ++i) {

@@ -172,13 +172,13 @@ TEST_CASE("wind: a changed wind (the panel's) carries a particle to the new air'
   auto s = particle(Vec3::Zero(), Vec3::Zero(), Vec3::Zero(), {}, 2.0);
   s.mass_spring.wind = Vec3(1, 0, 0);
   sim::System sys(s.mass_spring);
-  REQUIRE(sys.mass_spring.dim == 2);
+  REQUIRE(sys.massSpring()->dim == 2);
   CHECK(*sys.setParameter(sim::Parameter::Wind, 0.0, Vec3(0, 0, 1)) ==
         "a planar scene's wind has no z component");
   CHECK(*sys.setParameter(sim::Parameter::Wind, 0.0, Vec3(NAN, 0, 0)) == "not a finite vector");
   CHECK(*sys.setParameter(sim::Parameter::Wind, 0.0, Vec3(sim::kMaxWind + 1, 0, 0)) ==
         "faster than 100 m/s");
-  CHECK(sys.mass_spring.wind == Vec3(1, 0, 0));  // refused: unchanged
+  CHECK(sys.massSpring()->wind == Vec3(1, 0, 0));  // refused: unchanged
   const double dt = 1e-3;
   auto stepper = sys.stepper(Method::Rk4, dt, s.state);
   REQUIRE(!stepper->advance(1000));
@@ -214,8 +214,8 @@ TEST_CASE("scene: colliders and wind, their errors name the key") {
   CHECK(def.mass_spring.colliders[0].friction == 0.5);
   CHECK(def.mass_spring.colliders[1].radius == 0.5);
   const auto b = scene::build(def);
-  CHECK(b.mass_spring.wind == Vec3(1, 0, 0));
-  CHECK(b.mass_spring.colliders.size() == 2);
+  CHECK(b.massSpring()->wind == Vec3(1, 0, 0));
+  CHECK(b.massSpring()->colliders.size() == 2);
 
   const std::pair<const char*, const char*> bad[] = {
       {R"(, "colliders": {})",
@@ -250,12 +250,12 @@ TEST_CASE("cloth_on_sphere: outside the sphere and above the ground, by xpbd and
   for (const Method method : {Method::Xpbd, Method::Projective}) {
     CAPTURE(std::string(sim::info(method).name));
     auto b = scene::build(def);
-    REQUIRE(b.mass_spring.colliders.size() == 2);
-    if (method == Method::Xpbd) b.mass_spring.substeps = 10, b.mass_spring.iterations = 2;
-    const Collider ball = b.mass_spring.colliders[0];
+    REQUIRE(b.massSpring()->colliders.size() == 2);
+    if (method == Method::Xpbd) b.massSpring()->substeps = 10, b.massSpring()->iterations = 2;
+    const Collider ball = b.massSpring()->colliders[0];
     REQUIRE(ball.shape == Collider::Shape::Sphere);
     const auto st = b.stepper(method, def.dt);
-    const double e0 = sim::energy(b.mass_spring, b.state).total(), spacing = 1.2 / 63;
+    const double e0 = sim::energy(*b.massSpring(), b.state).total(), spacing = 1.2 / 63;
     double lowest_over_ball = 1e9, highest = e0, stretch = 1.0;
     for (int k = 0; k < 120; ++k) {  // 2 s: it has landed on the sphere and the ground
       REQUIRE(!st->advance());
@@ -266,9 +266,9 @@ TEST_CASE("cloth_on_sphere: outside the sphere and above the ground, by xpbd and
         REQUIRE(p.y() >= 0.0);
       }
       REQUIRE(lowest_over_ball >= -1e-12);
-      highest = std::max(highest, sim::energy(b.mass_spring, st->state()).total());
+      highest = std::max(highest, sim::energy(*b.massSpring(), st->state()).total());
       stretch =
-          std::max(stretch, simtest::maxStructuralStretch(b.mass_spring, st->state(), spacing));
+          std::max(stretch, simtest::maxStructuralStretch(*b.massSpring(), st->state(), spacing));
     }
     CHECK(lowest_over_ball < 1e-6);  // it did land on the sphere
     if (method != Method::Projective) continue;

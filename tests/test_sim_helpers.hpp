@@ -54,7 +54,7 @@ class Builder {
     def.mass_spring = def_;
     def.mass_spring.drag = drag;
     scene::Built built = scene::build(def);
-    return System{std::move(built.mass_spring), std::move(built.state)};
+    return System{std::move(*built.massSpring()), std::move(built.state)};
   }
 
  private:
@@ -95,13 +95,13 @@ inline scene::SceneDef fallingCloth(int n, double k, double c, double c_drag) {
 inline double worstStretch(const scene::SceneDef& def, sim::Method method, int substeps,
                            int iterations, double h, int steps, double spacing) {
   auto built = scene::build(def);
-  built.mass_spring.substeps = substeps;
-  built.mass_spring.iterations = iterations;
-  sim::Stepper st(built.mass_spring, built.state, method, h);
+  built.massSpring()->substeps = substeps;
+  built.massSpring()->iterations = iterations;
+  sim::Stepper st(*built.massSpring(), built.state, method, h);
   double worst = 0.0;
   for (int i = 0; i < steps; ++i) {
     REQUIRE_FALSE(st.advance());
-    worst = std::max(worst, maxStructuralStretch(built.mass_spring, st.state(), spacing));
+    worst = std::max(worst, maxStructuralStretch(*built.massSpring(), st.state(), spacing));
   }
   return worst - 1.0;
 }
@@ -141,7 +141,7 @@ inline void checkSameBitsOnEveryPath(const std::function<bool(sim::State&)>& ste
 inline std::vector<sim::IntegratorInfo> massSpringIntegrators() {
   std::vector<sim::IntegratorInfo> out;
   for (const auto& i : sim::integrators())
-    if (i.mass_spring) out.push_back(i);
+    if (i.mass_spring.applies) out.push_back(i);
   return out;
 }
 

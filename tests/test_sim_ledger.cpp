@@ -76,7 +76,7 @@ TEST_CASE("ledger: each integrator's residual converges at its order or better")
     CHECK(residualOrder(damped, c.method, c.h, 1.0) > c.order - 0.25);
   }
   const scene::Built chain = scene::build(scene::loadSceneArg("chain20_damped"));
-  REQUIRE(chain.pendulum.joint_damping > 0.0);
+  REQUIRE(chain.pendulum()->joint_damping > 0.0);
   CHECK(residualOrder(chain, sim::Method::Rk4, 0.0025, 1.0) == doctest::Approx(4.0).epsilon(0.1));
   CHECK(residualOrder(chain, sim::Method::ImplicitMidpoint, 0.0025, 1.0) ==
         doctest::Approx(2.0).epsilon(0.1));

@@ -83,7 +83,7 @@ OneStep stepOnce(sim::MassSpringModel& m, const sim::State& in, double h, int it
 
 TEST_CASE("sim: projective's step converges to backward Euler's from its prediction") {
   auto built = scene::build(fallingCloth(12, 200.0));
-  sim::MassSpringModel& m = built.mass_spring;
+  sim::MassSpringModel& m = *built.massSpring();
   const sim::State in = disturbed(m, built.state);
   const double h = 1.0 / 60;
   std::vector<double> residual;
@@ -108,7 +108,7 @@ TEST_CASE("sim: projective's Chebyshev weights lower the residual at a few itera
   // first two iterates, then a smaller residual for the same work (measured on this cloth at 3,
   // 4, 5, 6 iterations: 0.67, 0.67, 0.76, 0.79 of the plain iterations')
   auto built = scene::build(fallingCloth(12, 200.0));
-  sim::MassSpringModel& m = built.mass_spring;
+  sim::MassSpringModel& m = *built.massSpring();
   const sim::State in = disturbed(m, built.state);
   const double h = 1.0 / 60;
   const auto residualAt = [&](int iterations, double rho) {
@@ -128,7 +128,7 @@ TEST_CASE("sim: projective takes the mouse spring implicitly, however stiff") {
   // the slider's stiffest mouse spring, 1e5 N/m, on a particle of 1/144 of 1 kg at 1/60 s:
   // h^2 k / m = 4e3, far past an explicit spring's limit of 4 (docs/integrators.md#projective)
   auto built = scene::build(fallingCloth(12, 200.0));
-  sim::MassSpringModel& m = built.mass_spring;
+  sim::MassSpringModel& m = *built.massSpring();
   const int grabbed = 6 * 12 + 6;
   m.grab = grabbed, m.grab_stiffness = 1e5;
   m.grab_target = built.state.x.segment<3>(3 * grabbed) + Vec3(0.1, 0.2, -0.1);
@@ -157,7 +157,7 @@ TEST_CASE("sim: projective's mouse spring on particle after particle keeps conve
   // each grabbed particle's response is kept for the factor; more than kLowRankColumns of them
   // are solved again rather than written past the columns there are
   auto built = scene::build(fallingCloth(12, 200.0));
-  sim::MassSpringModel& m = built.mass_spring;
+  sim::MassSpringModel& m = *built.massSpring();
   const sim::State in = disturbed(m, built.state);
   const double h = 1.0 / 60;
   m.grab_target = Vec3(0.3, -0.2, 0.4), m.grab_stiffness = 1e3;
@@ -192,7 +192,7 @@ TEST_CASE("sim: projective takes the dashpots implicitly, however strong") {
   const double particle_mass = 1.0 / (12 * 12);  // the cloth generator's default 1 kg
   for (auto& spring : def.mass_spring.springs) spring.damping = 100.0 * particle_mass / h;
   auto built = scene::build(def);
-  sim::MassSpringModel& m = built.mass_spring;
+  sim::MassSpringModel& m = *built.massSpring();
   REQUIRE(m.anyDashpot());
   const sim::State in = disturbed(m, built.state);
   std::vector<double> residual;
@@ -245,7 +245,7 @@ TEST_CASE(
   // alone, pushing them out of the floor and not along it (frictionless): the residual of the
   // equation without contacts is that force.
   auto built = scene::build(fallingCloth(12, 200.0));
-  sim::MassSpringModel& m = built.mass_spring;
+  sim::MassSpringModel& m = *built.massSpring();
   const sim::State in = disturbed(m, built.state);
   const double h = 1.0 / 60;
   for (const int below : {24, 60}) {  // fewer than kLowRankColumns, and more
@@ -298,7 +298,7 @@ TEST_CASE("sim: projective holds a stiff cloth to its rest lengths as the iterat
 
 TEST_CASE("sim: projective's step is the same bit for bit on one thread and on two") {
   auto built = scene::build(fallingCloth(48, 1e4));
-  sim::MassSpringModel& m = built.mass_spring;
+  sim::MassSpringModel& m = *built.massSpring();
   REQUIRE(m.springs() >= sim::kMinSpringsPerThread);  // the rows and the solve on two threads
   m.substeps = 2, m.iterations = 3;
   m.grab = 300, m.grab_target = Vec3(0.3, -0.2, 0.4), m.grab_stiffness = 2.0;

@@ -63,15 +63,15 @@ Eigen::VectorXd forces(const sim::MassSpringModel& m, const sim::State& s, int t
 
 // The forces with the AVX-512, the AVX2 and the scalar kernels (those the processor has).
 std::vector<Eigen::VectorXd> everyPath(const Sheet& s, int threads) {
-  std::vector<Eigen::VectorXd> out{forces(s.built.mass_spring, s.state, threads)};
+  std::vector<Eigen::VectorXd> out{forces(*s.built.massSpring(), s.state, threads)};
   if (sim::wideSimdAvailable()) {
     sim::setWideSimd(false);
-    out.push_back(forces(s.built.mass_spring, s.state, threads));
+    out.push_back(forces(*s.built.massSpring(), s.state, threads));
     sim::setWideSimd(true);
   }
   if (sim::simdAvailable()) {
     sim::setSimd(false);
-    out.push_back(forces(s.built.mass_spring, s.state, threads));
+    out.push_back(forces(*s.built.massSpring(), s.state, threads));
     sim::setSimd(true);
   }
   return out;
@@ -81,7 +81,7 @@ std::vector<Eigen::VectorXd> everyPath(const Sheet& s, int threads) {
 
 TEST_CASE("spring runs: every spring once, each run one block and one stride of its ends") {
   const Sheet s = sheet(64);
-  const sim::MassSpringModel& m = s.built.mass_spring;
+  const sim::MassSpringModel& m = *s.built.massSpring();
   const sim::SpringRuns& r = m.spring_runs;
   REQUIRE_FALSE(r.empty());
   CHECK(r.block >= 256);
@@ -118,7 +118,7 @@ TEST_CASE("spring runs: every spring once, each run one block and one stride of 
 
 static void checkRunsAgainstSpringBySpring(bool loose) {
   const Sheet s = sheet(64, 0, loose);
-  const sim::MassSpringModel& m = s.built.mass_spring;
+  const sim::MassSpringModel& m = *s.built.massSpring();
   REQUIRE(m.springs() >= sim::kMinSpringsPerThread);
   REQUIRE(m.spring_runs.loose.empty() == !loose);
   REQUIRE(m.spring_runs.blocks() == 16);  // 8 items: 9 threads leave one member without
@@ -166,7 +166,7 @@ TEST_CASE(
   for (const auto& [nx, ny] : {std::pair{100, 100}, {12, 400}}) {
     CAPTURE(nx);
     const Sheet s = sheet(nx, ny);
-    const sim::MassSpringModel& m = s.built.mass_spring;
+    const sim::MassSpringModel& m = *s.built.massSpring();
     REQUIRE(m.springs() >= sim::kMinSpringsPerThread);
     auto byHand = m;
     byHand.adjacency_start.clear(), byHand.adjacency_spring.clear();
@@ -188,7 +188,7 @@ TEST_CASE("spring runs: a dashpot anywhere sends the pass spring by spring, to i
       CAPTURE(noted);
       CAPTURE(where);
       Sheet s = sheet(64);
-      sim::MassSpringModel& m = s.built.mass_spring;
+      sim::MassSpringModel& m = *s.built.massSpring();
       REQUIRE_FALSE(m.spring_runs.dashpots);
       m.damping[static_cast<Eigen::Index>(where * (m.springs() - 1))] = 0.7;
       ++m.damping_revision;
@@ -211,7 +211,7 @@ TEST_CASE("spring runs: a dashpot anywhere sends the pass spring by spring, to i
 TEST_CASE("spring runs: the spring damping parameter reaches the pass, and so does its removal") {
   Sheet s = sheet(64);
   sim::System& sys = s.built;
-  const sim::MassSpringModel& m = sys.mass_spring;
+  const sim::MassSpringModel& m = *sys.massSpring();
   const Eigen::VectorXd undamped = forces(m, s.state, 2);
   REQUIRE_FALSE(sys.setParameter(sim::Parameter::SpringDamping, 0.4, Vec3::Zero()));
   CHECK(m.spring_runs.dashpots);
@@ -229,7 +229,7 @@ TEST_CASE("spring runs: the stiffness scale reaches the runs' copies of k") {
   Sheet s = sheet(64);
   sim::System& sys = s.built;
   REQUIRE_FALSE(sys.setParameter(sim::Parameter::StiffnessScale, 2.5, Vec3::Zero()));
-  const sim::MassSpringModel& m = sys.mass_spring;
+  const sim::MassSpringModel& m = *sys.massSpring();
   CHECK(m.spring_runs.revision == m.revision);
   auto byHand = m;
   byHand.adjacency_start.clear(), byHand.adjacency_spring.clear();
@@ -240,7 +240,7 @@ TEST_CASE("spring runs: the stiffness scale reaches the runs' copies of k") {
 
 TEST_CASE("spring runs: springs of zero length and a particle on another give no force, no trap") {
   Sheet s = sheet(64);
-  const sim::MassSpringModel& m = s.built.mass_spring;
+  const sim::MassSpringModel& m = *s.built.massSpring();
   // particles 1 .. 8 of the first row onto particle 0: the runs along the row have zero-length
   // springs in every lane of a four (the tests trap division by zero, tests/fp_trap.hpp)
   for (int i = 1; i <= 8; ++i) s.state.x.segment<3>(3 * i) = s.state.x.segment<3>(0);

@@ -80,7 +80,7 @@ TEST_CASE(
     def.mass_spring.springs.push_back(extra);
   }
   const auto built = scene::build(def);
-  const sim::MassSpringModel& m = built.mass_spring;
+  const sim::MassSpringModel& m = *built.massSpring();
   const std::vector<int> colour = sim::sweepColours(m);
   REQUIRE(static_cast<int>(colour.size()) == m.springs());
   std::set<std::pair<int, int>> seen;         // (colour, particle)
@@ -105,14 +105,14 @@ TEST_CASE(
 
 TEST_CASE("sim: xpbd gives the same bits on 1 and 2 kernel threads") {
   const auto def = clothScene(32, 2e4);  // 5826 springs: above kMinSpringsPerThread
-  REQUIRE(scene::build(def).mass_spring.springs() >= sim::kMinSpringsPerThread);
+  REQUIRE(scene::build(def).massSpring()->springs() >= sim::kMinSpringsPerThread);
   auto a = scene::build(def), b = scene::build(def);
-  a.mass_spring.substeps = b.mass_spring.substeps = 3;
-  a.mass_spring.iterations = b.mass_spring.iterations = 4;
+  a.massSpring()->substeps = b.massSpring()->substeps = 3;
+  a.massSpring()->iterations = b.massSpring()->iterations = 4;
   sim::setKernelThreads(1);
-  const sim::State one = simtest::run(a.mass_spring, a.state, sim::Method::Xpbd, 1.0 / 60, 30);
+  const sim::State one = simtest::run(*a.massSpring(), a.state, sim::Method::Xpbd, 1.0 / 60, 30);
   sim::setKernelThreads(2);
-  const sim::State two = simtest::run(b.mass_spring, b.state, sim::Method::Xpbd, 1.0 / 60, 30);
+  const sim::State two = simtest::run(*b.massSpring(), b.state, sim::Method::Xpbd, 1.0 / 60, 30);
   sim::setKernelThreads(1);
   CHECK(one.x != a.state.x);
   CHECK(one.x == two.x);
@@ -129,13 +129,13 @@ TEST_CASE(
     def.mass_spring.tethers = true;
     auto run = [&](bool simd, bool wide) {
       auto built = scene::build(def);
-      built.mass_spring.substeps = 3;
-      built.mass_spring.iterations = 4;  // lambda read back after the first sweep
-      if (!dashpots) built.mass_spring.damping.setZero(), ++built.mass_spring.damping_revision;
-      REQUIRE(built.mass_spring.anyDashpot() == dashpots);
+      built.massSpring()->substeps = 3;
+      built.massSpring()->iterations = 4;  // lambda read back after the first sweep
+      if (!dashpots) built.massSpring()->damping.setZero(), ++built.massSpring()->damping_revision;
+      REQUIRE(built.massSpring()->anyDashpot() == dashpots);
       sim::setSimd(simd), sim::setWideSimd(wide);
       const sim::State s =
-          simtest::run(built.mass_spring, built.state, sim::Method::Xpbd, 1.0 / 60, 20);
+          simtest::run(*built.massSpring(), built.state, sim::Method::Xpbd, 1.0 / 60, 20);
       sim::setSimd(true), sim::setWideSimd(true);
       CHECK(s.x != built.state.x);
       return s;
@@ -186,16 +186,16 @@ TEST_CASE("scene: a tilted hanging cloth turns about its top edge, its spacing u
   }
   // structural neighbours stay one spacing apart: the sheet is turned, not stretched
   const auto b = scene::build(scene::SceneDef{.mass_spring = def});
-  CHECK(b.mass_spring.dim == 3);
-  CHECK(b.mass_spring.rest_length[1] == doctest::Approx(0.5));  // first vertical spring
-  CHECK(b.mass_spring.rest_length[0] == doctest::Approx(0.5));  // first horizontal spring
+  CHECK(b.massSpring()->dim == 3);
+  CHECK(b.massSpring()->rest_length[1] == doctest::Approx(0.5));  // first vertical spring
+  CHECK(b.massSpring()->rest_length[0] == doctest::Approx(0.5));  // first horizontal spring
 }
 
 TEST_CASE("sim: tethers hold every particle within its start distance of its two nearest pins") {
   auto def = clothScene(16, 1e4);
   def.mass_spring.tethers = true;
   auto tethered = scene::build(def);
-  const auto& m = tethered.mass_spring;
+  const auto& m = *tethered.massSpring();
   const int pins = 2, free = m.particles() - pins;
   REQUIRE(m.tether_particle.size() == size_t(2 * free));
   for (size_t t = 0; t < m.tether_particle.size(); ++t) {
@@ -218,8 +218,8 @@ TEST_CASE("sim: tethers hold every particle within its start distance of its two
   };
   def.mass_spring.tethers = false;
   auto loose = scene::build(def);
-  sim::Stepper with(tethered.mass_spring, tethered.state, sim::Method::Xpbd, 1.0 / 60);
-  sim::Stepper without(loose.mass_spring, loose.state, sim::Method::Xpbd, 1.0 / 60);
+  sim::Stepper with(*tethered.massSpring(), tethered.state, sim::Method::Xpbd, 1.0 / 60);
+  sim::Stepper without(*loose.massSpring(), loose.state, sim::Method::Xpbd, 1.0 / 60);
   double worst_with = 0.0, worst_without = 0.0;
   for (int i = 0; i < 60; ++i) {
     REQUIRE_FALSE(with.advance());
@@ -236,7 +236,7 @@ TEST_CASE("sim: tethers hold every particle within its start distance of its two
 TEST_CASE("sim: the force pass gives the scatter pass's bits on 2 threads (gather form)") {
   auto def = clothScene(32, 3e3);  // 5826 springs, with dashpots and drag
   const auto built = scene::build(def);
-  const auto& m = built.mass_spring;
+  const auto& m = *built.massSpring();
   REQUIRE(m.springs() >= sim::kMinSpringsPerThread);
   REQUIRE(m.adjacency_start.size() == size_t(m.particles() + 1));
   // a state where every spring is stretched or compressed and moving
@@ -278,10 +278,10 @@ TEST_CASE("sim: tethered particles on their anchor and on the pins' axis step wi
     for (int i = 2; i + 1 < static_cast<int>(ms.particles.size()); ++i)
       ms.springs.push_back({i, i + 1, 100.0, std::nullopt, 0.0});
     auto built = scene::build(def);
-    REQUIRE(built.mass_spring.tether_particle.size() == 16);
+    REQUIRE(built.massSpring()->tether_particle.size() == 16);
     sim::setSimd(simd);
     const sim::State end =
-        simtest::run(built.mass_spring, built.state, sim::Method::Xpbd, 0.01, 50);
+        simtest::run(*built.massSpring(), built.state, sim::Method::Xpbd, 0.01, 50);
     sim::setSimd(true);
     CHECK(end.x.allFinite());
     // inside both tethers: the one on pin 0 cannot leave it, the one on the axis stays on it

@@ -98,7 +98,7 @@ void FrameDriver::releaseGl() {
 
 void FrameDriver::frameScene() {
   const scene::Built& b = session.built();
-  framing.reset(b.kind == sim::SystemKind::Pendulum ? pendulumReach(b.pendulum) : Box{});
+  framing.reset(reachBox(b.skeleton(b.state, false)));
 }
 
 void FrameDriver::sceneDefaults() {

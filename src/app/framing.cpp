@@ -28,12 +28,13 @@ Box boxOf(std::span<const float> xyz) {
   return b;
 }
 
-Box pendulumReach(const sim::PendulumModel& m) {
-  const glm::vec3 pivot(m.pivot.x(), m.pivot.y(), m.pivot.z());
-  const float r = static_cast<float>(m.length.sum());
+Box reachBox(const sim::Skeleton& k) {
   Box b;
-  b.add(pivot - glm::vec3(r, r, 0.0f));
-  b.add(pivot + glm::vec3(r, r, 0.0f));
+  if (!k.has_reach) return b;
+  const glm::vec3 centre(k.reach_centre.x(), k.reach_centre.y(), k.reach_centre.z());
+  const glm::vec3 half(k.reach_half.x(), k.reach_half.y(), k.reach_half.z());
+  b.add(centre - half);
+  b.add(centre + half);
   return b;
 }
 

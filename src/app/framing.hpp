@@ -8,7 +8,7 @@
 #include <span>
 
 #include "render/camera.hpp"
-#include "sim/pendulum.hpp"
+#include "sim/skeleton.hpp"
 
 namespace app {
 
@@ -23,9 +23,9 @@ struct Box {
 
 // The finite points of a flat x y z array.
 Box boxOf(std::span<const float> xyz);
-// Everything a pendulum can reach: the pivot +- the summed rod lengths in x and y (the chain is
-// planar in x-y).
-Box pendulumReach(const sim::PendulumModel& m);
+// Everything a system can reach whatever it does (sim::Skeleton's reach: a pendulum's pivot +-
+// its summed rod lengths in x and y); empty when it has none.
+Box reachBox(const sim::Skeleton& k);
 
 // Points the camera at `box` so that all of it shows in a viewport of the given aspect
 // (width / height): render::Camera::frame fits the height, a narrow viewport needs more.

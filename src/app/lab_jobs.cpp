@@ -37,10 +37,9 @@ lab::SweepSpec mapSpec(const MapRequest& r) {
   const double centre = limited ? r.limit_dt / std::sqrt(r.scale) : r.dt;
   spec.dt = {centre / (limited ? kBelowLimit : kAroundDt),
              centre * (limited ? kAboveLimit : kAroundDt), LabJobs::kMapColumns};
-  const bool springs = r.def.kind == sim::SystemKind::MassSpring;
-  spec.stiffness =
-      springs ? lab::GridAxis{r.scale / kStiffnessSpan, r.scale * kStiffnessSpan, LabJobs::kMapRows}
-              : lab::GridAxis{1.0, 1.0, 1};
+  spec.stiffness = r.scalable ? lab::GridAxis{r.scale / kStiffnessSpan, r.scale * kStiffnessSpan,
+                                              LabJobs::kMapRows}
+                              : lab::GridAxis{1.0, 1.0, 1};
   spec.seconds = std::min(LabJobs::kMapSeconds, r.def.duration > 0 ? r.def.duration : 1.0);
   if (r.omega > 0.0)
     spec.seconds = std::max(spec.seconds, LabJobs::kMapPeriods * 2.0 * M_PI / r.omega);
@@ -97,7 +96,7 @@ void LabJobs::startOrders(const scene::SceneDef& def, std::vector<sim::Method> m
     std::lock_guard lock(mutex_);
     orders_.clear();
     for (sim::Method m : methods)
-      orders_.push_back({std::string(sim::info(m).name), sim::info(m).order,
+      orders_.push_back({std::string(sim::info(m).name), sim::onKind(m, def.kind).order,
                          std::numeric_limits<double>::quiet_NaN(), "measuring"});
     orders_running_ = true;
   }

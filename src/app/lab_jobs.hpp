@@ -23,6 +23,7 @@ struct MapRequest {
   double scale = 1.0;     // the current stiffness scale
   double limit_dt = 0.0;  // s, the integrator's limit at scale 1 (0: none known)
   double omega = 0.0;     // rad/s, omega_max at the current stiffness (0: unknown)
+  bool scalable = true;   // the stiffness scale applies (a row per scale; else one row at 1)
 };
 
 class LabJobs {

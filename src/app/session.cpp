@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "scene/build.hpp"
 #include "scene/catalog.hpp"
 #include "scene/load.hpp"
 #include "sim/spectrum.hpp"
@@ -43,19 +44,10 @@ void Session::loadDef(const scene::SceneDef& def, const std::string& name,
   built_ = std::make_unique<scene::Built>(scene::build(def_));
   loaded_system_ = std::make_unique<sim::System>(*built_);
   jobs_.stopAll();
-  omega0_ = sim::omegaMax(*built_, built_->state);
-  gravity0_ = built_->gravity().norm();
+  omega0_ = built_->omegaMax(built_->state);
   lanes_.emplace_back(*built_, built_->state, def_.integrator, def_.dt);
   restart(built_->state);
-  // the phase plot starts on the last moving body's first coordinate among those the panel
-  // lists (a cloth's last rows move most); a pendulum's on the first angle
-  phase_coordinate_ = 0;
-  const int perBody = built_->isPendulum() ? 0 : 3;
-  for (int i = built_->bodies() - 1; i >= 0 && perBody; --i)
-    if (built_->bodyMoves(i) && perBody * i < kPhaseCoordinatesListed) {
-      phase_coordinate_ = perBody * i;
-      break;
-    }
+  phase_coordinate_ = built_->defaultPhaseCoordinate(kPhaseCoordinatesListed);
 }
 
 void Session::setEvents(std::vector<lab::Event> events) {
@@ -65,8 +57,7 @@ void Session::setEvents(std::vector<lab::Event> events) {
 void Session::restart(const sim::State& s) {
   if (!events_.empty()) {
     // the events replay from the start: the parameters go back to those at load
-    static_cast<sim::System&>(*built_) = *loaded_system_;
-    ++built_->mass_spring.revision;  // cached factorisations may be of the changed system
+    built_->restore(*loaded_system_);
     events_.rewindTo(s.t);
   }
   for (auto& slot : lanes_) slot.lane.restart(s);
@@ -215,7 +206,7 @@ Session::Outcome Session::applyClock(const ui::Command& c, std::string& why) {
   using L = ui::Limits;
   switch (c.kind) {
     case K::SetIntegrator: {
-      const auto lookup = sim::lookupIntegrator(c.text, built_->kind);
+      const auto lookup = built_->lookupIntegrator(c.text);
       if (!lookup.method) return why = lookup.error, Outcome::Rejected;
       const auto lanes = targetLanes(c, why);
       for (lab::Lane* lane : lanes) lane->setMethod(*lookup.method);
@@ -253,7 +244,7 @@ bool Session::addLane(int source, const std::string& integrator, double dt, std:
     return why = "lanes: at most " + std::to_string(kMaxLanes) + " on screen", false;
   if (source < 0 || source >= laneCount())
     return why = "lane " + std::to_string(source) + ": no such lane", false;
-  const auto lookup = sim::lookupIntegrator(integrator, built_->kind);
+  const auto lookup = built_->lookupIntegrator(integrator);
   if (!lookup.method) return why = lookup.error, false;
   why = rangeError(dt, ui::Limits::kDtMin, ui::Limits::kDtMax, "dt");
   if (!why.empty()) return false;
@@ -376,7 +367,7 @@ Session::Outcome Session::applyPhysics(const ui::Command& c, std::string& why) {
   if (!why.empty()) return Outcome::Rejected;
   if (auto bad = built_->setParameter(p->parameter, c.value))
     return why = std::string(p->what) + ": " + *bad, Outcome::Rejected;
-  if (sim::System::conservative(p->parameter)) reanchor();
+  if (sim::parameterInfo(p->parameter).conservative) reanchor();
   return Outcome::Applied;
 }
 
@@ -405,10 +396,7 @@ Session::Outcome Session::applyGrabAndPlots(const ui::Command& c, std::string& w
 }
 
 double Session::omegaMax() const {
-  // K scales with the springs' stiffness, and a pendulum's with |g|: omega as their square root
-  if (built_->isPendulum())
-    return gravity0_ > 0.0 ? omega0_ * std::sqrt(built_->gravity().norm() / gravity0_) : 0.0;
-  return omega0_ * std::sqrt(stiffnessScale());
+  return omega0_ * built_->omegaRatio(*loaded_system_);
 }
 
 std::optional<double> Session::dtLimit(sim::Method m) const {
@@ -416,20 +404,9 @@ std::optional<double> Session::dtLimit(sim::Method m) const {
 }
 
 scene::SceneDef Session::currentDef() const {
-  scene::SceneDef d = def_;
-  d.gravity = built_->gravity();
+  scene::SceneDef d = scene::withParameters(def_, *built_);
   d.integrator = method();
   d.dt = dt();
-  if (built_->isPendulum()) {
-    d.pendulum.joint_damping = built_->pendulum.joint_damping;
-  } else {
-    d.mass_spring.drag = built_->mass_spring.drag;
-    d.mass_spring.wind = built_->mass_spring.wind;
-    d.substeps = built_->mass_spring.substeps;
-    d.iterations = built_->mass_spring.iterations;
-    for (size_t s = 0; s < d.mass_spring.springs.size(); ++s)
-      d.mass_spring.springs[s].damping = built_->mass_spring.damping[static_cast<Eigen::Index>(s)];
-  }
   return d;
 }
 
@@ -440,17 +417,15 @@ Session::Outcome Session::applyJobs(const ui::Command& c, std::string& why) {
     case K::RunStabilityMap: {
       const auto limit = sim::dtLimit(method(), omegaMax() / std::sqrt(stiffnessScale()));
       jobs_.startMap({currentDef(), method(), dt(), stiffnessScale(),
-                      limit && std::isfinite(*limit) ? *limit : 0.0, omegaMax()});
+                      limit && std::isfinite(*limit) ? *limit : 0.0, omegaMax(),
+                      built_->has(sim::Parameter::StiffnessScale)});
       return Outcome::Applied;
     }
     case K::CancelStabilityMap:
       jobs_.cancelMap();
       return Outcome::Applied;
     case K::MeasureOrder: {
-      std::vector<sim::Method> methods;
-      for (const auto& i : sim::integrators())
-        if (sim::appliesTo(i.method, built_->kind)) methods.push_back(i.method);
-      jobs_.startOrders(currentDef(), methods, dt());
+      jobs_.startOrders(currentDef(), built_->integrators(), dt());
       return Outcome::Applied;
     }
     default:
@@ -510,24 +485,18 @@ std::string Session::summary(const std::optional<sim::Divergence>& d) {
 }
 
 void Session::fillPanel(ui::PanelModel& pm) const {
-  const bool pendulum = built_->isPendulum();
   pm.builtin_scenes = scene::builtinNames();
   pm.scene_name = name_;
   pm.scene_path = path_;
-  pm.pendulum = pendulum;
-  pm.particles = pendulum ? 0 : built_->mass_spring.particles();
-  pm.springs = pendulum ? 0 : built_->mass_spring.springs();
-  pm.links = pendulum ? built_->pendulum.links() : 0;
+  pm.pendulum = !built_->has(sim::Parameter::StiffnessScale);
+  const sim::Counts counts = built_->counts();
+  pm.particles = counts.particles;
+  pm.springs = counts.springs;
+  pm.links = counts.links;
   pm.dofs = built_->dofs();
   pm.integrators.clear();
-  for (const auto& i : sim::integrators()) {
-    if (!sim::appliesTo(i.method, built_->kind)) continue;
-    // appended piecewise: GCC 12 warns falsely (-Wrestrict) on chained string concatenation
-    std::string tip(i.description);
-    tip.append("\norder ").append(std::to_string(i.order)).append(", ");
-    tip.append(i.symplectic ? "symplectic" : "not symplectic");
-    pm.integrators.push_back({std::string(i.name), tip});
-  }
+  for (const sim::Method m : built_->integrators())
+    pm.integrators.push_back({std::string(sim::info(m).name), built_->integratorTooltip(m)});
   pm.integrator = std::string(sim::info(method()).name);
   pm.dt = dt();
   pm.time_scale = time_scale_;
@@ -535,14 +504,10 @@ void Session::fillPanel(ui::PanelModel& pm) const {
   pm.stiffness_scale = stiffnessScale();
   pm.spring_damping = springDamping();
   pm.drag = built_->parameter(sim::Parameter::Drag);
-  if (!built_->isPendulum()) {
-    pm.substeps = built_->mass_spring.substeps;
-    pm.iterations = built_->mass_spring.iterations;
-  }
-  const sim::Vec3 g = built_->gravity();
-  for (int k = 0; k < 3; ++k) pm.gravity[k] = g[k];
-  if (!built_->isPendulum())
-    for (int k = 0; k < 3; ++k) pm.wind[k] = built_->mass_spring.wind[k];
+  pm.substeps = static_cast<int>(built_->parameter(sim::Parameter::Substeps));
+  pm.iterations = static_cast<int>(built_->parameter(sim::Parameter::Iterations));
+  const sim::Vec3 g = built_->gravity(), wind = built_->vectorParameter(sim::Parameter::Wind);
+  for (int k = 0; k < 3; ++k) pm.gravity[k] = g[k], pm.wind[k] = wind[k];
   pm.joint_damping = built_->parameter(sim::Parameter::JointDamping);
   pm.grab_stiffness = grab_stiffness_;
   pm.sim_time = clock_t_;

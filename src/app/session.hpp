@@ -154,9 +154,8 @@ class Session {
   std::deque<LaneSlot> lanes_;  // a deque: slots never move, the lanes reference *built_
   lab::EventSchedule events_;
   lab::History history_;
-  double omega0_ = 0.0;    // rad/s: omega_max at load (stiffness scale 1, the scene's gravity)
-  double gravity0_ = 0.0;  // m/s^2, |g| at load: a pendulum's omega grows as sqrt(|g|)
-  LabJobs jobs_;           // last: its threads stop before the rest goes
+  double omega0_ = 0.0;  // rad/s: omega_max at load (stiffness scale 1, the scene's gravity)
+  LabJobs jobs_;         // last: its threads stop before the rest goes
   std::string name_, path_, arg_;
   bool paused_ = false;
   double time_scale_ = 1.0;

@@ -20,7 +20,7 @@ std::string dtRange() {
 std::optional<std::string> applyLanes(Session& s, const std::string& text,
                                       const std::string& prefix) {
   std::vector<lab::LaneSpec> specs;
-  if (auto bad = lab::parseLaneSpecs(text, s.built().kind, specs))
+  if (auto bad = lab::parseLaneSpecs(text, s.built().kind(), specs))
     return prefix + ": --lanes: " + *bad;
   if (specs.size() > static_cast<size_t>(Session::kMaxLanes))
     return prefix + ": --lanes: " + std::to_string(specs.size()) + " lanes; at most " +
@@ -69,7 +69,7 @@ std::optional<std::string> applySessionOptions(Session& s, const SessionOptions&
   for (const auto& text : o.at) {
     lab::Event e;
     if (auto bad = lab::parseEvent(text, e)) return prefix + ": --at: " + *bad;
-    if (auto bad = lab::checkEvent(e, s.built().kind)) return prefix + ": --at: " + *bad;
+    if (auto bad = lab::checkEvent(e, s.built().kind())) return prefix + ": --at: " + *bad;
     events.push_back(std::move(e));
   }
   s.setEvents(std::move(events));

@@ -4,29 +4,12 @@
 #include <cmath>
 
 #include "app/framing.hpp"
-#include "sim/pendulum.hpp"
 
 namespace app {
 
 namespace {
 constexpr size_t kTrailSamples = 240;  // 4 s at 60 frames/s
 
-// Radii, as fractions of lengths the scene defines, so that bodies read as beads on the springs
-// whatever the scene's units.
-// Pendulum bob: a fraction of the shortest rod (two bobs never overlap) and of the whole chain (a
-// short rod in a long chain does not get a huge bob); scaled by the cube root of the bob's mass
-// relative to the heaviest (a sphere's size for a given density).
-constexpr double kBobOfShortestRod = 0.3, kBobOfChain = 0.06;
-constexpr double kPivotOfBob = 0.4;  // the pivot: a smaller dot than the bobs
-// Particle: a fifth of the median spring's rest length leaves the spring visible between beads.
-constexpr double kParticleOfSpring = 0.2;
-// Without springs: a fraction of the scene's size (at least 1 m: a single particle has none).
-constexpr double kParticleOfSceneNoSprings = 0.03;
-// A cloth mesh shows its surface: beads small next to its shortest edge, so they do not cover it.
-constexpr double kParticleOfMeshEdge = 0.12;
-// Never more than this fraction of the scene's size (a few particles on long springs).
-constexpr double kParticleOfSceneMax = 0.04;
-constexpr double kFallbackRadius = 0.05;  // m, when a scene has no length at all
 // The automatic strain scale's smoothing, per build: a rise is followed at once by this share
 // (a sudden stretch shows within a few frames), a fall slowly (a passing peak does not make the
 // legend jump back and forth).
@@ -50,13 +33,15 @@ float ViewBuilder::niceScaleAtLeast(float x) {
 }
 
 int ViewBuilder::pointOfBody(const Session& s, int body) {
-  return s.built().kind == sim::SystemKind::Pendulum ? body + 1 : body;
+  return s.built().pointOfBody(body);
 }
 
 int ViewBuilder::bodyOfPoint(const Session& s, int point) {
-  return s.built().kind == sim::SystemKind::Pendulum ? point - 1 : point;
+  return s.built().bodyOfPoint(point);
 }
 
+// The system's skeleton (sim/skeleton.hpp) as the view's points and lines, and the scene's
+// surface, colliders and trails.
 void ViewBuilder::rebuildTopology(const Session& s) {
   const scene::Built& b = s.built();
   built_ = &b;
@@ -68,69 +53,30 @@ void ViewBuilder::rebuildTopology(const Session& s) {
   fresh_scene_ = true;
   streak_box_valid_ = false;
   trails_of_.clear();
-  if (b.kind == sim::SystemKind::Pendulum) {
-    const auto& p = b.pendulum;
-    const int n = p.links();
-    const double shortest = p.length.minCoeff(), heaviest = p.mass.maxCoeff();
-    const double total = p.length.sum();
-    const double base = std::min(kBobOfShortestRod * shortest, kBobOfChain * total);
-    culprit_radius_ = static_cast<float>(kCulpritOfScene * total);
-    radii_.push_back(static_cast<float>(kPivotOfBob * base));
-    base_flags_.push_back(render::kPointFixed);
-    for (int i = 0; i < n; ++i) {
-      radii_.push_back(static_cast<float>(base * std::cbrt(p.mass[i] / heaviest)));
-      base_flags_.push_back(0);
-      lines_.push_back(i), lines_.push_back(i + 1);
-      line_flags_.push_back(render::kLineRigid);
-    }
-    trails_of_.push_back({n - 1, {}, 0});  // the last bob traces the chaos
-  } else {
-    const auto& m = b.mass_spring;
-    const int n = m.particles();
-    std::vector<double> rest(m.rest_length.data(), m.rest_length.data() + m.springs());
-    double typical = 0.0;
-    if (!rest.empty()) {
-      std::nth_element(rest.begin(), rest.begin() + rest.size() / 2, rest.end());
-      typical = rest[rest.size() / 2];
-    }
-    double extent = 0.0;
-    for (int i = 0; i < n; ++i)
-      extent = std::max(extent, (b.state.x.segment<3>(3 * i) - b.state.x.segment<3>(0)).norm());
-    double r = typical > 0.0 ? kParticleOfSpring * typical
-                             : kParticleOfSceneNoSprings * std::max(extent, 1.0);
-    if (!b.triangles.empty() && m.springs() > 0) r = kParticleOfMeshEdge * m.rest_length.minCoeff();
-    if (extent > 0.0) r = std::min(r, kParticleOfSceneMax * extent);
-    if (!(r > 0.0)) r = kFallbackRadius;
-    culprit_radius_ = static_cast<float>(kCulpritOfScene * std::max(extent, r));
-    for (int i = 0; i < n; ++i) {
-      radii_.push_back(static_cast<float>(r));
-      base_flags_.push_back(m.fixed(i) ? render::kPointFixed : 0);
-    }
-    for (int k = 0; k < m.springs(); ++k) {
-      lines_.push_back(m.spring_a[k]), lines_.push_back(m.spring_b[k]);
-      line_flags_.push_back(0);
-    }
-    tris_ = b.triangles;
-    shadow_tris_ = b.shadow_triangles;
-    levels_ = b.surface_levels;
-    level_spans_.assign(levels_.begin(), levels_.end());
-    fillSurfaceUv(b);
-    for (const sim::Collider& c : m.colliders) {
-      render::ColliderShape shape;
-      shape.sphere = c.shape == sim::Collider::Shape::Sphere;
-      for (int k = 0; k < 3; ++k)
-        shape.point[k] = static_cast<float>(c.point[k]),
-        shape.normal[k] = static_cast<float>(c.normal[k]);
-      shape.radius = static_cast<float>(c.radius);
-      colliders_.push_back(shape);
-    }
-    // a trail on the last moving particle, unless the scene is a large mesh
-    if (b.triangles.empty())
-      for (int i = n - 1; i >= 0; --i)
-        if (!m.fixed(i)) {
-          trails_of_.push_back({i, {}, 0});
-          break;
-        }
+  skeleton_ = b.skeleton(b.state, !b.triangles.empty());
+  culprit_radius_ = static_cast<float>(kCulpritOfScene * skeleton_.size);
+  for (size_t i = 0; i < skeleton_.radius.size(); ++i) {
+    radii_.push_back(static_cast<float>(skeleton_.radius[i]));
+    base_flags_.push_back(skeleton_.fixed[i] ? render::kPointFixed : 0);
+  }
+  for (size_t k = 0; k < skeleton_.rigid.size(); ++k) {
+    lines_.push_back(skeleton_.lines[2 * k]), lines_.push_back(skeleton_.lines[2 * k + 1]);
+    line_flags_.push_back(skeleton_.rigid[k] ? render::kLineRigid : 0);
+  }
+  for (int body : skeleton_.trail_bodies) trails_of_.push_back({body, {}, 0});
+  tris_ = b.triangles;
+  shadow_tris_ = b.shadow_triangles;
+  levels_ = b.surface_levels;
+  level_spans_.assign(levels_.begin(), levels_.end());
+  fillSurfaceUv(b);
+  for (const sim::Collider& c : skeleton_.colliders) {
+    render::ColliderShape shape;
+    shape.sphere = c.shape == sim::Collider::Shape::Sphere;
+    for (int k = 0; k < 3; ++k)
+      shape.point[k] = static_cast<float>(c.point[k]),
+      shape.normal[k] = static_cast<float>(c.normal[k]);
+    shape.radius = static_cast<float>(c.radius);
+    colliders_.push_back(shape);
   }
 }
 
@@ -188,19 +134,9 @@ void ViewBuilder::updateAutoStrainScale(bool fresh) {
     auto_strain_scale_ = niceScaleAtLeast(smoothed_strain_);
 }
 
-// positions of the points: the pivot first for a pendulum
+// positions of the skeleton's points (a pendulum's pivot first)
 void ViewBuilder::fillPositions(const Session& s) {
-  const scene::Built& b = s.built();
-  if (b.kind == sim::SystemKind::Pendulum) {
-    sim::pendulumPositions(b.pendulum, s.lane(lane).state().x, tmp_);
-    pos_.resize(3 + tmp_.size());
-    for (int c = 0; c < 3; ++c) pos_[c] = static_cast<float>(b.pendulum.pivot[c]);
-    for (Eigen::Index j = 0; j < tmp_.size(); ++j) pos_[3 + j] = static_cast<float>(tmp_[j]);
-  } else {
-    const auto& x = s.lane(lane).state().x;
-    pos_.resize(x.size());
-    for (Eigen::Index j = 0; j < x.size(); ++j) pos_[j] = static_cast<float>(x[j]);
-  }
+  s.built().pointPositions(s.lane(lane).state(), pos_, tmp_);
 }
 
 int ViewBuilder::fillFlagsAndRadii(const Session& s) {
@@ -234,18 +170,16 @@ int ViewBuilder::fillFlagsAndRadii(const Session& s) {
 }
 
 // line strains (l - r) / r, and the culprit's springs highlighted
-void ViewBuilder::fillLineStrains(const Session& s, int culprit) {
-  const scene::Built& b = s.built();
-  const bool pendulum = b.kind == sim::SystemKind::Pendulum;
+void ViewBuilder::fillLineStrains(int culprit) {
   const size_t nl = lines_.size() / 2;
   strain_.assign(nl, 0.0f);
   for (size_t k = 0; k < nl; ++k) {
     const std::uint32_t a = lines_[2 * k], c = lines_[2 * k + 1];
-    if (!pendulum) {
+    if (!skeleton_.rigid[k]) {
       const float dx = pos_[3 * c] - pos_[3 * a], dy = pos_[3 * c + 1] - pos_[3 * a + 1],
                   dz = pos_[3 * c + 2] - pos_[3 * a + 2];
       const double l = std::sqrt(double(dx) * dx + double(dy) * dy + double(dz) * dz);
-      const double r = b.mass_spring.rest_length[k];
+      const double r = skeleton_.rest[k];
       strain_[k] = r > 0.0 ? static_cast<float>((l - r) / r) : 0.0f;
     }
     const bool hot = culprit >= 0 && (int(a) == culprit || int(c) == culprit);
@@ -277,16 +211,16 @@ void ViewBuilder::fillTrails(const Session& s, bool advance) {
   }
 }
 
-// The wind's streaks (app/wind_streaks.hpp) where the wind acts: a mass-spring system with drag.
+// The wind's streaks (app/wind_streaks.hpp) where the wind acts: a system with drag and wind.
 void ViewBuilder::fillWind(const Session& s) {
   const scene::Built& b = s.built();
-  const sim::MassSpringModel& m = b.mass_spring;
-  if (b.kind != sim::SystemKind::MassSpring || !(m.drag > 0.0) || m.wind.isZero()) {
+  const sim::Vec3 w = b.vectorParameter(sim::Parameter::Wind);
+  if (!(b.parameter(sim::Parameter::Drag) > 0.0) || w.isZero()) {
     wind_.clear();
     return;
   }
-  if (!streak_box_valid_) streak_box_ = streakBox(pos_, m.dim == 2), streak_box_valid_ = true;
-  const double wind[3] = {m.wind.x(), m.wind.y(), m.wind.z()};
+  if (!streak_box_valid_) streak_box_ = streakBox(pos_, b.planar()), streak_box_valid_ = true;
+  const double wind[3] = {w.x(), w.y(), w.z()};
   windStreaks(streak_box_, wind, s.time(), wind_);
 }
 
@@ -295,7 +229,7 @@ const render::SceneView& ViewBuilder::build(const Session& s, bool trails) {
   if (built_ != &b) rebuildTopology(s);
   fillPositions(s);
   const int culprit = fillFlagsAndRadii(s);
-  fillLineStrains(s, culprit);
+  fillLineStrains(culprit);
   fillTrails(s, trails);
   fillWind(s);
   updateAutoStrainScale(fresh_scene_);
@@ -317,7 +251,7 @@ const render::SceneView& ViewBuilder::build(const Session& s, bool trails) {
   // each lane's builder is its own upload source: the renderer must not take one lane's radii
   // (a culprit's) for another's
   view_.topology = (topology_ << 3) | static_cast<std::uint64_t>(lane & 7);
-  view_.planar = b.kind == sim::SystemKind::Pendulum || b.mass_spring.dim == 2;
+  view_.planar = b.planar();
   return view_;
 }
 

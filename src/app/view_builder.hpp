@@ -54,12 +54,13 @@ class ViewBuilder {
   void rebuildTopology(const Session& s);
   void fillPositions(const Session& s);
   int fillFlagsAndRadii(const Session& s);  // returns the culprit's point, or -1
-  void fillLineStrains(const Session& s, int culprit);
+  void fillLineStrains(int culprit);
   void fillTrails(const Session& s, bool advance);
   void fillSurfaceUv(const scene::Built& b);
   void fillWind(const Session& s);
   void updateAutoStrainScale(bool fresh);
   const scene::Built* built_ = nullptr;
+  sim::Skeleton skeleton_;  // the system's, at the last rebuildTopology
   std::uint64_t topology_ = 0;
   // one fading ring buffer per chosen body
   struct Trail {

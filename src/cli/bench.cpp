@@ -24,6 +24,10 @@ namespace cli {
 namespace {
 using Clock = std::chrono::steady_clock;
 
+// The scenes table and the stiff-cloth swings are of mass-spring systems: they time that kind's
+// own kernels (the force pass) and measure its springs' stretch (the pendulum table is apart).
+constexpr sim::SystemKind kBenchKind = sim::SystemKind::MassSpring;
+
 double seconds(Clock::time_point a) {
   return std::chrono::duration<double>(Clock::now() - a).count();
 }
@@ -47,9 +51,8 @@ std::optional<std::string> setBenchOption(const OptionSpec& spec, const std::str
     o.integrators.clear();
     for (const auto& i : split(value)) {
       const auto m = sim::findIntegrator(i);
-      if (!m || !sim::appliesTo(*m, sim::SystemKind::MassSpring))
-        return "--integrators: \"" + i + "\" is not one of " +
-               sim::applicableList(sim::SystemKind::MassSpring);
+      if (!m || !sim::appliesTo(*m, kBenchKind))
+        return "--integrators: \"" + i + "\" is not one of " + sim::applicableList(kBenchKind);
       o.integrators.push_back(*m);
     }
     if (o.integrators.empty()) return "--integrators: no integrator named";
@@ -75,6 +78,11 @@ std::optional<std::string> setBenchOption(const OptionSpec& spec, const std::str
   return std::nullopt;
 }
 
+// The model of a bench scene (of kBenchKind: loadBenchScenes checks).
+const sim::MassSpringModel& springsOf(const scene::Built& b) {
+  return *b.massSpring();
+}
+
 struct BenchScene {
   std::string name;
   scene::SceneDef def;
@@ -91,7 +99,7 @@ std::optional<std::string> loadBenchScenes(const std::vector<std::string>& names
     } catch (const scene::Error& e) {
       return std::string(e.what());
     }
-    if (s.def.kind != sim::SystemKind::MassSpring)
+    if (s.def.kind != kBenchKind)
       return std::string("springlab bench: ") + option + ": " + name +
              " is a pendulum; the scenes table and the stiff-cloth swings take mass-spring "
              "systems (the pendulum table: --suite pendulum)";
@@ -104,14 +112,14 @@ std::optional<std::string> loadBenchScenes(const std::vector<std::string>& names
 // sparsity patterns) excluded when more ran; `diverged` tells whether the run diverged.
 double clothStepTime(const scene::Built& b, sim::Method m, double dt, double budget,
                      long long maxSteps, bool& diverged) {
-  sim::Stepper st(b.mass_spring, b.state, m, dt);
+  const auto st = b.stepper(m, dt);
   auto t0 = Clock::now();
-  auto d = st.advance();
+  auto d = st->advance();
   const double first = seconds(t0);
   long long n = 0;
   t0 = Clock::now();
   while (!d && n < maxSteps && seconds(t0) < budget) {
-    d = st.advance();
+    d = st->advance();
     ++n;
   }
   diverged = d.has_value();
@@ -130,10 +138,10 @@ double springEvaluationRate(const scene::Built& b, double budget, int threads) {
   long long passes = 0;
   const auto t0 = Clock::now();
   while (seconds(t0) < budget * kForcePassBudgetShare || passes < kMinForcePasses) {
-    sim::totalForce(b.mass_spring, b.state.x, b.state.v, f);
+    sim::totalForce(springsOf(b), b.state.x, b.state.v, f);
     ++passes;
   }
-  const double rate = double(passes) * b.mass_spring.springs() / seconds(t0);
+  const double rate = double(passes) * b.counts().springs / seconds(t0);
   sim::setKernelThreads(before);
   return rate;
 }
@@ -191,9 +199,8 @@ void benchCloth(const std::vector<BenchScene>& scenes, const std::vector<sim::Me
   for (const auto& s : scenes) {
     const scene::Built b = scene::build(s.def);
     std::string row;
-    appendf(row, "%-12s %9d %9d", s.name.c_str(), b.mass_spring.particles(),
-            b.mass_spring.springs());
-    const double omega = sim::omegaMax(b, b.state);
+    appendf(row, "%-12s %9d %9d", s.name.c_str(), b.counts().particles, b.counts().springs);
+    const double omega = b.omegaMax(b.state);
     for (auto m : ms) {
       bool diverged = false;
       double dt = benchDt(m, s.def.dt, omega);
@@ -257,14 +264,14 @@ struct Swing {
 // Steps the stiff cloth for `steps` steps; the stretch is measured between the timed steps.
 Swing swingCloth(const scene::SceneDef& def, long long steps) {
   const scene::Built b = scene::build(def);
-  sim::Stepper st(b.mass_spring, b.state, def.integrator, def.dt);
+  const auto st = b.stepper(def.integrator, def.dt);
   Swing w;
-  w.worst = maxStructuralStretch(b.mass_spring, b.state.x);
+  w.worst = maxStructuralStretch(springsOf(b), b.state.x);
   for (long long i = 0; i < steps && !w.diverged; ++i) {
     const auto t0 = Clock::now();
-    w.diverged = st.advance().has_value();
+    w.diverged = st->advance().has_value();
     (i == 0 ? w.first : w.stepping) += seconds(t0);
-    w.worst = std::max(w.worst, maxStructuralStretch(b.mass_spring, st.state().x));
+    w.worst = std::max(w.worst, maxStructuralStretch(springsOf(b), st->state().x));
   }
   return w;
 }
@@ -285,13 +292,14 @@ void benchStiff(const scene::SceneDef& def, const std::string& name, double swin
   }
   progress.update(++cells, NAN);
   const scene::Built b = scene::build(def);
-  const auto& ms = b.mass_spring;
+  const sim::Counts counts = b.counts();
   std::string out;
   appendf(out, "\n# stiff cloth: %s, %d particles, %d springs, %s at dt = %.4g s", name.c_str(),
-          ms.particles(), ms.springs(), std::string(sim::info(def.integrator).name).c_str(),
+          counts.particles, counts.springs, std::string(sim::info(def.integrator).name).c_str(),
           def.dt);
-  if (def.integrator == sim::Method::Xpbd || def.integrator == sim::Method::Projective)
-    appendf(out, " (%d substeps x %d iterations)", ms.substeps, ms.iterations);
+  if (sim::info(def.integrator).iterated)
+    appendf(out, " (%d substeps x %d iterations)", int(b.parameter(sim::Parameter::Substeps)),
+            int(b.parameter(sim::Parameter::Iterations)));
   appendf(out, ", %.3g s swing\n", swing);
   // the steps after the first: the method's set-up is a one-off, printed apart
   const double simulated = double(std::max(steps - 1, 1LL)) * def.dt;
@@ -386,7 +394,7 @@ std::optional<std::string> parseBenchOptions(const Args& args, BenchOptions& o) 
     if (auto problem = setBenchOption(*g.spec, g.value, o)) return problem;
   if (o.integrators.empty())
     for (const auto& i : sim::integrators())
-      if (i.mass_spring) o.integrators.push_back(i.method);
+      if (sim::appliesTo(i.method, kBenchKind)) o.integrators.push_back(i.method);
   return std::nullopt;
 }
 

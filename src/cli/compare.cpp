@@ -215,8 +215,8 @@ class CompareLoop {
     LaneReport& report = reports_[i];
     if (report.runaway) return;
     const lab::Lane& lane = lanes_[i]->lane();
-    report.runaway = sim::checkRunaway(lane.scales(), lane.e0(), energy, pa_, lane.state().t,
-                                       lane.method(), lane.system().isPendulum());
+    report.runaway =
+        lane.system().runaway(lane.scales(), lane.e0(), energy, pa_, lane.state().t, lane.method());
     if (!report.runaway) return;
     progress_->clear();
     std::fprintf(stderr, "springlab compare: lane %zu: warning: %s at t = %.10g s\n", i,

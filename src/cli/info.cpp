@@ -19,29 +19,18 @@ int badOption(const std::string& what) {
   return 2;
 }
 
-// "mass_spring, 256 particles, 1378 springs, 2D, 480 DOFs" or "pendulum, 4 links"
-std::string systemLine(const scene::Built& b) {
-  char line[160];
-  if (b.isPendulum())
-    std::snprintf(line, sizeof line, "pendulum, %d links", b.bodies());
-  else
-    std::snprintf(line, sizeof line, "mass_spring, %d particles, %d springs, %dD, %d DOFs",
-                  b.bodies(), b.mass_spring.springs(), b.mass_spring.dim, b.dofs());
-  return line;
-}
-
 void printJson(const scene::SceneDef& def, const scene::Built& b, double omega) {
   nlohmann::json j;
   j["scene"] = def.name;
-  j["system"] = std::string(sim::systemName(b.kind));
+  j["system"] = std::string(sim::systemName(b.kind()));
   j["bodies"] = b.bodies();
   j["dofs"] = b.dofs();
   j["dt"] = def.dt;
   j["omega_max"] = omega;
   nlohmann::json limits = nlohmann::json::object();
-  for (const auto& i : sim::integrators()) {
-    if (!sim::appliesTo(i.method, b.kind)) continue;
-    const auto limit = sim::dtLimit(i.method, omega);
+  for (const sim::Method m : b.integrators()) {
+    const auto& i = sim::info(m);
+    const auto limit = sim::dtLimit(m, omega);
     // JSON has no infinity: a limit that does not exist (omega 0, implicit) is null
     limits[std::string(i.name)] =
         limit && std::isfinite(*limit) ? nlohmann::json(*limit) : nlohmann::json(nullptr);
@@ -52,15 +41,14 @@ void printJson(const scene::SceneDef& def, const scene::Built& b, double omega) 
 
 void printText(const scene::SceneDef& def, const scene::Built& b, double omega) {
   std::printf("scene       %s\n", def.name.c_str());
-  std::printf("system      %s\n", systemLine(b).c_str());
+  std::printf("system      %s\n", b.summary(true).c_str());
   std::printf("omega_max   %.9g rad/s (largest eigenvalue of M^-1 K at the initial state)\n",
               omega);
   std::printf("dt          %g s (the scene's)\n\n", def.dt);
   std::printf("%-18s %-16s %s\n", "integrator", "dt_limit (s)", "scene dt / limit");
-  for (const auto& i : sim::integrators()) {
-    if (!sim::appliesTo(i.method, b.kind)) continue;
-    const auto limit = sim::dtLimit(i.method, omega);
-    const std::string name(i.name);
+  for (const sim::Method m : b.integrators()) {
+    const auto limit = sim::dtLimit(m, omega);
+    const std::string name(sim::info(m).name);
     if (!limit)
       std::printf("%-18s %-16s\n", name.c_str(), "none (implicit: stable at every dt)");
     else if (*limit == 0.0)
@@ -84,7 +72,7 @@ int infoCommand(const Args& args) {
   if (!loadSceneOrReport(split.positional[0], def)) return 2;
   if (def.name.empty()) def.name = split.positional[0];
   const scene::Built built = scene::build(def);
-  const double omega = sim::omegaMax(built, built.state);
+  const double omega = built.omegaMax(built.state);
   if (json)
     printJson(def, built, omega);
   else

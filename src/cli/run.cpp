@@ -220,8 +220,8 @@ class RunLoop {
     if (out_.runaway) return;
     if (needPositions) lane_.system().positions(lane_.state(), positions_);
     const lab::Lane& l = lane_.lane();
-    out_.runaway = sim::checkRunaway(l.scales(), l.e0(), e.total(), positions_, l.state().t,
-                                     l.method(), lane_.system().isPendulum());
+    out_.runaway =
+        lane_.system().runaway(l.scales(), l.e0(), e.total(), positions_, l.state().t, l.method());
     if (!out_.runaway) return;
     progress_.clear();
     std::fprintf(stderr, "springlab run: warning: %s at t = %.10g s\n", out_.runaway->what.c_str(),
@@ -246,11 +246,7 @@ void printSummary(const RunOptions& o, const RunPlan& plan, const scene::Built& 
                   const RunOutcome& r) {
   const scene::SceneDef& def = plan.def;
   std::printf("scene       %s\n", def.name.empty() ? o.scene.c_str() : def.name.c_str());
-  if (built.kind == sim::SystemKind::Pendulum)
-    std::printf("system      pendulum, %d links\n", built.bodies());
-  else
-    std::printf("system      mass_spring, %d particles, %d springs, %dD\n", built.bodies(),
-                built.mass_spring.springs(), built.mass_spring.dim);
+  std::printf("system      %s\n", built.summary().c_str());
   std::printf("integrator  %s, dt = %g s, %lld steps, t = %g s\n",
               std::string(sim::info(def.integrator).name).c_str(), def.dt, r.last_step, r.last_t);
   if (!o.events.empty())

@@ -104,8 +104,8 @@ int planSweep(const SweepOptions& o, lab::SweepSpec& spec) {
   if (auto bad = lab::parseGridAxis(o.stiffness, spec.stiffness))
     return badOption("--stiffness: " + *bad);
   const bool unscaled = spec.stiffness.lo == 1.0 && spec.stiffness.hi == 1.0;
-  if (spec.def.kind == sim::SystemKind::Pendulum && !unscaled)
-    return badOption("--stiffness: a pendulum has no springs (only 1:1:1)");
+  if (auto why = sim::notApplicable(sim::Parameter::StiffnessScale, spec.def.kind); why && !unscaled)
+    return badOption("--stiffness: " + *why + " (only 1:1:1)");
   spec.seconds = o.seconds.value_or(spec.def.duration);
   if (!(spec.seconds > 0)) return badOption("--seconds: the scene's duration is 0; give --seconds");
   if (!(spec.seconds / spec.dt.lo < kMaxStepRatio))
@@ -172,7 +172,7 @@ int sweepCommand(const Args& args) {
   if (o.png) {
     const scene::Built built = scene::build(spec.def);
     std::string error;
-    if (!writeSweepPng(*o.png, spec, cells, sim::omegaMax(built, built.state), &error))
+    if (!writeSweepPng(*o.png, spec, cells, built.omegaMax(built.state), &error))
       return badOption(error);
   }
   return 0;

@@ -5,23 +5,10 @@
 #include <cmath>
 
 #include "lab/lane.hpp"
-#include "sim/xpbd.hpp"
 
 namespace lab {
 
 namespace {
-struct KeyName {
-  EventKey key;
-  const char* name;
-};
-constexpr KeyName kKeys[] = {{EventKey::Integrator, "integrator"},
-                             {EventKey::Dt, "dt"},
-                             {EventKey::StiffnessScale, "stiffness_scale"},
-                             {EventKey::Damping, "damping"},
-                             {EventKey::Drag, "drag"},
-                             {EventKey::Substeps, "substeps"},
-                             {EventKey::Iterations, "iterations"}};
-
 // The whole string is a finite number.
 bool parseNumber(const std::string& s, double& out) {
   if (s.empty()) return false;
@@ -32,40 +19,38 @@ bool parseNumber(const std::string& s, double& out) {
   return r.ec == std::errc() && r.ptr == e && std::isfinite(out);
 }
 
-// The value's rule by key: dt and stiffness_scale > 0, damping and drag >= 0, substeps and
-// iterations whole numbers from 1 (System::setParameter's rules).
-std::optional<std::string> checkValue(EventKey key, const std::string& value, Event& out) {
-  if (key == EventKey::Integrator) {
+// Sets out's key from its name; false for a name that is not a key.
+bool findKey(const std::string& key, Event& out) {
+  if (key == "integrator") return out.key = EventKey::Integrator, true;
+  if (key == "dt") return out.key = EventKey::Dt, true;
+  const sim::ParameterInfo* p = sim::findParameter(key);
+  if (!p || !p->event) return false;
+  out.key = EventKey::Parameter, out.parameter = p->parameter;
+  return true;
+}
+
+// The value by the key's rule: an integrator's name, dt a finite number > 0, a parameter its
+// table's rule (System::setParameter applies the same).
+std::optional<std::string> checkValue(const std::string& key, const std::string& value,
+                                      Event& out) {
+  if (out.key == EventKey::Integrator) {
     if (value.empty()) return std::string("integrator: missing name");
     out.name = value;
     return std::nullopt;
   }
-  if (key == EventKey::Substeps || key == EventKey::Iterations) {
-    const int hi = key == EventKey::Substeps ? sim::kMaxSubsteps : sim::kMaxIterations;
-    if (!parseNumber(value, out.value) || !(out.value >= 1 && out.value <= hi) ||
-        out.value != std::floor(out.value))
-      return std::string(eventKeyName(key)) + ": must be a whole number from 1 to " +
-             std::to_string(hi) + ", not \"" + value + "\"";
-    return std::nullopt;
-  }
-  const bool positive = key == EventKey::Dt || key == EventKey::StiffnessScale;
-  const std::string rule = positive ? "a finite number > 0" : "a finite number >= 0";
-  if (!parseNumber(value, out.value) || (positive ? !(out.value > 0) : !(out.value >= 0)))
-    return std::string(eventKeyName(key)) + ": must be " + rule + ", not \"" + value + "\"";
+  const bool number = parseNumber(value, out.value);
+  const std::optional<std::string> bad =
+      out.key == EventKey::Dt
+          ? (number && out.value > 0 ? std::nullopt
+                                     : std::optional<std::string>("must be a finite number > 0"))
+          : sim::checkValue(sim::parameterInfo(out.parameter), number ? out.value : NAN);
+  if (bad) return key + ": " + *bad + ", not \"" + value + "\"";
   return std::nullopt;
 }
 }  // namespace
 
-const char* eventKeyName(EventKey k) {
-  for (const auto& kn : kKeys)
-    if (kn.key == k) return kn.name;
-  return "?";
-}
-
 std::string eventKeyList() {
-  std::string out;
-  for (const auto& kn : kKeys) out.append(out.empty() ? "" : ", ").append(kn.name);
-  return out;
+  return "integrator, dt, " + sim::eventParameterKeys();
 }
 
 std::optional<std::string> parseEvent(const std::string& text, Event& out) {
@@ -79,25 +64,20 @@ std::optional<std::string> parseEvent(const std::string& text, Event& out) {
   if (!parseNumber(time, out.t) || out.t < 0)
     return "\"" + text + "\": the time must be a finite number >= 0, not \"" + time + "\"";
   const std::string key = text.substr(colon + 1, eq - colon - 1);
-  const auto it = std::find_if(std::begin(kKeys), std::end(kKeys),
-                               [&](const KeyName& kn) { return key == kn.name; });
-  if (it == std::end(kKeys))
+  if (!findKey(key, out))
     return "\"" + text + "\": unknown key \"" + key + "\" (keys: " + eventKeyList() + ")";
-  out.key = it->key;
-  if (auto bad = checkValue(out.key, text.substr(eq + 1), out)) return "\"" + text + "\": " + *bad;
+  if (auto bad = checkValue(key, text.substr(eq + 1), out)) return "\"" + text + "\": " + *bad;
   return std::nullopt;
 }
 
 std::optional<std::string> checkEvent(const Event& e, sim::SystemKind kind) {
-  const bool pendulum = kind == sim::SystemKind::Pendulum;
   if (e.key == EventKey::Integrator) {
     const auto lookup = sim::lookupIntegrator(e.name, kind);
     if (!lookup.method) return "\"" + e.text + "\": " + lookup.error;
-  } else if (pendulum && (e.key == EventKey::StiffnessScale || e.key == EventKey::Damping ||
-                          e.key == EventKey::Substeps || e.key == EventKey::Iterations)) {
-    return "\"" + e.text + "\": a pendulum has no springs";
-  } else if (pendulum && e.key == EventKey::Drag) {
-    return "\"" + e.text + "\": drag is not modelled for pendulums";
+  } else if (e.key == EventKey::Parameter) {
+    if (auto why = sim::notApplicable(e.parameter, kind))
+      return "\"" + e.text + "\": " + std::string(sim::parameterInfo(e.parameter).key) + ": " +
+             *why;
   }
   return std::nullopt;
 }
@@ -114,28 +94,15 @@ EventEffect EventSchedule::applyDue(double stepStart, sim::System& system,
     const Event& e = events_[next_];
     switch (e.key) {
       case EventKey::Integrator:
-        for (Lane* lane : lanes)
-          lane->setMethod(*sim::lookupIntegrator(e.name, system.kind).method);
+        for (Lane* lane : lanes) lane->setMethod(*system.lookupIntegrator(e.name).method);
         break;
       case EventKey::Dt:
         for (Lane* lane : lanes) lane->setDt(e.value);
         effect.dt_changed = true;
         break;
-      case EventKey::StiffnessScale:
-        system.setParameter(sim::Parameter::StiffnessScale, e.value);
-        effect.conservative = true;
-        break;
-      case EventKey::Damping:
-        system.setParameter(sim::Parameter::SpringDamping, e.value);
-        break;
-      case EventKey::Drag:
-        system.setParameter(sim::Parameter::Drag, e.value);
-        break;
-      case EventKey::Substeps:
-        system.setParameter(sim::Parameter::Substeps, e.value);
-        break;
-      case EventKey::Iterations:
-        system.setParameter(sim::Parameter::Iterations, e.value);
+      case EventKey::Parameter:
+        system.setParameter(e.parameter, e.value);
+        effect.conservative = effect.conservative || sim::parameterInfo(e.parameter).conservative;
         break;
     }
   }

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/parameters.hpp"
 #include "sim/registry.hpp"
 #include "sim/system.hpp"
 
@@ -15,12 +16,15 @@ namespace lab {
 
 class Lane;
 
-enum class EventKey { Integrator, Dt, StiffnessScale, Damping, Drag, Substeps, Iterations };
+// What an event changes: a lane's integrator or dt, or one of the system's parameters whose row
+// in the parameter table is an event key (sim/parameters.hpp).
+enum class EventKey { Integrator, Dt, Parameter };
 
 struct Event {
   double t = 0.0;  // s
   EventKey key = EventKey::Dt;
-  double value = 0.0;  // the number (dt, stiffness_scale, damping, drag)
+  sim::Parameter parameter = sim::Parameter::StiffnessScale;  // key Parameter
+  double value = 0.0;  // the number (dt or the parameter's value)
   std::string name;    // the integrator's name (key integrator)
   std::string text;    // as given: "1.5:dt=0.01"
 };
@@ -30,9 +34,7 @@ std::optional<std::string> parseEvent(const std::string& text, Event& out);
 // Whether the event can apply to a system of this kind ("stiffness_scale: a pendulum has no
 // springs", an integrator that does not apply...); returns the problem or nothing.
 std::optional<std::string> checkEvent(const Event& e, sim::SystemKind kind);
-// "integrator", "dt", "stiffness_scale", "damping", "drag", "substeps", "iterations"
-const char* eventKeyName(EventKey k);
-// The keys, comma separated, for messages and help.
+// The keys, comma separated, for messages and help: integrator, dt, then the parameter table's.
 std::string eventKeyList();
 
 // What applying events did to a lane's clock and energy.

@@ -18,8 +18,7 @@ const std::optional<sim::Divergence>& Lane::checkRunaway(const sim::Energy* now)
   if (divergence_) return divergence_;
   system_->positions(state(), positions_);
   const double e = now ? now->total() : energy().total();
-  divergence_ =
-      sim::checkRunaway(scales_, e0_, e, positions_, state().t, method(), system_->isPendulum());
+  divergence_ = system_->runaway(scales_, e0_, e, positions_, state().t, method());
   return divergence_;
 }
 

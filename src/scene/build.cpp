@@ -116,4 +116,18 @@ Built build(const SceneDef& def) {
   return out;
 }
 
+SceneDef withParameters(SceneDef d, const sim::System& system) {
+  d.gravity = system.gravity();
+  if (const sim::PendulumModel* p = system.pendulum()) d.pendulum.joint_damping = p->joint_damping;
+  if (const sim::MassSpringModel* m = system.massSpring()) {
+    d.mass_spring.drag = m->drag;
+    d.mass_spring.wind = m->wind;
+    d.substeps = m->substeps;
+    d.iterations = m->iterations;
+    for (size_t s = 0; s < d.mass_spring.springs.size(); ++s)
+      d.mass_spring.springs[s].damping = m->damping[static_cast<Eigen::Index>(s)];
+  }
+  return d;
+}
+
 }  // namespace scene

@@ -31,4 +31,8 @@ struct Built : sim::System {
 
 Built build(const SceneDef& def);
 
+// `def` with the parameters `system` (built from it) has now: gravity, drag, wind, dampings,
+// substeps and iterations (background jobs run the scene as it is now).
+SceneDef withParameters(SceneDef def, const sim::System& system);
+
 }  // namespace scene

@@ -73,7 +73,7 @@ double energyDrift(double e0, double e, const SceneScales& scales) {
 
 std::optional<Divergence> checkRunaway(const SceneScales& scales, double e0, double e,
                                        const Eigen::VectorXd& positions, double t, Method method,
-                                       bool pendulum) {
+                                       std::string_view bodyNoun) {
   double far = 0.0;
   int culprit = -1;
   for (Eigen::Index i = 0; i + 2 < positions.size(); i += 3) {
@@ -87,7 +87,7 @@ std::optional<Divergence> checkRunaway(const SceneScales& scales, double e0, dou
   std::snprintf(what, sizeof what,
                 "runaway: the energy went from %.4g J to %.4g J (scene scale %.3g J); farthest is "
                 "%s %d, %.3g m away (scene size %.3g m)",
-                e0, e, scales.energy, pendulum ? "bob" : "particle", culprit, far, scales.length);
+                e0, e, scales.energy, std::string(bodyNoun).c_str(), culprit, far, scales.length);
   return Divergence{t, method, what, culprit};
 }
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <optional>
+#include <string_view>
 
 #include "sim/energy.hpp"
 #include "sim/model.hpp"
@@ -32,9 +33,9 @@ double energyDrift(double e0, double e, const SceneScales& scales);
 
 // The runaway rule: a state that is still finite but absurd, |E - E0| > kRunawayEnergyFactor S or
 // a body farther than kRunawayDistanceFactor L from the scene's centre. `positions` holds 3
-// coordinates per body; `pendulum` names the bodies "bob" instead of "particle".
+// coordinates per body, named `bodyNoun` ("particle", "bob") in the report.
 std::optional<Divergence> checkRunaway(const SceneScales& scales, double e0, double e,
                                        const Eigen::VectorXd& positions, double t, Method method,
-                                       bool pendulum);
+                                       std::string_view bodyNoun);
 
 }  // namespace sim

@@ -1,30 +1,89 @@
 #include "sim/registry.hpp"
 
+#include <limits>
+#include <numbers>
+
 namespace sim {
 
 namespace {
+// The properties of each method on each kind (docs/integrators.md#summary). On a pendulum
+// symplectic_euler and verlet step (phi, phi') with a mass matrix that changes with phi and
+// accelerations that depend on phi': neither symplectic there, and verlet first order.
+constexpr OnKind kNone{};
 constexpr IntegratorInfo kTable[] = {
-    {Method::Euler, "euler", true, true, 1, false,
-     "explicit (forward) Euler: x' = x + h v, v' = v + h a(x, v) (seed 002); gains energy"},
-    {Method::SymplecticEuler, "symplectic_euler", true, true, 1, true,
-     "semi-implicit Euler: v' = v + h a(x, v), x' = x + h v'; one force pass per step"},
-    {Method::Verlet, "verlet", true, true, 2, true,
-     "velocity Verlet, kick-drift-kick; 2nd order when a does not depend on v, else 1st"},
-    {Method::Rk4, "rk4", true, true, 4, false,
-     "classical 4th-order Runge-Kutta (seed 004); four force passes per step"},
-    {Method::ImplicitEuler, "implicit_euler", true, false, 1, false,
-     "linearly-implicit backward Euler, one Newton step, sparse solve (seed 001); damps energy"},
-    {Method::TimeFe, "time_fe", true, false, 1, true,
-     "symplectic time finite element, rectangle rule (seed 003); one prefactorised solve per step"},
-    {Method::ImplicitMidpoint, "implicit_midpoint", false, true, 2, true,
-     "implicit midpoint on the canonical (phi, p) form, Newton-solved"},
-    {Method::Xpbd, "xpbd", true, false, 1, false,
-     "extended position-based dynamics, small steps: springs as compliant constraints projected "
-     "per substep; stable at any k, damps a little"},
-    {Method::Projective, "projective", true, false, 1, false,
-     "projective dynamics (Liu et al. 2013): backward Euler by local-global iterations on a "
-     "prefactorised matrix; stable at any k, damps energy. Contacts are in its solve; with 1 "
-     "substep a cloth folds over a collider slowly (4 substeps fold it within a second)"},
+    {.method = Method::Euler,
+     .name = "euler",
+     .mass_spring = {true, 1, false},
+     .pendulum = {true, 1, false},
+     .stability = Stability::Never,
+     .description =
+         "explicit (forward) Euler: x' = x + h v, v' = v + h a(x, v) (seed 002); gains energy"},
+    {.method = Method::SymplecticEuler,
+     .name = "symplectic_euler",
+     .mass_spring = {true, 1, true},
+     .pendulum = {true, 1, false},
+     .stability = Stability::Bounded,
+     .bound = 2.0,
+     .description =
+         "semi-implicit Euler: v' = v + h a(x, v), x' = x + h v'; one force pass per step"},
+    {.method = Method::Verlet,
+     .name = "verlet",
+     .mass_spring = {true, 2, true},
+     .pendulum = {true, 1, false},
+     .stability = Stability::Bounded,
+     .bound = 2.0,
+     .description =
+         "velocity Verlet, kick-drift-kick; 2nd order when a does not depend on v, else 1st"},
+    {.method = Method::Rk4,
+     .name = "rk4",
+     .mass_spring = {true, 4, false},
+     .pendulum = {true, 4, false},
+     .stability = Stability::Bounded,
+     .bound = 2.0 * std::numbers::sqrt2,
+     .description = "classical 4th-order Runge-Kutta (seed 004); four force passes per step"},
+    {.method = Method::ImplicitEuler,
+     .name = "implicit_euler",
+     .mass_spring = {true, 1, false},
+     .pendulum = kNone,
+     .description = "linearly-implicit backward Euler, one Newton step, sparse solve (seed 001); "
+                    "damps energy"},
+    {.method = Method::TimeFe,
+     .name = "time_fe",
+     .mass_spring = {true, 1, true},
+     .pendulum = kNone,
+     .description = "symplectic time finite element, rectangle rule (seed 003); one "
+                    "prefactorised solve per step"},
+    {.method = Method::ImplicitMidpoint,
+     .name = "implicit_midpoint",
+     .mass_spring = kNone,
+     .pendulum = {true, 2, true},
+     .description = "implicit midpoint on the canonical (phi, p) form, Newton-solved"},
+    {.method = Method::Xpbd,
+     .name = "xpbd",
+     .mass_spring = {true, 1, false},
+     .pendulum = kNone,
+     .iterated = true,
+     .description = "extended position-based dynamics, small steps: springs as compliant "
+                    "constraints projected per substep; stable at any k, damps a little",
+     .substeps_meaning = "substeps per step (logarithmic). More substeps hold stiff springs "
+                         "closer to their rest length and damp less; the cost grows in "
+                         "proportion.",
+     .iterations_meaning = "constraint sweeps per substep (logarithmic). Substeps usually buy "
+                           "more stiffness for the same cost."},
+    {.method = Method::Projective,
+     .name = "projective",
+     .mass_spring = {true, 1, false},
+     .pendulum = kNone,
+     .iterated = true,
+     .description = "projective dynamics (Liu et al. 2013): backward Euler by local-global "
+                    "iterations on a prefactorised matrix; stable at any k, damps energy. "
+                    "Contacts are in its solve; with 1 substep a cloth folds over a collider "
+                    "slowly (4 substeps fold it within a second)",
+     .substeps_meaning = "substeps per step (logarithmic). Each is a backward Euler step of dt / "
+                         "substeps: more damp less; the cost grows in proportion.",
+     .iterations_meaning = "local-global iterations per substep (logarithmic), one solve each. "
+                           "More hold stiff springs closer to their rest length, towards "
+                           "backward Euler's exact step."},
 };
 }  // namespace
 
@@ -44,9 +103,13 @@ std::optional<Method> findIntegrator(std::string_view name) {
   return std::nullopt;
 }
 
-bool appliesTo(Method m, SystemKind kind) {
+const OnKind& onKind(Method m, SystemKind kind) {
   const auto& i = info(m);
   return kind == SystemKind::MassSpring ? i.mass_spring : i.pendulum;
+}
+
+bool appliesTo(Method m, SystemKind kind) {
+  return onKind(m, kind).applies;
 }
 
 std::string_view systemName(SystemKind kind) {
@@ -73,6 +136,19 @@ IntegratorLookup lookupIntegrator(std::string_view name, SystemKind kind) {
     return {std::nullopt, std::string(name) + " does not apply to " + system +
                               " systems; these apply: " + applicableList(kind)};
   return {m, {}};
+}
+
+std::optional<double> dtLimit(Method m, double omega) {
+  const IntegratorInfo& i = info(m);
+  switch (i.stability) {
+    case Stability::Never:
+      return 0.0;
+    case Stability::Bounded:
+      return omega > 0.0 ? i.bound / omega : std::numeric_limits<double>::infinity();
+    case Stability::Unconditional:
+      return std::nullopt;
+  }
+  return std::nullopt;
 }
 
 }  // namespace sim

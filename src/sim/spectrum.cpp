@@ -130,33 +130,23 @@ MOperator pendulumOperator(const PendulumModel& m, const State& s, Eigen::Vector
 
 }  // namespace
 
-double omegaMax(const System& system, const State& s) {
-  double lambda = 0.0;
-  if (system.isPendulum()) {
-    Eigen::VectorXd hessian;
-    PendulumWork work;
-    lambda = largestEigenvalue(pendulumOperator(system.pendulum, s, hessian, work));
-  } else {
-    std::vector<Eigen::Matrix3d> blocks;
-    std::vector<int> freeOf;
-    lambda = largestEigenvalue(massSpringOperator(system.mass_spring, s, blocks, freeOf));
-  }
+namespace {
+// sqrt of the largest eigenvalue, 0 when none is positive
+double omegaOf(double lambda) {
   return lambda > 0.0 ? std::sqrt(lambda) : 0.0;
 }
+}  // namespace
 
-std::optional<double> dtLimit(Method m, double omega) {
-  const double inf = std::numeric_limits<double>::infinity();
-  switch (m) {
-    case Method::Euler:
-      return 0.0;
-    case Method::SymplecticEuler:
-    case Method::Verlet:
-      return omega > 0.0 ? 2.0 / omega : inf;
-    case Method::Rk4:
-      return omega > 0.0 ? 2.0 * std::sqrt(2.0) / omega : inf;
-    default:
-      return std::nullopt;
-  }
+double omegaMax(const MassSpringModel& m, const State& s) {
+  std::vector<Eigen::Matrix3d> blocks;
+  std::vector<int> freeOf;
+  return omegaOf(largestEigenvalue(massSpringOperator(m, s, blocks, freeOf)));
+}
+
+double omegaMax(const PendulumModel& m, const State& s) {
+  Eigen::VectorXd hessian;
+  PendulumWork work;
+  return omegaOf(largestEigenvalue(pendulumOperator(m, s, hessian, work)));
 }
 
 }  // namespace sim

@@ -1,10 +1,10 @@
 // The stability facts of a system (docs/integrators.md#stability-limits): the highest angular
-// frequency omega_max of its linearised undamped oscillation, and each integrator's step limit.
+// frequency omega_max of its linearised undamped oscillation. Each integrator's step limit from it
+// is the registry's (sim::dtLimit); a System answers omegaMax for its kind.
 #pragma once
 
-#include <optional>
-
-#include "sim/system.hpp"
+#include "sim/model.hpp"
+#include "sim/pendulum.hpp"
 
 namespace sim {
 
@@ -12,11 +12,7 @@ namespace sim {
 // coordinates at state s, K the Hessian of the potential (springs, their geometric term
 // included; gravity). Matrix-free Lanczos in the M inner product: O(N) per iteration, never a
 // dense matrix. 0 when no eigenvalue is positive (nothing oscillates).
-double omegaMax(const System& system, const State& s);
-
-// The step limit on undamped oscillation: symplectic_euler and verlet 2/omega, rk4 2 sqrt(2)/omega,
-// euler 0 (unstable at every dt without damping); nothing for the implicit ones (stable at every
-// dt). Infinite when omega is 0.
-std::optional<double> dtLimit(Method m, double omegaMax);
+double omegaMax(const MassSpringModel& m, const State& s);
+double omegaMax(const PendulumModel& m, const State& s);
 
 }  // namespace sim

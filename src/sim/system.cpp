@@ -4,178 +4,178 @@
 
 namespace sim {
 
-namespace {
-constexpr std::string_view kParameterNames[] = {"stiffness_scale", "damping", "drag",
-                                                "joint_damping",   "gravity", "substeps",
-                                                "iterations",      "wind"};
+System::System(MassSpringModel m) : unit_(MassSpringKind(std::move(m))) {}
 
-std::optional<std::string> needPositive(double v) {
-  if (!std::isfinite(v)) return "not a finite number";
-  if (!(v > 0.0)) return "must be > 0";
-  return std::nullopt;
-}
-std::optional<std::string> needNonNegative(double v) {
-  if (!std::isfinite(v)) return "not a finite number";
-  if (!(v >= 0.0)) return "must be >= 0";
-  return std::nullopt;
-}
-std::optional<std::string> needWhole(double v, int hi) {
-  if (!(v >= 1.0 && v <= hi && v == std::floor(v)))
-    return "must be a whole number from 1 to " + std::to_string(hi);
-  return std::nullopt;
-}
-}  // namespace
+System::System(PendulumModel p) : unit_(PendulumKind(std::move(p))) {}
 
-std::string_view parameterName(Parameter p) {
-  return kParameterNames[static_cast<int>(p)];
+SystemKind System::kind() const {
+  return visit([](const auto& k) { return k.kKind; });
 }
-
-System::System(MassSpringModel m)
-    : kind(SystemKind::MassSpring),
-      mass_spring(std::move(m)),
-      base_stiffness_(mass_spring.stiffness) {}
-
-System::System(PendulumModel p) : kind(SystemKind::Pendulum), pendulum(std::move(p)) {}
 
 int System::bodies() const {
-  return isPendulum() ? pendulum.links() : mass_spring.particles();
+  return visit([](const auto& k) { return k.bodies(); });
 }
 
 int System::dofs() const {
-  if (isPendulum()) return pendulum.links();
-  int free = 0;
-  for (int i = 0; i < mass_spring.particles(); ++i) free += !mass_spring.fixed(i);
-  return free * mass_spring.dim;
+  return visit([](const auto& k) { return k.dofs(); });
 }
 
 bool System::bodyMoves(int body) const {
-  return isPendulum() || !mass_spring.fixed(body);
+  return visit([body](const auto& k) { return k.bodyMoves(body); });
 }
 
 std::string System::bodyName(int body) const {
-  return (isPendulum() ? "bob " : "particle ") + std::to_string(body);
+  return visit([body](const auto& k) {
+    return std::string(k.kBodyNoun).append(" ").append(std::to_string(body));
+  });
 }
 
 std::string System::coordinateName(int j) const {
+  return visit([j](const auto& k) { return k.coordinateName(j); });
+}
+
+Counts System::counts() const {
+  return visit([](const auto& k) { return k.counts(); });
+}
+
+std::string System::summary(bool withDofs) const {
+  return visit([withDofs](const auto& k) { return k.summary(withDofs); });
+}
+
+int System::defaultPhaseCoordinate(int listed) const {
+  return visit([listed](const auto& k) { return k.defaultPhaseCoordinate(listed); });
+}
+
+IntegratorLookup System::lookupIntegrator(std::string_view name) const {
+  return sim::lookupIntegrator(name, kind());
+}
+
+std::vector<Method> System::integrators() const {
+  std::vector<Method> out;
+  for (const auto& i : sim::integrators())
+    if (accepts(i.method)) out.push_back(i.method);
+  return out;
+}
+
+std::string System::integratorTooltip(Method m) const {
+  const OnKind& p = properties(m);
   // appended piecewise: GCC 12 warns falsely (-Wrestrict) on chained string concatenation
-  if (isPendulum()) return std::string("phi").append(std::to_string(j));
-  return std::string(1, "xyz"[j % 3]).append(std::to_string(j / 3));
+  std::string tip(info(m).description);
+  tip.append("\norder ").append(std::to_string(p.order)).append(", ");
+  return tip.append(p.symplectic ? "symplectic" : "not symplectic");
 }
 
 void System::positions(const State& s, Eigen::VectorXd& out) const {
-  if (isPendulum())
-    pendulumPositions(pendulum, s.x, out);
-  else
-    out = s.x;
+  visit([&](const auto& k) { k.positions(s, out); });
 }
 
 Energy System::energy(const State& s) const {
-  return isPendulum() ? sim::energy(pendulum, s) : sim::energy(mass_spring, s);
+  return visit([&](const auto& k) { return k.energy(s); });
 }
 
 SceneScales System::scales(const State& s) const {
-  return isPendulum() ? sceneScales(pendulum, s) : sceneScales(mass_spring, s);
+  return visit([&](const auto& k) { return k.scales(s); });
 }
 
 std::unique_ptr<Stepper> System::stepper(Method m, double h, const State& from) const {
-  if (isPendulum()) return std::make_unique<Stepper>(pendulum, from, m, h);
-  return std::make_unique<Stepper>(mass_spring, from, m, h);
+  return visit([&](const auto& k) { return k.stepper(m, h, from); });
+}
+
+double System::omegaMax(const State& s) const {
+  return visit([&](const auto& k) { return k.omegaMax(s); });
+}
+
+std::optional<Divergence> System::runaway(const SceneScales& scales, double e0, double e,
+                                          const Eigen::VectorXd& positions, double t,
+                                          Method method) const {
+  const std::string_view noun = visit([](const auto& k) { return k.kBodyNoun; });
+  return checkRunaway(scales, e0, e, positions, t, method, noun);
 }
 
 void System::setGrab(int body, const Vec3& target, double stiffness) {
   const int b = body >= 0 && body < bodies() && bodyMoves(body) ? body : -1;
-  if (isPendulum())
-    pendulum.grab = b, pendulum.grab_target = target, pendulum.grab_stiffness = stiffness;
-  else
-    mass_spring.grab = b, mass_spring.grab_target = target, mass_spring.grab_stiffness = stiffness;
+  visit([&](auto& k) { k.setGrab(b, target, stiffness); });
 }
 
 int System::grabbed() const {
-  return isPendulum() ? pendulum.grab : mass_spring.grab;
+  return visit([](const auto& k) { return k.grabbed(); });
 }
 
 Vec3 System::grabTarget() const {
-  return isPendulum() ? pendulum.grab_target : mass_spring.grab_target;
-}
-
-Vec3 System::gravity() const {
-  return isPendulum() ? pendulum.gravity : mass_spring.gravity;
+  return visit([](const auto& k) { return k.grabTarget(); });
 }
 
 double System::parameter(Parameter p) const {
-  switch (p) {
-    case Parameter::StiffnessScale:
-      return stiffness_scale_;
-    case Parameter::SpringDamping:
-      return mass_spring.damping.size() ? mass_spring.damping.maxCoeff() : 0.0;
-    case Parameter::Drag:
-      return mass_spring.drag;
-    case Parameter::JointDamping:
-      return pendulum.joint_damping;
-    case Parameter::Gravity:
-      return gravity().norm();
-    case Parameter::Substeps:
-      return mass_spring.substeps;
-    case Parameter::Iterations:
-      return mass_spring.iterations;
-    case Parameter::Wind:
-      return mass_spring.wind.norm();
-  }
-  return 0.0;
+  if (!has(p)) return parameterInfo(p).neutral;
+  return visit([p](const auto& k) { return k.parameter(p); });
+}
+
+Vec3 System::vectorParameter(Parameter p) const {
+  if (!has(p)) return Vec3::Zero();
+  return visit([p](const auto& k) { return k.vector(p); });
 }
 
 std::optional<std::string> System::setParameter(Parameter p, double value, const Vec3& vec) {
-  const bool springs = !isPendulum();
-  switch (p) {
-    case Parameter::StiffnessScale:
-      if (!springs) return "a pendulum has no springs";
-      if (auto bad = needPositive(value)) return bad;
-      stiffness_scale_ = value;
-      mass_spring.stiffness = base_stiffness_ * value;
-      ++mass_spring.revision;  // time_fe refactorises once
-      copyRunConstants(mass_spring.spring_runs, mass_spring.stiffness.data(),
-                       mass_spring.rest_length.data(), mass_spring.revision);
-      return std::nullopt;
-    case Parameter::SpringDamping:
-      if (!springs) return "a pendulum has no springs";
-      if (auto bad = needNonNegative(value)) return bad;
-      mass_spring.damping.setConstant(value);
-      ++mass_spring.damping_revision;
-      noteDashpots(mass_spring.spring_runs, mass_spring.damping.data(), mass_spring.damping.size(),
-                   mass_spring.damping_revision);
-      return std::nullopt;
-    case Parameter::Drag:
-      if (!springs) return "not modelled for pendulums (use joint damping)";
-      if (auto bad = needNonNegative(value)) return bad;
-      mass_spring.drag = value;
-      return std::nullopt;
-    case Parameter::JointDamping:
-      if (springs) return "only pendulums have joints";
-      if (auto bad = needNonNegative(value)) return bad;
-      pendulum.joint_damping = value;
-      return std::nullopt;
-    case Parameter::Gravity:
-      if (!vec.allFinite()) return "not a finite vector";
-      mass_spring.gravity = vec;
-      pendulum.gravity = vec;
-      return std::nullopt;
-    case Parameter::Substeps:
-    case Parameter::Iterations: {
-      if (!springs) return "a pendulum has no springs";
-      const bool sub = p == Parameter::Substeps;
-      if (auto bad = needWhole(value, sub ? kMaxSubsteps : kMaxIterations)) return bad;
-      (sub ? mass_spring.substeps : mass_spring.iterations) = static_cast<int>(value);
-      return std::nullopt;
-    }
-    case Parameter::Wind:
-      if (!springs) return "not modelled for pendulums";
-      if (!vec.allFinite()) return "not a finite vector";
-      if (vec.norm() > kMaxWind) return "faster than " + std::to_string(int(kMaxWind)) + " m/s";
-      if (mass_spring.dim == 2 && vec.z() != 0.0) return "a planar scene's wind has no z component";
-      mass_spring.wind = vec;
-      return std::nullopt;
+  if (auto why = notApplicable(p, kind())) return why;
+  const ParameterInfo& row = parameterInfo(p);
+  const bool vector = row.rule == Rule::Vector || row.rule == Rule::Velocity;
+  const double v[3] = {vec.x(), vec.y(), vec.z()};
+  if (auto bad = vector ? checkVector(row, v) : checkValue(row, value)) return bad;
+  return visit([&](auto& k) { return k.setParameter(p, value, vec); });
+}
+
+double System::omegaRatio(const System& atLoad) const {
+  double ratio = 1.0;
+  for (const ParameterInfo& row : parameters()) {
+    if (!onKind(row.parameter, kind()).scales_omega) continue;
+    const double before = atLoad.parameter(row.parameter);
+    if (!(before > 0.0)) return 0.0;
+    ratio *= std::sqrt(parameter(row.parameter) / before);
   }
-  return "unknown parameter";
+  return ratio;
+}
+
+void System::restore(const System& saved) {
+  // in place: the steppers reference this system's model
+  unit_ = saved.unit_;
+  visit([](auto& k) { k.invalidateCaches(); });
+}
+
+Skeleton System::skeleton(const State& initial, bool surface) const {
+  return visit([&](const auto& k) { return k.skeleton(initial, surface); });
+}
+
+void System::pointPositions(const State& s, std::vector<float>& out,
+                            Eigen::VectorXd& scratch) const {
+  visit([&](const auto& k) { k.pointPositions(s, out, scratch); });
+}
+
+int System::firstBodyPoint() const {
+  return visit([](const auto& k) { return k.kFirstBodyPoint; });
+}
+
+bool System::planar() const {
+  return visit([](const auto& k) { return k.planar(); });
+}
+
+const MassSpringModel* System::massSpring() const {
+  const auto* k = std::get_if<MassSpringKind>(&unit_);
+  return k ? &k->model : nullptr;
+}
+
+MassSpringModel* System::massSpring() {
+  auto* k = std::get_if<MassSpringKind>(&unit_);
+  return k ? &k->model : nullptr;
+}
+
+const PendulumModel* System::pendulum() const {
+  const auto* k = std::get_if<PendulumKind>(&unit_);
+  return k ? &k->model : nullptr;
+}
+
+PendulumModel* System::pendulum() {
+  auto* k = std::get_if<PendulumKind>(&unit_);
+  return k ? &k->model : nullptr;
 }
 
 }  // namespace sim

@@ -1,55 +1,59 @@
 // The simulated system, whichever its kind (docs/architecture.md#system-and-lanes): a mass-spring
 // network or an N-link pendulum. It answers everything the front ends ask of a system (bodies,
-// positions, energies, scales, the grab, the tunable parameters) and builds Steppers on itself, so
-// the system's kind is decided here and in the stepper only. Several Lanes may step the same
-// System: a Stepper references the model, so changing a parameter changes it for every lane.
+// positions, energies, scales, the grab, the tunable parameters, the integrators that apply, what
+// it looks like) and builds Steppers on itself. Its kind is a unit of sim (sim/kind.hpp) that
+// System holds and forwards to: callers ask, they never branch on the kind. Several Lanes may
+// step the same System: a Stepper references the model, so changing a parameter changes it for
+// every lane.
 #pragma once
 
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
+#include <vector>
 
-#include "sim/diagnostics.hpp"
-#include "sim/energy.hpp"
-#include "sim/model.hpp"
-#include "sim/pendulum.hpp"
-#include "sim/stepper.hpp"
+#include "sim/mass_spring_kind.hpp"
+#include "sim/pendulum_kind.hpp"
 
 namespace sim {
 
-// The parameters a user may change while a system runs (the panel, events `--at`, sweeps).
-enum class Parameter {
-  StiffnessScale,
-  SpringDamping,
-  Drag,
-  JointDamping,
-  Gravity,
-  Substeps,    // xpbd's and projective's substeps per step, a whole number in [1, kMaxSubsteps]
-  Iterations,  // their sweeps or iterations per substep, [1, kMaxIterations]
-  Wind         // m/s, the air's velocity (a vector, felt through the drag), |wind| <= kMaxWind
-};
-
 class System {
  public:
-  System() = default;
+  System() = default;  // an empty mass-spring system
   explicit System(MassSpringModel m);
   explicit System(PendulumModel p);
 
-  SystemKind kind = SystemKind::MassSpring;
-  MassSpringModel mass_spring;  // meaningful when kind == MassSpring
-  PendulumModel pendulum;       // meaningful when kind == Pendulum
-
-  bool isPendulum() const { return kind == SystemKind::Pendulum; }
-  // particles (fixed ones included) or bobs
-  int bodies() const;
+  // --- what it is
+  // The kind as a token for the registry's and the parameter table's questions (sim::onKind,
+  // lookupIntegrator); outside sim it is passed back, never branched on.
+  SystemKind kind() const;
+  int bodies() const;  // particles (fixed ones included) or bobs
   // degrees of freedom: free particles times the dimension, or links
   int dofs() const;
-  bool bodyMoves(int body) const;  // false for a fixed particle
-  // "particle 3" / "bob 3"
-  std::string bodyName(int body) const;
+  bool bodyMoves(int body) const;        // false for a fixed particle
+  std::string bodyName(int body) const;  // "particle 3" / "bob 3"
   // "x3" / "phi3": the name of state coordinate j
   std::string coordinateName(int j) const;
+  Counts counts() const;
+  // "mass_spring, 256 particles, 1378 springs, 2D" (with `dofs`: ", 480 DOFs" after it) or
+  // "pendulum, 4 links" (a pendulum's links are its DOFs)
+  std::string summary(bool dofs = false) const;
+  // The coordinate the phase plot starts on, among the first `listed`.
+  int defaultPhaseCoordinate(int listed) const;
+
+  // --- integrators
+  bool accepts(Method m) const { return appliesTo(m, kind()); }
+  // The method named `name` if it applies, else the one-line reason (sim::lookupIntegrator).
+  IntegratorLookup lookupIntegrator(std::string_view name) const;
+  std::vector<Method> integrators() const;  // those that apply, in registry order
+  // Order and symplecticity of m on this kind (docs/integrators.md#summary).
+  const OnKind& properties(Method m) const { return onKind(m, kind()); }
+  // "order 2, symplectic" on this kind, after the method's description: the panel's tooltip
+  std::string integratorTooltip(Method m) const;
+
+  // --- physics
   // 3 coordinates per body (m)
   void positions(const State& s, Eigen::VectorXd& out) const;
   Energy energy(const State& s) const;
@@ -57,32 +61,67 @@ class System {
   SceneScales scales(const State& s) const;
   // A stepper on this system from `from`; it references this object: keep it alive and in place.
   std::unique_ptr<Stepper> stepper(Method m, double h, const State& from) const;
+  // omega_max at state s (sim/spectrum.hpp), rad/s
+  double omegaMax(const State& s) const;
+  // The runaway rule (sim/diagnostics.hpp) on a state whose energy is e and bodies' positions
+  // `positions`, its culprit named as this system names its bodies.
+  std::optional<Divergence> runaway(const SceneScales& scales, double e0, double e,
+                                    const Eigen::VectorXd& positions, double t,
+                                    Method method) const;
 
   // The mouse spring on `body` (-1 or a fixed particle: none) towards `target` (m).
   void setGrab(int body, const Vec3& target, double stiffness);
   int grabbed() const;
   Vec3 grabTarget() const;
-  Vec3 gravity() const;
+  Vec3 gravity() const { return vectorParameter(Parameter::Gravity); }
 
-  // The parameter's current value (StiffnessScale: relative to the scene's own stiffness).
+  // --- parameters (sim/parameters.hpp)
+  bool has(Parameter p) const { return !notApplicable(p, kind()); }
+  // The parameter's current value (StiffnessScale: relative to the scene's own stiffness; a
+  // vector's magnitude); its neutral value where it does not apply.
   double parameter(Parameter p) const;
-  // Sets a parameter for every lane on this system; returns why it cannot be (e.g. "a pendulum has
-  // no springs", "must be > 0"), or nothing. Gravity and wind take `vec`, the others `value`.
+  Vec3 vectorParameter(Parameter p) const;  // Gravity, Wind (zero where it does not apply)
+  // Sets a parameter for every lane on this system; returns why it cannot be (it does not apply
+  // to this kind, the table's rule, a kind's own rule), or nothing. Vectors take `vec`, the
+  // others `value`.
   std::optional<std::string> setParameter(Parameter p, double value,
                                           const Vec3& vec = Vec3::Zero());
-  // Whether a change of the parameter keeps the energy's meaning (k, gravity): the drift is
-  // re-anchored then; damping and drag only change the dissipation.
-  static bool conservative(Parameter p) {
-    return p == Parameter::StiffnessScale || p == Parameter::Gravity;
-  }
+  // omega_max relative to `atLoad` (the same system as loaded): the product of sqrt(value /
+  // value at load) over the parameters that scale it on this kind (the table's scales_omega);
+  // 0 when such a parameter was 0 at load.
+  double omegaRatio(const System& atLoad) const;
+  // The parameters back to `saved`'s (the same system earlier); cached factorisations of the
+  // steppers on this system are rebuilt.
+  void restore(const System& saved);
+
+  // --- what it looks like (sim/skeleton.hpp)
+  // `surface`: the scene draws triangles over it (beads smaller, no trail on a large mesh).
+  Skeleton skeleton(const State& initial, bool surface) const;
+  // the skeleton's points at state s, 3 floats each
+  void pointPositions(const State& s, std::vector<float>& out, Eigen::VectorXd& scratch) const;
+  bool planar() const;
+  // The skeleton's point of body b, and the body of point p (-1 for a pendulum's pivot).
+  int pointOfBody(int body) const { return body + firstBodyPoint(); }
+  int bodyOfPoint(int point) const { return point - firstBodyPoint(); }
+
+  // --- the model itself: for sim's own code, the scene builder and the tests; null when the
+  // system is of the other kind
+  const MassSpringModel* massSpring() const;
+  MassSpringModel* massSpring();
+  const PendulumModel* pendulum() const;
+  PendulumModel* pendulum();
 
  private:
-  Eigen::VectorXd base_stiffness_;  // N/m, the scene's springs at stiffness scale 1
-  double stiffness_scale_ = 1.0;
+  int firstBodyPoint() const;
+  template <class F>
+  decltype(auto) visit(F&& f) const {
+    return std::visit(std::forward<F>(f), unit_);
+  }
+  template <class F>
+  decltype(auto) visit(F&& f) {
+    return std::visit(std::forward<F>(f), unit_);
+  }
+  std::variant<MassSpringKind, PendulumKind> unit_;
 };
-
-// The name used by events `--at` and the docs: "stiffness_scale", "damping", "drag",
-// "joint_damping", "gravity", "substeps", "iterations", "wind".
-std::string_view parameterName(Parameter p);
 
 }  // namespace sim

@@ -1,0 +1,185 @@
+#include "sim/parameters.hpp"
+
+#include <cmath>
+
+#include "sim/model.hpp"
+#include "sim/xpbd.hpp"
+
+namespace sim {
+
+namespace {
+constexpr std::string_view kNoSprings = "a pendulum has no springs";
+constexpr ParameterOnKind kApplies{};
+constexpr ParameterOnKind kScalesOmega{.absent = {}, .scales_omega = true};
+// The panel's sliders of substeps and iterations end here; Ctrl+click types up to the maximum.
+constexpr double kIterationSliderMax = 100;
+
+constexpr ParameterInfo kTable[] = {
+    {.parameter = Parameter::StiffnessScale,
+     .key = "stiffness_scale",
+     .label = "Stiffness scale",
+     .unit = "",
+     .rule = Rule::Positive,
+     .lo = 1e-3,
+     .hi = 1e3,
+     .neutral = 1.0,
+     .live = false,
+     .event = true,
+     .conservative = true,
+     .mass_spring = kScalesOmega,  // K is linear in every k
+     .pendulum = {.absent = kNoSprings},
+     .tooltip = "Multiplies every spring's stiffness k (logarithmic; Shift while dragging: 10 "
+                "times finer). Applied on release: implicit integrators refactorise."},
+    {.parameter = Parameter::SpringDamping,
+     .key = "damping",
+     .label = "Spring damping",
+     .unit = "N s/m",
+     .rule = Rule::NonNegative,
+     .lo = 0.0,
+     .hi = 1e3,
+     .live = false,
+     .event = true,
+     .mass_spring = kApplies,
+     .pendulum = {.absent = kNoSprings},
+     .tooltip = "Dashpot coefficient of every spring: damps stretching only. Applied on "
+                "release: projective refactorises."},
+    {.parameter = Parameter::Drag,
+     .key = "drag",
+     .label = "Drag",
+     .unit = "N s/m",
+     .rule = Rule::NonNegative,
+     .lo = 0.0,
+     .hi = 1e3,
+     .event = true,
+     .mass_spring = kApplies,
+     .pendulum = {.absent = "not modelled for pendulums (use joint_damping)"},
+     .tooltip = "Linear air drag on every particle: force = -c (v - wind)."},
+    {.parameter = Parameter::JointDamping,
+     .key = "joint_damping",
+     .label = "Joint damping",
+     .unit = "N m s/rad",
+     .rule = Rule::NonNegative,
+     .lo = 0.0,
+     .hi = 1e2,
+     .event = true,
+     .mass_spring = {.absent = "only pendulums have joints"},
+     .pendulum = kApplies,
+     .tooltip = "Viscous damping at every joint: torque = -c (relative angular rate)."},
+    {.parameter = Parameter::Gravity,
+     .key = "gravity",
+     .label = "Gravity",
+     .unit = "m/s^2",
+     .rule = Rule::Vector,
+     .lo = 0.0,
+     .hi = 100.0,
+     .logarithmic = false,
+     .conservative = true,
+     .mass_spring = kApplies,
+     .pendulum = kScalesOmega,  // a pendulum's restoring torques are linear in |g|
+     .tooltip = "Magnitude of gravity; its direction is kept."},
+    {.parameter = Parameter::Substeps,
+     .key = "substeps",
+     .label = "Substeps",
+     .unit = "",
+     .rule = Rule::Whole,
+     .lo = 1.0,
+     .hi = kMaxSubsteps,
+     .slider_hi = kIterationSliderMax,
+     .neutral = 1.0,
+     .live = false,
+     .event = true,
+     .mass_spring = kApplies,
+     .pendulum = {.absent = kNoSprings},
+     .tooltip = "xpbd's and projective's substeps per step."},
+    {.parameter = Parameter::Iterations,
+     .key = "iterations",
+     .label = "Iterations",
+     .unit = "",
+     .rule = Rule::Whole,
+     .lo = 1.0,
+     .hi = kMaxIterations,
+     .slider_hi = kIterationSliderMax,
+     .neutral = 1.0,
+     .live = false,
+     .event = true,
+     .mass_spring = kApplies,
+     .pendulum = {.absent = kNoSprings},
+     .tooltip = "xpbd's sweeps or projective's iterations per substep."},
+    {.parameter = Parameter::Wind,
+     .key = "wind",
+     .label = "Wind",
+     .unit = "m/s",
+     .rule = Rule::Velocity,
+     .lo = 0.0,
+     .hi = kMaxWind,
+     .mass_spring = kApplies,
+     .pendulum = {.absent = "not modelled for pendulums"},
+     .tooltip = "Speed of the air, felt through the drag: force = -c (v - wind). Its direction "
+                "is kept (+x from calm)."},
+};
+
+std::string wholeNumber(double v) {
+  return std::to_string(static_cast<long long>(v));
+}
+}  // namespace
+
+std::span<const ParameterInfo> parameters() {
+  return kTable;
+}
+
+const ParameterInfo& parameterInfo(Parameter p) {
+  return kTable[static_cast<int>(p)];  // the rows are in enum order (a test holds it)
+}
+
+const ParameterInfo* findParameter(std::string_view key) {
+  for (const auto& p : kTable)
+    if (p.key == key) return &p;
+  return nullptr;
+}
+
+const ParameterOnKind& onKind(Parameter p, SystemKind kind) {
+  const ParameterInfo& i = parameterInfo(p);
+  return kind == SystemKind::MassSpring ? i.mass_spring : i.pendulum;
+}
+
+std::optional<std::string> notApplicable(Parameter p, SystemKind kind) {
+  const std::string_view why = onKind(p, kind).absent;
+  if (why.empty()) return std::nullopt;
+  return std::string(why);
+}
+
+std::optional<std::string> checkValue(const ParameterInfo& p, double v) {
+  switch (p.rule) {
+    case Rule::Positive:
+      if (std::isfinite(v) && v > 0.0) return std::nullopt;
+      return "must be a finite number > 0";
+    case Rule::NonNegative:
+      if (std::isfinite(v) && v >= 0.0) return std::nullopt;
+      return "must be a finite number >= 0";
+    case Rule::Whole:
+      if (v >= 1.0 && v <= p.hi && v == std::floor(v)) return std::nullopt;
+      return "must be a whole number from 1 to " + wholeNumber(p.hi);
+    case Rule::Vector:
+    case Rule::Velocity:
+      return "must be a vector";
+  }
+  return "unknown rule";
+}
+
+std::optional<std::string> checkVector(const ParameterInfo& p, const double (&v)[3]) {
+  if (p.rule != Rule::Vector && p.rule != Rule::Velocity) return "must be a number";
+  for (double c : v)
+    if (!std::isfinite(c)) return "not a finite vector";
+  if (p.rule == Rule::Velocity && std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) > p.hi)
+    return "faster than " + wholeNumber(p.hi) + " " + std::string(p.unit);
+  return std::nullopt;
+}
+
+std::string eventParameterKeys() {
+  std::string out;
+  for (const auto& p : kTable)
+    if (p.event) out.append(out.empty() ? "" : ", ").append(p.key);
+  return out;
+}
+
+}  // namespace sim
