@@ -19,14 +19,21 @@
 #include "util.hpp"
 
 using app::FixedStepLoop;
-using K = ui::Command::Kind;
-
 namespace {
 
 ui::Command gravity(double gy) {
-  ui::Command c = ui::command(K::SetGravity);
-  c.vec[1] = gy;
-  return c;
+  return ui::SetVectorParameter{int(sim::Parameter::Gravity), {0.0, gy, 0.0}};
+}
+
+ui::Command wind(double x, double y, double z) {
+  return ui::SetVectorParameter{int(sim::Parameter::Wind), {x, y, z}};
+}
+
+// The panel's control of parameter p, or null when the panel shows none.
+const ui::ParameterControl* controlOf(const ui::PanelModel& pm, sim::Parameter p) {
+  for (const ui::ParameterControl& c : pm.parameters)
+    if (c.id == int(p)) return &c;
+  return nullptr;
 }
 
 // Runs a session as a scripted window run does: the steps due in each 1/60 s of simulated time,
@@ -200,61 +207,122 @@ TEST_CASE("app: the session validates commands and applies them between steps") 
   app::Session s;
   s.load("seed003_table1_case1");
   std::string msg;
-  CHECK(s.apply(ui::command(K::SetIntegrator, 0, 0, "rk4"), &msg));
+  CHECK(s.apply(ui::SetIntegrator{"rk4"}, &msg));
   CHECK(s.method() == sim::Method::Rk4);
-  CHECK_FALSE(s.apply(ui::command(K::SetIntegrator, 0, 0, "implicit_midpoint"), &msg));
+  CHECK_FALSE(s.apply(ui::SetIntegrator{"implicit_midpoint"}, &msg));
   CHECK(msg.find("does not apply to mass_spring") != std::string::npos);
-  CHECK_FALSE(s.apply(ui::command(K::SetDt, NAN), &msg));
-  CHECK_FALSE(s.apply(ui::command(K::SetDt, 10.0), &msg));
+  CHECK_FALSE(s.apply(ui::SetDt{NAN}, &msg));
+  CHECK_FALSE(s.apply(ui::SetDt{10.0}, &msg));
   CHECK(s.dt() == 0.002);  // unchanged by rejected commands
-  CHECK(s.apply(ui::command(K::SetDt, 0.001), &msg));
+  CHECK(s.apply(ui::SetDt{0.001}, &msg));
   CHECK(s.dt() == 0.001);
-  CHECK_FALSE(
-      s.apply(ui::command(K::SetJointDamping, 0.1), &msg));  // no joints on a spring pendulum
+  CHECK_FALSE(s.apply(ui::SetParameter{int(sim::Parameter::JointDamping), 0.1},
+                      &msg));  // no joints on a spring pendulum
   // stiffness scale: k changes and so does the motion
   const double k0 = s.built().massSpring()->stiffness[0];
-  CHECK(s.apply(ui::command(K::SetStiffnessScale, 4.0), &msg));
+  CHECK(s.apply(ui::SetParameter{int(sim::Parameter::StiffnessScale), 4.0}, &msg));
   CHECK(s.built().massSpring()->stiffness[0] == 4.0 * k0);
-  CHECK_FALSE(s.apply(ui::command(K::SetStiffnessScale, -1.0), &msg));
+  CHECK_FALSE(s.apply(ui::SetParameter{int(sim::Parameter::StiffnessScale), -1.0}, &msg));
   // xpbd's substeps and iterations: whole numbers from 1 to 1000, on the model every lane steps
-  CHECK(s.apply(ui::command(K::SetSubsteps, 12.0), &msg));
+  CHECK(s.apply(ui::SetParameter{int(sim::Parameter::Substeps), 12.0}, &msg));
   CHECK(s.built().massSpring()->substeps == 12);
-  CHECK(s.apply(ui::command(K::SetIterations, 3.0), &msg));
+  CHECK(s.apply(ui::SetParameter{int(sim::Parameter::Iterations), 3.0}, &msg));
   CHECK(s.built().massSpring()->iterations == 3);
-  CHECK_FALSE(s.apply(ui::command(K::SetSubsteps, 2.5), &msg));
+  CHECK_FALSE(s.apply(ui::SetParameter{int(sim::Parameter::Substeps), 2.5}, &msg));
   CHECK(msg == "substeps: must be a whole number from 1 to 1000");
-  CHECK_FALSE(s.apply(ui::command(K::SetIterations, NAN), &msg));
+  CHECK_FALSE(s.apply(ui::SetParameter{int(sim::Parameter::Iterations), NAN}, &msg));
   CHECK(s.built().massSpring()->iterations == 3);
   ui::PanelModel xp;
   s.fillPanel(xp);
-  CHECK(xp.substeps == 12);
-  CHECK(xp.iterations == 3);
+  CHECK_FALSE(controlOf(xp, sim::Parameter::Substeps));  // rk4 has none: the panel hides them
+  REQUIRE(s.apply(ui::SetIntegrator{"xpbd"}, &msg));
+  s.fillPanel(xp);
+  REQUIRE(controlOf(xp, sim::Parameter::Substeps));
+  CHECK(controlOf(xp, sim::Parameter::Substeps)->value == 12);
+  CHECK(controlOf(xp, sim::Parameter::Iterations)->value == 3);
   // Step pauses and advances exactly n steps; Reset returns to t = 0
-  CHECK(s.apply(ui::command(K::Step, 0, 10), &msg));
+  CHECK(s.apply(ui::Step{10}, &msg));
   CHECK(s.paused());
   CHECK(s.steps() == 10);
   CHECK(s.state().t == doctest::Approx(0.01));
-  CHECK(s.apply(ui::command(K::Reset), &msg));
+  CHECK(s.apply(ui::Reset{}, &msg));
   CHECK(s.state().t == 0.0);
   CHECK(s.state().x == s.built().state.x);
   // a bad file keeps the current scene
-  CHECK_FALSE(s.apply(ui::command(K::LoadFile, 0, 0, "/nonexistent.json"), &msg));
+  CHECK_FALSE(s.apply(ui::LoadFile{"/nonexistent.json"}, &msg));
   CHECK(msg.find("/nonexistent.json") != std::string::npos);
   CHECK(s.built().massSpring()->particles() == 2);
-  CHECK(s.apply(ui::command(K::LoadBuiltin, 0, 0, "seed004_double_pendulum"), &msg));
+  CHECK(s.apply(ui::LoadBuiltin{"seed004_double_pendulum"}, &msg));
   CHECK(s.built().kind() == sim::SystemKind::Pendulum);
-  CHECK(s.apply(ui::command(K::SetJointDamping, 0.1), &msg));
+  CHECK(s.apply(ui::SetParameter{int(sim::Parameter::JointDamping), 0.1}, &msg));
   CHECK(s.built().pendulum()->joint_damping == 0.1);
   CHECK_FALSE(s.apply(gravity(-1e9), &msg));
   CHECK(s.apply(gravity(-1.62), &msg));
   CHECK(s.built().pendulum()->gravity.y() == -1.62);
 }
 
+TEST_CASE("app: the panel's physics controls are the parameter table's rows that apply") {
+  // a pendulum offers no Drag (it once did, and every change was rejected): its rows are
+  // gravity and joint damping; a cloth's are the springs', the drag, the wind and gravity
+  std::string msg;
+  for (const char* name : {"seed004_double_pendulum", "cloth_16"}) {
+    CAPTURE(name);
+    app::Session s;
+    s.load(name);
+    ui::PanelModel pm;
+    s.fillPanel(pm);
+    std::vector<std::string> labels;
+    for (const ui::ParameterControl& c : pm.parameters) {
+      const sim::ParameterInfo& row = sim::parameterInfo(sim::Parameter(c.id));
+      CHECK(c.label == row.label);
+      CHECK(c.lo == row.lo);
+      CHECK(c.hi == row.hi);
+      CHECK(c.live == row.live);
+      CHECK(c.value == s.built().parameter(row.parameter));
+      labels.push_back(c.label);
+      // every control the panel shows is one the session accepts
+      const bool vector = c.style != ui::ParameterControl::Style::Slider;
+      CHECK(vector ? s.apply(ui::SetVectorParameter{c.id, c.vec}, &msg)
+                   : s.apply(ui::SetParameter{c.id, c.value}, &msg));
+    }
+    const bool pendulum = s.built().counts().links > 0;
+    CHECK(labels == (pendulum ? std::vector<std::string>{"Gravity", "Joint damping"}
+                              : std::vector<std::string>{"Stiffness scale", "Spring damping",
+                                                         "Drag", "Wind", "Gravity"}));
+    // and every row it does not show is rejected with the table's reason
+    if (pendulum) {
+      CHECK_FALSE(s.apply(ui::SetParameter{int(sim::Parameter::Drag), 0.5}, &msg));
+      CHECK(msg == "drag: not modelled for pendulums (use joint_damping)");
+    }
+  }
+}
+
+TEST_CASE("app: the integrators' tooltips give their order and symplecticity on this kind") {
+  // verlet is second order and symplectic on springs, first order and not symplectic on a
+  // pendulum's (phi, phi') (docs/integrators.md#summary, note 1)
+  auto tooltipOf = [](const char* scene, const std::string& integrator) {
+    app::Session s;
+    s.load(scene);
+    ui::PanelModel pm;
+    s.fillPanel(pm);
+    for (const ui::IntegratorChoice& c : pm.integrators)
+      if (c.name == integrator) return c.tooltip;
+    return std::string("(not offered)");
+  };
+  const std::string springs = tooltipOf("cloth_16", "verlet");
+  const std::string pendulum = tooltipOf("seed004_double_pendulum", "verlet");
+  CHECK(springs.substr(springs.rfind('\n') + 1) == "order 2, symplectic");
+  CHECK(pendulum.substr(pendulum.rfind('\n') + 1) == "order 1, not symplectic");
+  const std::string midpoint = tooltipOf("seed004_double_pendulum", "implicit_midpoint");
+  CHECK(midpoint.substr(midpoint.rfind('\n') + 1) == "order 2, symplectic");
+  CHECK(tooltipOf("cloth_16", "implicit_midpoint") == "(not offered)");
+}
+
 TEST_CASE("app: changing k with time_fe refactorises once, and the result matches a fresh run") {
   app::Session s;
   s.load("seed003_table1_case1");  // time_fe
   std::string msg;
-  REQUIRE(s.apply(ui::command(K::SetStiffnessScale, 2.0), &msg));
+  REQUIRE(s.apply(ui::SetParameter{int(sim::Parameter::StiffnessScale), 2.0}, &msg));
   for (int i = 0; i < 50; ++i) REQUIRE(s.stepOnce());
   // reference: the scene with k doubled from the start
   auto def = scene::loadSceneArg("seed003_table1_case1");
@@ -270,9 +338,9 @@ TEST_CASE("app: divergence pauses with a report, the last finite state is kept")
   app::Session s;
   s.load("seed003_table1_case1");
   std::string msg;
-  REQUIRE(s.apply(ui::command(K::SetIntegrator, 0, 0, "euler"), &msg));
-  REQUIRE(s.apply(ui::command(K::SetDt, 0.1), &msg));
-  REQUIRE(s.apply(ui::command(K::SetStiffnessScale, 1000.0), &msg));
+  REQUIRE(s.apply(ui::SetIntegrator{"euler"}, &msg));
+  REQUIRE(s.apply(ui::SetDt{0.1}, &msg));
+  REQUIRE(s.apply(ui::SetParameter{int(sim::Parameter::StiffnessScale), 1000.0}, &msg));
   bool diverged = false;
   for (int i = 0; i < 10000 && !diverged; ++i) diverged = !s.stepOnce();
   REQUIRE(diverged);
@@ -285,11 +353,11 @@ TEST_CASE("app: divergence pauses with a report, the last finite state is kept")
   const auto& view = vb.build(s, false);
   CHECK((view.flags[1] & render::kPointHighlight) != 0);
   CHECK((view.line_flags[0] & render::kLineHighlight) != 0);
-  CHECK(s.apply(ui::command(K::Rewind), &msg));
+  CHECK(s.apply(ui::Rewind{}, &msg));
   CHECK_FALSE(s.divergence());
-  CHECK_FALSE(s.apply(ui::command(K::Rewind), &msg));  // nothing to go back from now
+  CHECK_FALSE(s.apply(ui::Rewind{}, &msg));  // nothing to go back from now
   CHECK(msg == "rewind: no divergence to go back from");
-  CHECK(s.apply(ui::command(K::Reset), &msg));
+  CHECK(s.apply(ui::Reset{}, &msg));
   CHECK(s.state().t == 0.0);
 }
 
@@ -300,8 +368,8 @@ TEST_CASE("app: Rewind goes back about a second before a runaway, to a state tha
   // 3 s of a sane run fill the ring of snapshots; then euler at a large dt blows up
   runLikeTheWindow(s, 3.0, 1000000);
   REQUIRE_FALSE(s.divergence());
-  REQUIRE(s.apply(ui::command(K::SetIntegrator, 0, 0, "euler"), &msg));
-  REQUIRE(s.apply(ui::command(K::SetDt, 0.004), &msg));
+  REQUIRE(s.apply(ui::SetIntegrator{"euler"}, &msg));
+  REQUIRE(s.apply(ui::SetDt{0.004}, &msg));
   runLikeTheWindow(s, 6.0, 1000000);
   REQUIRE(s.divergence());
   const double tDiverged = s.divergence()->t;
@@ -314,7 +382,7 @@ TEST_CASE("app: Rewind goes back about a second before a runaway, to a state tha
   std::snprintf(shortT, sizeof shortT, "%.6g s with euler: ", tDiverged);
   CHECK(pm.divergence.find(shortT) != std::string::npos);
   CHECK(s.divergence()->message() != pm.divergence);
-  REQUIRE(s.apply(ui::command(K::Rewind), &msg));
+  REQUIRE(s.apply(ui::Rewind{}, &msg));
   CHECK_FALSE(s.divergence());
   CHECK(s.paused());
   // the newest kept state at least 1 s before the banner
@@ -324,8 +392,8 @@ TEST_CASE("app: Rewind goes back about a second before a runaway, to a state tha
   s.fillPanel(pm);
   CHECK(pm.energy_time.back() <= s.state().t);  // the plots went back too
   // back on the scene's integrator and dt, it runs on from there
-  REQUIRE(s.apply(ui::command(K::SetIntegrator, 0, 0, "symplectic_euler"), &msg));
-  REQUIRE(s.apply(ui::command(K::SetDt, 0.0005), &msg));
+  REQUIRE(s.apply(ui::SetIntegrator{"symplectic_euler"}, &msg));
+  REQUIRE(s.apply(ui::SetDt{0.0005}, &msg));
   s.setPaused(false);
   const double from = s.state().t;
   CHECK(runLikeTheWindow(s, from + 0.5, 1000000) == doctest::Approx(from + 0.5).epsilon(1e-6));
@@ -336,8 +404,8 @@ TEST_CASE("app: the culprit is highlighted and enlarged even in a cloth drawn wi
   app::Session s;
   s.load("cloth_16");
   std::string msg;
-  REQUIRE(s.apply(ui::command(K::SetIntegrator, 0, 0, "euler"), &msg));
-  REQUIRE(s.apply(ui::command(K::SetDt, 0.004), &msg));
+  REQUIRE(s.apply(ui::SetIntegrator{"euler"}, &msg));
+  REQUIRE(s.apply(ui::SetDt{0.004}, &msg));
   app::ViewBuilder vb;
   const std::vector<float> before(vb.build(s, false).radii.begin(), vb.build(s, false).radii.end());
   const std::uint64_t topologyBefore = vb.build(s, false).topology;
@@ -375,32 +443,32 @@ TEST_CASE(
   CHECK(pm.energy_time.back() == newest);
   CHECK(pm.marks.empty());
   // a single step while paused is a new state: one sample
-  REQUIRE(s.apply(ui::command(K::Step, 0, 1), &msg));
+  REQUIRE(s.apply(ui::Step{1}, &msg));
   s.sample();
   s.sample();
   s.fillPanel(pm);
   CHECK(pm.energy_time.size() == 31);
   // stiffness x4: the energy changes, the drift is measured from the new energy
   const double e0 = s.initialEnergy();
-  REQUIRE(s.apply(ui::command(K::SetStiffnessScale, 4.0), &msg));
+  REQUIRE(s.apply(ui::SetParameter{int(sim::Parameter::StiffnessScale), 4.0}, &msg));
   CHECK(s.initialEnergy() != e0);
   CHECK(s.initialEnergy() == doctest::Approx(s.energy().total()));
-  REQUIRE(s.apply(ui::command(K::Step, 0, 1), &msg));
+  REQUIRE(s.apply(ui::Step{1}, &msg));
   s.sample();
   s.fillPanel(pm);
   CHECK(pm.drift.back() < 1e-3);
   REQUIRE(pm.marks.size() == 1);
   CHECK(pm.marks[0] == doctest::Approx(s.state().t - s.dt()));
   // gravity too; damping does not (it is not a conservative change)
-  REQUIRE(s.apply(ui::command(K::Step, 0, 1), &msg));
+  REQUIRE(s.apply(ui::Step{1}, &msg));
   REQUIRE(s.apply(gravity(-1.62), &msg));
-  REQUIRE(s.apply(ui::command(K::SetSpringDamping, 0.5), &msg));
+  REQUIRE(s.apply(ui::SetParameter{int(sim::Parameter::SpringDamping), 0.5}, &msg));
   s.fillPanel(pm);
   CHECK(pm.marks.size() == 2);
   // taking hold with the mouse and letting go: two marks more
-  REQUIRE(s.apply(ui::command(K::Step, 0, 1), &msg));
+  REQUIRE(s.apply(ui::Step{1}, &msg));
   s.setGrab(1, sim::Vec3(1, 1, 0));
-  REQUIRE(s.apply(ui::command(K::Step, 0, 1), &msg));
+  REQUIRE(s.apply(ui::Step{1}, &msg));
   s.setGrab(-1, sim::Vec3::Zero());
   s.fillPanel(pm);
   CHECK(pm.marks.size() == 4);
@@ -411,7 +479,7 @@ TEST_CASE("app: the mouse spring pulls a particle and a pendulum bob") {
   app::Session s;
   s.load("seed003_table1_case1");
   std::string msg;
-  REQUIRE(s.apply(ui::command(K::SetIntegrator, 0, 0, "rk4"), &msg));
+  REQUIRE(s.apply(ui::SetIntegrator{"rk4"}, &msg));
   const double x0 = s.state().x[3];
   s.setGrab(1, sim::Vec3(x0 + 1.0, s.state().x[4], 0.0));  // pull along +x
   for (int i = 0; i < 20; ++i) REQUIRE(s.stepOnce());
@@ -644,8 +712,8 @@ TEST_CASE("app: a runaway that is still finite is reported in the viewer and pau
   app::Session s;
   s.load("cloth_16");
   std::string msg;
-  REQUIRE(s.apply(ui::command(ui::Command::Kind::SetIntegrator, 0, 0, "euler"), &msg));
-  REQUIRE(s.apply(ui::command(ui::Command::Kind::SetDt, 0.004), &msg));
+  REQUIRE(s.apply(ui::SetIntegrator{"euler"}, &msg));
+  REQUIRE(s.apply(ui::SetDt{0.004}, &msg));
   bool reported = false;
   for (int i = 0; i < 400 && !reported; ++i) {
     if (!s.stepOnce()) break;
@@ -865,8 +933,8 @@ TEST_CASE("app: exploding runs still raise the banner, finite runaways included"
     app::Session s;
     s.load(c.scene);
     std::string msg;
-    REQUIRE(s.apply(ui::command(K::SetIntegrator, 0, 0, c.integrator), &msg));
-    REQUIRE(s.apply(ui::command(K::SetDt, c.dt), &msg));
+    REQUIRE(s.apply(ui::SetIntegrator{c.integrator}, &msg));
+    REQUIRE(s.apply(ui::SetDt{c.dt}, &msg));
     runLikeTheWindow(s, c.duration, 1000000);
     REQUIRE(s.divergence());
     CHECK(s.paused());
@@ -1070,16 +1138,15 @@ TEST_CASE("app: the panel's wind reaches the system, and the view draws it where
   app::Session s;
   s.load("cloth_in_wind");
   CHECK(s.built().massSpring()->wind == sim::Vec3(3, 0, 3));
-  ui::Command c = ui::command(K::SetWind);
-  c.vec[0] = -5.0, c.vec[2] = 1.0;
   std::string msg;
-  REQUIRE(s.apply(c, &msg));
+  REQUIRE(s.apply(wind(-5.0, 0.0, 1.0), &msg));
   CHECK(s.built().massSpring()->wind == sim::Vec3(-5, 0, 1));
   CHECK(s.currentDef().mass_spring.wind == sim::Vec3(-5, 0, 1));  // the lab's jobs see it
   ui::PanelModel pm;
   s.fillPanel(pm);
-  CHECK(pm.wind[0] == -5.0);
-  CHECK(pm.wind[2] == 1.0);
+  REQUIRE(controlOf(pm, sim::Parameter::Wind));
+  CHECK(controlOf(pm, sim::Parameter::Wind)->vec[0] == -5.0);
+  CHECK(controlOf(pm, sim::Parameter::Wind)->vec[2] == 1.0);
   app::ViewBuilder vb;
   const render::SceneView& v = vb.build(s, false);
   REQUIRE(v.wind_streaks.size() == 8u * app::kWindStreaks);
@@ -1088,16 +1155,14 @@ TEST_CASE("app: the panel's wind reaches the system, and the view draws it where
   const float dx = e[4] - e[0], dz = e[6] - e[2];
   CHECK(e[5] - e[1] == doctest::Approx(0.0f).epsilon(1e-6));
   CHECK(dx / dz == doctest::Approx(-5.0f).epsilon(1e-4));
-  c.vec[0] = NAN;
-  CHECK_FALSE(s.apply(c, &msg));
+  CHECK_FALSE(s.apply(wind(NAN, 0.0, 1.0), &msg));
   CHECK(msg == "wind: not a finite vector");
   // no drag, no wind felt: nothing drawn
-  REQUIRE(s.apply(ui::command(K::SetDrag, 0.0), &msg));
+  REQUIRE(s.apply(ui::SetParameter{int(sim::Parameter::Drag), 0.0}, &msg));
   CHECK(vb.build(s, false).wind_streaks.empty());
   // a pendulum has no wind
   s.load("seed004_fig5a");
-  c.vec[0] = 1.0;
-  CHECK_FALSE(s.apply(c, &msg));
+  CHECK_FALSE(s.apply(wind(1.0, 0.0, 1.0), &msg));
   CHECK(msg == "wind: not modelled for pendulums");
 }
 #endif

@@ -85,7 +85,7 @@ TEST_CASE("bad events exit 2 with one line naming --at, and nothing is written")
        "0, not \"nan\""},
       {"1:mass=2",
        "springlab run: --at: \"1:mass=2\": unknown key \"mass\" (keys: integrator, "
-       "dt, stiffness_scale, damping, drag, joint_damping, substeps, iterations)"},
+       "dt, stiffness_scale, damping, substeps, iterations, drag, joint_damping)"},
       {"1:dt=0", "springlab run: --at: \"1:dt=0\": dt: must be a finite number > 0, not \"0\""},
       {"1:drag=-1",
        "springlab run: --at: \"1:drag=-1\": drag: must be a finite number >= 0, not "

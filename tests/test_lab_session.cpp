@@ -29,13 +29,6 @@
 using namespace testutil;
 
 namespace {
-using K = ui::Command::Kind;
-
-ui::Command laneCommand(K kind, int lane, double dt = 0.0, const std::string& name = {}) {
-  ui::Command c = ui::command(kind, dt, 0, name);
-  c.lane = lane;
-  return c;
-}
 
 bool sameState(const sim::State& a, const sim::State& b) {
   return a.t == b.t && a.x == b.x && a.v == b.v;
@@ -46,8 +39,8 @@ TEST_CASE("lab: lanes advance in lock-step and each equals a lane stepped alone"
   app::Session s;
   s.load("cloth_16");  // symplectic_euler, dt 0.0005
   std::string msg;
-  REQUIRE(s.apply(ui::command(K::AddLane, 0.0007, 0, "rk4"), &msg));
-  REQUIRE(s.apply(ui::command(K::AddLane, 0.0003, 0, "verlet"), &msg));
+  REQUIRE(s.apply(ui::AddLane{"rk4", 0.0007}, &msg));
+  REQUIRE(s.apply(ui::AddLane{"verlet", 0.0003}, &msg));
   REQUIRE(s.laneCount() == 3);
   lab::Lane rk4(s.built(), s.built().state, sim::Method::Rk4, 0.0007);
   for (int k = 0; k < 400; ++k) REQUIRE(s.stepOnce());
@@ -65,7 +58,7 @@ TEST_CASE("lab: a lane that diverges freezes with its report while the others go
   app::Session s;
   s.load("cloth_16");
   std::string msg;
-  REQUIRE(s.apply(ui::command(K::AddLane, 0.004, 0, "euler"), &msg));
+  REQUIRE(s.apply(ui::AddLane{"euler", 0.004}, &msg));
   for (int k = 0; k < 4000 && !s.lane(1).diverged(); ++k) {
     REQUIRE(s.stepOnce());
     s.sample();
@@ -84,7 +77,7 @@ TEST_CASE("lab: a lane that diverges freezes with its report while the others go
   CHECK(pm.lanes[1].diverged);
   CHECK(pm.lanes[1].divergence.rfind("diverged at t = ", 0) == 0);
   // Reset restarts every lane from the scene
-  REQUIRE(s.apply(ui::command(K::Reset), &msg));
+  REQUIRE(s.apply(ui::Reset{}, &msg));
   CHECK_FALSE(s.lane(1).diverged());
   CHECK(s.lane(1).state().t == 0.0);
 }
@@ -93,26 +86,26 @@ TEST_CASE("lab: branch, remove, and the limits on lanes") {
   app::Session s;
   s.load("seed004_fig6b");
   std::string msg;
-  REQUIRE(s.apply(ui::command(K::AddLane, 0.002, 0, "rk4"), &msg));
+  REQUIRE(s.apply(ui::AddLane{"rk4", 0.002}, &msg));
   for (int k = 0; k < 300; ++k) REQUIRE(s.stepOnce());
-  REQUIRE(s.apply(laneCommand(K::BranchLane, 1, 0.001, "implicit_midpoint"), &msg));
+  REQUIRE(s.apply(ui::BranchLane{1, "implicit_midpoint", 0.001}, &msg));
   REQUIRE(s.laneCount() == 3);
   CHECK(sameState(s.lane(2).state(), s.lane(1).state()));
   CHECK(s.lane(2).method() == sim::Method::ImplicitMidpoint);
-  CHECK_FALSE(s.apply(ui::command(K::AddLane, 0.001, 0, "time_fe"), &msg));
+  CHECK_FALSE(s.apply(ui::AddLane{"time_fe", 0.001}, &msg));
   CHECK(msg.find("time_fe does not apply to pendulum systems") == 0);
-  REQUIRE(s.apply(ui::command(K::AddLane, 0.001, 0, "verlet"), &msg));
-  CHECK_FALSE(s.apply(ui::command(K::AddLane, 0.001, 0, "verlet"), &msg));
+  REQUIRE(s.apply(ui::AddLane{"verlet", 0.001}, &msg));
+  CHECK_FALSE(s.apply(ui::AddLane{"verlet", 0.001}, &msg));
   CHECK(msg == "lanes: at most 4 on screen");
-  CHECK_FALSE(s.apply(laneCommand(K::RemoveLane, 0), &msg));
+  CHECK_FALSE(s.apply(ui::RemoveLane{0}, &msg));
   CHECK(msg == "lane 0: not a lane that can go (lane 0 stays)");
-  REQUIRE(s.apply(laneCommand(K::RemoveLane, 1), &msg));
+  REQUIRE(s.apply(ui::RemoveLane{1}, &msg));
   CHECK(s.laneCount() == 3);
   CHECK(s.lane(1).method() == sim::Method::ImplicitMidpoint);
   // a command for every lane
-  REQUIRE(s.apply(laneCommand(K::SetDt, -1, 0.0005), &msg));
+  REQUIRE(s.apply(ui::SetDt{0.0005, -1}, &msg));
   for (int i = 0; i < s.laneCount(); ++i) CHECK(s.lane(i).dt() == 0.0005);
-  CHECK_FALSE(s.apply(laneCommand(K::SetDt, 7, 0.0005), &msg));
+  CHECK_FALSE(s.apply(ui::SetDt{0.0005, 7}, &msg));
   CHECK(msg == "lane 7: no such lane");
 }
 
@@ -120,7 +113,7 @@ TEST_CASE("lab: the timeline restores a state bit-identically and the future rep
   app::Session s;
   s.load("cloth_16");
   std::string msg;
-  REQUIRE(s.apply(ui::command(K::AddLane, 0.001, 0, "rk4"), &msg));
+  REQUIRE(s.apply(ui::AddLane{"rk4", 0.001}, &msg));
   constexpr int kAfter = 50;
   std::vector<sim::State> lane0ByStep, lane1ByStep;
   for (int k = 0; k < 2000; ++k) {
@@ -131,16 +124,17 @@ TEST_CASE("lab: the timeline restores a state bit-identically and the future rep
   REQUIRE(s.history().size() > 10);
   const int j = static_cast<int>(s.history().size()) / 2;
   const lab::History::Entry kept = s.history().at(static_cast<size_t>(j));
-  REQUIRE(kept.steps + kAfter <= 2000);
-  REQUIRE(s.apply(ui::command(K::SeekHistory, 0.0, j), &msg));
+  REQUIRE(kept.clock.total + kAfter <= 2000);
+  REQUIRE(s.apply(ui::SeekHistory{j}, &msg));
   CHECK(s.paused());
-  CHECK(s.steps() == kept.steps);
+  CHECK(s.steps() == kept.clock.total);
   CHECK(sameState(s.state(), kept.lanes[0].state));
   CHECK(sameState(s.lane(1).state(), kept.lanes[1].state));
-  CHECK(sameState(s.state(), lane0ByStep[static_cast<size_t>(kept.steps - 1)]));
+  CHECK(sameState(s.state(), lane0ByStep[static_cast<size_t>(kept.clock.total - 1)]));
   for (int k = 0; k < kAfter; ++k) REQUIRE(s.stepOnce());
-  CHECK(sameState(s.state(), lane0ByStep[static_cast<size_t>(kept.steps + kAfter - 1)]));
-  CHECK(sameState(s.lane(1).state(), lane1ByStep[static_cast<size_t>(kept.steps + kAfter - 1)]));
+  CHECK(sameState(s.state(), lane0ByStep[static_cast<size_t>(kept.clock.total + kAfter - 1)]));
+  CHECK(sameState(s.lane(1).state(),
+                  lane1ByStep[static_cast<size_t>(kept.clock.total + kAfter - 1)]));
   // the states after the seek point were dropped: the timeline ends at the new present
   CHECK(s.history().at(s.history().size() - 1).t <= s.time());
 }
@@ -170,16 +164,16 @@ TEST_CASE("lab: window events change the parameter at their time and replay afte
   REQUIRE(s.stepOnce());  // the step that starts at 0.01
   CHECK(s.dt() == 0.00025);
   CHECK(s.time() == 0.01 + 0.00025);
-  REQUIRE(s.apply(ui::command(K::Reset), &msg));
+  REQUIRE(s.apply(ui::Reset{}, &msg));
   CHECK(s.dt() == 0.00025);  // Reset keeps the clock's dt; the event replays from t = 0
   lab::Event k;
   REQUIRE_FALSE(lab::parseEvent("0.005:stiffness_scale=2", k));
   s.setEvents({k});
-  REQUIRE(s.apply(ui::command(K::Reset), &msg));
+  REQUIRE(s.apply(ui::Reset{}, &msg));
   CHECK(s.stiffnessScale() == 1.0);
   while (s.time() < 0.0051) REQUIRE(s.stepOnce());
   CHECK(s.stiffnessScale() == 2.0);
-  REQUIRE(s.apply(ui::command(K::Reset), &msg));
+  REQUIRE(s.apply(ui::Reset{}, &msg));
   CHECK(s.stiffnessScale() == 1.0);  // parameters back to those at load
 }
 
@@ -225,9 +219,9 @@ ui::PanelModel waitFor(const app::Session& s, bool (*done)(const ui::PanelModel&
 TEST_CASE("lab: the window's stability map fills in the background around the limit") {
   app::Session s;
   s.load("seed003_table1_case1");
-  s.apply(ui::command(K::SetIntegrator, 0, 0, "verlet"), nullptr);
+  s.apply(ui::SetIntegrator{"verlet"}, nullptr);
   std::string msg;
-  REQUIRE(s.apply(ui::command(K::RunStabilityMap), &msg));
+  REQUIRE(s.apply(ui::RunStabilityMap{}, &msg));
   const auto pm = waitFor(s, [](const ui::PanelModel& m) { return !m.stability.running; });
   const auto& map = pm.stability;
   REQUIRE(map.dts.size() == static_cast<size_t>(app::LabJobs::kMapColumns));
@@ -251,7 +245,7 @@ TEST_CASE("lab: Measure order reports the observed orders beside the nominal one
   app::Session s;
   s.load("seed003_table1_case1");
   std::string msg;
-  REQUIRE(s.apply(ui::command(K::MeasureOrder), &msg));
+  REQUIRE(s.apply(ui::MeasureOrder{}, &msg));
   const auto pm = waitFor(s, [](const ui::PanelModel& m) { return !m.orders_running; });
   REQUIRE(pm.orders.size() == 8);
   for (const auto& row : pm.orders) {
@@ -262,7 +256,7 @@ TEST_CASE("lab: Measure order reports the observed orders beside the nominal one
             .epsilon(0.05));
   }
   // a new scene stops and forgets the jobs
-  REQUIRE(s.apply(ui::command(K::RunStabilityMap), &msg));
+  REQUIRE(s.apply(ui::RunStabilityMap{}, &msg));
   s.load("cloth_16");
   ui::PanelModel after;
   s.fillPanel(after);

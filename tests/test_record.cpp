@@ -150,7 +150,7 @@ TEST_CASE("record: LockedSteps advances the session frame by frame, not by the w
   CHECK(s.steps() == 200);
   // a new dt re-anchors: from here each frame is round(k / (60 * 0.001)) steps of 1 ms
   std::string error;
-  REQUIRE(s.apply(ui::command(ui::Command::Kind::SetDt, 0.001), &error));
+  REQUIRE(s.apply(ui::SetDt{0.001}, &error));
   clock.advance(s);
   const long long anchor = s.steps();
   clock.advance(s);
@@ -454,7 +454,7 @@ TEST_CASE("record: the window's recorder makes a sim-time-locked clip of the sce
   REQUIRE_MESSAGE(context.create(), context.error());
   {
     app::FrameDriver d;
-    d.session.load("cloth_16");
+    d.session().load("cloth_16");
     std::string error;
     REQUIRE(d.initGl(&error));
     d.frameScene();
@@ -469,7 +469,7 @@ TEST_CASE("record: the window's recorder makes a sim-time-locked clip of the sce
       recorder.capture(d);
     }
     // frame 5 of the clip: round(5 / (60 dt)) steps, whatever the wall clock did
-    CHECK(d.session.steps() == app::lockedStepOfFrame(5, 60.0, d.session.dt()));
+    CHECK(d.session().steps() == app::lockedStepOfFrame(5, 60.0, d.session().dt()));
     CHECK(recorder.label() == "REC 0:00.08");  // 5 / 60 s
     REQUIRE(recorder.stop(&message));
     CHECK(message.find("saved ") == 0);

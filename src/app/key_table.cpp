@@ -9,21 +9,18 @@ namespace app {
 
 namespace {
 
-using ui::command;
-using K = ui::Command::Kind;
 using Out = std::vector<ui::Command>;
 
 // time scale x2 or /2 within the limits
 void scaleTime(FrameDriver& d, Out& out, double factor) {
-  out.push_back(
-      command(K::SetTimeScale, std::clamp(d.session.timeScale() * factor, ui::Limits::kTimeScaleMin,
-                                          ui::Limits::kTimeScaleMax)));
+  out.push_back(ui::SetTimeScale{std::clamp(d.session().timeScale() * factor,
+                                            ui::Limits::kTimeScaleMin, ui::Limits::kTimeScaleMax)});
 }
 
 void toggleTrailUnderCursor(FrameDriver& d) {
   glm::vec3 hit;
-  const int body = d.mouse.pick(d.mouse.x(), d.mouse.y(), hit);
-  if (body >= 0) d.views.toggleTrail(body);
+  const int body = d.mouse().pick(d.mouse().x(), d.mouse().y(), hit);
+  if (body >= 0) d.views().toggleTrail(body);
 }
 
 struct KeyAction {
@@ -34,29 +31,25 @@ struct KeyAction {
 };
 constexpr KeyAction kKeyActions[] = {
     {"Space", GLFW_KEY_SPACE, false,
-     [](FrameDriver& d, bool, Out& o) {
-       o.push_back(command(K::SetPaused, d.session.paused() ? 0 : 1));
-     }},
+     [](FrameDriver& d, bool, Out& o) { o.push_back(ui::SetPaused{!d.session().paused()}); }},
     {"Right arrow", GLFW_KEY_RIGHT, false,
-     [](FrameDriver&, bool shift, Out& o) { o.push_back(command(K::Step, 0.0, shift ? 10 : 1)); }},
+     [](FrameDriver&, bool shift, Out& o) { o.push_back(ui::Step{shift ? 10 : 1}); }},
     {"R or Backspace", GLFW_KEY_R, false,
-     [](FrameDriver&, bool, Out& o) { o.push_back(command(K::Reset)); }},
+     [](FrameDriver&, bool, Out& o) { o.push_back(ui::Reset{}); }},
     {"R or Backspace", GLFW_KEY_BACKSPACE, false,
-     [](FrameDriver&, bool, Out& o) { o.push_back(command(K::Reset)); }},
-    {"Ctrl+L", GLFW_KEY_L, true,
-     [](FrameDriver&, bool, Out& o) { o.push_back(command(K::Reload)); }},
+     [](FrameDriver&, bool, Out& o) { o.push_back(ui::Reset{}); }},
+    {"Ctrl+L", GLFW_KEY_L, true, [](FrameDriver&, bool, Out& o) { o.push_back(ui::Reload{}); }},
     {"+ / -", GLFW_KEY_EQUAL, false, [](FrameDriver& d, bool, Out& o) { scaleTime(d, o, 2.0); }},
     {"+ / -", GLFW_KEY_KP_ADD, false, [](FrameDriver& d, bool, Out& o) { scaleTime(d, o, 2.0); }},
     {"+ / -", GLFW_KEY_MINUS, false, [](FrameDriver& d, bool, Out& o) { scaleTime(d, o, 0.5); }},
     {"+ / -", GLFW_KEY_KP_SUBTRACT, false,
      [](FrameDriver& d, bool, Out& o) { scaleTime(d, o, 0.5); }},
-    {"Ctrl+P", GLFW_KEY_P, true,
-     [](FrameDriver&, bool, Out& o) { o.push_back(command(K::Screenshot)); }},
+    {"Ctrl+P", GLFW_KEY_P, true, [](FrameDriver&, bool, Out& o) { o.push_back(ui::Screenshot{}); }},
     {"Ctrl+R", GLFW_KEY_R, true,
-     [](FrameDriver&, bool, Out& o) { o.push_back(command(K::ToggleRecording)); }},
-    {"Ctrl+Q", GLFW_KEY_Q, true, [](FrameDriver&, bool, Out& o) { o.push_back(command(K::Quit)); }},
-    {"Tab", GLFW_KEY_TAB, false, [](FrameDriver& d, bool, Out&) { d.showUi = !d.showUi; }},
-    {"F1", GLFW_KEY_F1, false, [](FrameDriver& d, bool, Out&) { d.showHelp = !d.showHelp; }},
+     [](FrameDriver&, bool, Out& o) { o.push_back(ui::ToggleRecording{}); }},
+    {"Ctrl+Q", GLFW_KEY_Q, true, [](FrameDriver&, bool, Out& o) { o.push_back(ui::Quit{}); }},
+    {"Tab", GLFW_KEY_TAB, false, [](FrameDriver& d, bool, Out&) { d.toggleUi(); }},
+    {"F1", GLFW_KEY_F1, false, [](FrameDriver& d, bool, Out&) { d.toggleHelp(); }},
     {"F", GLFW_KEY_F, false, [](FrameDriver& d, bool, Out&) { d.frameScene(); }},
     {"T", GLFW_KEY_T, false, [](FrameDriver& d, bool, Out&) { toggleTrailUnderCursor(d); }},
 };

@@ -158,22 +158,22 @@ std::optional<std::string> prepare(Recording& r) {
   if (!o.replay.empty()) {
     if (auto problem = readProvenance(o.replay, o)) return std::string(kPrefix) + ": " + *problem;
     try {
-      r.d.session.loadDef(scene::parse(o.scene_json, o.replay + ": scene.definition"), o.scene_name,
-                          "");
+      r.d.session().loadDef(scene::parse(o.scene_json, o.replay + ": scene.definition"),
+                            o.scene_name, "");
     } catch (const scene::Error& e) {
       return std::string(e.what());
     }
-    if (auto problem = applySessionOptions(r.d.session, o.session, kPrefix)) return problem;
+    if (auto problem = applySessionOptions(r.d.session(), o.session, kPrefix)) return problem;
   } else {
     if (auto problem = readSceneText(o)) return std::string(kPrefix) + ": " + *problem;
-    if (auto problem = setUpSession(r.d.session, o.scene, o.session, kPrefix)) return problem;
-    o.scene_name = r.d.session.sceneName();
+    if (auto problem = setUpSession(r.d.session(), o.scene, o.session, kPrefix)) return problem;
+    o.scene_name = r.d.session().sceneName();
   }
   std::string error;
   const auto kind = outputKindOf(o.out, &error);
   if (!kind) return std::string(kPrefix) + ": --out: " + error;
   r.kind = *kind;
-  if (!o.seconds) o.seconds = r.d.session.def().duration;
+  if (!o.seconds) o.seconds = r.d.session().def().duration;
   const double frames = *o.seconds * o.fps;
   char what[128];
   std::snprintf(what, sizeof what, ": --seconds: %g s at %g fps is ", *o.seconds, o.fps);
@@ -221,26 +221,27 @@ std::optional<std::string> setUpDriver(Recording& r) {
   std::string error;
   if (!d.initGl(&error)) return std::string(kPrefix) + ": renderer: " + error;
   createImGui(uiScaleFor(r.o.height), false);
-  d.imgui = initImGuiRenderer();
-  if (!d.imgui) return std::string(kPrefix) + ": the ImGui OpenGL backend failed";
-  d.showUi = !r.o.no_ui;
-  d.split_lanes = r.o.side_by_side;
-  d.caption_on = r.o.caption;
+  FrameOptions options;
+  options.imgui = initImGuiRenderer();
+  if (!options.imgui) return std::string(kPrefix) + ": the ImGui OpenGL backend failed";
+  options.show_ui = !r.o.no_ui;
+  options.split_lanes = r.o.side_by_side;
+  options.caption = r.o.caption;
   // the caption names the scene briefly: a built-in's name, a file's stem (the descriptive name
   // would crowd out the numbers)
   const std::string& source = r.o.scene_source;
-  d.captionName = source.rfind("builtin:", 0) == 0 ? source.substr(8)
-                                                   : std::filesystem::path(source).stem().string();
-  d.hideFrameTimes = true;  // wall-clock figures would make replays differ
-  d.uiFrameSeconds = 1.0 / r.o.fps;
-  d.pacing = Pacing::SmoothFrames;
+  options.caption_name = source.rfind("builtin:", 0) == 0
+                             ? source.substr(8)
+                             : std::filesystem::path(source).stem().string();
+  options.hide_frame_times = true;  // wall-clock figures would make replays differ
+  options.ui_frame_seconds = 1.0 / r.o.fps;
+  options.pacing = Pacing::SmoothFrames;
+  d.configure(std::move(options));
   d.frameScene();
   d.sceneDefaults();
-  scene::CameraDef camera = d.session.def().render.camera;
+  scene::CameraDef camera = d.session().def().render.camera;
   for (const std::string& kv : r.o.camera) scene::applyCameraOption(kv, camera);
-  applyCameraDef(camera, d.camera, d.framing);
-  d.cameraYaw0 = d.camera.yaw;
-  d.orbitRadPerS = camera.orbit_deg_per_s * 3.14159265358979323846 / 180.0;
+  d.setCamera(camera);
   return std::nullopt;
 }
 
@@ -274,7 +275,8 @@ void printStats(const Recording& r) {
 bool renderFrames(Recording& r) {
   const int w = r.o.width, h = r.o.height;
   NoSteps still;
-  if (r.d.showUi) r.d.renderFrame(still, w, h);  // lays out the panel once; not part of the clip
+  if (r.d.options().show_ui)
+    r.d.renderFrame(still, w, h);  // lays out the panel once; not part of the clip
   LockedSteps clock(r.o.fps);
   cli::Progress progress = cli::Progress::forStderr(kPrefix, "frames", r.frames);
   for (long long k = 0; k < r.frames; ++k) {
@@ -283,8 +285,8 @@ bool renderFrames(Recording& r) {
       break;
     }
     r.d.renderFrame(clock, w, h);
-    r.stepMs += r.d.lastSimMs, r.drawMs += r.d.lastRenderMs;
-    if (r.d.session.divergence()) {
+    r.stepMs += r.d.times().sim, r.drawMs += r.d.times().render;
+    if (r.d.session().divergence()) {
       // the banner's frame, held for a second: the clip ends on why it stopped
       r.ended = "diverged";
       const long long hold = std::max<long long>(1, std::llround(kBannerHoldSeconds * r.o.fps));
@@ -293,9 +295,9 @@ bool renderFrames(Recording& r) {
       break;
     }
     if (!pushFrame(r)) return false;
-    progress.update(k + 1, r.d.session.state().t);
+    progress.update(k + 1, r.d.session().state().t);
   }
-  progress.finish(r.pushed, r.d.session.state().t);
+  progress.finish(r.pushed, r.d.session().state().t);
   return true;
 }
 
@@ -336,8 +338,8 @@ int finishOutput(Recording& r) {
   }
   Provenance p;
   p.options = r.o;
-  p.integrator = std::string(sim::info(r.d.session.method()).name);
-  p.dt = r.d.session.dt();
+  p.integrator = std::string(sim::info(r.d.session().method()).name);
+  p.dt = r.d.session().dt();
   p.frames = r.frames, p.frames_written = r.pushed, p.ended = r.ended, p.args = r.args;
   const std::string where = provenancePath(r.o.out, r.kind == OutputKind::PngSequence);
   std::string error;
@@ -346,12 +348,12 @@ int finishOutput(Recording& r) {
   const std::string out = r.sink->outputDescription();
   if (r.ended == "interrupted") {
     std::fprintf(stderr, "%s: interrupted: %s holds the %lld frames made (t = %.6g s)\n", kPrefix,
-                 out.c_str(), r.pushed, r.d.session.state().t);
+                 out.c_str(), r.pushed, r.d.session().state().t);
     return 130;
   }
   if (r.ended == "diverged") {
     std::fprintf(stderr, "%s: %s; %s holds the frames up to it and %g s of the banner\n", kPrefix,
-                 r.d.session.divergence()->message().c_str(), out.c_str(), kBannerHoldSeconds);
+                 r.d.session().divergence()->message().c_str(), out.c_str(), kBannerHoldSeconds);
     return 3;
   }
   std::printf("%s: wrote %s: %lld frames, %dx%d, %.6g s at %g fps (provenance %s)\n", kPrefix,
@@ -385,7 +387,7 @@ int recordWithContext(Recording& r) {
     std::signal(SIGTERM, oldTerm);
   }
   r.d.releaseGl();
-  if (r.d.imgui || ImGui::GetCurrentContext()) shutdownImGui(false);
+  if (r.d.options().imgui || ImGui::GetCurrentContext()) shutdownImGui(false);
   return status;
 }
 

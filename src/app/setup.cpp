@@ -7,7 +7,6 @@
 namespace app {
 
 namespace {
-using K = ui::Command::Kind;
 
 std::string dtRange() {
   char range[96];
@@ -30,9 +29,9 @@ std::optional<std::string> applyLanes(Session& s, const std::string& text,
   for (size_t i = 0; i < specs.size(); ++i) {
     const std::string name(sim::info(specs[i].method).name);
     const double dt = specs[i].dt.value_or(dt0);
-    const bool ok = i == 0 ? s.apply(ui::command(K::SetIntegrator, 0.0, 0, name), &error) &&
-                                 s.apply(ui::command(K::SetDt, dt), &error)
-                           : s.apply(ui::command(K::AddLane, dt, 0, name), &error);
+    const bool ok = i == 0
+                        ? s.apply(ui::SetIntegrator{name}, &error) && s.apply(ui::SetDt{dt}, &error)
+                        : s.apply(ui::AddLane{name, dt}, &error);
     if (!ok) return prefix + ": --lanes: lane " + std::to_string(i) + ": " + error + dtRange();
   }
   return std::nullopt;
@@ -58,10 +57,9 @@ std::optional<std::string> setUpSession(Session& s, const std::string& scene,
 std::optional<std::string> applySessionOptions(Session& s, const SessionOptions& o,
                                                const std::string& prefix) {
   std::string error;
-  if (!o.integrator.empty() &&
-      !s.apply(ui::command(K::SetIntegrator, 0.0, 0, o.integrator), &error))
+  if (!o.integrator.empty() && !s.apply(ui::SetIntegrator{o.integrator}, &error))
     return prefix + ": --integrator: " + error;
-  if (o.dt > 0.0 && !s.apply(ui::command(K::SetDt, o.dt), &error))
+  if (o.dt > 0.0 && !s.apply(ui::SetDt{o.dt}, &error))
     return prefix + ": --dt: " + error + dtRange();
   if (!o.lanes.empty())
     if (auto bad = applyLanes(s, o.lanes, prefix)) return bad;

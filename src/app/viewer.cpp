@@ -60,9 +60,9 @@ struct Viewer : WindowInput {
 
   void issue(const ui::Command& c) {
     if (d.applyCommand(c)) return;
-    if (c.kind == ui::Command::Kind::Screenshot)
-      saveScreenshot(c.text.empty() ? timestampName(".png") : c.text);
-    else if (c.kind == ui::Command::Kind::ToggleRecording)
+    if (const auto* shot = std::get_if<ui::Screenshot>(&c))
+      saveScreenshot(shot->path.empty() ? timestampName(".png") : shot->path);
+    else if (std::holds_alternative<ui::ToggleRecording>(c))
       toggleRecording();
   }
 
@@ -83,17 +83,17 @@ struct Viewer : WindowInput {
     std::string message;
     if (recorder.active()) {
       const bool ok = recorder.stop(&message);
-      d.recording = false;
+      d.setRecording(false);
       d.showStatus(message, !ok);
       return;
     }
     const std::string name = timestampName(".mp4");
     const std::string path = recordFolder.empty() ? name : recordFolder + "/" + name;
-    const ui::ClipSize& size = ui::clipSizes()[static_cast<size_t>(d.clipSize)];
+    const ui::ClipSize& size = ui::clipSizes()[static_cast<size_t>(d.clipSize())];
     const int w = size.width > 0 ? size.width : d.target().width();
     const int h = size.height > 0 ? size.height : d.target().height();
     const bool ok = recorder.start(path, w, h, &message);
-    d.recording = ok;
+    d.setRecording(ok);
     d.showStatus(message, !ok);
   }
 
@@ -103,20 +103,20 @@ struct Viewer : WindowInput {
     glfwGetCursorPos(window, &x, &y);
     cursorToFramebuffer(window, x, y);
     if (action == GLFW_RELEASE) {
-      d.mouse.release(x, y);
+      d.mouse().release(x, y);
       return;
     }
     const auto b = button == GLFW_MOUSE_BUTTON_RIGHT    ? MouseControl::Button::Right
                    : button == GLFW_MOUSE_BUTTON_MIDDLE ? MouseControl::Button::Middle
                                                         : MouseControl::Button::Left;
-    d.mouse.press(b, mods & GLFW_MOD_CONTROL, mods & GLFW_MOD_SHIFT, x, y, glfwGetTime(),
-                  ImGui::GetIO().WantCaptureMouse);
+    d.mouse().press(b, mods & GLFW_MOD_CONTROL, mods & GLFW_MOD_SHIFT, x, y, glfwGetTime(),
+                    ImGui::GetIO().WantCaptureMouse);
   }
   void onCursor(double x, double y) override {
     cursorToFramebuffer(window, x, y);
-    d.mouse.move(x, y);  // MouseControl moves only what a press outside ImGui began
+    d.mouse().move(x, y);  // MouseControl moves only what a press outside ImGui began
   }
-  void onScroll(double dy) override { d.mouse.scroll(dy, ImGui::GetIO().WantCaptureMouse); }
+  void onScroll(double dy) override { d.mouse().scroll(dy, ImGui::GetIO().WantCaptureMouse); }
   void onKey(int key, int action, int mods) override {
     if (action == GLFW_RELEASE || ImGui::GetIO().WantCaptureKeyboard) return;
     std::vector<ui::Command> commands;
@@ -192,14 +192,14 @@ int loadScene(Viewer& v, const Prefs& prefs, bool scripted) {
   ViewerOptions& o = v.opt;
   if (!scripted && !o.scene_given && !prefs.scene.empty()) {
     try {
-      v.d.session.load(prefs.scene);  // the last scene, if it still loads
+      v.d.session().load(prefs.scene);  // the last scene, if it still loads
       o.scene = prefs.scene;
     } catch (const scene::Error&) {
     }
   }
   const std::string scene =
-      o.scene_given || v.d.session.sceneName().empty() ? o.scene : v.d.session.sceneArg();
-  if (const auto problem = setUpSession(v.d.session, scene, o.session, "springlab")) {
+      o.scene_given || v.d.session().sceneName().empty() ? o.scene : v.d.session().sceneArg();
+  if (const auto problem = setUpSession(v.d.session(), scene, o.session, "springlab")) {
     std::fprintf(stderr, "%s\n", problem->c_str());
     return 2;
   }
@@ -211,7 +211,7 @@ int loadScene(Viewer& v, const Prefs& prefs, bool scripted) {
 int openContext(Viewer& v, HeadlessContext& egl, bool scripted) {
   const ViewerOptions& o = v.opt;
   if (haveDisplay() && !o.headless) {
-    v.window = openWindow(o.width, o.height, "springlab: " + v.d.session.sceneName());
+    v.window = openWindow(o.width, o.height, "springlab: " + v.d.session().sceneName());
     if (v.window) return 0;
     if (!scripted) {
       std::fprintf(stderr,
@@ -244,25 +244,27 @@ int setUpRendering(Viewer& v, const Prefs& prefs, bool scripted) {
     return 2;
   }
   const float scale = prefs.ui_scale > 0.0f ? prefs.ui_scale : contentScale(v.window);
-  v.d.imgui = !v.opt.no_ui;
-  v.d.split_lanes = v.opt.side_by_side;
-  if (v.d.imgui) {
+  FrameOptions options;
+  options.imgui = !v.opt.no_ui;
+  options.split_lanes = v.opt.side_by_side;
+  if (options.imgui) {
     createImGui(scale, v.window && !scripted);
     if (v.window) connectInput(v.window, v);  // before ImGui's backend, which chains to it
     if (!initImGuiRenderer()) {
       std::fprintf(stderr, "springlab: the ImGui OpenGL backend failed; continuing without UI\n");
       shutdownImGui(v.window != nullptr);
-      v.d.imgui = false;
+      options.imgui = false;
     }
-    if (v.window) v.d.beginUiFrame = [] { ImGui_ImplGlfw_NewFrame(); };
+    if (v.window) options.begin_ui_frame = [] { ImGui_ImplGlfw_NewFrame(); };
   }
+  v.d.configure(std::move(options));
   v.d.frameScene();
   v.d.sceneDefaults();
   if (prefs.camera && !v.opt.scene_given) {
-    render::Camera& c = v.d.camera;
+    render::Camera& c = v.d.camera();
     c.target = glm::vec3(prefs.cam[0], prefs.cam[1], prefs.cam[2]);
     c.distance = prefs.cam[3], c.yaw = prefs.cam[4], c.pitch = prefs.cam[5];
-    v.d.framing.keepCamera();
+    v.d.framing().keepCamera();
   }
   return 0;
 }
@@ -276,16 +278,18 @@ struct FrameStats {
   double simMark = 0.0, wallMark = 0.0;
 
   void add(const FrameDriver& d, const FixedStepLoop& loop, long long frameNumber, double frameMs) {
-    if (frameNumber == 2) simMark = d.session.state().t, wallMark = loop.lastClockReading();
+    if (frameNumber == 2) simMark = d.session().state().t, wallMark = loop.lastClockReading();
     if (frameNumber < 2) return;
-    sim += d.lastSimMs, render += d.lastRenderMs, present += d.lastPresentMs, frame += frameMs;
+    const FrameTimes& t = d.times();
+    sim += t.sim, render += t.render, present += t.present, frame += frameMs;
     ++frames;
   }
   void print(FrameDriver& d, const FixedStepLoop& loop) const {
     if (frames < 1) return;
     const double n = static_cast<double>(frames);
     const double dueWall = loop.lastClockReading() - wallMark;
-    const double realtime = dueWall > 0.0 ? 100.0 * (d.session.state().t - simMark) / dueWall : 0.0;
+    const double realtime =
+        dueWall > 0.0 ? 100.0 * (d.session().state().t - simMark) / dueWall : 0.0;
     std::printf(
         "frames %lld, %dx%d: simulation %.2f ms + rendering %.2f ms + presenting %.2f ms per "
         "frame, %.1f ms per frame in all (%.1f frames/s), real time %.3g %%\n",
@@ -309,16 +313,16 @@ bool windowFrameSize(Viewer& v, int& w, int& h) {
 void oneFrame(Viewer& v, WallClockSteps& wallSteps, bool realLoop, int w, int h) {
   if (realLoop)
     wallSteps.loop().setBudget(
-        stepBudget(v.d.pacing, 1e-3 * (v.d.lastRenderMs + v.d.lastPresentMs)));
+        stepBudget(v.d.options().pacing, 1e-3 * (v.d.times().render + v.d.times().present)));
   StepPolicy& policy =
       v.recorder.active() ? v.recorder.clock() : static_cast<StepPolicy&>(wallSteps);
-  if (v.recorder.active()) v.d.recordingLabel = v.recorder.label();
+  if (v.recorder.active()) v.d.setRecording(true, v.recorder.label());
   for (const ui::Command& c : v.d.renderFrame(policy, w, h)) v.issue(c);
   SteadyClock wall;
   const double presentStart = wall.now();
   if (v.recorder.active()) v.recorder.capture(v.d);
   if (v.window) presentToWindow(v.window, v.d.target(), w, h);
-  v.d.lastPresentMs = 1000.0 * (wall.now() - presentStart);
+  v.d.setPresentMs(1000.0 * (wall.now() - presentStart));
   if (v.recorder.active()) wallSteps.loop().restart();  // the wall clock resumes afresh after
 }
 
@@ -336,7 +340,7 @@ void runFrames(Viewer& v, bool scripted) {
   double lastFrameStart = wall.now();
   long long frame = 0;
   std::signal(SIGTERM, onTerminate);
-  while (!v.d.quit && !g_terminate) {
+  while (!v.d.quitting() && !g_terminate) {
     int w = 0, h = 0;
     if (v.window && glfwWindowShouldClose(v.window)) break;
     if (!windowFrameSize(v, w, h)) continue;
@@ -368,18 +372,18 @@ int finish(Viewer& v, Prefs& prefs, bool scripted) {
     std::fprintf(stderr, "springlab: %s\n", message.c_str());
   }
   if (!v.opt.screenshot.empty() && !v.saveScreenshot(v.opt.screenshot)) exitStatus = 2;
-  if (scripted && v.d.session.divergence()) {
+  if (scripted && v.d.session().divergence()) {
     // as `run`: a script learns of the divergence from the status, a person from the report
-    std::fprintf(stderr, "springlab: %s\n", v.d.session.divergence()->message().c_str());
+    std::fprintf(stderr, "springlab: %s\n", v.d.session().divergence()->message().c_str());
     exitStatus = 3;
   }
   v.recorder.releaseGl();
   v.d.releaseGl();
-  if (v.d.imgui) shutdownImGui(v.window != nullptr);
+  if (v.d.options().imgui) shutdownImGui(v.window != nullptr);
   if (v.window && !scripted) {
     glfwGetWindowSize(v.window, &prefs.width, &prefs.height);
-    prefs.scene = v.d.session.sceneArg();
-    const auto& c = v.d.camera;
+    prefs.scene = v.d.session().sceneArg();
+    const auto& c = v.d.camera();
     const float cam[6] = {c.target.x, c.target.y, c.target.z, c.distance, c.yaw, c.pitch};
     std::copy(cam, cam + 6, prefs.cam);
     prefs.save();
@@ -404,7 +408,7 @@ int viewerMain(const std::vector<std::string>& args) {
     prefs.load();
     if (!o.size_given && prefs.width > 0) o.width = prefs.width, o.height = prefs.height;
     v.recordFolder = prefs.record_folder;
-    v.d.session.setHistoryBudget(static_cast<std::size_t>(prefs.history_mb * (1 << 20)));
+    v.d.session().setHistoryBudget(static_cast<std::size_t>(prefs.history_mb * (1 << 20)));
   }
   if (const int status = loadScene(v, prefs, scripted); status != 0) return status;
   if (!scripted) o.frames = -1;

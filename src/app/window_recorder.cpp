@@ -39,7 +39,7 @@ void WindowRecorder::capture(FrameDriver& d) {
   if (!sink_->push(std::move(f))) {
     std::string message;
     stop(&message);
-    d.recording = false;
+    d.setRecording(false);
     d.showStatus(message, true);
   }
 }

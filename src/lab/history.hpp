@@ -16,8 +16,8 @@ class History {
  public:
   struct Entry {
     std::vector<Lane::Checkpoint> lanes;  // lane i's, for the lanes that existed then
-    long long steps = 0;                  // the session's step count
-    double t = 0.0;                       // s, lane 0's clock
+    StepClock clock;                      // the lanes' clock (lab::LaneGroup)
+    double t = 0.0;                       // s, its time
   };
 
   // Keeps one state per `spacing` of simulated time at first, in at most `budgetBytes`.

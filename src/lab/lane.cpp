@@ -1,6 +1,12 @@
 #include "lab/lane.hpp"
 
+#include <cmath>
+
 namespace lab {
+
+long long nearestStep(double origin, double dt, double t) {
+  return std::llround((t - origin) / dt);
+}
 
 Lane::Lane(const sim::System& system, const sim::State& from, sim::Method method, double dt)
     : system_(&system), stepper_(system.stepper(method, dt, from)) {
@@ -12,6 +18,13 @@ bool Lane::step() {
   if ((divergence_ = stepper_->advance())) return false;
   ++steps_;
   return true;
+}
+
+void Lane::stepTo(double t) {
+  const sim::Stepper::Clock c = clock();
+  const long long due = nearestStep(c.origin, dt(), t) - c.steps;
+  for (long long k = 0; k < due && step(); ++k) {
+  }
 }
 
 const std::optional<sim::Divergence>& Lane::checkRunaway(const sim::Energy* now) {

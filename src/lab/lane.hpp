@@ -11,6 +11,22 @@
 
 namespace lab {
 
+// The one lock-step rule (docs/lab.md#lanes), for compare and the window alike: on a clock whose
+// time is origin + k dt (sim::Stepper::Clock), the step k nearest to time t, halves away from zero
+// (std::llround).
+long long nearestStep(double origin, double dt, double t);
+
+// A clock of fixed steps: t = origin + steps dt, never an accumulated sum; a change of dt starts a
+// new origin. `total` counts every step since the start.
+struct StepClock {
+  double origin = 0.0;  // s
+  long long steps = 0;  // since the origin
+  long long total = 0;
+  double time(double dt) const { return origin + static_cast<double>(steps) * dt; }
+  void tick() { ++steps, ++total; }
+  void restartAt(double t) { origin = t, steps = 0; }
+};
+
 class Lane {
  public:
   // A lane on `system` (referenced: keep it alive and in place) from `from`.
@@ -31,6 +47,10 @@ class Lane {
   // One step unless diverged; false if it diverged now or before. A diverged lane keeps its last
   // finite state.
   bool step();
+  // Steps until the lane is at its step nearest to time t (nearestStep on its clock), never
+  // back; stops where it diverges.
+  void stepTo(double t);
+  sim::Stepper::Clock clock() const { return stepper_->clock(); }
   // The runaway rule (sim/diagnostics.hpp) on the current state; a firing rule becomes the
   // lane's divergence. Returns it, or nothing. `now`: the current state's energy where the caller
   // has it already (a cloth's costs a pass over its springs).

@@ -17,7 +17,7 @@ long long ScheduledLane::lastStep() const {
 }
 
 long long ScheduledLane::stepNearest(double t) const {
-  return k0_ + std::llround((t - t0_) / lane_.dt());
+  return k0_ + nearestStep(t0_, lane_.dt(), t);
 }
 
 double ScheduledLane::timeOfStep(long long k) const {

@@ -14,15 +14,16 @@
 
 namespace sim {
 
+// In the table's order, which is the panel's.
 enum class Parameter {
   StiffnessScale,  // multiplies every spring's k of the scene
   SpringDamping,   // N s/m, every spring's dashpot
-  Drag,            // N s/m, linear drag on every particle
-  JointDamping,    // N m s/rad, every pendulum joint's rotary dashpot
-  Gravity,         // m/s^2, a vector
   Substeps,        // xpbd's and projective's substeps per step
   Iterations,      // their sweeps or iterations per substep
-  Wind             // m/s, the air's velocity (a vector, felt through the drag)
+  Drag,            // N s/m, linear drag on every particle
+  Wind,            // m/s, the air's velocity (a vector, felt through the drag)
+  Gravity,         // m/s^2, a vector
+  JointDamping,    // N m s/rad, every pendulum joint's rotary dashpot
 };
 
 // What a value must be, wherever it comes from (System::setParameter, `--at`).
@@ -54,6 +55,8 @@ struct ParameterInfo {
   bool live = true;    // applied while dragging; false: on release (factorisations are rebuilt)
   bool event = false;  // a key of `--at` (a scalar)
   bool conservative = false;  // keeps the energy's meaning: the drift re-anchors after a change
+  // a setting of the iterated methods (sim::IntegratorInfo::iterated): shown while one is in use
+  bool method_setting = false;
   ParameterOnKind mass_spring, pendulum;
   std::string_view tooltip;  // the panel's, after the unit
 };

@@ -112,125 +112,88 @@ std::string compactNumbers(std::string_view text, int digits) {
 }
 
 namespace {
-// The lab's commands (docs/lab.md): a lane needs an integrator and a dt in range.
-std::optional<Command> clampLabCommand(Command c) {
-  using K = Command::Kind;
-  if (c.kind == K::AddLane || c.kind == K::BranchLane) {
-    if (c.text.empty()) return std::nullopt;
-    c.value = clampTo(c.value, Limits::kDtMin, Limits::kDtMax);
-  }
-  if (c.kind == K::RemoveLane || c.kind == K::SeekHistory) c.count = std::max(c.count, 0);
-  return c;
+// A number clamped to [lo, hi], or nothing when it is not finite.
+std::optional<double> within(double v, double lo, double hi) {
+  if (!std::isfinite(v)) return std::nullopt;
+  return clampTo(v, lo, hi);
 }
-// The range of the commands that carry one number, and whether it must be a whole number.
-struct ValueRange {
-  double lo, hi;
-  bool whole = false;
-};
-std::optional<ValueRange> valueRange(Command::Kind k) {
-  using K = Command::Kind;
+
+// Each command's clamp: its numbers into their ranges, or nothing when one cannot be (not finite,
+// an empty name). Commands without numbers pass as they are.
+struct Clamp {
   using L = Limits;
-  switch (k) {
-    case K::SetDt:
-      return ValueRange{L::kDtMin, L::kDtMax};
-    case K::SetTimeScale:
-      return ValueRange{L::kTimeScaleMin, L::kTimeScaleMax};
-    case K::SetStiffnessScale:
-      return ValueRange{L::kStiffnessScaleMin, L::kStiffnessScaleMax};
-    case K::SetSpringDamping:
-      return ValueRange{0.0, L::kDampingMax};
-    case K::SetDrag:
-      return ValueRange{0.0, L::kDragMax};
-    case K::SetJointDamping:
-      return ValueRange{0.0, L::kJointDampingMax};
-    case K::SetGrabStiffness:
-      return ValueRange{L::kGrabStiffnessMin, L::kGrabStiffnessMax};
-    case K::SetStrainScale:
-      return ValueRange{L::kStrainScaleMin, L::kStrainScaleMax};
-    case K::SetSubsteps:
-      return ValueRange{1.0, L::kSubstepsMax, true};
-    case K::SetIterations:
-      return ValueRange{1.0, L::kIterationsMax, true};
-    default:
-      return std::nullopt;
+  template <class C>
+  std::optional<Command> operator()(C c) const {
+    return c;
   }
-}
+  std::optional<Command> operator()(SetDt c) const {
+    auto v = within(c.dt, L::kDtMin, L::kDtMax);
+    return v ? std::optional<Command>(SetDt{*v, c.lane}) : std::nullopt;
+  }
+  std::optional<Command> operator()(SetTimeScale c) const {
+    auto v = within(c.scale, L::kTimeScaleMin, L::kTimeScaleMax);
+    return v ? std::optional<Command>(SetTimeScale{*v}) : std::nullopt;
+  }
+  std::optional<Command> operator()(SetGrabStiffness c) const {
+    auto v = within(c.stiffness, L::kGrabStiffnessMin, L::kGrabStiffnessMax);
+    return v ? std::optional<Command>(SetGrabStiffness{*v}) : std::nullopt;
+  }
+  std::optional<Command> operator()(SetStrainScale c) const {
+    auto v = within(c.scale, L::kStrainScaleMin, L::kStrainScaleMax);
+    return v ? std::optional<Command>(SetStrainScale{*v}) : std::nullopt;
+  }
+  // a parameter's range is its control's (clampToControl, where it is made): finite only here
+  std::optional<Command> operator()(SetParameter c) const {
+    return std::isfinite(c.value) ? std::optional<Command>(c) : std::nullopt;
+  }
+  std::optional<Command> operator()(SetVectorParameter c) const {
+    for (double v : c.value)
+      if (!std::isfinite(v)) return std::nullopt;
+    return c;
+  }
+  std::optional<Command> operator()(Step c) const {
+    return Step{std::clamp(c.count, 1, L::kStepCountMax)};
+  }
+  std::optional<Command> operator()(SetPhaseCoordinate c) const {
+    return SetPhaseCoordinate{std::max(c.coordinate, 0)};
+  }
+  std::optional<Command> operator()(SetClipSize c) const {
+    return SetClipSize{std::clamp(c.index, 0, static_cast<int>(clipSizes().size()) - 1)};
+  }
+  std::optional<Command> operator()(RemoveLane c) const { return RemoveLane{std::max(c.lane, 0)}; }
+  std::optional<Command> operator()(SeekHistory c) const {
+    return SeekHistory{std::max(c.entry, 0)};
+  }
+  std::optional<Command> operator()(AddLane c) const {
+    auto v = within(c.dt, L::kDtMin, L::kDtMax);
+    if (!v || c.integrator.empty()) return std::nullopt;
+    return AddLane{c.integrator, *v};
+  }
+  std::optional<Command> operator()(BranchLane c) const {
+    auto v = within(c.dt, L::kDtMin, L::kDtMax);
+    if (!v || c.integrator.empty()) return std::nullopt;
+    return BranchLane{c.lane, c.integrator, *v};
+  }
+  std::optional<Command> operator()(SetIntegrator c) const {
+    return c.name.empty() ? std::nullopt : std::optional<Command>(c);
+  }
+  std::optional<Command> operator()(LoadBuiltin c) const {
+    return c.name.empty() ? std::nullopt : std::optional<Command>(c);
+  }
+  std::optional<Command> operator()(LoadFile c) const {
+    return c.path.empty() ? std::nullopt : std::optional<Command>(c);
+  }
+};
 }  // namespace
 
 std::optional<Command> clampCommand(Command c) {
-  using K = Command::Kind;
-  if (!std::isfinite(c.value)) return std::nullopt;
-  if (const auto r = valueRange(c.kind)) {
-    c.value = clampTo(c.value, r->lo, r->hi);
-    if (r->whole) c.value = std::round(c.value);
-    return c;
-  }
-  switch (c.kind) {
-    case K::SetDt:  // the commands of valueRange, clamped above
-    case K::SetTimeScale:
-    case K::SetStiffnessScale:
-    case K::SetSpringDamping:
-    case K::SetDrag:
-    case K::SetJointDamping:
-    case K::SetGrabStiffness:
-    case K::SetStrainScale:
-    case K::SetSubsteps:
-    case K::SetIterations:
-      break;
-    case K::AddLane:
-    case K::BranchLane:
-    case K::RemoveLane:
-    case K::SeekHistory:
-    case K::RunStabilityMap:
-    case K::CancelStabilityMap:
-    case K::MeasureOrder:
-      return clampLabCommand(c);
-    case K::SetSplitLanes:
-    case K::SetPaused:
-    case K::SetWireframe:
-    case K::SetShowTrails:
-    case K::SetShowSprings:
-    case K::SetShowWind:
-    case K::SetPacing:
-    case K::SetFollow:
-    case K::SetStrainAuto:
-      c.value = c.value != 0.0 ? 1.0 : 0.0;
-      break;
-    case K::Step:
-      c.count = std::clamp(c.count, 1, Limits::kStepCountMax);
-      break;
-    case K::SetPhaseCoordinate:
-      c.count = std::max(c.count, 0);
-      break;
-    case K::SetClipSize:
-      c.count = std::clamp(c.count, 0, static_cast<int>(clipSizes().size()) - 1);
-      break;
-    case K::SetGravity:
-    case K::SetWind: {
-      // keep the direction, clamp the magnitude
-      for (double v : c.vec)
-        if (!std::isfinite(v)) return std::nullopt;
-      const double g = std::sqrt(c.vec[0] * c.vec[0] + c.vec[1] * c.vec[1] + c.vec[2] * c.vec[2]);
-      if (!std::isfinite(g)) return std::nullopt;
-      const double most = c.kind == K::SetWind ? Limits::kWindMax : Limits::kGravityMax;
-      if (g > most)
-        for (double& v : c.vec) v *= most / g;
-      break;
-    }
-    case K::SetIntegrator:
-    case K::LoadBuiltin:
-    case K::LoadFile:
-      if (c.text.empty()) return std::nullopt;
-      break;
-    case K::Reset:
-    case K::Rewind:
-    case K::Reload:
-    case K::Screenshot:
-    case K::ToggleRecording:
-    case K::Quit:
-      break;
-  }
-  return c;
+  return std::visit(Clamp{}, std::move(c));
+}
+
+std::optional<double> clampToControl(const ParameterControl& c, double value) {
+  auto v = within(value, c.lo, c.hi);
+  if (v && c.whole) *v = std::round(*v);
+  return v;
 }
 
 LaneColour laneColour(int lane) {

@@ -10,13 +10,6 @@
 namespace ui::detail {
 
 namespace {
-using K = Command::Kind;
-
-Command laneCommand(K kind, int lane, double value = 0.0, std::string text = {}) {
-  Command c = makeCommand(kind, value, 0, std::move(text));
-  c.lane = lane;
-  return c;
-}
 
 ImVec4 colourOf(int lane) {
   const LaneColour c = laneColour(lane);
@@ -49,13 +42,13 @@ void laneLine(const PanelModel& m, int i, const PanelState& st, std::vector<Comm
   ImGui::BeginDisabled(full);
   const std::string integrator = st.lab_integrator.empty() ? m.integrator : st.lab_integrator;
   const double dt = st.lab_dt > 0.0 ? st.lab_dt : m.dt;
-  if (ImGui::SmallButton("Branch")) emit(out, laneCommand(K::BranchLane, i, dt, integrator));
+  if (ImGui::SmallButton("Branch")) emit(out, BranchLane{i, integrator, dt});
   note(st.probe, "Branch/" + std::to_string(i));
   tip("A new lane from this lane's current state, with the picker's integrator and dt below.");
   ImGui::EndDisabled();
   if (i > 0) {
     ImGui::SameLine();
-    if (ImGui::SmallButton("Remove")) emit(out, laneCommand(K::RemoveLane, i));
+    if (ImGui::SmallButton("Remove")) emit(out, RemoveLane{i});
     note(st.probe, "Remove/" + std::to_string(i));
     tip("Remove this lane.");
   }
@@ -89,14 +82,14 @@ void lanePicker(const PanelModel& m, PanelState& st, std::vector<Command>& out) 
              "A lane from lane 0's current state with this integrator and dt; it then advances "
              "in lock-step of simulated time (at most 4 on screen).",
              st.probe))
-    emit(out, laneCommand(K::AddLane, 0, st.lab_dt > 0.0 ? st.lab_dt : m.dt, current));
+    emit(out, AddLane{current, st.lab_dt > 0.0 ? st.lab_dt : m.dt});
   ImGui::EndDisabled();
   ImGui::SameLine();
   bool split = m.split_lanes;
   if (checkbox("Side by side", m.split_lanes,
                "Each lane in its own viewport with the camera shared, instead of overlaid.",
                st.probe, &split))
-    emit(out, makeCommand(K::SetSplitLanes, split ? 1.0 : 0.0));
+    emit(out, SetSplitLanes{split});
 }
 
 // The timeline: while paused, a slider over the kept states.
@@ -111,8 +104,7 @@ void timeline(const PanelModel& m, PanelState& st, std::vector<Command>& out) {
   char label[96];
   std::snprintf(label, sizeof label, "t = %s s", compact(m.sim_time).c_str());
   ImGui::BeginDisabled(!m.paused);
-  if (ImGui::SliderInt("Timeline", &index, 0, last, label))
-    emit(out, makeCommand(K::SeekHistory, 0.0, index));
+  if (ImGui::SliderInt("Timeline", &index, 0, last, label)) emit(out, SeekHistory{index});
   ImGui::EndDisabled();
   note(st.probe, "Timeline");
   char text[256];
@@ -176,7 +168,7 @@ void drawStabilityCells(const PanelModel& m, ImVec2 p0, ImVec2 p1) {
     dl->AddPolyline(curve.data(), static_cast<int>(curve.size()), IM_COL32(255, 255, 255, 230), 0,
                     2.0f);
   }
-  const ImVec2 here = toScreen(m.dt, ny > 1 ? m.stiffness_scale : 1.0);
+  const ImVec2 here = toScreen(m.dt, ny > 1 ? m.stability.scale : 1.0);
   dl->AddCircle(here, 5.0f, IM_COL32(255, 255, 255, 255), 12, 2.0f);
   dl->PopClipRect();
 }
@@ -210,8 +202,8 @@ void stabilityMapPlot(const PanelModel& m, PanelState& st, std::vector<Command>&
     ImGui::SetTooltip("dt = %s s, stiffness x%s: %s\nClick to run with these.",
                       compact(v.dts[column]).c_str(), compact(v.scales[row]).c_str(), what);
   if (!ImGui::IsItemClicked()) return;
-  emit(out, makeCommand(K::SetDt, v.dts[column]));
-  if (v.scales.size() > 1) emit(out, makeCommand(K::SetStiffnessScale, v.scales[row]));
+  emit(out, SetDt{v.dts[column]});
+  if (v.scales.size() > 1) emit(out, SetParameter{v.scale_parameter, v.scales[row]});
 }
 
 // Run / Cancel, progress, the map and its axes.
@@ -224,7 +216,10 @@ void stabilitySection(const PanelModel& m, PanelState& st, std::vector<Command>&
                    "the background: each cell runs the scene and is classed stable, drifting "
                    "or diverged.",
              st.probe))
-    emit(out, makeCommand(v.running ? K::CancelStabilityMap : K::RunStabilityMap));
+    if (v.running)
+      emit(out, CancelStabilityMap{});
+    else
+      emit(out, RunStabilityMap{});
   ImGui::SameLine();
   if (!v.cells.empty())
     ImGui::Text("%s  %d/%zu cells", v.integrator.c_str(), v.done, v.cells.size());
@@ -251,7 +246,7 @@ void ordersSection(const PanelModel& m, PanelState& st, std::vector<Command>& ou
              "Runs each integrator on this scene at h, h/2 and h/4 in the background (h: lane "
              "0's dt) and shows the observed order of convergence beside the nominal one.",
              st.probe))
-    emit(out, makeCommand(K::MeasureOrder));
+    emit(out, MeasureOrder{});
   ImGui::EndDisabled();
   for (const OrderRow& row : m.orders) {
     if (std::isnan(row.observed))

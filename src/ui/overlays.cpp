@@ -84,12 +84,12 @@ std::vector<Command> drawDivergenceBanner(const PanelModel& model, ItemProbe* pr
                         ImGui::GetFrameHeight() - 2.0f * style.ItemSpacing.y;
     bannerReport(compactNumbers(model.divergence), wrap,
                  std::max(max_h, ImGui::GetTextLineHeight()), probe);
-    if (ImGui::Button("Reset")) detail::emit(out, detail::makeCommand(Command::Kind::Reset));
+    if (ImGui::Button("Reset")) detail::emit(out, Reset{});
     note(probe, "Reset");
     tip("Back to the initial state; the camera frames the scene again.");
     ImGui::SameLine();
     ImGui::BeginDisabled(!model.can_rewind);
-    if (ImGui::Button(back)) detail::emit(out, detail::makeCommand(Command::Kind::Rewind));
+    if (ImGui::Button(back)) detail::emit(out, Rewind{});
     ImGui::EndDisabled();
     note(probe, back);
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))

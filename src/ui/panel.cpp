@@ -24,45 +24,50 @@ using detail::tip;
 
 namespace {
 
-using K = Command::Kind;
 constexpr float kBaseFontSize = 13.0f;  // px: ImGui's default font at UI scale 1
+constexpr double kDegreesPerRadian = 180.0 / std::numbers::pi;
 
-Command make(K kind, double value = 0.0) {
-  return detail::makeCommand(kind, value);
+double norm(const std::array<double, 3>& v) {
+  return std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
 }
 
-// gravity direction (unit), -y when the model's gravity is zero
-void gravityDirection(const PanelModel& m, double dir[3]) {
-  const double g = std::sqrt(m.gravity[0] * m.gravity[0] + m.gravity[1] * m.gravity[1] +
-                             m.gravity[2] * m.gravity[2]);
-  if (g > 0.0 && std::isfinite(g)) {
-    for (int i = 0; i < 3; ++i) dir[i] = m.gravity[i] / g;
-  } else {
-    dir[0] = 0.0, dir[1] = -1.0, dir[2] = 0.0;
-  }
+// v's direction (unit), or `fallback` when v is zero or not finite
+std::array<double, 3> directionOf(const std::array<double, 3>& v, std::array<double, 3> fallback) {
+  const double n = norm(v);
+  if (!(n > 0.0) || !std::isfinite(n)) return fallback;
+  return {v[0] / n, v[1] / n, v[2] / n};
 }
 
-Command gravityCommand(const PanelModel& m, double magnitude) {
-  double dir[3];
-  gravityDirection(m, dir);
-  Command c = make(K::SetGravity);
-  for (int i = 0; i < 3; ++i) c.vec[i] = dir[i] * magnitude;
-  if (!std::isfinite(magnitude)) c.vec[0] = magnitude;  // dropped by clampCommand
-  return c;
+// gravity's direction (unit), -y when the model's gravity is zero
+std::array<double, 3> gravityDirection(const PanelModel& m) {
+  return directionOf({m.gravity[0], m.gravity[1], m.gravity[2]}, {0.0, -1.0, 0.0});
 }
 
-// The wind's horizontal directions: e1 along +x and e2 = e1 x up, up against gravity (+y without
-// gravity), so that a heading of 0 degrees blows along +x and 90 along +z in the usual scene. In
-// a planar scene the heading turns in the x-y plane instead (a planar scene's wind has no z).
-void windBasis(const PanelModel& m, double e1[3], double e2[3]) {
+// The vector of magnitude `magnitude` (clamped to the control's range) along `dir`; nothing when
+// the magnitude is not finite.
+std::optional<Command> vectorCommand(const ParameterControl& c, const std::array<double, 3>& dir,
+                                     double magnitude) {
+  const auto v = clampToControl(c, magnitude);
+  if (!v) return std::nullopt;
+  return SetVectorParameter{c.id, {dir[0] * *v, dir[1] * *v, dir[2] * *v}};
+}
+
+void emitIf(std::vector<Command>& out, std::optional<Command> c) {
+  if (c) emit(out, std::move(*c));
+}
+
+// The horizontal directions of a Heading control: e1 along +x and e2 = e1 x up, up against
+// gravity (+y without gravity), so that a heading of 0 degrees blows along +x and 90 along +z in
+// the usual scene. In a planar scene the heading turns in the x-y plane instead (a planar scene's
+// wind has no z).
+void headingBasis(const PanelModel& m, double e1[3], double e2[3]) {
   if (m.planar) {
     e1[0] = 1.0, e1[1] = 0.0, e1[2] = 0.0;
     e2[0] = 0.0, e2[1] = 1.0, e2[2] = 0.0;
     return;
   }
-  double up[3];
-  gravityDirection(m, up);
-  for (double& u : up) u = -u;
+  const std::array<double, 3> down = gravityDirection(m);
+  const double up[3] = {-down[0], -down[1], -down[2]};
   const double ax[2][3] = {{1.0, 0.0, 0.0}, {0.0, 0.0, 1.0}};
   for (const auto& a : ax) {  // +x off the vertical, or +z where x is vertical
     const double along = a[0] * up[0] + a[1] * up[1] + a[2] * up[2];
@@ -78,52 +83,84 @@ void windBasis(const PanelModel& m, double e1[3], double e2[3]) {
   e2[2] = e1[0] * up[1] - e1[1] * up[0];
 }
 
-double windSpeed(const PanelModel& m) {
-  return std::sqrt(m.wind[0] * m.wind[0] + m.wind[1] * m.wind[1] + m.wind[2] * m.wind[2]);
-}
-
-// degrees from e1 towards e2 (windBasis) of the wind's horizontal part; 0 without one
-double windHeading(const PanelModel& m) {
+// degrees from e1 towards e2 (headingBasis) of the vector's horizontal part; 0 without one
+double headingOf(const PanelModel& m, const std::array<double, 3>& v) {
   double e1[3], e2[3];
-  windBasis(m, e1, e2);
+  headingBasis(m, e1, e2);
   double a = 0.0, b = 0.0;
-  for (int k = 0; k < 3; ++k) a += m.wind[k] * e1[k], b += m.wind[k] * e2[k];
-  return a == 0.0 && b == 0.0 ? 0.0 : std::atan2(b, a) * 180.0 / std::numbers::pi;
+  for (int k = 0; k < 3; ++k) a += v[k] * e1[k], b += v[k] * e2[k];
+  return a == 0.0 && b == 0.0 ? 0.0 : std::atan2(b, a) * kDegreesPerRadian;
 }
 
-// A horizontal wind of `speed` m/s towards `heading` degrees (windBasis).
-Command windCommand(const PanelModel& m, double speed, double heading) {
+// A horizontal vector of `speed` towards `heading` degrees (headingBasis).
+std::optional<Command> headingCommand(const PanelModel& m, const ParameterControl& c, double speed,
+                                      double heading) {
   double e1[3], e2[3];
-  windBasis(m, e1, e2);
-  const double a = heading * std::numbers::pi / 180.0;
-  Command c = make(K::SetWind);
-  for (int k = 0; k < 3; ++k) c.vec[k] = speed * (std::cos(a) * e1[k] + std::sin(a) * e2[k]);
-  return c;
+  headingBasis(m, e1, e2);
+  const double a = heading / kDegreesPerRadian;
+  std::array<double, 3> dir;
+  for (int k = 0; k < 3; ++k) dir[k] = std::cos(a) * e1[k] + std::sin(a) * e2[k];
+  return vectorCommand(c, dir, speed);
 }
 
 constexpr double kHeadingMax = 180.0;  // degrees either way from +x
 
-// Wind speed (its direction kept; +x from calm) and heading (horizontal at the same speed).
-void windSliders(const PanelModel& m, PanelState& st, std::vector<Command>& out) {
-  const double speed = windSpeed(m);
+detail::SliderSpec sliderOf(const ParameterControl& c) {
+  return {c.label.c_str(),  c.lo,          c.slider_hi,
+          c.format.c_str(), c.logarithmic, c.live ? Commit::Live : Commit::OnRelease,
+          c.tooltip.c_str()};
+}
+
+// A number (Style::Slider): the typed value clamped to the control's range.
+void parameterSlider(const ParameterControl& c, PanelState& st, std::vector<Command>& out) {
   double v = 0.0;
-  if (detail::slider({"Wind", 0.0, Limits::kWindMax, "%.3g m/s", true, Commit::Live,
-                      "Speed of the air, in m/s, felt through the drag: force = -c (v - wind). "
-                      "Its direction is kept (+x from calm)."},
-                     speed, st, &v)) {
-    Command c = windCommand(m, v, windHeading(m));
-    if (speed > 0.0)
-      for (int k = 0; k < 3; ++k) c.vec[k] = m.wind[k] * (v / speed);
-    emit(out, c);
-  }
-  if (detail::slider({"Wind heading", -kHeadingMax, kHeadingMax, "%.0f deg", false, Commit::Live,
-                      m.planar ? "Direction of the wind in the scene's plane, in degrees from +x "
-                                 "towards +y, at the same speed."
-                               : "Direction of the wind in the horizontal plane, in degrees from "
-                                 "+x towards +z, at the same speed (a vertical part is dropped)."},
-                     windHeading(m), st, &v))
-    emit(out, windCommand(m, speed, v));
+  if (!detail::slider(sliderOf(c), c.value, st, &v)) return;
+  if (const auto x = clampToControl(c, v)) emit(out, SetParameter{c.id, *x});
+}
+
+// A vector's speed (its direction kept; +x from calm) and heading (horizontal at the same speed):
+// Style::Heading, the wind's.
+void headingControl(const PanelModel& m, const ParameterControl& c, PanelState& st,
+                    std::vector<Command>& out) {
+  const double speed = norm(c.vec);
+  double v = 0.0;
+  if (detail::slider(sliderOf(c), speed, st, &v))
+    emitIf(out, speed > 0.0 ? vectorCommand(c, directionOf(c.vec, {1.0, 0.0, 0.0}), v)
+                            : headingCommand(m, c, v, headingOf(m, c.vec)));
+  const std::string label = c.label + " heading";
+  if (detail::slider({label.c_str(), -kHeadingMax, kHeadingMax, "%.0f deg", false, Commit::Live,
+                      m.planar ? "Direction in the scene's plane, in degrees from +x towards +y, "
+                                 "at the same speed."
+                               : "Direction in the horizontal plane, in degrees from +x towards "
+                                 "+z, at the same speed (a vertical part is dropped)."},
+                     headingOf(m, c.vec), st, &v))
+    emitIf(out, headingCommand(m, c, speed, v));
   if (m.drag == 0.0 && speed > 0.0) ImGui::TextDisabled("Drag is 0: the wind has no effect.");
+}
+
+// A vector's magnitude, its direction kept, with presets (Style::Direction): gravity's.
+void directionControl(const PanelModel& m, const ParameterControl& c, PanelState& st,
+                      std::vector<Command>& out) {
+  const std::array<double, 3> dir = directionOf(c.vec, gravityDirection(m));
+  double v = 0.0;
+  if (detail::slider(sliderOf(c), c.value, st, &v)) emitIf(out, vectorCommand(c, dir, v));
+  struct Preset {
+    const char* label;
+    double magnitude;
+    const char* tooltip;
+  };
+  static constexpr Preset kPresets[] = {
+      {"Earth", 9.81, "Gravity 9.81 m/s^2 (Earth), same direction."},
+      {"Moon", 1.62, "Gravity 1.62 m/s^2 (Moon), same direction."},
+      {"Zero", 0.0, "No gravity."},
+  };
+  for (int i = 0; i < 3; ++i) {
+    if (i > 0) ImGui::SameLine();
+    ImGui::PushID(i);
+    if (button(kPresets[i].label, kPresets[i].tooltip, st.probe))
+      emitIf(out, vectorCommand(c, dir, kPresets[i].magnitude));
+    ImGui::PopID();
+  }
 }
 
 void sceneSection(const PanelModel& m, PanelState& st, std::vector<Command>& out) {
@@ -136,7 +173,7 @@ void sceneSection(const PanelModel& m, PanelState& st, std::vector<Command>& out
       note(probe, "scene/" + name);
       tip("Load this built-in scene (replaces the current one).");
       if (picked) {
-        emit(out, detail::makeCommand(K::LoadBuiltin, 0.0, 0, name));
+        emit(out, LoadBuiltin{name});
       }
       ImGui::PopID();
     }
@@ -152,11 +189,11 @@ void sceneSection(const PanelModel& m, PanelState& st, std::vector<Command>& out
   ImGui::SameLine();
   const bool open = button("Open", "Load the scene file named on the left.", probe);
   if ((entered || open) && st.file_path[0] != '\0') {
-    emit(out, detail::makeCommand(K::LoadFile, 0.0, 0, st.file_path));
+    emit(out, LoadFile{st.file_path});
   }
   ImGui::SameLine();
   if (button("Reload", "Load the current scene again from its file (Ctrl+L).", probe))
-    emit(out, make(K::Reload));
+    emit(out, Reload{});
 
   if (!m.scene_path.empty()) {
     ImGui::TextDisabled("%s", m.scene_path.c_str());
@@ -193,7 +230,7 @@ void pacingChoice(const PanelModel& m, ItemProbe* probe, std::vector<Command>& o
     const bool picked = ImGui::RadioButton(kChoices[i].label, m.pacing == i);
     note(probe, kChoices[i].label);
     tip(kChoices[i].tooltip);
-    if (picked && m.pacing != i) emit(out, make(K::SetPacing, i));
+    if (picked && m.pacing != i) emit(out, SetPacing{i == 1});
   }
 }
 
@@ -226,7 +263,7 @@ void simulationSection(const PanelModel& m, PanelState& st, std::vector<Command>
       note(probe, "integrator/" + choice.name);
       if (!choice.tooltip.empty()) tip(choice.tooltip.c_str());
       if (picked && choice.name != m.integrator) {
-        emit(out, detail::makeCommand(K::SetIntegrator, 0.0, 0, choice.name));
+        emit(out, SetIntegrator{choice.name});
       }
       ImGui::PopID();
     }
@@ -243,122 +280,53 @@ void simulationSection(const PanelModel& m, PanelState& st, std::vector<Command>
                       "where it was instead of jumping to the mouse). Ctrl+click to type a "
                       "value. Applied on release: implicit integrators refactorise."},
                      m.dt, st, &v))
-    emit(out, make(K::SetDt, v));
+    emit(out, SetDt{v});
   dtLimitLine(m, probe);
   if (detail::slider(
           {"Time scale", Limits::kTimeScaleMin, Limits::kTimeScaleMax, "x%.3g", true, Commit::Live,
            "Simulated seconds per real second (logarithmic, 1/64 to 8). + / - halve "
            "or double it."},
           m.time_scale, st, &v))
-    emit(out, make(K::SetTimeScale, v));
+    emit(out, SetTimeScale{v});
   pacingChoice(m, probe, out);
 
   if (button(m.paused ? "Run###pause" : "Pause###pause",
              m.paused ? "Resume the simulation (Space)." : "Pause the simulation (Space).", probe))
-    emit(out, make(K::SetPaused, m.paused ? 0.0 : 1.0));
+    emit(out, SetPaused{!m.paused});
   ImGui::SameLine();
-  if (button("Step", "Advance one step of dt (Right arrow).", probe))
-    emit(out, detail::makeCommand(K::Step, 0.0, 1));
+  if (button("Step", "Advance one step of dt (Right arrow).", probe)) emit(out, Step{1});
   ImGui::SameLine();
-  if (button("Step 10", "Advance ten steps of dt (Shift+Right arrow).", probe))
-    emit(out, detail::makeCommand(K::Step, 0.0, 10));
+  if (button("Step 10", "Advance ten steps of dt (Shift+Right arrow).", probe)) emit(out, Step{10});
   ImGui::SameLine();
   if (button("Reset", "Back to the initial state; the camera frames the scene again (R).", probe))
-    emit(out, make(K::Reset));
+    emit(out, Reset{});
 }
 
-// The iterated methods' own settings (docs/integrators.md#xpbd, #projective), shown while one of
-// them is the integrator.
-constexpr double kSubstepsSliderMax = 100, kIterationsSliderMax = 100;  // Ctrl+click: up to 1000
-void iterationSliders(const PanelModel& m, PanelState& st, std::vector<Command>& out) {
-  const bool xpbd = m.integrator == "xpbd";
-  double v = 0.0;
-  if (detail::slider({"Substeps", 1.0, kSubstepsSliderMax, "%.0f", true, Commit::OnRelease,
-                      xpbd ? "xpbd: substeps per step (logarithmic). More substeps hold stiff "
-                             "springs closer to their rest length and damp less; the cost grows "
-                             "in proportion. Ctrl+click to type up to 1000."
-                           : "projective: substeps per step (logarithmic). Each is a backward "
-                             "Euler step of dt / substeps: more damp less; the cost grows in "
-                             "proportion. Ctrl+click to type up to 1000."},
-                     m.substeps, st, &v))
-    emit(out, make(K::SetSubsteps, v));
-  if (detail::slider({"Iterations", 1.0, kIterationsSliderMax, "%.0f", true, Commit::OnRelease,
-                      xpbd ? "xpbd: constraint sweeps per substep (logarithmic). Substeps "
-                             "usually buy more stiffness for the same cost. Ctrl+click to type "
-                             "up to 1000."
-                           : "projective: local-global iterations per substep (logarithmic), "
-                             "one solve each. More hold stiff springs closer to their rest "
-                             "length, towards backward Euler's exact step. Ctrl+click to type up "
-                             "to 1000."},
-                     m.iterations, st, &v))
-    emit(out, make(K::SetIterations, v));
-}
-
+// The physics parameters that apply, as the app listed them (the parameter table's order), and
+// the mouse spring's stiffness.
 void physicsSection(const PanelModel& m, PanelState& st, std::vector<Command>& out) {
-  ItemProbe* probe = st.probe;
-  double v = 0.0;
-  if (!m.pendulum) {
-    if (detail::slider({"Stiffness scale", Limits::kStiffnessScaleMin, Limits::kStiffnessScaleMax,
-                        "x%.3g", true, Commit::OnRelease,
-                        "Multiplies every spring's stiffness k (dimensionless, logarithmic; Shift "
-                        "while dragging: 10 times finer). Applied on release: implicit "
-                        "integrators refactorise."},
-                       m.stiffness_scale, st, &v))
-      emit(out, make(K::SetStiffnessScale, v));
-    if (detail::slider(
-            {"Spring damping", 0.0, Limits::kDampingMax, "%.3g N s/m", true, Commit::OnRelease,
-             "Dashpot coefficient of every spring, in N s/m: damps stretching only. Applied on "
-             "release: projective refactorises."},
-            m.spring_damping, st, &v))
-      emit(out, make(K::SetSpringDamping, v));
-    if (m.integrator == "xpbd" || m.integrator == "projective") iterationSliders(m, st, out);
-  }
-  if (detail::slider({"Drag", 0.0, Limits::kDragMax, "%.3g N s/m", true, Commit::Live,
-                      "Linear air drag on every particle, in N s/m: force = -c (v - wind)."},
-                     m.drag, st, &v))
-    emit(out, make(K::SetDrag, v));
-  if (!m.pendulum) windSliders(m, st, out);
-
-  double dir[3];
-  gravityDirection(m, dir);
-  const double g = std::sqrt(m.gravity[0] * m.gravity[0] + m.gravity[1] * m.gravity[1] +
-                             m.gravity[2] * m.gravity[2]);
-  if (detail::slider({"Gravity", 0.0, Limits::kGravityMax, "%.3g m/s^2", false, Commit::Live,
-                      "Magnitude of gravity, in m/s^2; its direction is kept."},
-                     g, st, &v))
-    emit(out, gravityCommand(m, v));
-  struct Preset {
-    const char* label;
-    double g;
-    const char* tooltip;
-  };
-  static constexpr Preset kPresets[] = {
-      {"Earth", 9.81, "Gravity 9.81 m/s^2 (Earth), same direction."},
-      {"Moon", 1.62, "Gravity 1.62 m/s^2 (Moon), same direction."},
-      {"Zero", 0.0, "No gravity."},
-  };
-  for (int i = 0; i < 3; ++i) {
-    if (i > 0) ImGui::SameLine();
-    ImGui::PushID(i);
-    if (button(kPresets[i].label, kPresets[i].tooltip, probe))
-      emit(out, gravityCommand(m, kPresets[i].g));
+  for (const ParameterControl& c : m.parameters) {
+    ImGui::PushID(c.id);
+    switch (c.style) {
+      case ParameterControl::Style::Slider:
+        parameterSlider(c, st, out);
+        break;
+      case ParameterControl::Style::Heading:
+        headingControl(m, c, st, out);
+        break;
+      case ParameterControl::Style::Direction:
+        directionControl(m, c, st, out);
+        break;
+    }
     ImGui::PopID();
   }
-
-  if (m.pendulum) {
-    if (detail::slider(
-            {"Joint damping", 0.0, Limits::kJointDampingMax, "%.3g N m s/rad", true, Commit::Live,
-             "Viscous damping at every joint, in N m s/rad: torque = -c (relative "
-             "angular rate)."},
-            m.joint_damping, st, &v))
-      emit(out, make(K::SetJointDamping, v));
-  }
+  double v = 0.0;
   if (detail::slider({"Grab stiffness", Limits::kGrabStiffnessMin, Limits::kGrabStiffnessMax,
                       "%.3g N/m", true, Commit::Live,
                       "Stiffness of the mouse spring used by Ctrl+left-drag, in N/m "
                       "(logarithmic)."},
                      m.grab_stiffness, st, &v))
-    emit(out, make(K::SetGrabStiffness, v));
+    emit(out, SetGrabStiffness{v});
 }
 
 // The size of the clips Record makes: the window's, or a fixed one (not while recording).
@@ -370,7 +338,7 @@ void clipSizeCombo(const PanelModel& m, ItemProbe* probe, std::vector<Command>& 
   if (ImGui::BeginCombo("##clip size", sizes[current].label)) {
     for (int i = 0; i < static_cast<int>(sizes.size()); ++i) {
       if (ImGui::Selectable(sizes[i].label, i == current) && i != current)
-        emit(out, command(K::SetClipSize, 0.0, i));
+        emit(out, SetClipSize{i});
       note(probe, std::string("clip/") + sizes[i].label);
     }
     ImGui::EndCombo();
@@ -392,12 +360,12 @@ void displaySection(const PanelModel& m, PanelState& st, std::vector<Command>& o
                         "Strain (dimensionless, (L - L0) / L0) drawn at full colour: blue "
                         "compressed, red stretched (logarithmic). Moving it fixes the scale."},
                        m.strain_scale, st, &v))
-      emit(out, make(K::SetStrainScale, v));
+      emit(out, SetStrainScale{v});
     if (checkbox("Auto strain scale", m.strain_auto,
                  "The scale follows the strains the scene actually reaches, so that the colours "
                  "show where it stretches most; off: the scale stays where it is.",
                  probe, &b))
-      emit(out, make(K::SetStrainAuto, b ? 1.0 : 0.0));
+      emit(out, SetStrainAuto{b});
   }
   bool first = true;  // of the checkboxes' row
   auto next = [&first] {
@@ -412,32 +380,31 @@ void displaySection(const PanelModel& m, PanelState& st, std::vector<Command>& o
                                  "software GL)."
                                : "Draw the pendulum's rods as lines.",
                  probe, &b))
-      emit(out, make(K::SetShowSprings, b ? 1.0 : 0.0));
+      emit(out, SetShowSprings{b});
   }
   if (m.surface) {
     next();
     if (checkbox("Wireframe", m.wireframe, "Draw the cloth as lines instead of shaded triangles.",
                  probe, &b))
-      emit(out, make(K::SetWireframe, b ? 1.0 : 0.0));
+      emit(out, SetWireframe{b});
   }
   next();
   ImGui::SameLine();
   if (checkbox("Trails", m.show_trails, "Draw the recent path of the bobs / marked particles.",
                probe, &b))
-    emit(out, make(K::SetShowTrails, b ? 1.0 : 0.0));
+    emit(out, SetShowTrails{b});
   ImGui::SameLine();
   if (checkbox("Follow", m.follow,
                "The camera follows the system as it moves (F frames it once); off: the camera "
                "stays where it is.",
                probe, &b))
-    emit(out, make(K::SetFollow, b ? 1.0 : 0.0));
+    emit(out, SetFollow{b});
   // on a line of its own: the row above is as wide as the panel
-  const bool windActs = m.drag > 0.0 && (m.wind[0] != 0.0 || m.wind[1] != 0.0 || m.wind[2] != 0.0);
-  if (windActs && checkbox("Wind streaks", m.show_wind,
-                           "Draw the air's motion as streaks carried with the wind.", probe, &b))
-    emit(out, make(K::SetShowWind, b ? 1.0 : 0.0));
+  if (m.wind_acts && checkbox("Wind streaks", m.show_wind,
+                              "Draw the air's motion as streaks carried with the wind.", probe, &b))
+    emit(out, SetShowWind{b});
   if (button("Screenshot", "Save the viewport to a PNG file (Ctrl+P).", probe))
-    emit(out, make(K::Screenshot));
+    emit(out, Screenshot{});
   ImGui::SameLine();
   if (button(m.recording ? "Stop recording" : "Record",
              m.recording ? "Stop the clip and save it (Ctrl+R)."
@@ -445,7 +412,7 @@ void displaySection(const PanelModel& m, PanelState& st, std::vector<Command>& o
                            "1/60 s of simulated time, so the clip is smooth even when the machine "
                            "cannot keep up; saved as springlab-DATE-TIME.mp4.",
              probe))
-    emit(out, make(K::ToggleRecording));
+    emit(out, ToggleRecording{});
   ImGui::SameLine();
   clipSizeCombo(m, probe, out);
   ImGui::SameLine();
@@ -536,7 +503,7 @@ void diagnosticsSection(const PanelModel& m, PanelState& st, std::vector<Command
           ImGui::Selectable(m.phase_coordinates[i].c_str(), i == m.phase_coordinate);
       note(probe, "phase/" + m.phase_coordinates[i]);
       if (picked && i != m.phase_coordinate) {
-        emit(out, detail::makeCommand(K::SetPhaseCoordinate, 0.0, i));
+        emit(out, SetPhaseCoordinate{i});
       }
       ImGui::PopID();
     }

@@ -3,66 +3,16 @@
 // no physics.
 #pragma once
 
+#include <array>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
-namespace ui {
+#include "ui/command.hpp"
 
-struct Command {
-  enum class Kind {
-    SetIntegrator,       // text: integrator name
-    SetDt,               // value: s
-    SetTimeScale,        // value: simulated seconds per real second
-    SetPaused,           // value: 1 pause, 0 run
-    Step,                // count: steps
-    Reset,               // back to the initial state (the camera re-frames the scene)
-    Rewind,              // after a divergence: the state about a second before the banner
-    LoadBuiltin,         // text: built-in scene name
-    LoadFile,            // text: path
-    Reload,              // the scene file again
-    SetStiffnessScale,   // value: multiplies every spring's k
-    SetSpringDamping,    // value: N s/m, every spring's dashpot
-    SetDrag,             // value: N s/m
-    SetGravity,          // vec: m/s^2
-    SetWind,             // vec: m/s, the air's velocity (felt through the drag)
-    SetJointDamping,     // value: N m s/rad
-    SetGrabStiffness,    // value: N/m, the mouse spring
-    SetStrainScale,      // value: strain at full colour
-    SetWireframe,        // value: 1 / 0
-    SetShowTrails,       // value: 1 / 0
-    SetShowSprings,      // value: 1 / 0 (springs and rods as lines)
-    SetShowWind,         // value: 1 / 0 (the wind's streaks)
-    SetPhaseCoordinate,  // count: index of the coordinate in the phase plot
-    SetPacing,           // value: 0 real-time motion (stepping may take the frame budget down to
-                         // ~20 frames/s before the clock slows), 1 smooth frames (60 frames/s)
-    SetFollow,           // value: 1 the camera follows the scene's motion, 0 fixed
-    SetStrainAuto,       // value: 1 the strain scale follows the scene's strains, 0 fixed
-    SetSubsteps,         // value: xpbd's or projective's substeps per step, a whole number
-    SetIterations,       // value: sweeps or iterations per substep, a whole number
-    Screenshot,          // text: path (empty: a default name)
-    ToggleRecording,     // start a sim-time-locked clip, or stop it and say where it is
-    SetClipSize,         // count: index in clipSizes() (0: the window's framebuffer)
-    // the lab (docs/lab.md#lanes): lanes side by side, rewind, stability map, orders
-    AddLane,             // text: integrator, value: dt (s); from lane 0's current state
-    RemoveLane,          // lane: the lane (not 0)
-    BranchLane,          // lane: the source lane; text: integrator, value: dt; from its state
-    SetSplitLanes,       // value: 1 side by side in split viewports, 0 overlaid
-    SeekHistory,         // count: index of a kept state on the timeline (paused)
-    RunStabilityMap,     // a sweep of the current scene over dt and stiffness, in the background
-    CancelStabilityMap,  // stops it
-    MeasureOrder,        // the observed order of each integrator, in the background
-    Quit,
-  };
-  Kind kind = Kind::Quit;
-  double value = 0.0;
-  int count = 0;
-  int lane = 0;  // SetIntegrator, SetDt, RemoveLane, BranchLane: the lane; -1 every lane
-  std::string text;
-  double vec[3] = {0.0, 0.0, 0.0};
-};
+namespace ui {
 
 // The sizes a clip recorded from the window can have: its framebuffer's, or a fixed one.
 struct ClipSize {
@@ -71,39 +21,54 @@ struct ClipSize {
 };
 std::span<const ClipSize> clipSizes();
 
-// Builds a command (spares callers the aggregate's positional fields).
-inline Command command(Command::Kind k, double value = 0.0, int count = 0, std::string text = {}) {
-  Command c;
-  c.kind = k, c.value = value, c.count = count, c.text = std::move(text);
-  return c;
-}
-
 struct IntegratorChoice {
   std::string name;
   std::string tooltip;  // order, symplectic or not, cost
 };
 
-// Allowed ranges: the panel clamps to them before emitting a command.
+// The window's ranges of what is not a physics parameter (those are the parameter table's, in
+// each ParameterControl): the panel clamps to them before emitting a command, the Session checks
+// them again.
 struct Limits {
   static constexpr double kDtMin = 1e-7, kDtMax = 0.1;  // s
   static constexpr double kTimeScaleMin = 1.0 / 64, kTimeScaleMax = 8.0;
-  static constexpr double kStiffnessScaleMin = 1e-3, kStiffnessScaleMax = 1e3;
-  static constexpr double kDampingMax = 1e3;                                  // N s/m
-  static constexpr double kDragMax = 1e3;                                     // N s/m
-  static constexpr double kGravityMax = 100.0;                                // m/s^2
-  static constexpr double kWindMax = 100.0;                                   // m/s, sim::kMaxWind
-  static constexpr double kJointDampingMax = 1e2;                             // N m s/rad
   static constexpr double kGrabStiffnessMin = 1e-2, kGrabStiffnessMax = 1e5;  // N/m
   static constexpr double kStrainScaleMin = 1e-4, kStrainScaleMax = 10.0;
-  static constexpr double kSubstepsMax = 1000, kIterationsMax = 1000;  // sim::kMaxSubsteps, ...
   // steps per Step command: applied between two frames, so a large count would freeze the window
   static constexpr int kStepCountMax = 1000;
 };
 
-// Clamps a command's value to Limits (dt, scales, dampings, gravity's and wind's magnitude, step
-// count; flags to 0/1); nullopt when a value is not finite, so such a command is never emitted.
-// Every command the panel returns has been through it.
+// Clamps a command's numbers to Limits (dt, time scale, grab stiffness, strain scale, step count,
+// indices at least 0); nullopt when a number is not finite or a name is empty, so that such a
+// command is never emitted. Parameters are clamped to their control's range where they are made
+// (clampToControl). Every command the panel returns has been through it.
 std::optional<Command> clampCommand(Command command);
+
+// A physics parameter's control in the Physics section: one per row of the parameter table that
+// applies to the system (docs/architecture.md#one-parameter-table), made by the app from the
+// table. The panel draws what it is given in the given order and never asks which system it is.
+struct ParameterControl {
+  enum class Style {
+    Slider,     // a number
+    Direction,  // a vector's magnitude on the slider, its direction kept; Earth/Moon/Zero presets
+    Heading,    // a vector's speed on the slider and its heading in the horizontal plane
+  };
+  int id = 0;  // SetParameter / SetVectorParameter
+  Style style = Style::Slider;
+  std::string label;          // "Stiffness scale"
+  std::string format;         // "%.3g N s/m"
+  std::string tooltip;        // meaning and unit
+  double lo = 0.0, hi = 1.0;  // a typed value (Ctrl+click) is clamped to [lo, hi]
+  double slider_hi = 1.0;     // the slider ends here (<= hi)
+  bool logarithmic = true;
+  bool live = true;             // emitted while dragging; false: on release
+  bool whole = false;           // a whole number
+  double value = 0.0;           // the number, or the vector's magnitude
+  std::array<double, 3> vec{};  // Direction and Heading: the vector
+};
+// The value clamped to the control's range (and rounded for a whole number); nothing when it is
+// not finite.
+std::optional<double> clampToControl(const ParameterControl& c, double value);
 
 // The colour of lane i (linear RGB in 0..1; Okabe-Ito, told apart with colour-blindness), shared
 // by the plots, the legend and the renderer's ghosted lanes. Lane 0 is drawn in the scene's own
@@ -133,7 +98,9 @@ struct StabilityMapView {
   enum Cell : signed char { Pending = -1, Stable = 0, Drifting = 1, Diverged = 2 };
   bool running = false;
   std::string integrator;           // the one mapped
-  std::vector<double> dts, scales;  // s and x: the axes, increasing (one scale: a pendulum)
+  std::vector<double> dts, scales;  // s and x: the axes, increasing (one scale: not scalable)
+  int scale_parameter = 0;          // the stiffness scale's SetParameter id
+  double scale = 1.0;               // the current stiffness scale
   std::vector<signed char> cells;   // Cell, row-major: cells[row * dts.size() + column]
   int done = 0;
   double limit_dt = 0.0;  // s, the integrator's limit at stiffness scale 1; 0: none known
@@ -167,19 +134,19 @@ struct PanelModel {
   // scene
   std::vector<std::string> builtin_scenes;
   std::string scene_name, scene_path;  // path empty for a built-in
-  bool pendulum = false;
   int particles = 0, springs = 0, links = 0, dofs = 0;
   // simulation
   std::vector<IntegratorChoice> integrators;  // only those that apply
   std::string integrator;
   double dt = 1e-3, time_scale = 1.0;
   bool paused = false;
-  // physics
-  double stiffness_scale = 1.0, spring_damping = 0.0, drag = 0.0;
-  int substeps = 1, iterations = 1;  // xpbd's and projective's (docs/integrators.md)
-  double gravity[3] = {0.0, -9.81, 0.0};
-  double wind[3] = {0.0, 0.0, 0.0};  // m/s
-  double joint_damping = 0.0, grab_stiffness = 100.0;
+  // physics: the parameters that apply, in the table's order; gravity's direction orients the
+  // Heading control, drag tells whether a wind acts
+  std::vector<ParameterControl> parameters;
+  double gravity[3] = {0.0, -9.81, 0.0};  // m/s^2
+  double drag = 0.0;                      // N s/m
+  bool wind_acts = false;                 // a wind blows and the drag makes it felt
+  double grab_stiffness = 100.0;          // N/m, the mouse spring
   // display
   double strain_scale = 0.05;
   bool strain_auto = true;  // the scale follows the scene's strains (SetStrainAuto)

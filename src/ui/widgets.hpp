@@ -25,17 +25,6 @@ bool button(const char* label, const char* tooltip, ItemProbe* probe);
 // A checkbox with a probe entry and a tooltip; true when toggled, the new value in *out.
 bool checkbox(const char* label, bool value, const char* tooltip, ItemProbe* probe, bool* out);
 
-// A command of this kind with these fields.
-inline Command makeCommand(Command::Kind kind, double value = 0.0, int count = 0,
-                           std::string text = {}) {
-  Command c;
-  c.kind = kind;
-  c.value = value;
-  c.count = count;
-  c.text = std::move(text);
-  return c;
-}
-
 // Appends the command, clamped (clampCommand); a non-finite one is dropped.
 void emit(std::vector<Command>& out, Command c);
 

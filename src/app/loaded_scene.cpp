@@ -1,0 +1,39 @@
+#include "app/loaded_scene.hpp"
+
+#include "scene/catalog.hpp"
+#include "scene/load.hpp"
+
+namespace app {
+
+void LoadedScene::load(const std::string& sceneArg) {
+  const scene::SceneDef def = scene::loadSceneArg(sceneArg);  // throws: the old scene stays
+  const bool builtin = scene::findBuiltin(sceneArg) != nullptr;
+  loadDef(def, def.name.empty() ? sceneArg : def.name, builtin ? std::string() : sceneArg);
+  arg_ = sceneArg;
+}
+
+void LoadedScene::loadDef(const scene::SceneDef& def, const std::string& name,
+                          const std::string& path) {
+  auto built = std::make_unique<scene::Built>(scene::build(def));
+  def_ = def;
+  name_ = name;
+  path_ = path;
+  built_ = std::move(built);
+  loaded_ = std::make_unique<sim::System>(*built_);
+  omega0_ = built_->omegaMax(built_->state);
+}
+
+void LoadedScene::reload() {
+  if (path_.empty()) return loadDef(def_, name_, path_);
+  const auto def = scene::loadFile(path_);
+  loadDef(def, def.name.empty() ? path_ : def.name, path_);
+}
+
+scene::SceneDef LoadedScene::currentDef(sim::Method method, double dt) const {
+  scene::SceneDef d = scene::withParameters(def_, *built_);
+  d.integrator = method;
+  d.dt = dt;
+  return d;
+}
+
+}  // namespace app

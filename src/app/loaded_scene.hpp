@@ -1,0 +1,45 @@
+// The scene the window runs (docs/architecture.md#the-session-and-commands): its definition, its
+// built System with the initial state, the System as loaded (Reset with events restores its
+// parameters) and omega_max at load, from which the current one follows the parameters.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "scene/build.hpp"
+#include "scene/scene_def.hpp"
+
+namespace app {
+
+class LoadedScene {
+ public:
+  // A built-in name or a .json path; throws scene::Error on bad input and keeps the scene.
+  void load(const std::string& sceneArg);
+  void loadDef(const scene::SceneDef& def, const std::string& name, const std::string& path);
+  // The file again (a built-in scene: its definition again); throws as load.
+  void reload();
+  bool empty() const { return built_ == nullptr; }
+
+  const scene::SceneDef& def() const { return def_; }
+  const scene::Built& built() const { return *built_; }
+  scene::Built& built() { return *built_; }
+  const std::string& name() const { return name_; }
+  const std::string& path() const { return path_; }  // empty for a built-in
+  const std::string& arg() const { return arg_; }    // as given to load(): name or path
+
+  // The parameters back to those at load (cached factorisations are rebuilt).
+  void restoreParameters() { built_->restore(*loaded_); }
+  // omega_max now (rad/s): at load, scaled as the parameter table says (sim::System::omegaRatio).
+  double omegaMax() const { return omega0_ * built_->omegaRatio(*loaded_); }
+  // The definition with the parameters as they are now, and this integrator and dt.
+  scene::SceneDef currentDef(sim::Method method, double dt) const;
+
+ private:
+  scene::SceneDef def_;
+  std::unique_ptr<scene::Built> built_;
+  std::unique_ptr<sim::System> loaded_;  // the parameters at load
+  double omega0_ = 0.0;                  // rad/s, omega_max at load
+  std::string name_, path_, arg_;
+};
+
+}  // namespace app

@@ -1,0 +1,61 @@
+#include "app/plot_history.hpp"
+
+namespace app {
+
+namespace {
+// Appends x, dropping the oldest samples beyond kSamples (ring buffers as vectors trimmed from the
+// front: the panel plots them as contiguous spans).
+void push(std::vector<float>& v, float x) {
+  if (v.size() >= PlotHistory::kSamples)
+    v.erase(v.begin(), v.begin() + static_cast<long>(v.size() - PlotHistory::kSamples + 1));
+  v.push_back(x);
+}
+
+// Pops the samples of `series` while their time (the first series) is after t.
+void popAfter(double t, std::initializer_list<std::vector<float>*> series) {
+  std::vector<float>& times = **series.begin();
+  while (!times.empty() && times.back() > t)
+    for (std::vector<float>* v : series)
+      if (!v->empty()) v->pop_back();
+}
+}  // namespace
+
+void PlotHistory::clear(int lanes) {
+  for (auto* v : {&t_, &kinetic_, &potential_, &total_, &drift_, &phase_q_, &phase_v_}) v->clear();
+  lanes_.assign(static_cast<std::size_t>(lanes), LaneSeries{});
+  marks_.clear();
+}
+
+void PlotHistory::mark(float t) {
+  if (marks_.empty() || marks_.back() != t) marks_.push_back(t);
+}
+
+void PlotHistory::pushPrimary(float t, const sim::Energy& e, float drift, const float* phase) {
+  push(t_, t);
+  push(kinetic_, static_cast<float>(e.kinetic));
+  push(potential_, static_cast<float>(e.potential));
+  push(total_, static_cast<float>(e.total()));
+  push(drift_, drift);
+  if (phase) push(phase_q_, phase[0]), push(phase_v_, phase[1]);
+}
+
+void PlotHistory::pushLane(int i, float t, float drift, float distance, float residual) {
+  LaneSeries& s = lanes_[static_cast<std::size_t>(i)];
+  push(s.t, t);
+  push(s.drift, drift);
+  push(s.distance, distance);
+  push(s.residual, residual);
+}
+
+void PlotHistory::rollBackTo(double t) {
+  popAfter(t, {&t_, &kinetic_, &potential_, &total_, &drift_, &phase_q_, &phase_v_});
+  for (LaneSeries& s : lanes_) popAfter(t, {&s.t, &s.drift, &s.distance, &s.residual});
+  while (!marks_.empty() && marks_.back() > t) marks_.pop_back();
+}
+
+void PlotHistory::dropOldMarks() {
+  while (!marks_.empty() && !t_.empty() && marks_.front() < t_.front())
+    marks_.erase(marks_.begin());
+}
+
+}  // namespace app

@@ -1,0 +1,54 @@
+// The series the panel plots (docs/lab.md): lane 0's energies, drift and phase coordinate, each
+// lane's drift, distance from lane 0 and ledger residual, and the marks of the conservative
+// changes; each the last kSamples samples (one per rendered frame that moved).
+#pragma once
+
+#include <cstddef>
+#include <deque>
+#include <vector>
+
+#include "sim/energy.hpp"
+
+namespace app {
+
+class PlotHistory {
+ public:
+  static constexpr std::size_t kSamples = 600;  // 10 s at 60 frames/s
+
+  struct LaneSeries {
+    std::vector<float> t, drift, distance, residual;
+  };
+
+  // Empty series for `lanes` lanes, no marks.
+  void clear(int lanes);
+  void addLane() { lanes_.emplace_back(); }
+  void removeLane(int i) { lanes_.erase(lanes_.begin() + i); }
+  void clearPhase() { phase_q_.clear(), phase_v_.clear(); }
+  // A conservative change at time t (s): a mark on the plots (once per time).
+  void mark(float t);
+  // Lane 0's sample at time t (s): its energy (J), |drift|, and the phase coordinate's value and
+  // rate when there is one.
+  void pushPrimary(float t, const sim::Energy& e, float drift, const float* phase);
+  void pushLane(int i, float t, float drift, float distance, float residual);
+  // Drops the samples after time t (s): the plots go back with a seek.
+  void rollBackTo(double t);
+  // Marks older than the plotted history have scrolled out.
+  void dropOldMarks();
+
+  const std::vector<float>& time() const { return t_; }
+  const std::vector<float>& kinetic() const { return kinetic_; }
+  const std::vector<float>& potential() const { return potential_; }
+  const std::vector<float>& total() const { return total_; }
+  const std::vector<float>& drift() const { return drift_; }
+  const std::vector<float>& phaseQ() const { return phase_q_; }
+  const std::vector<float>& phaseV() const { return phase_v_; }
+  const std::vector<float>& marks() const { return marks_; }
+  const LaneSeries& lane(int i) const { return lanes_[static_cast<std::size_t>(i)]; }
+
+ private:
+  std::vector<float> t_, kinetic_, potential_, total_, drift_, phase_q_, phase_v_;
+  std::vector<float> marks_;  // s, times of the conservative changes within the history
+  std::deque<LaneSeries> lanes_;
+};
+
+}  // namespace app

@@ -1,0 +1,204 @@
+// Session::apply (docs/architecture.md#the-session-and-commands): each command the Session owns is
+// validated (range, applicability of the integrator or the parameter, lane index) and applied
+// between steps, or rejected with a one-line reason that the window shows. The display's and the
+// front end's commands are not the Session's.
+#include <cctype>
+#include <cmath>
+
+#include "app/session.hpp"
+#include "scene/load.hpp"
+
+namespace app {
+
+namespace {
+// "what: out of range" / "what: not a finite number", or empty when lo <= v <= hi
+std::string rangeError(double v, double lo, double hi, const std::string& what) {
+  if (!std::isfinite(v)) return what + ": not a finite number";
+  if (v < lo || v > hi) return what + ": out of range";
+  return {};
+}
+
+// a parameter's name in messages: its label in lower case ("stiffness scale")
+std::string nameOf(const sim::ParameterInfo& row) {
+  std::string name(row.label);
+  if (!name.empty()) name[0] = static_cast<char>(std::tolower(name[0]));
+  return name;
+}
+
+const sim::ParameterInfo* rowOf(int id) {
+  const auto rows = sim::parameters();
+  return id >= 0 && id < static_cast<int>(rows.size()) ? &rows[static_cast<size_t>(id)] : nullptr;
+}
+}  // namespace
+
+bool Session::checkDt(double dt, std::string& why) {
+  why = rangeError(dt, ui::Limits::kDtMin, ui::Limits::kDtMax, "dt");
+  return why.empty();
+}
+
+// One overload per command the Session owns; every other command is NotMine.
+struct Session::Applier {
+  Session& s;
+  std::string& why;
+  using L = ui::Limits;
+
+  template <class C>
+  Outcome operator()(const C&) const {
+    return Outcome::NotMine;
+  }
+  Outcome done(bool applied) const { return applied ? Outcome::Applied : Outcome::Rejected; }
+  Outcome reject(std::string reason) const {
+    why = std::move(reason);
+    return Outcome::Rejected;
+  }
+
+  // --- the clock
+  Outcome operator()(const ui::SetIntegrator& c) const {
+    const auto lookup = s.built().lookupIntegrator(c.name);
+    if (!lookup.method) return reject(lookup.error);
+    const auto lanes = s.lanes_.select(c.lane, why);
+    for (lab::Lane* lane : lanes) lane->setMethod(*lookup.method);
+    return done(!lanes.empty());
+  }
+  Outcome operator()(const ui::SetDt& c) const {
+    if (!checkDt(c.dt, why)) return Outcome::Rejected;
+    const auto lanes = s.lanes_.select(c.lane, why);
+    s.lanes_.setDt(lanes, c.dt);
+    return done(!lanes.empty());
+  }
+  Outcome operator()(const ui::SetTimeScale& c) const {
+    why = rangeError(c.scale, L::kTimeScaleMin, L::kTimeScaleMax, "time scale");
+    if (!why.empty()) return Outcome::Rejected;
+    s.time_scale_ = c.scale;
+    return Outcome::Applied;
+  }
+  Outcome operator()(const ui::SetPaused& c) const {
+    s.paused_ = c.paused;
+    return Outcome::Applied;
+  }
+  Outcome operator()(const ui::Step& c) const {
+    if (c.count < 1 || c.count > L::kStepCountMax) return reject("step count: out of range");
+    s.paused_ = true;
+    for (int i = 0; i < c.count; ++i)
+      if (!s.stepOnce()) break;
+    return Outcome::Applied;
+  }
+
+  // --- the scene: reset, rewind, load, reload (a failed load keeps the previous scene)
+  Outcome operator()(const ui::Reset&) const {
+    s.restart(s.built().state);
+    return Outcome::Applied;
+  }
+  Outcome operator()(const ui::Rewind&) const {
+    if (!s.canRewind()) return reject("rewind: no divergence to go back from");
+    s.rewind();
+    return Outcome::Applied;
+  }
+  Outcome operator()(const ui::LoadBuiltin& c) const { return load(c.name); }
+  Outcome operator()(const ui::LoadFile& c) const { return load(c.path); }
+  Outcome operator()(const ui::Reload&) const {
+    try {
+      s.reload();
+      return Outcome::Applied;
+    } catch (const scene::Error& e) {
+      return reject(e.what());
+    }
+  }
+  Outcome load(const std::string& arg) const {
+    try {
+      s.load(arg);
+      return Outcome::Applied;
+    } catch (const scene::Error& e) {
+      return reject(e.what());
+    }
+  }
+
+  // --- the physics: the System's parameters, shared by every lane; the conservative ones (k,
+  // gravity) re-anchor the energy drift
+  Outcome operator()(const ui::SetParameter& c) const {
+    const sim::ParameterInfo* row = rowOf(c.id);
+    if (!row) return reject("parameter " + std::to_string(c.id) + ": no such parameter");
+    const std::string what = nameOf(*row);
+    if (auto absent = sim::notApplicable(row->parameter, s.built().kind()))
+      return reject(what + ": " + *absent);
+    why = rangeError(c.value, row->lo, row->hi, what);
+    if (!why.empty()) return Outcome::Rejected;
+    return setParameter(*row, c.value, sim::Vec3::Zero());
+  }
+  Outcome operator()(const ui::SetVectorParameter& c) const {
+    const sim::ParameterInfo* row = rowOf(c.id);
+    if (!row) return reject("parameter " + std::to_string(c.id) + ": no such parameter");
+    const std::string what = nameOf(*row);
+    if (auto absent = sim::notApplicable(row->parameter, s.built().kind()))
+      return reject(what + ": " + *absent);
+    const sim::Vec3 v(c.value[0], c.value[1], c.value[2]);
+    if (!v.allFinite()) return reject(what + ": not a finite vector");
+    if (v.norm() > row->hi) return reject(what + ": out of range");
+    return setParameter(*row, 0.0, v);
+  }
+  Outcome setParameter(const sim::ParameterInfo& row, double value, const sim::Vec3& v) const {
+    if (auto bad = s.scene_.built().setParameter(row.parameter, value, v))
+      return reject(nameOf(row) + ": " + *bad);
+    if (row.conservative) s.reanchor();
+    return Outcome::Applied;
+  }
+  Outcome operator()(const ui::SetGrabStiffness& c) const {
+    why = rangeError(c.stiffness, L::kGrabStiffnessMin, L::kGrabStiffnessMax, "grab stiffness");
+    if (!why.empty()) return Outcome::Rejected;
+    s.grab_stiffness_ = c.stiffness;
+    if (s.grabbed() >= 0) s.setGrab(s.grabbed(), s.built().grabTarget());
+    return Outcome::Applied;
+  }
+  Outcome operator()(const ui::SetPhaseCoordinate& c) const {
+    if (c.coordinate < 0 || c.coordinate >= static_cast<int>(s.state().x.size()))
+      return reject("phase coordinate: out of range");
+    s.phase_coordinate_ = c.coordinate;
+    s.plots_.clearPhase();
+    return Outcome::Applied;
+  }
+
+  // --- the lab: lanes, the timeline, background jobs
+  Outcome operator()(const ui::AddLane& c) const {  // from lane 0: every lane from one state
+    return done(s.addLane(0, c.integrator, c.dt, why));
+  }
+  Outcome operator()(const ui::BranchLane& c) const {
+    return done(s.addLane(c.lane, c.integrator, c.dt, why));
+  }
+  Outcome operator()(const ui::RemoveLane& c) const {
+    if (!s.lanes_.remove(c.lane, why)) return Outcome::Rejected;
+    s.plots_.removeLane(c.lane);
+    return Outcome::Applied;
+  }
+  Outcome operator()(const ui::SeekHistory& c) const {
+    if (c.entry < 0 || static_cast<size_t>(c.entry) >= s.history_.size())
+      return reject("timeline: no such state");
+    s.seek(c.entry);
+    return Outcome::Applied;
+  }
+  Outcome operator()(const ui::RunStabilityMap&) const {
+    const double scale = s.stiffnessScale();
+    const auto limit = sim::dtLimit(s.method(), s.omegaMax() / std::sqrt(scale));
+    s.jobs_.startMap({s.currentDef(), s.method(), s.dt(), scale,
+                      limit && std::isfinite(*limit) ? *limit : 0.0, s.omegaMax(),
+                      s.built().has(sim::Parameter::StiffnessScale)});
+    return Outcome::Applied;
+  }
+  Outcome operator()(const ui::CancelStabilityMap&) const {
+    s.jobs_.cancelMap();
+    return Outcome::Applied;
+  }
+  Outcome operator()(const ui::MeasureOrder&) const {
+    s.jobs_.startOrders(s.currentDef(), s.built().integrators(), s.dt());
+    return Outcome::Applied;
+  }
+};
+
+bool Session::apply(const ui::Command& c, std::string* message, bool* handled) {
+  std::string why;
+  const Outcome o = std::visit(Applier{*this, why}, c);
+  if (handled) *handled = o != Outcome::NotMine;
+  if (o == Outcome::Rejected && message) *message = why;
+  return o != Outcome::Rejected;
+}
+
+}  // namespace app

@@ -1,0 +1,159 @@
+// Session::fillPanel: the simulation's part of the panel's model, read from the System, the
+// parameter table (the Physics section's controls) and the registry (the integrators and their
+// properties on this kind), so that the panel never asks which kind of system it shows.
+#include <cmath>
+
+#include "app/session.hpp"
+#include "scene/catalog.hpp"
+
+namespace app {
+
+namespace {
+// "%.3g N s/m", "x%.3g" for a factor, "%.0f" for a count
+std::string formatOf(const sim::ParameterInfo& row) {
+  if (row.rule == sim::Rule::Whole) return "%.0f";
+  if (row.unit.empty()) return "x%.3g";
+  return "%.3g " + std::string(row.unit);
+}
+
+ui::ParameterControl::Style styleOf(const sim::ParameterInfo& row) {
+  if (row.rule == sim::Rule::Vector) return ui::ParameterControl::Style::Direction;
+  if (row.rule == sim::Rule::Velocity) return ui::ParameterControl::Style::Heading;
+  return ui::ParameterControl::Style::Slider;
+}
+
+// the largest value a typed entry may reach, as text: "1000"
+std::string typedMax(double hi) {
+  return std::to_string(static_cast<long long>(hi));
+}
+}  // namespace
+
+// A row of the parameter table as the panel's control: its range, format, commit and tooltip;
+// the iterated methods' settings say what they are for the current integrator.
+ui::ParameterControl Session::control(const sim::ParameterInfo& row) const {
+  ui::ParameterControl c;
+  c.id = static_cast<int>(row.parameter);
+  c.style = styleOf(row);
+  c.label = std::string(row.label);
+  c.format = formatOf(row);
+  c.tooltip = std::string(row.tooltip);
+  if (!row.unit.empty()) c.tooltip.append(" In ").append(row.unit).append(".");
+  const sim::IntegratorInfo& method = sim::info(this->method());
+  const std::string_view meaning =
+      row.parameter == sim::Parameter::Substeps     ? method.substeps_meaning
+      : row.parameter == sim::Parameter::Iterations ? method.iterations_meaning
+                                                    : std::string_view();
+  if (!meaning.empty())
+    c.tooltip = std::string(method.name) + ": " + std::string(meaning) +
+                " Ctrl+click to type up to " + typedMax(row.hi) + ".";
+  c.lo = row.lo, c.hi = row.hi;
+  c.slider_hi = row.slider_hi > 0.0 ? row.slider_hi : row.hi;
+  c.logarithmic = row.logarithmic;
+  c.live = row.live;
+  c.whole = row.rule == sim::Rule::Whole;
+  c.value = built().parameter(row.parameter);
+  const sim::Vec3 v = built().vectorParameter(row.parameter);
+  c.vec = {v.x(), v.y(), v.z()};
+  return c;
+}
+
+void Session::fillPanel(ui::PanelModel& pm) const {
+  fillScene(pm);
+  pm.integrators.clear();
+  for (const sim::Method m : built().integrators())
+    pm.integrators.push_back({std::string(sim::info(m).name), built().integratorTooltip(m)});
+  pm.integrator = std::string(sim::info(method()).name);
+  pm.dt = dt();
+  pm.time_scale = time_scale_;
+  pm.paused = paused_;
+  fillPhysics(pm);
+  pm.sim_time = time();
+  fillPlots(pm);
+  pm.diverged = divergence().has_value();
+  pm.divergence = divergenceSummary();
+  pm.can_rewind = canRewind();
+  fillLanes(pm);
+  const auto limit = dtLimit(method());
+  pm.dt_limit = limit && std::isfinite(*limit) ? *limit : 0.0;
+  const lab::Lane::Ledger ledger = primary().ledger();
+  pm.work_dissipated = ledger.dissipated;
+  pm.work_external = ledger.external;
+  jobs_.fill(pm);
+  pm.stability.scale_parameter = static_cast<int>(sim::Parameter::StiffnessScale);
+  pm.stability.scale = stiffnessScale();
+}
+
+void Session::fillScene(ui::PanelModel& pm) const {
+  pm.builtin_scenes = scene::builtinNames();
+  pm.scene_name = scene_.name();
+  pm.scene_path = scene_.path();
+  const sim::Counts counts = built().counts();
+  pm.particles = counts.particles;
+  pm.springs = counts.springs;
+  pm.links = counts.links;
+  pm.dofs = built().dofs();
+}
+
+// The controls of the parameters that apply (substeps and iterations only while the integrator
+// has them), gravity for the Heading control's basis, the drag for its note.
+void Session::fillPhysics(ui::PanelModel& pm) const {
+  const bool iterated = sim::info(method()).iterated;
+  pm.parameters.clear();
+  for (const sim::ParameterInfo& row : sim::parameters()) {
+    if (!built().has(row.parameter)) continue;
+    if (row.method_setting && !iterated) continue;
+    pm.parameters.push_back(control(row));
+  }
+  const sim::Vec3 g = built().gravity();
+  for (int k = 0; k < 3; ++k) pm.gravity[k] = g[k];
+  pm.drag = built().parameter(sim::Parameter::Drag);
+  pm.wind_acts = pm.drag > 0.0 && !built().vectorParameter(sim::Parameter::Wind).isZero();
+  pm.grab_stiffness = grab_stiffness_;
+}
+
+void Session::fillPlots(ui::PanelModel& pm) const {
+  pm.energy_time = plots_.time();
+  pm.kinetic = plots_.kinetic();
+  pm.potential = plots_.potential();
+  pm.total = plots_.total();
+  pm.drift = plots_.drift();
+  pm.phase_q = plots_.phaseQ();
+  pm.phase_v = plots_.phaseV();
+  pm.phase_coordinates.clear();
+  const int n = static_cast<int>(state().x.size());
+  for (int j = 0; j < n && j < kPhaseCoordinatesListed; ++j)
+    pm.phase_coordinates.push_back(built().coordinateName(j));
+  pm.phase_coordinate = phase_coordinate_;
+  pm.marks = plots_.marks();
+  pm.drift_label = sim::driftIsRelative(initialEnergy(), scales())
+                       ? "|E - E0| / |E0|"
+                       : "|E - E0| / S (scene energy scale)";
+}
+
+void Session::fillLanes(ui::PanelModel& pm) const {
+  pm.max_lanes = kMaxLanes;
+  pm.lanes.clear();
+  for (int i = 0; i < laneCount(); ++i) {
+    const lab::Lane& lane = lanes_[i];
+    const PlotHistory::LaneSeries& series = plots_.lane(i);
+    ui::LaneRow row;
+    row.integrator = std::string(sim::info(lane.method()).name);
+    row.dt = lane.dt();
+    const auto limit = dtLimit(lane.method());
+    row.dt_over_limit = limit && *limit > 0.0 && std::isfinite(*limit) ? row.dt / *limit : 0.0;
+    row.diverged = lane.diverged();
+    row.diverged_t = row.diverged ? lane.divergence()->t : 0.0;
+    row.divergence = summary(lane.divergence());
+    row.time = series.t;
+    row.drift = series.drift;
+    row.distance = series.distance;
+    row.residual = series.residual;
+    pm.lanes.push_back(std::move(row));
+  }
+  pm.history_size = static_cast<int>(history_.size());
+  pm.history_t0 = history_.size() ? history_.at(0).t : 0.0;
+  pm.history_t1 = history_.size() ? history_.at(history_.size() - 1).t : 0.0;
+  pm.history_mb = static_cast<double>(history_.bytes()) / (1 << 20);
+}
+
+}  // namespace app

@@ -1,0 +1,53 @@
+#include "app/step_policy.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace app {
+
+FrameResult WallClockSteps::advance(Session& s) {
+  return loop_.frame(s.dt(), s.timeScale(), s.paused(), [&] { return s.stepOnce(); });
+}
+
+long long lockedStepOfFrame(long long k, double fps, double dt) {
+  return std::llround(static_cast<double>(k) / (fps * dt));
+}
+
+FrameResult LockedSteps::advance(Session& s) {
+  FrameResult r;
+  if (s.paused() || s.divergence()) return r;                   // no frame of the clip passes
+  const bool resumed = frame_ < 0 || s.steps() != last_steps_;  // a reset, a step, a pause
+  if (!resumed) ++frame_;
+  if (resumed || s.dt() != anchor_dt_) {
+    // the count restarts here: this frame shows the state as it is (a new clip's frame 0, or
+    // the next frame after something else moved the state or changed dt)
+    frame_ = std::max<long long>(frame_, 0);
+    anchor_frame_ = frame_, anchor_steps_ = s.steps(), anchor_dt_ = s.dt();
+  }
+  const long long due = anchor_steps_ + lockedStepOfFrame(frame_ - anchor_frame_, fps_, anchor_dt_);
+  while (s.steps() < due) {
+    const double t0 = s.state().t;
+    if (!s.stepOnce()) {
+      r.diverged = true;
+      break;
+    }
+    ++r.steps;
+    r.sim_seconds += s.state().t - t0;
+  }
+  last_steps_ = s.steps();
+  steps_per_second_ = fps_ * r.steps;
+  const double now = wall_.now();
+  frame_walls_.push_back(now);
+  while (frame_walls_.size() > 2 && now - frame_walls_.front() > FixedStepLoop::kRealtimeWindow)
+    frame_walls_.pop_front();
+  return r;
+}
+
+double LockedSteps::realtimePercent() const {
+  if (frame_walls_.size() < 2) return 100.0;
+  const double wall = frame_walls_.back() - frame_walls_.front();
+  const double clip = static_cast<double>(frame_walls_.size() - 1) / fps_;
+  return wall > 0.0 ? 100.0 * clip / wall : 100.0;
+}
+
+}  // namespace app

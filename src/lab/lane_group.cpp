@@ -1,0 +1,86 @@
+#include "lab/lane_group.hpp"
+
+namespace lab {
+
+void LaneGroup::reset(const sim::System& system, const sim::State& from, sim::Method method,
+                      double dt) {
+  system_ = &system;
+  lanes_.clear();
+  lanes_.emplace_back(system, from, method, dt);
+  clock_ = StepClock{from.t, 0, 0};
+}
+
+void LaneGroup::restart(const sim::State& s) {
+  for (Lane& lane : lanes_) lane.restart(s);
+  clock_ = StepClock{s.t, 0, 0};
+}
+
+bool LaneGroup::anyAlive() const {
+  for (const Lane& lane : lanes_)
+    if (!lane.diverged()) return true;
+  return false;
+}
+
+bool LaneGroup::canAdd(int source, std::string& why) const {
+  if (size() >= kMaxLanes)
+    return why = "lanes: at most " + std::to_string(kMaxLanes) + " on screen", false;
+  if (source < 0 || source >= size())
+    return why = "lane " + std::to_string(source) + ": no such lane", false;
+  return true;
+}
+
+void LaneGroup::add(int source, sim::Method method, double dt) {
+  const Lane& from = (*this)[source];
+  lanes_.emplace_back(*system_, from.state(), method, dt);
+  lanes_.back().copyAnchor(from);  // drifts measured from the same E0 compare
+}
+
+bool LaneGroup::remove(int i, std::string& why) {
+  if (i < 1 || i >= size())
+    return why = "lane " + std::to_string(i) + ": not a lane that can go (lane 0 stays)", false;
+  lanes_.erase(lanes_.begin() + i);
+  return true;
+}
+
+std::vector<Lane*> LaneGroup::select(int lane, std::string& why) {
+  std::vector<Lane*> out;
+  if (lane == -1)
+    for (Lane& l : lanes_) out.push_back(&l);
+  else if (lane >= 0 && lane < size())
+    out.push_back(&(*this)[lane]);
+  else
+    why = "lane " + std::to_string(lane) + ": no such lane";
+  return out;
+}
+
+void LaneGroup::setDt(const std::vector<Lane*>& lanes, double dt) {
+  for (Lane* lane : lanes) {
+    if (lane == &lanes_.front()) clock_.restartAt(time());
+    lane->setDt(dt);  // time_fe refactorises once
+  }
+}
+
+bool LaneGroup::step() {
+  if (!anyAlive()) return false;
+  lanes_.front().step();  // a diverged lane 0 stays; its clock goes on for the others
+  clock_.tick();
+  const double t = time();
+  for (size_t i = 1; i < lanes_.size(); ++i) lanes_[i].stepTo(t);
+  return anyAlive();
+}
+
+History::Entry LaneGroup::checkpoint() const {
+  History::Entry e;
+  for (const Lane& lane : lanes_) e.lanes.push_back(lane.checkpoint());
+  e.clock = clock_;
+  e.t = time();
+  return e;
+}
+
+void LaneGroup::seek(const History::Entry& e) {
+  for (size_t i = 0; i < lanes_.size(); ++i)
+    lanes_[i].seek(i < e.lanes.size() ? e.lanes[i] : e.lanes.front());
+  clock_ = e.clock;
+}
+
+}  // namespace lab

@@ -1,0 +1,129 @@
+// What the panel, the keys and the mouse ask for (docs/architecture.md#the-session-and-commands):
+// one small struct per command, with its own typed fields (MuJoCo simulate's pending actions), in
+// a variant. The panel emits them; the app's Session applies those that change the simulation
+// between steps (std::visit), the frame driver the display ones, the front end the rest.
+#pragma once
+
+#include <array>
+#include <string>
+#include <variant>
+
+namespace ui {
+
+// --- the clock; `lane` names one lane, or -1 every lane
+struct SetIntegrator {
+  std::string name;
+  int lane = 0;
+};
+struct SetDt {
+  double dt = 0.0;  // s
+  int lane = 0;
+};
+struct SetTimeScale {
+  double scale = 1.0;  // simulated seconds per real second
+};
+struct SetPaused {
+  bool paused = true;
+};
+struct Step {
+  int count = 1;  // steps of lane 0's dt
+};
+// --- the scene
+struct Reset {};   // back to the initial state (the camera frames the scene again)
+struct Rewind {};  // after a divergence: the state about a second before the banner
+struct LoadBuiltin {
+  std::string name;
+};
+struct LoadFile {
+  std::string path;
+};
+struct Reload {};  // the scene file again
+// --- the physics: a row of the parameter table (PanelModel::parameters names it by `id`)
+struct SetParameter {
+  int id = 0;
+  double value = 0.0;
+};
+struct SetVectorParameter {
+  int id = 0;
+  std::array<double, 3> value{};  // gravity (m/s^2), wind (m/s)
+};
+struct SetGrabStiffness {
+  double stiffness = 0.0;  // N/m, the mouse spring
+};
+struct SetPhaseCoordinate {
+  int coordinate = 0;  // index of the coordinate in the phase plot
+};
+// --- the display (the frame driver's)
+struct SetStrainScale {
+  double scale = 0.05;  // strain at full colour; fixes the scale
+};
+struct SetStrainAuto {
+  bool on = true;  // the strain scale follows the scene's strains
+};
+struct SetWireframe {
+  bool on = false;
+};
+struct SetShowTrails {
+  bool on = true;
+};
+struct SetShowSprings {
+  bool on = true;  // springs and rods as lines
+};
+struct SetShowWind {
+  bool on = true;  // the wind's streaks
+};
+struct SetPacing {
+  // false: real-time motion (stepping may take the frame budget down to ~20 frames/s before the
+  // clock slows); true: smooth frames (60 frames/s)
+  bool smooth = false;
+};
+struct SetFollow {
+  bool on = false;  // the camera follows the scene's motion
+};
+struct SetSplitLanes {
+  bool on = false;  // lanes side by side in split viewports, else overlaid
+};
+struct SetClipSize {
+  int index = 0;  // in clipSizes() (0: the window's framebuffer)
+};
+// --- the front end's
+struct Screenshot {
+  std::string path;  // empty: a default name
+};
+struct ToggleRecording {};  // start a sim-time-locked clip, or stop it and say where it is
+struct Quit {};
+// --- the lab (docs/lab.md#lanes)
+struct AddLane {  // from lane 0's current state
+  std::string integrator;
+  double dt = 0.0;  // s
+};
+struct RemoveLane {
+  int lane = 1;  // not 0
+};
+struct BranchLane {  // from the source lane's current state
+  int lane = 0;
+  std::string integrator;
+  double dt = 0.0;  // s
+};
+struct SeekHistory {
+  int entry = 0;  // a kept state on the timeline (paused)
+};
+struct RunStabilityMap {};  // a sweep of the current scene over dt and stiffness, in the background
+struct CancelStabilityMap {};  // stops it
+struct MeasureOrder {};        // the observed order of each integrator, in the background
+
+using Command =
+    std::variant<SetIntegrator, SetDt, SetTimeScale, SetPaused, Step, Reset, Rewind, LoadBuiltin,
+                 LoadFile, Reload, SetParameter, SetVectorParameter, SetGrabStiffness,
+                 SetPhaseCoordinate, SetStrainScale, SetStrainAuto, SetWireframe, SetShowTrails,
+                 SetShowSprings, SetShowWind, SetPacing, SetFollow, SetSplitLanes, SetClipSize,
+                 Screenshot, ToggleRecording, Quit, AddLane, RemoveLane, BranchLane, SeekHistory,
+                 RunStabilityMap, CancelStabilityMap, MeasureOrder>;
+
+// A visitor from lambdas, one per command type it handles (std::visit(Overloaded{...}, c)).
+template <class... F>
+struct Overloaded : F... {
+  using F::operator()...;
+};
+
+}  // namespace ui
