@@ -20,6 +20,7 @@
 #include <span>
 
 #include "render/colliders.hpp"
+#include "render/program.hpp"
 #include "render/shaders.hpp"
 
 namespace render {
@@ -145,10 +146,6 @@ float usableScale(float scale) {
   return scale > 0.0f && std::isfinite(scale) ? scale : 0.0f;
 }
 
-void setColor(GLuint program, const char* name, const glm::vec3& c) {
-  glUniform3fv(glGetUniformLocation(program, name), 1, glm::value_ptr(c));
-}
-
 }  // namespace
 
 glm::vec3 strainColor(float strain, float scale) {
@@ -196,26 +193,8 @@ void vertexNormals(std::span<const float> positions, std::span<const std::uint32
 struct Renderer::Impl {
   bool ready = false;
 
-  GLuint pointProg = 0, lineProg = 0, springProg = 0, surfaceProg = 0, backgroundProg = 0,
-         shadowProg = 0;
-  struct {
-    GLint view, proj, viewportHeight, radiusScale;
-  } pu{};
-  struct {
-    GLint viewProj;
-  } lu{};
-  struct {
-    GLint viewProj, strainScale;
-  } spu{};
-  struct {
-    GLint view, proj, front, back, ortho, checker, tint, opacity;
-  } su{};
-  struct {
-    GLint color, gradient, height;
-  } bu{};
-  struct {
-    GLint viewProj, light, level, fadeHeight, points, pointScale, alpha;
-  } shu{};
+  // the programs (render/program.hpp: uniforms set by name)
+  Program pointProg, lineProg, springProg, surfaceProg, backgroundProg, shadowProg;
 
   enum Vao {
     kVaoPoints,
@@ -301,17 +280,13 @@ struct Renderer::Impl {
 
   ~Impl() { release(); }
 
+  // the buffers, vertex arrays and textures; the programs go with their owner
   void release() {
-    if (!glDeleteProgram) return;  // the loader is gone: so is the context
-    const GLuint programs[] = {pointProg,   lineProg,       springProg,
-                               surfaceProg, backgroundProg, shadowProg};
-    if (std::ranges::all_of(programs, [](GLuint p) { return p == 0; }) && !vao[0]) return;
-    for (GLuint p : programs)
-      if (p) glDeleteProgram(p);
+    if (!glDeleteVertexArrays) return;  // the loader is gone: so is the context
+    if (!vao[0]) return;
     glDeleteVertexArrays(kVaos, vao);
     glDeleteBuffers(kBufs, buf);
     glDeleteTextures(kTexs, tex);
-    pointProg = lineProg = springProg = surfaceProg = backgroundProg = shadowProg = 0;
     std::fill(std::begin(vao), std::end(vao), 0u);
     std::fill(std::begin(buf), std::end(buf), 0u);
     std::fill(std::begin(tex), std::end(tex), 0u);
@@ -346,57 +321,29 @@ struct Renderer::Impl {
   }
 
   bool createPrograms(std::string* error) {
-    pointProg = linkProgram("point.vert", "point.frag", error);
-    lineProg = pointProg ? linkProgram("line.vert", "line.frag", error) : 0;
-    springProg = lineProg ? linkProgram("spring.vert", "spring.frag", error) : 0;
-    surfaceProg = springProg ? linkProgram("surface.vert", "surface.frag", error) : 0;
-    backgroundProg = surfaceProg ? linkProgram("background.vert", "background.frag", error) : 0;
-    shadowProg = backgroundProg ? linkProgram("shadow.vert", "shadow.frag", error) : 0;
-    if (!shadowProg) return false;
-    pu.view = glGetUniformLocation(pointProg, "u_view");
-    pu.proj = glGetUniformLocation(pointProg, "u_proj");
-    pu.viewportHeight = glGetUniformLocation(pointProg, "u_viewport_height");
-    pu.radiusScale = glGetUniformLocation(pointProg, "u_radius_scale");
-    lu.viewProj = glGetUniformLocation(lineProg, "u_view_proj");
-    spu.viewProj = glGetUniformLocation(springProg, "u_view_proj");
-    spu.strainScale = glGetUniformLocation(springProg, "u_strain_scale");
-    su.view = glGetUniformLocation(surfaceProg, "u_view");
-    su.proj = glGetUniformLocation(surfaceProg, "u_proj");
-    su.front = glGetUniformLocation(surfaceProg, "u_color_front");
-    su.back = glGetUniformLocation(surfaceProg, "u_color_back");
-    su.ortho = glGetUniformLocation(surfaceProg, "u_orthographic");
-    su.checker = glGetUniformLocation(surfaceProg, "u_checker_squares");
-    su.tint = glGetUniformLocation(surfaceProg, "u_tint");
-    su.opacity = glGetUniformLocation(surfaceProg, "u_opacity");
-    bu.color = glGetUniformLocation(backgroundProg, "u_color");
-    bu.gradient = glGetUniformLocation(backgroundProg, "u_gradient");
-    bu.height = glGetUniformLocation(backgroundProg, "u_height");
-    shu.viewProj = glGetUniformLocation(shadowProg, "u_view_proj");
-    shu.light = glGetUniformLocation(shadowProg, "u_light");
-    shu.level = glGetUniformLocation(shadowProg, "u_level");
-    shu.fadeHeight = glGetUniformLocation(shadowProg, "u_fade_height");
-    shu.points = glGetUniformLocation(shadowProg, "u_points");
-    shu.pointScale = glGetUniformLocation(shadowProg, "u_point_scale");
-    shu.alpha = glGetUniformLocation(shadowProg, "u_alpha");
-    for (GLuint prog : {pointProg, springProg, surfaceProg})
-      ghostUniforms.push_back(
-          {prog, glGetUniformLocation(prog, "u_tint"), glGetUniformLocation(prog, "u_opacity")});
+    if (!pointProg.link("point.vert", "point.frag", error) ||
+        !lineProg.link("line.vert", "line.frag", error) ||
+        !springProg.link("spring.vert", "spring.frag", error) ||
+        !surfaceProg.link("surface.vert", "surface.frag", error) ||
+        !backgroundProg.link("background.vert", "background.frag", error) ||
+        !shadowProg.link("shadow.vert", "shadow.frag", error))
+      return false;
     // the constant uniforms, once
-    glUseProgram(pointProg);
-    setColor(pointProg, "u_color_moving", kColorMoving);
-    setColor(pointProg, "u_color_fixed", kColorFixed);
-    setColor(pointProg, "u_color_highlight", kMagenta);
-    setColor(pointProg, "u_color_grabbed", kColorGrabbed);
-    glUseProgram(springProg);
-    setColor(springProg, "u_color_rest", kStrainRest);
-    setColor(springProg, "u_color_stretched", kStrainStretched);
-    setColor(springProg, "u_color_compressed", kStrainCompressed);
-    setColor(springProg, "u_color_rigid", kRigid);
-    setColor(springProg, "u_color_highlight", kMagenta);
-    glUniform1i(glGetUniformLocation(springProg, "u_positions"), kPositionsUnit);
-    glUniform1i(glGetUniformLocation(springProg, "u_lines"), kLinesUnit);
-    glUniform1i(glGetUniformLocation(springProg, "u_strain"), kStrainUnit);
-    glUniform1i(glGetUniformLocation(springProg, "u_line_flags"), kLineFlagsUnit);
+    pointProg.use();
+    pointProg.set("u_color_moving", kColorMoving);
+    pointProg.set("u_color_fixed", kColorFixed);
+    pointProg.set("u_color_highlight", kMagenta);
+    pointProg.set("u_color_grabbed", kColorGrabbed);
+    springProg.use();
+    springProg.set("u_color_rest", kStrainRest);
+    springProg.set("u_color_stretched", kStrainStretched);
+    springProg.set("u_color_compressed", kStrainCompressed);
+    springProg.set("u_color_rigid", kRigid);
+    springProg.set("u_color_highlight", kMagenta);
+    springProg.set("u_positions", kPositionsUnit);
+    springProg.set("u_lines", kLinesUnit);
+    springProg.set("u_strain", kStrainUnit);
+    springProg.set("u_line_flags", kLineFlagsUnit);
     glUseProgram(0);
     return true;
   }
@@ -839,10 +786,10 @@ struct Renderer::Impl {
     glDisable(GL_DEPTH_TEST);
     glDisable(GL_BLEND);
     glDisable(GL_STENCIL_TEST);
-    glUseProgram(backgroundProg);
-    glUniform3fv(bu.color, 1, glm::value_ptr(o.background));
-    glUniform1f(bu.gradient, o.background_gradient);
-    glUniform1f(bu.height, static_cast<float>(height));
+    backgroundProg.use();
+    backgroundProg.set("u_color", o.background);
+    backgroundProg.set("u_gradient", o.background_gradient);
+    backgroundProg.set("u_height", static_cast<float>(height));
     glBindVertexArray(vao[kVaoEmpty]);
     glDrawArrays(GL_TRIANGLES, 0, 3);
     glBindVertexArray(0);
@@ -908,16 +855,11 @@ struct Renderer::Impl {
 
   // The tint and opacity of the lit passes; a translucent lane blends over the target without
   // writing depth.
-  struct GhostUniforms {
-    GLuint program;
-    GLint tint, opacity;
-  };
-  std::vector<GhostUniforms> ghostUniforms;
   void setGhost(const DrawOptions& o) {
-    for (const GhostUniforms& g : ghostUniforms) {
-      glUseProgram(g.program);
-      glUniform4fv(g.tint, 1, glm::value_ptr(o.tint));
-      glUniform1f(g.opacity, o.opacity);
+    for (Program* p : {&pointProg, &springProg, &surfaceProg}) {
+      p->use();
+      p->set("u_tint", o.tint);
+      p->set("u_opacity", o.opacity);
     }
     if (o.opacity < 1.0f) {
       // an x-ray over the lane drawn first: lanes that still coincide would otherwise fight
@@ -957,8 +899,8 @@ struct Renderer::Impl {
   // the ground grid, first, behind everything, blended and not writing depth
   void drawGridPass(const Frame& f) {
     if (gridVertexCount == 0) return;
-    glUseProgram(lineProg);
-    glUniformMatrix4fv(lu.viewProj, 1, GL_FALSE, glm::value_ptr(f.viewProj));
+    lineProg.use();
+    lineProg.set("u_view_proj", f.viewProj);
     glBindVertexArray(vao[kVaoOverlay]);
     glEnable(GL_BLEND);
     glDepthMask(GL_FALSE);
@@ -969,16 +911,16 @@ struct Renderer::Impl {
 
   // the lit cloth and/or its wireframe, pushed back so that springs on it stay visible
   void drawSurfacePass(const Frame& f, const DrawOptions& o) {
-    glUseProgram(surfaceProg);
-    glUniformMatrix4fv(su.view, 1, GL_FALSE, glm::value_ptr(f.view));
-    glUniformMatrix4fv(su.proj, 1, GL_FALSE, glm::value_ptr(f.proj));
-    glUniform1i(su.ortho, f.orthographic ? 1 : 0);
+    surfaceProg.use();
+    surfaceProg.set("u_view", f.view);
+    surfaceProg.set("u_proj", f.proj);
+    surfaceProg.set("u_orthographic", f.orthographic ? 1 : 0);
     glBindVertexArray(vao[kVaoSurface]);
     if (!haveUv) glVertexAttrib2f(2, 0.0f, 0.0f);
     if (o.show_surface) {
-      glUniform1f(su.checker, haveUv ? kCheckerSquares : 0.0f);
-      glUniform3fv(su.front, 1, glm::value_ptr(kClothFront));
-      glUniform3fv(su.back, 1, glm::value_ptr(kClothBack));
+      surfaceProg.set("u_checker_squares", haveUv ? kCheckerSquares : 0.0f);
+      surfaceProg.set("u_color_front", kClothFront);
+      surfaceProg.set("u_color_back", kClothBack);
       glEnable(GL_POLYGON_OFFSET_FILL);
       glPolygonOffset(kSurfaceOffsetFactor, kSurfaceOffsetUnits);
       if (f.level >= 0) {  // the level's triangles in place of the whole surface's, for this draw
@@ -994,9 +936,9 @@ struct Renderer::Impl {
       glDisable(GL_POLYGON_OFFSET_FILL);
     }
     if (o.wireframe) {
-      glUniform1f(su.checker, 0.0f);
-      glUniform3fv(su.front, 1, glm::value_ptr(kWire));
-      glUniform3fv(su.back, 1, glm::value_ptr(kWire));
+      surfaceProg.set("u_checker_squares", 0.0f);
+      surfaceProg.set("u_color_front", kWire);
+      surfaceProg.set("u_color_back", kWire);
       glPolygonMode(GL_FRONT_AND_BACK, GL_LINE);
       glDrawElements(GL_TRIANGLES, triangleIndexCount, GL_UNSIGNED_INT, nullptr);
       glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
@@ -1013,9 +955,9 @@ struct Renderer::Impl {
     const size_t need = std::max(3 * f.points, lineIndices.size());
     if (need <= maxTexels) {
       uploadLineStrain(v);
-      glUseProgram(springProg);
-      glUniformMatrix4fv(spu.viewProj, 1, GL_FALSE, glm::value_ptr(f.viewProj));
-      glUniform1f(spu.strainScale, usableScale(o.strain_scale));
+      springProg.use();
+      springProg.set("u_view_proj", f.viewProj);
+      springProg.set("u_strain_scale", usableScale(o.strain_scale));
       for (const auto& [unit, t] :
            {std::pair{kPositionsUnit, kTexPositions}, std::pair{kLinesUnit, kTexLines},
             std::pair{kStrainUnit, kTexStrain}, std::pair{kLineFlagsUnit, kTexLineFlags}}) {
@@ -1037,8 +979,8 @@ struct Renderer::Impl {
 
   // indexed lines through the per-vertex colour program, the colour a constant attribute
   void drawLinesInOneColour(const Frame& f, Vao a, const glm::vec3& color, GLsizei indices) {
-    glUseProgram(lineProg);
-    glUniformMatrix4fv(lu.viewProj, 1, GL_FALSE, glm::value_ptr(f.viewProj));
+    lineProg.use();
+    lineProg.set("u_view_proj", f.viewProj);
     glBindVertexArray(vao[a]);
     glVertexAttrib4f(1, color.r, color.g, color.b, 1.0f);
     glDrawElements(GL_LINES, indices, GL_UNSIGNED_INT, nullptr);
@@ -1047,11 +989,11 @@ struct Renderer::Impl {
   // particles as sphere impostors
   void drawPointPass(const SceneView& v, const Frame& f, const DrawOptions& o) {
     const size_t n = f.points;
-    glUseProgram(pointProg);
-    glUniformMatrix4fv(pu.view, 1, GL_FALSE, glm::value_ptr(f.view));
-    glUniformMatrix4fv(pu.proj, 1, GL_FALSE, glm::value_ptr(f.proj));
-    glUniform1f(pu.viewportHeight, static_cast<float>(f.height));
-    glUniform1f(pu.radiusScale, o.point_scale);
+    pointProg.use();
+    pointProg.set("u_view", f.view);
+    pointProg.set("u_proj", f.proj);
+    pointProg.set("u_viewport_height", static_cast<float>(f.height));
+    pointProg.set("u_radius_scale", o.point_scale);
     glBindVertexArray(vao[kVaoPoints]);
     // constants where the view has no array (context state: other passes may change them)
     if (v.radii.size() != n) glVertexAttrib1f(1, kDefaultRadius);
@@ -1089,13 +1031,13 @@ struct Renderer::Impl {
   // the scene): blended black, each pixel darkened once however many casters overlap it (the
   // stencil counts; a target without stencil bits darkens overlaps twice), no depth written.
   void drawShadowPass(const SceneView& v, const Frame& f, const DrawOptions& o, bool withPoints) {
-    glUseProgram(shadowProg);
-    glUniformMatrix4fv(shu.viewProj, 1, GL_FALSE, glm::value_ptr(f.viewProj));
-    glUniform3fv(shu.light, 1, glm::value_ptr(glm::normalize(kShadowLight)));
-    glUniform1f(shu.level, grid.level);
-    glUniform1f(shu.fadeHeight, kShadowFadeExtents * grid.extent);
-    glUniform1f(shu.alpha, kShadowAlpha);
-    glUniform1i(shu.points, 0);
+    shadowProg.use();
+    shadowProg.set("u_view_proj", f.viewProj);
+    shadowProg.set("u_light", glm::normalize(kShadowLight));
+    shadowProg.set("u_level", grid.level);
+    shadowProg.set("u_fade_height", kShadowFadeExtents * grid.extent);
+    shadowProg.set("u_alpha", kShadowAlpha);
+    shadowProg.set("u_points", 0);
     glEnable(GL_BLEND);
     glDepthMask(GL_FALSE);
     glEnable(GL_STENCIL_TEST);
@@ -1121,9 +1063,9 @@ struct Renderer::Impl {
           reinterpret_cast<const void*>(colliderMesh.plane_indices * sizeof(std::uint32_t)));
     }
     if (withPoints) {
-      glUniform1i(shu.points, 1);
-      glUniform1f(shu.pointScale,
-                  f.proj[1][1] * 0.5f * static_cast<float>(f.height) * o.point_scale);
+      shadowProg.set("u_points", 1);
+      shadowProg.set("u_point_scale",
+                     f.proj[1][1] * 0.5f * static_cast<float>(f.height) * o.point_scale);
       glBindVertexArray(vao[kVaoPoints]);
       if (v.radii.size() != f.points) glVertexAttrib1f(1, kDefaultRadius);
       glDrawArrays(GL_POINTS, 0, static_cast<GLsizei>(f.points));
@@ -1150,19 +1092,19 @@ struct Renderer::Impl {
     upload(GL_ELEMENT_ARRAY_BUFFER, buf[kColliderTriangles],
            colliderMesh.triangles.size() * sizeof(std::uint32_t), colliderMesh.triangles.data(),
            GL_STREAM_DRAW);
-    glUseProgram(surfaceProg);
-    glUniformMatrix4fv(su.view, 1, GL_FALSE, glm::value_ptr(f.view));
-    glUniformMatrix4fv(su.proj, 1, GL_FALSE, glm::value_ptr(f.proj));
-    glUniform1i(su.ortho, f.orthographic ? 1 : 0);
-    glUniform1f(su.checker, 0.0f);
-    glUniform4f(su.tint, 0.0f, 0.0f, 0.0f, 0.0f);
+    surfaceProg.use();
+    surfaceProg.set("u_view", f.view);
+    surfaceProg.set("u_proj", f.proj);
+    surfaceProg.set("u_orthographic", f.orthographic ? 1 : 0);
+    surfaceProg.set("u_checker_squares", 0.0f);
+    surfaceProg.set("u_tint", glm::vec4(0.0f));
     glVertexAttrib2f(2, 0.0f, 0.0f);
     const auto planes = static_cast<GLsizei>(colliderMesh.plane_indices);
     const auto spheres = static_cast<GLsizei>(colliderMesh.triangles.size()) - planes;
     if (spheres > 0) {
-      glUniform1f(su.opacity, 1.0f);
-      glUniform3fv(su.front, 1, glm::value_ptr(kColliderSphere));
-      glUniform3fv(su.back, 1, glm::value_ptr(kColliderSphere));
+      surfaceProg.set("u_opacity", 1.0f);
+      surfaceProg.set("u_color_front", kColliderSphere);
+      surfaceProg.set("u_color_back", kColliderSphere);
       glEnable(GL_POLYGON_OFFSET_FILL);
       glPolygonOffset(kColliderOffsetFactor, kColliderOffsetUnits);
       glDrawElements(GL_TRIANGLES, spheres, GL_UNSIGNED_INT,
@@ -1170,9 +1112,9 @@ struct Renderer::Impl {
       glDisable(GL_POLYGON_OFFSET_FILL);
     }
     if (planes > 0) {
-      glUniform1f(su.opacity, kColliderPlaneOpacity);
-      glUniform3fv(su.front, 1, glm::value_ptr(kColliderPlane));
-      glUniform3fv(su.back, 1, glm::value_ptr(kColliderPlane));
+      surfaceProg.set("u_opacity", kColliderPlaneOpacity);
+      surfaceProg.set("u_color_front", kColliderPlane);
+      surfaceProg.set("u_color_back", kColliderPlane);
       glEnable(GL_BLEND);
       glDepthMask(GL_FALSE);
       glEnable(GL_POLYGON_OFFSET_FILL);
@@ -1187,8 +1129,8 @@ struct Renderer::Impl {
   // the axes at the origin, over the scene's depth like any line
   void drawAxesPass(const Frame& f) {
     if (axesVertexCount == 0) return;
-    glUseProgram(lineProg);
-    glUniformMatrix4fv(lu.viewProj, 1, GL_FALSE, glm::value_ptr(f.viewProj));
+    lineProg.use();
+    lineProg.set("u_view_proj", f.viewProj);
     glBindVertexArray(vao[kVaoOverlay]);
     glDrawArrays(GL_LINES, gridVertexCount, axesVertexCount);
   }
@@ -1199,8 +1141,8 @@ struct Renderer::Impl {
     if (trailCount.empty()) return;
     upload(GL_ARRAY_BUFFER, buf[kTrails], trailVerts.size() * sizeof(ColorVertex),
            trailVerts.data(), GL_STREAM_DRAW);
-    glUseProgram(lineProg);
-    glUniformMatrix4fv(lu.viewProj, 1, GL_FALSE, glm::value_ptr(f.viewProj));
+    lineProg.use();
+    lineProg.set("u_view_proj", f.viewProj);
     glBindVertexArray(vao[kVaoTrails]);
     glEnable(GL_BLEND);
     glDepthMask(GL_FALSE);
@@ -1221,8 +1163,8 @@ struct Renderer::Impl {
     windVerts.resize(windVerts.size() / 2 * 2);  // whole streaks only
     upload(GL_ARRAY_BUFFER, buf[kWind], windVerts.size() * sizeof(ColorVertex), windVerts.data(),
            GL_STREAM_DRAW);
-    glUseProgram(lineProg);
-    glUniformMatrix4fv(lu.viewProj, 1, GL_FALSE, glm::value_ptr(f.viewProj));
+    lineProg.use();
+    lineProg.set("u_view_proj", f.viewProj);
     glBindVertexArray(vao[kVaoWind]);
     glEnable(GL_BLEND);
     glDepthMask(GL_FALSE);
