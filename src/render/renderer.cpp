@@ -19,6 +19,7 @@
 #include <limits>
 #include <span>
 
+#include "render/background.hpp"
 #include "render/colliders.hpp"
 #include "render/program.hpp"
 #include "render/shaders.hpp"
@@ -159,11 +160,6 @@ glm::vec3 strainColor(float strain, float scale) {
                    : glm::mix(kStrainRest, kStrainCompressed, s);
 }
 
-glm::vec3 backgroundColor(const DrawOptions& o, float v) {
-  const float g = std::isfinite(o.background_gradient) ? o.background_gradient : 0.0f;
-  return glm::clamp(o.background * (1.0f + g * (v - 0.5f)), 0.0f, 1.0f);
-}
-
 void vertexNormals(std::span<const float> positions, std::span<const std::uint32_t> triangles,
                    std::vector<float>& normals) {
   const size_t n = positions.size() / 3;
@@ -194,7 +190,8 @@ struct Renderer::Impl {
   bool ready = false;
 
   // the programs (render/program.hpp: uniforms set by name)
-  Program pointProg, lineProg, springProg, surfaceProg, backgroundProg, shadowProg;
+  Program pointProg, lineProg, springProg, surfaceProg, shadowProg;
+  BackgroundPass background;
 
   enum Vao {
     kVaoPoints,
@@ -205,7 +202,6 @@ struct Renderer::Impl {
     kVaoOverlay,
     kVaoTrails,
     kVaoWind,
-    kVaoEmpty,       // attribute-less draws: the background triangle
     kVaoColliders,   // the colliders' mesh: positions, normals, triangles
     kVaoShadowMesh,  // positions and SceneView::shadow_triangles
     kVaos
@@ -324,8 +320,7 @@ struct Renderer::Impl {
     if (!pointProg.link("point.vert", "point.frag", error) ||
         !lineProg.link("line.vert", "line.frag", error) ||
         !springProg.link("spring.vert", "spring.frag", error) ||
-        !surfaceProg.link("surface.vert", "surface.frag", error) ||
-        !backgroundProg.link("background.vert", "background.frag", error) ||
+        !surfaceProg.link("surface.vert", "surface.frag", error) || !background.init(error) ||
         !shadowProg.link("shadow.vert", "shadow.frag", error))
       return false;
     // the constant uniforms, once
@@ -767,33 +762,10 @@ struct Renderer::Impl {
     int level = -1;  // the surface level drawn filled; -1: the whole surface
   };
 
-  // depth and stencil (the shadow's once-per-pixel mask) reset; colour the gradient, drawn as one
-  // triangle (a plain clear to the base colour first: the alpha is 1 everywhere, and without the
-  // program, before init, that is all there is)
   void clear(const DrawOptions& o, int width, int height) {
     if (width <= 0 || height <= 0) return;
-    glViewport(0, 0, width, height);
-    glDisable(GL_SCISSOR_TEST);
-    glDepthMask(GL_TRUE);
-    glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
-    glStencilMask(0xFF);
-    const glm::vec3 mid = backgroundColor(o, 0.5f);
-    glClearColor(mid.r, mid.g, mid.b, 1.0f);
-    glClearDepth(1.0);
-    glClearStencil(0);
-    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
-    if (!ready || !(std::isfinite(o.background_gradient) && o.background_gradient != 0.0f)) return;
-    glDisable(GL_DEPTH_TEST);
-    glDisable(GL_BLEND);
-    glDisable(GL_STENCIL_TEST);
-    backgroundProg.use();
-    backgroundProg.set("u_color", o.background);
-    backgroundProg.set("u_gradient", o.background_gradient);
-    backgroundProg.set("u_height", static_cast<float>(height));
-    glBindVertexArray(vao[kVaoEmpty]);
-    glDrawArrays(GL_TRIANGLES, 0, 3);
-    glBindVertexArray(0);
-    glUseProgram(0);
+    clearTarget(o, width, height);
+    if (ready) background.draw(o, height);
   }
 
   void draw(const SceneView& v, const Camera& cam, const DrawOptions& o, int width, int height) {
