@@ -21,8 +21,11 @@
 
 #include "render/background.hpp"
 #include "render/colliders.hpp"
+#include "render/color_vertex.hpp"
+#include "render/frame.hpp"
 #include "render/program.hpp"
 #include "render/shaders.hpp"
+#include "render/trails.hpp"
 
 namespace render {
 
@@ -33,7 +36,6 @@ constexpr glm::vec3 kStrainRest{0.74f, 0.75f, 0.77f};
 constexpr glm::vec3 kStrainStretched{0.93f, 0.13f, 0.10f};
 constexpr glm::vec3 kStrainCompressed{0.12f, 0.36f, 0.98f};
 constexpr glm::vec3 kRigid{0.87f, 0.86f, 0.83f};
-constexpr glm::vec3 kMagenta{1.0f, 0.15f, 0.95f};
 constexpr glm::vec3 kColorMoving{0.98f, 0.64f, 0.28f};
 constexpr glm::vec3 kColorFixed{0.38f, 0.39f, 0.42f};
 constexpr glm::vec3 kColorGrabbed{1.0f, 0.92f, 0.15f};
@@ -48,20 +50,10 @@ constexpr float kColliderPlaneOpacity = 0.6f;
 // a cloth resting on a sphere lies exactly on its surface, and the cloth is pushed back by its
 // polygon offset: the sphere is pushed back further, so that the cloth on it always wins
 constexpr float kColliderOffsetFactor = 3.0f, kColliderOffsetUnits = 3.0f;
-constexpr std::array<glm::vec3, 6> kTrailPalette{{{0.40f, 0.85f, 1.0f},
-                                                  {1.0f, 0.78f, 0.30f},
-                                                  {0.62f, 1.0f, 0.50f},
-                                                  {1.0f, 0.50f, 0.78f},
-                                                  {0.75f, 0.62f, 1.0f},
-                                                  {1.0f, 0.60f, 0.40f}}};
 constexpr glm::vec3 kGridColor{0.62f, 0.64f, 0.68f};
 constexpr std::array<glm::vec3, 3> kAxisColors{{{0.95f, 0.25f, 0.22f},   // x red
                                                 {0.30f, 0.88f, 0.30f},   // y green
                                                 {0.30f, 0.50f, 1.0f}}};  // z blue
-// the wind's streaks: a pale blue-white, air against the dark background, apart from the
-// trails' saturated colours
-constexpr glm::vec3 kWindColor{0.68f, 0.86f, 1.0f};
-
 // ---- sizes ----
 constexpr float kDefaultRadius = 0.02f;  // m, when the view carries no radii
 // a culprit spring is drawn once more this wide (pixels), where the context allows wide lines:
@@ -69,10 +61,6 @@ constexpr float kDefaultRadius = 0.02f;  // m, when the view carries no radii
 constexpr float kHighlightLineWidth = 3.0f;
 // texture units of the spring pass's texture buffers
 constexpr GLint kPositionsUnit = 0, kLinesUnit = 1, kStrainUnit = 2, kLineFlagsUnit = 3;
-// the cloth is pushed back by this polygon offset (factor, units), so that springs and the
-// wireframe lying on it win the depth test instead of flickering through it
-constexpr float kSurfaceOffsetFactor = 1.0f, kSurfaceOffsetUnits = 1.0f;
-constexpr float kTrailAlpha = 0.9f;  // of the newest sample; older ones fade linearly to 0
 // checker squares across one unit of SceneView::surface_uv (the cloth's larger side): enough to
 // see motion and folds, few enough to stay a texture and not a pattern
 constexpr float kCheckerSquares = 12.0f;
@@ -111,22 +99,6 @@ constexpr int kGridMajorEvery = 5;  // every 5th line is stronger
 constexpr float kGridAlphaMajor = 0.42f, kGridAlphaMinor = 0.22f;
 constexpr float kGridFadeStart = 0.3f;  // fraction of the reach where the fade begins
 constexpr float kAxisLength = 1.5f;     // grid cells: longer than a cell, shorter than the scene
-
-// ---- vertices of the coloured-line program ----
-struct ColorVertex {
-  float x, y, z;
-  std::uint8_t rgba[4];
-};
-static_assert(sizeof(ColorVertex) == 16);
-
-std::uint8_t toByte(float v) {
-  v = std::clamp(v, 0.0f, 1.0f);
-  return static_cast<std::uint8_t>(v * 255.0f + 0.5f);
-}
-
-ColorVertex colorVertex(const glm::vec3& p, const glm::vec3& c, float alpha = 1.0f) {
-  return {p.x, p.y, p.z, {toByte(c.r), toByte(c.g), toByte(c.b), toByte(alpha)}};
-}
 
 // One glBufferData per buffer and frame (the driver orphans the old storage).
 void upload(GLenum target, GLuint buffer, size_t bytes, const void* data, GLenum usage) {
@@ -192,6 +164,8 @@ struct Renderer::Impl {
   // the programs (render/program.hpp: uniforms set by name)
   Program pointProg, lineProg, springProg, surfaceProg, shadowProg;
   BackgroundPass background;
+  TrailsPass trails{lineProg};
+  WindPass wind{lineProg};
 
   enum Vao {
     kVaoPoints,
@@ -200,8 +174,6 @@ struct Renderer::Impl {
     kVaoLines,      // the lines indexed over the position attribute, in one colour
     kVaoHighlight,  // the highlighted ones, likewise
     kVaoOverlay,
-    kVaoTrails,
-    kVaoWind,
     kVaoColliders,   // the colliders' mesh: positions, normals, triangles
     kVaoShadowMesh,  // positions and SceneView::shadow_triangles
     kVaos
@@ -219,8 +191,6 @@ struct Renderer::Impl {
     kStrain,          // per drawn line, a texture buffer
     kLineFlags,       // per drawn line, a texture buffer
     kOverlay,
-    kTrails,
-    kWind,
     kColliderPositions,
     kColliderNormals,
     kColliderTriangles,
@@ -255,9 +225,7 @@ struct Renderer::Impl {
   std::vector<float> normals, strainScratch;
   std::vector<std::uint8_t> lineFlagsScratch;
   std::vector<std::uint32_t> highlightIndices, flaggedPoints;
-  std::vector<ColorVertex> overlayVerts, trailVerts, windVerts;
-  std::vector<GLint> trailFirst;
-  std::vector<GLsizei> trailCount;
+  std::vector<ColorVertex> overlayVerts;
 
   // the ground grid: level and spacing fixed when the topology changes (the level lowered when
   // the scene falls through it); centre and reach follow the camera
@@ -300,6 +268,8 @@ struct Renderer::Impl {
       return false;
     }
     createVertexArrays();
+    trails.init();
+    wind.init();
     createLineTextures();
     // wide lines: within the implementation's range, and not in a forward-compatible context
     // (the window's), where a width above 1 is an error
@@ -327,14 +297,14 @@ struct Renderer::Impl {
     pointProg.use();
     pointProg.set("u_color_moving", kColorMoving);
     pointProg.set("u_color_fixed", kColorFixed);
-    pointProg.set("u_color_highlight", kMagenta);
+    pointProg.set("u_color_highlight", kHighlightMagenta);
     pointProg.set("u_color_grabbed", kColorGrabbed);
     springProg.use();
     springProg.set("u_color_rest", kStrainRest);
     springProg.set("u_color_stretched", kStrainStretched);
     springProg.set("u_color_compressed", kStrainCompressed);
     springProg.set("u_color_rigid", kRigid);
-    springProg.set("u_color_highlight", kMagenta);
+    springProg.set("u_color_highlight", kHighlightMagenta);
     springProg.set("u_positions", kPositionsUnit);
     springProg.set("u_lines", kLinesUnit);
     springProg.set("u_strain", kStrainUnit);
@@ -389,17 +359,14 @@ struct Renderer::Impl {
     glBindVertexArray(vao[kVaoHighlight]);
     positions();
     glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, buf[kHighlightLines]);
-    // lines coloured per vertex: grid + axes, trails, wind
-    for (auto [a, b] : {std::pair{kVaoOverlay, kOverlay}, std::pair{kVaoTrails, kTrails},
-                        std::pair{kVaoWind, kWind}}) {
-      glBindVertexArray(vao[a]);
-      glBindBuffer(GL_ARRAY_BUFFER, buf[b]);
-      glEnableVertexAttribArray(0);
-      glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(ColorVertex), nullptr);
-      glEnableVertexAttribArray(1);
-      glVertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(ColorVertex),
-                            reinterpret_cast<const void*>(offsetof(ColorVertex, rgba)));
-    }
+    // lines coloured per vertex: grid + axes
+    glBindVertexArray(vao[kVaoOverlay]);
+    glBindBuffer(GL_ARRAY_BUFFER, buf[kOverlay]);
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(ColorVertex), nullptr);
+    glEnableVertexAttribArray(1);
+    glVertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(ColorVertex),
+                          reinterpret_cast<const void*>(offsetof(ColorVertex, rgba)));
     glBindVertexArray(0);
     glBindBuffer(GL_ARRAY_BUFFER, 0);
   }
@@ -729,34 +696,8 @@ struct Renderer::Impl {
     uploadIndices(kVaoHighlight, kHighlightLines, highlightIndices);
   }
 
-  void buildTrails(const SceneView& v) {
-    trailVerts.clear();
-    trailFirst.clear();
-    trailCount.clear();
-    const size_t available = v.trails.size() / 3;
-    size_t offset = 0;
-    for (size_t k = 0; k < v.trail_lengths.size() && offset < available; ++k) {
-      const size_t len = std::min<size_t>(v.trail_lengths[k], available - offset);
-      if (len >= 2) {
-        trailFirst.push_back(static_cast<GLint>(trailVerts.size()));
-        trailCount.push_back(static_cast<GLsizei>(len));
-        const glm::vec3& c = kTrailPalette[k % kTrailPalette.size()];
-        for (size_t i = 0; i < len; ++i) {
-          const float* p = &v.trails[3 * (offset + i)];
-          const float age = static_cast<float>(i + 1) / static_cast<float>(len);  // 1 = newest
-          trailVerts.push_back(colorVertex({p[0], p[1], p[2]}, c, kTrailAlpha * age));
-        }
-      }
-      offset += len;
-    }
-  }
-
   // ---- the passes of one frame ----
-  struct Frame {
-    glm::mat4 view, proj, viewProj;
-    int height = 0;  // of the viewport, pixels
-    bool orthographic = false;
-    size_t points = 0;
+  struct FrameInfo : Frame {
     bool surface = false;  // the surface or its wireframe is drawn
     bool lines = false;
     int level = -1;  // the surface level drawn filled; -1: the whole surface
@@ -777,12 +718,13 @@ struct Renderer::Impl {
     if (!ready || width <= 0 || height <= 0) return;
     setPassState(x, width, height, o.clear_depth);
 
-    Frame f;
+    FrameInfo f;
     f.points = v.positions.size() / 3;
     updateTopology(v, f.points);
     f.view = cam.view();
     f.proj = cam.projection(static_cast<float>(width) / static_cast<float>(height));
     f.viewProj = f.proj * f.view;
+    f.width = width;
     f.height = height;
     f.orthographic = cam.planar;
     f.surface = (o.show_surface || o.wireframe) && triangleIndexCount > 0;
@@ -818,9 +760,9 @@ struct Renderer::Impl {
     if (points) drawPointPass(v, f, o);
     if (o.opacity < 1.0f) glDepthMask(GL_TRUE), glDisable(GL_BLEND), glEnable(GL_DEPTH_TEST);
     if (o.show_axes) drawAxesPass(f);
-    if (o.show_trails && !v.trail_lengths.empty()) drawTrailPass(v, f);
+    if (o.show_trails && !v.trail_lengths.empty()) trails.draw(v, f);
     // the air once, with the lane drawn solid (a ghost's would draw it twice)
-    if (o.show_wind && o.opacity >= 1.0f && v.wind_streaks.size() >= 8) drawWindPass(v, f);
+    if (o.show_wind && o.opacity >= 1.0f && v.wind_streaks.size() >= 8) wind.draw(v, f);
     glBindVertexArray(0);
     glUseProgram(0);
   }
@@ -869,7 +811,7 @@ struct Renderer::Impl {
   }
 
   // the ground grid, first, behind everything, blended and not writing depth
-  void drawGridPass(const Frame& f) {
+  void drawGridPass(const FrameInfo& f) {
     if (gridVertexCount == 0) return;
     lineProg.use();
     lineProg.set("u_view_proj", f.viewProj);
@@ -882,7 +824,7 @@ struct Renderer::Impl {
   }
 
   // the lit cloth and/or its wireframe, pushed back so that springs on it stay visible
-  void drawSurfacePass(const Frame& f, const DrawOptions& o) {
+  void drawSurfacePass(const FrameInfo& f, const DrawOptions& o) {
     surfaceProg.use();
     surfaceProg.set("u_view", f.view);
     surfaceProg.set("u_proj", f.proj);
@@ -920,7 +862,7 @@ struct Renderer::Impl {
   // Springs coloured by strain, rods neutral (spring.vert: GL_LINES whose ends and colours are
   // fetched from texture buffers, one strain per line uploaded per frame). The culprits are
   // drawn once more on top (wider where allowed), so that no neighbour drawn later covers them.
-  void drawSpringPass(const SceneView& v, const Frame& f, const DrawOptions& o) {
+  void drawSpringPass(const SceneView& v, const FrameInfo& f, const DrawOptions& o) {
     uploadLineFlagsIfChanged(v);
     // GL 3.3 promises texture buffers of only 65 536 texels (desktop drivers 2^27): beyond the
     // limit the lines are drawn in the rest colour, indexed over the position attribute
@@ -944,13 +886,13 @@ struct Renderer::Impl {
     }
     if (highlightCount > 0) {
       if (wideLines) glLineWidth(kHighlightLineWidth);
-      drawLinesInOneColour(f, kVaoHighlight, kMagenta, 2 * highlightCount);
+      drawLinesInOneColour(f, kVaoHighlight, kHighlightMagenta, 2 * highlightCount);
       glLineWidth(1.0f);
     }
   }
 
   // indexed lines through the per-vertex colour program, the colour a constant attribute
-  void drawLinesInOneColour(const Frame& f, Vao a, const glm::vec3& color, GLsizei indices) {
+  void drawLinesInOneColour(const FrameInfo& f, Vao a, const glm::vec3& color, GLsizei indices) {
     lineProg.use();
     lineProg.set("u_view_proj", f.viewProj);
     glBindVertexArray(vao[a]);
@@ -959,7 +901,7 @@ struct Renderer::Impl {
   }
 
   // particles as sphere impostors
-  void drawPointPass(const SceneView& v, const Frame& f, const DrawOptions& o) {
+  void drawPointPass(const SceneView& v, const FrameInfo& f, const DrawOptions& o) {
     const size_t n = f.points;
     pointProg.use();
     pointProg.set("u_view", f.view);
@@ -1002,7 +944,8 @@ struct Renderer::Impl {
   // The planar shadow of the cloth, springs and particles on the ground (after the grid, before
   // the scene): blended black, each pixel darkened once however many casters overlap it (the
   // stencil counts; a target without stencil bits darkens overlaps twice), no depth written.
-  void drawShadowPass(const SceneView& v, const Frame& f, const DrawOptions& o, bool withPoints) {
+  void drawShadowPass(const SceneView& v, const FrameInfo& f, const DrawOptions& o,
+                      bool withPoints) {
     shadowProg.use();
     shadowProg.set("u_view_proj", f.viewProj);
     shadowProg.set("u_light", glm::normalize(kShadowLight));
@@ -1051,7 +994,7 @@ struct Renderer::Impl {
   // opaque, then the planes as translucent discs as wide as the grid, pushed back so that the grid
   // and shadows lying on a floor stay in front, and writing no depth. Their shadows are cast in
   // the shadow pass (which reuses this frame's mesh).
-  void drawColliderPass(const SceneView& v, const Frame& f) {
+  void drawColliderPass(const SceneView& v, const FrameInfo& f) {
     const glm::vec3 around = grid.planar ? glm::vec3(grid.centre, grid.level)
                                          : glm::vec3(grid.centre.x, grid.level, grid.centre.y);
     buildColliderMesh(v.colliders, around, grid.spacing * static_cast<float>(grid.half),
@@ -1099,50 +1042,12 @@ struct Renderer::Impl {
   }
 
   // the axes at the origin, over the scene's depth like any line
-  void drawAxesPass(const Frame& f) {
+  void drawAxesPass(const FrameInfo& f) {
     if (axesVertexCount == 0) return;
     lineProg.use();
     lineProg.set("u_view_proj", f.viewProj);
     glBindVertexArray(vao[kVaoOverlay]);
     glDrawArrays(GL_LINES, gridVertexCount, axesVertexCount);
-  }
-
-  // trails last, blended and not writing depth
-  void drawTrailPass(const SceneView& v, const Frame& f) {
-    buildTrails(v);
-    if (trailCount.empty()) return;
-    upload(GL_ARRAY_BUFFER, buf[kTrails], trailVerts.size() * sizeof(ColorVertex),
-           trailVerts.data(), GL_STREAM_DRAW);
-    lineProg.use();
-    lineProg.set("u_view_proj", f.viewProj);
-    glBindVertexArray(vao[kVaoTrails]);
-    glEnable(GL_BLEND);
-    glDepthMask(GL_FALSE);
-    glMultiDrawArrays(GL_LINE_STRIP, trailFirst.data(), trailCount.data(),
-                      static_cast<GLsizei>(trailCount.size()));
-    glDepthMask(GL_TRUE);
-    glDisable(GL_BLEND);
-  }
-
-  // the wind's streaks, blended and not writing depth (the scene hides those behind it)
-  void drawWindPass(const SceneView& v, const Frame& f) {
-    constexpr size_t kPerEnd = 4;  // x y z alpha
-    windVerts.clear();
-    for (size_t i = 0; i + kPerEnd <= v.wind_streaks.size(); i += kPerEnd) {
-      const float* e = &v.wind_streaks[i];
-      windVerts.push_back(colorVertex({e[0], e[1], e[2]}, kWindColor, e[3]));
-    }
-    windVerts.resize(windVerts.size() / 2 * 2);  // whole streaks only
-    upload(GL_ARRAY_BUFFER, buf[kWind], windVerts.size() * sizeof(ColorVertex), windVerts.data(),
-           GL_STREAM_DRAW);
-    lineProg.use();
-    lineProg.set("u_view_proj", f.viewProj);
-    glBindVertexArray(vao[kVaoWind]);
-    glEnable(GL_BLEND);
-    glDepthMask(GL_FALSE);
-    glDrawArrays(GL_LINES, 0, static_cast<GLsizei>(windVerts.size()));
-    glDepthMask(GL_TRUE);
-    glDisable(GL_BLEND);
   }
 };
 
