@@ -23,6 +23,7 @@
 #include "render/colliders.hpp"
 #include "render/color_vertex.hpp"
 #include "render/frame.hpp"
+#include "render/ground.hpp"
 #include "render/program.hpp"
 #include "render/shaders.hpp"
 #include "render/trails.hpp"
@@ -50,10 +51,6 @@ constexpr float kColliderPlaneOpacity = 0.6f;
 // a cloth resting on a sphere lies exactly on its surface, and the cloth is pushed back by its
 // polygon offset: the sphere is pushed back further, so that the cloth on it always wins
 constexpr float kColliderOffsetFactor = 3.0f, kColliderOffsetUnits = 3.0f;
-constexpr glm::vec3 kGridColor{0.62f, 0.64f, 0.68f};
-constexpr std::array<glm::vec3, 3> kAxisColors{{{0.95f, 0.25f, 0.22f},   // x red
-                                                {0.30f, 0.88f, 0.30f},   // y green
-                                                {0.30f, 0.50f, 1.0f}}};  // z blue
 // ---- sizes ----
 constexpr float kDefaultRadius = 0.02f;  // m, when the view carries no radii
 // a culprit spring is drawn once more this wide (pixels), where the context allows wide lines:
@@ -81,37 +78,10 @@ constexpr float kLevelCellPixels = 2.5f, kLevelKeepPixels = 3.0f;
 constexpr size_t kLevelSampleTriangles = 64;  // whose edges measure the surface's cells
 constexpr float kMinClipW = 1e-6f;            // a vertex nearer the eye's plane is not measured
 
-// ---- the ground grid ----
-constexpr float kGridCellsAcross = 8.0f;  // the spacing is the nice step nearest extent / 8
-constexpr float kGridMargin = 0.03f;      // gap under the lowest point, fraction of the extent
-// the floor is lowered (to a full margin under the scene) once the scene comes closer to it than
-// this fraction of the margin: it never sits in the scene, and does not move for every dip
-constexpr float kGridLowerWithin = 0.5f;
-constexpr float kPlanarGridDepth = 0.25f;  // planar scenes: grid behind, fraction of the extent
-constexpr float kMinExtent = 1e-3f;        // m: a single point still gets a finite grid
-// the grid reaches this many scene extents or camera distances: it fills the view at any zoom
-constexpr float kGridReach = 3.0f;
-// cells from the centre to the edge: a few at least; at most 401 lines per direction, whose
-// cost (per primitive on llvmpipe) stays far below the scene's
-constexpr int kGridMinHalf = 4, kGridMaxHalf = 200;
-constexpr int kGridSegments = 12;   // per line, so that alpha can fade towards the edge
-constexpr int kGridMajorEvery = 5;  // every 5th line is stronger
-constexpr float kGridAlphaMajor = 0.42f, kGridAlphaMinor = 0.22f;
-constexpr float kGridFadeStart = 0.3f;  // fraction of the reach where the fade begins
-constexpr float kAxisLength = 1.5f;     // grid cells: longer than a cell, shorter than the scene
-
 // One glBufferData per buffer and frame (the driver orphans the old storage).
 void upload(GLenum target, GLuint buffer, size_t bytes, const void* data, GLenum usage) {
   glBindBuffer(target, buffer);
   glBufferData(target, static_cast<GLsizeiptr>(bytes), bytes ? data : nullptr, usage);
-}
-
-// 1, 2 or 5 times a power of ten, at least x.
-float niceStep(float x) {
-  if (!(x > 0.0f) || !std::isfinite(x)) return 1.0f;
-  const float p = std::pow(10.0f, std::floor(std::log10(x)));
-  const float m = x / p;
-  return (m <= 1.0f ? 1.0f : m <= 2.0f ? 2.0f : m <= 5.0f ? 5.0f : 10.0f) * p;
 }
 
 // The scale the map divides by, or 0 where it cannot (the map then shows the sign only).
@@ -164,16 +134,16 @@ struct Renderer::Impl {
   // the programs (render/program.hpp: uniforms set by name)
   Program pointProg, lineProg, springProg, surfaceProg, shadowProg;
   BackgroundPass background;
+  GroundPass ground{lineProg};
   TrailsPass trails{lineProg};
   WindPass wind{lineProg};
 
   enum Vao {
     kVaoPoints,
     kVaoSurface,
-    kVaoSprings,    // no attributes: spring.vert fetches what it needs
-    kVaoLines,      // the lines indexed over the position attribute, in one colour
-    kVaoHighlight,  // the highlighted ones, likewise
-    kVaoOverlay,
+    kVaoSprings,     // no attributes: spring.vert fetches what it needs
+    kVaoLines,       // the lines indexed over the position attribute, in one colour
+    kVaoHighlight,   // the highlighted ones, likewise
     kVaoColliders,   // the colliders' mesh: positions, normals, triangles
     kVaoShadowMesh,  // positions and SceneView::shadow_triangles
     kVaos
@@ -190,7 +160,6 @@ struct Renderer::Impl {
     kHighlightLines,  // point index pairs of the highlighted ones
     kStrain,          // per drawn line, a texture buffer
     kLineFlags,       // per drawn line, a texture buffer
-    kOverlay,
     kColliderPositions,
     kColliderNormals,
     kColliderTriangles,
@@ -225,21 +194,7 @@ struct Renderer::Impl {
   std::vector<float> normals, strainScratch;
   std::vector<std::uint8_t> lineFlagsScratch;
   std::vector<std::uint32_t> highlightIndices, flaggedPoints;
-  std::vector<ColorVertex> overlayVerts;
 
-  // the ground grid: level and spacing fixed when the topology changes (the level lowered when
-  // the scene falls through it); centre and reach follow the camera
-  struct Grid {
-    bool valid = false;
-    bool planar = false;
-    float level = 0.0f;    // y of the floor (z of the back plane when planar), m
-    glm::vec2 centre{0};   // in the grid plane, m
-    float extent = 1.0f;   // of the scene when the topology changed, m
-    float spacing = 1.0f;  // m
-    int half = 10;         // cells from the centre to the edge
-  } grid;
-  GLsizei gridVertexCount = 0, axesVertexCount = 0;
-  bool overlayDirty = true;
   ColliderMesh colliderMesh;  // this frame's, rebuilt with the grid's centre and reach
 
   ~Impl() { release(); }
@@ -268,6 +223,7 @@ struct Renderer::Impl {
       return false;
     }
     createVertexArrays();
+    ground.init();
     trails.init();
     wind.init();
     createLineTextures();
@@ -359,14 +315,6 @@ struct Renderer::Impl {
     glBindVertexArray(vao[kVaoHighlight]);
     positions();
     glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, buf[kHighlightLines]);
-    // lines coloured per vertex: grid + axes
-    glBindVertexArray(vao[kVaoOverlay]);
-    glBindBuffer(GL_ARRAY_BUFFER, buf[kOverlay]);
-    glEnableVertexAttribArray(0);
-    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(ColorVertex), nullptr);
-    glEnableVertexAttribArray(1);
-    glVertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(ColorVertex),
-                          reinterpret_cast<const void*>(offsetof(ColorVertex, rgba)));
     glBindVertexArray(0);
     glBindBuffer(GL_ARRAY_BUFFER, 0);
   }
@@ -434,7 +382,7 @@ struct Renderer::Impl {
     lineCount = static_cast<GLsizei>(lineIndices.size() / 2);
     uploadIndices(kVaoLines, kLines, lineIndices);
     lineFlagsUploaded = false;  // the highlighted lines' indices are rebuilt too
-    grid.valid = false;
+    ground.invalidate();
   }
 
   // Radii are constant for a topology (SceneView's contract), so they go up here only. Whether
@@ -547,106 +495,6 @@ struct Renderer::Impl {
     glBindVertexArray(0);
   }
 
-  // ---- the ground grid and the axes ----
-  void updateGrid(const SceneView& v, size_t n, const Camera& cam) {
-    glm::vec3 lo(std::numeric_limits<float>::max()), hi(-std::numeric_limits<float>::max());
-    bool any = false;
-    for (size_t i = 0; i < n; ++i) {
-      const glm::vec3 p(v.positions[3 * i], v.positions[3 * i + 1], v.positions[3 * i + 2]);
-      if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) continue;
-      lo = glm::min(lo, p);
-      hi = glm::max(hi, p);
-      any = true;
-    }
-    if (!any) lo = hi = glm::vec3(0.0f);
-    // the grid plane: x-z under the scene, or x-y behind a planar one
-    const float extent = std::max({hi.x - lo.x, hi.y - lo.y, hi.z - lo.z, kMinExtent});
-    const float margin = kGridMargin * extent;
-    const float floor = v.planar ? lo.z : lo.y;
-    if (!grid.valid || grid.planar != v.planar) {
-      grid.valid = true;
-      grid.planar = v.planar;
-      grid.extent = extent;
-      grid.spacing = niceStep(extent / kGridCellsAcross);
-      grid.level = v.planar ? lo.z - kPlanarGridDepth * extent : lo.y - margin;
-      overlayDirty = true;
-    }
-    // lowered when the scene falls through it (never raised: no jumping floor)
-    if (floor - kGridLowerWithin * margin < grid.level) {
-      grid.level = floor - margin;
-      overlayDirty = true;
-    }
-    // centred under the camera's target (snapped to the spacing, so lines never slide) and wide
-    // enough to fill the view: it follows pans and zooms
-    const glm::vec2 target =
-        v.planar ? glm::vec2(cam.target.x, cam.target.y) : glm::vec2(cam.target.x, cam.target.z);
-    glm::vec2 centre = glm::round(target / grid.spacing) * grid.spacing;
-    if (!std::isfinite(centre.x) || !std::isfinite(centre.y)) centre = glm::vec2(0.0f);
-    const float want = kGridReach * std::max(grid.extent, cam.distance) / grid.spacing;
-    const int half = std::isfinite(want)
-                         ? std::clamp(static_cast<int>(std::ceil(want)), kGridMinHalf, kGridMaxHalf)
-                         : kGridMaxHalf;
-    if (centre != grid.centre || half != grid.half) {
-      grid.centre = centre;
-      grid.half = half;
-      overlayDirty = true;
-    }
-    // a floor collider is the ground: the grid (and the shadows) lie on it
-    float floor_level = 0.0f;
-    if (!v.planar && floorLevel(v.colliders, floor_level) && grid.level != floor_level) {
-      grid.level = floor_level;
-      overlayDirty = true;
-    }
-    if (overlayDirty) buildOverlay(v.planar);
-  }
-
-  void buildOverlay(bool planar) {
-    overlayDirty = false;
-    overlayVerts.clear();
-    const float s = grid.spacing;
-    const float reach = s * static_cast<float>(grid.half);
-    const auto world = [&](float a, float b) {
-      return planar ? glm::vec3(a, b, grid.level) : glm::vec3(a, grid.level, b);
-    };
-    const auto fade = [&](float a, float b) {
-      const float r = std::hypot(a - grid.centre.x, b - grid.centre.y) / reach;
-      const float t = std::clamp((r - kGridFadeStart) / (1.0f - kGridFadeStart), 0.0f, 1.0f);
-      return 1.0f - t * t * (3.0f - 2.0f * t);
-    };
-    for (int i = -grid.half; i <= grid.half; ++i) {
-      const float alpha = (i % kGridMajorEvery == 0) ? kGridAlphaMajor : kGridAlphaMinor;
-      for (int dir = 0; dir < 2; ++dir) {
-        for (int k = 0; k < kGridSegments; ++k) {
-          const float u0 = -reach + 2.0f * reach * k / kGridSegments;
-          const float u1 = -reach + 2.0f * reach * (k + 1) / kGridSegments;
-          const float fixedCoord = s * static_cast<float>(i);
-          float a0, b0, a1, b1;
-          if (dir == 0) {
-            a0 = grid.centre.x + fixedCoord, b0 = grid.centre.y + u0;
-            a1 = a0, b1 = grid.centre.y + u1;
-          } else {
-            a0 = grid.centre.x + u0, b0 = grid.centre.y + fixedCoord;
-            a1 = grid.centre.x + u1, b1 = b0;
-          }
-          overlayVerts.push_back(colorVertex(world(a0, b0), kGridColor, alpha * fade(a0, b0)));
-          overlayVerts.push_back(colorVertex(world(a1, b1), kGridColor, alpha * fade(a1, b1)));
-        }
-      }
-    }
-    gridVertexCount = static_cast<GLsizei>(overlayVerts.size());
-    // axes at the origin: x red, y green, z blue
-    const float len = kAxisLength * s;
-    for (int a = 0; a < 3; ++a) {
-      glm::vec3 tip(0.0f);
-      tip[a] = len;
-      overlayVerts.push_back(colorVertex(glm::vec3(0.0f), kAxisColors[a]));
-      overlayVerts.push_back(colorVertex(tip, kAxisColors[a]));
-    }
-    axesVertexCount = 6;
-    upload(GL_ARRAY_BUFFER, buf[kOverlay], overlayVerts.size() * sizeof(ColorVertex),
-           overlayVerts.data(), GL_STATIC_DRAW);
-  }
-
   // ---- the per-frame path ----
   // A per-line array of the view as the drawn lines see it: itself when every line is drawn,
   // else gathered into scratch (zeros where the view lacks it).
@@ -744,22 +592,22 @@ struct Renderer::Impl {
       upload(GL_ARRAY_BUFFER, buf[kNormals], normals.size() * sizeof(float), normals.data(),
              GL_STREAM_DRAW);
     }
-    if (o.show_grid || o.show_axes || !v.colliders.empty()) updateGrid(v, f.points, cam);
+    if (o.show_grid || o.show_axes || !v.colliders.empty()) ground.update(v, f.points, cam);
     // the colliders of the lane drawn solid only (a ghost's would cover the scene twice)
     const bool colliders = !v.colliders.empty() && o.opacity >= 1.0f;
     if (colliders)
       drawColliderPass(v, f);
     else
       colliderMesh.triangles.clear(), colliderMesh.plane_indices = 0;  // nor their shadows
-    if (o.show_grid) drawGridPass(f);
-    if (o.show_grid && o.show_shadow && !v.planar && grid.valid)
+    if (o.show_grid) ground.drawGrid(f);
+    if (o.show_grid && o.show_shadow && !v.planar && ground.grid().valid)
       drawShadowPass(v, f, o, points && o.show_points);
     setGhost(o);
     if (f.surface) drawSurfacePass(f, o);
     if (f.lines) drawSpringPass(v, f, o);
     if (points) drawPointPass(v, f, o);
     if (o.opacity < 1.0f) glDepthMask(GL_TRUE), glDisable(GL_BLEND), glEnable(GL_DEPTH_TEST);
-    if (o.show_axes) drawAxesPass(f);
+    if (o.show_axes) ground.drawAxes(f);
     if (o.show_trails && !v.trail_lengths.empty()) trails.draw(v, f);
     // the air once, with the lane drawn solid (a ghost's would draw it twice)
     if (o.show_wind && o.opacity >= 1.0f && v.wind_streaks.size() >= 8) wind.draw(v, f);
@@ -808,19 +656,6 @@ struct Renderer::Impl {
     glLineWidth(1.0f);
     // blending keeps the destination alpha at 1 (PNGs stay opaque)
     glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
-  }
-
-  // the ground grid, first, behind everything, blended and not writing depth
-  void drawGridPass(const FrameInfo& f) {
-    if (gridVertexCount == 0) return;
-    lineProg.use();
-    lineProg.set("u_view_proj", f.viewProj);
-    glBindVertexArray(vao[kVaoOverlay]);
-    glEnable(GL_BLEND);
-    glDepthMask(GL_FALSE);
-    glDrawArrays(GL_LINES, 0, gridVertexCount);
-    glDepthMask(GL_TRUE);
-    glDisable(GL_BLEND);
   }
 
   // the lit cloth and/or its wireframe, pushed back so that springs on it stay visible
@@ -949,8 +784,8 @@ struct Renderer::Impl {
     shadowProg.use();
     shadowProg.set("u_view_proj", f.viewProj);
     shadowProg.set("u_light", glm::normalize(kShadowLight));
-    shadowProg.set("u_level", grid.level);
-    shadowProg.set("u_fade_height", kShadowFadeExtents * grid.extent);
+    shadowProg.set("u_level", ground.grid().level);
+    shadowProg.set("u_fade_height", kShadowFadeExtents * ground.grid().extent);
     shadowProg.set("u_alpha", kShadowAlpha);
     shadowProg.set("u_points", 0);
     glEnable(GL_BLEND);
@@ -995,10 +830,8 @@ struct Renderer::Impl {
   // and shadows lying on a floor stay in front, and writing no depth. Their shadows are cast in
   // the shadow pass (which reuses this frame's mesh).
   void drawColliderPass(const SceneView& v, const FrameInfo& f) {
-    const glm::vec3 around = grid.planar ? glm::vec3(grid.centre, grid.level)
-                                         : glm::vec3(grid.centre.x, grid.level, grid.centre.y);
-    buildColliderMesh(v.colliders, around, grid.spacing * static_cast<float>(grid.half),
-                      colliderMesh);
+    const Grid& grid = ground.grid();
+    buildColliderMesh(v.colliders, grid.centreInWorld(), grid.reach(), colliderMesh);
     upload(GL_ARRAY_BUFFER, buf[kColliderPositions], colliderMesh.positions.size() * sizeof(float),
            colliderMesh.positions.data(), GL_STREAM_DRAW);
     upload(GL_ARRAY_BUFFER, buf[kColliderNormals], colliderMesh.normals.size() * sizeof(float),
@@ -1039,15 +872,6 @@ struct Renderer::Impl {
       glDepthMask(GL_TRUE);
       glDisable(GL_BLEND);
     }
-  }
-
-  // the axes at the origin, over the scene's depth like any line
-  void drawAxesPass(const FrameInfo& f) {
-    if (axesVertexCount == 0) return;
-    lineProg.use();
-    lineProg.set("u_view_proj", f.viewProj);
-    glBindVertexArray(vao[kVaoOverlay]);
-    glDrawArrays(GL_LINES, gridVertexCount, axesVertexCount);
   }
 };
 
