@@ -43,14 +43,6 @@ constexpr glm::vec3 kColorGrabbed{1.0f, 0.92f, 0.15f};
 constexpr glm::vec3 kClothFront{0.30f, 0.52f, 0.74f};
 constexpr glm::vec3 kClothBack{0.74f, 0.56f, 0.40f};
 constexpr glm::vec3 kWire{0.10f, 0.14f, 0.20f};
-// colliders: a sphere in a warm light grey (it reads apart from the blue cloth), a plane a
-// translucent dark grey disc that darkens the background into a floor
-constexpr glm::vec3 kColliderSphere{0.72f, 0.69f, 0.64f};
-constexpr glm::vec3 kColliderPlane{0.24f, 0.25f, 0.28f};
-constexpr float kColliderPlaneOpacity = 0.6f;
-// a cloth resting on a sphere lies exactly on its surface, and the cloth is pushed back by its
-// polygon offset: the sphere is pushed back further, so that the cloth on it always wins
-constexpr float kColliderOffsetFactor = 3.0f, kColliderOffsetUnits = 3.0f;
 // ---- sizes ----
 constexpr float kDefaultRadius = 0.02f;  // m, when the view carries no radii
 // a culprit spring is drawn once more this wide (pixels), where the context allows wide lines:
@@ -135,6 +127,7 @@ struct Renderer::Impl {
   Program pointProg, lineProg, springProg, surfaceProg, shadowProg;
   BackgroundPass background;
   GroundPass ground{lineProg};
+  ColliderPass colliders{surfaceProg};
   TrailsPass trails{lineProg};
   WindPass wind{lineProg};
 
@@ -144,7 +137,6 @@ struct Renderer::Impl {
     kVaoSprings,     // no attributes: spring.vert fetches what it needs
     kVaoLines,       // the lines indexed over the position attribute, in one colour
     kVaoHighlight,   // the highlighted ones, likewise
-    kVaoColliders,   // the colliders' mesh: positions, normals, triangles
     kVaoShadowMesh,  // positions and SceneView::shadow_triangles
     kVaos
   };
@@ -160,9 +152,6 @@ struct Renderer::Impl {
     kHighlightLines,  // point index pairs of the highlighted ones
     kStrain,          // per drawn line, a texture buffer
     kLineFlags,       // per drawn line, a texture buffer
-    kColliderPositions,
-    kColliderNormals,
-    kColliderTriangles,
     kShadowTriangles,
     kLevelTriangles,  // SceneView::surface_levels, one after another
     kBufs
@@ -195,8 +184,6 @@ struct Renderer::Impl {
   std::vector<std::uint8_t> lineFlagsScratch;
   std::vector<std::uint32_t> highlightIndices, flaggedPoints;
 
-  ColliderMesh colliderMesh;  // this frame's, rebuilt with the grid's centre and reach
-
   ~Impl() { release(); }
 
   // the buffers, vertex arrays and textures; the programs go with their owner
@@ -224,6 +211,7 @@ struct Renderer::Impl {
     }
     createVertexArrays();
     ground.init();
+    colliders.init();
     trails.init();
     wind.init();
     createLineTextures();
@@ -298,15 +286,6 @@ struct Renderer::Impl {
     glBindVertexArray(vao[kVaoShadowMesh]);
     positions();
     glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, buf[kShadowTriangles]);
-    // the colliders: their own positions, normals and triangles; no uv (a constant 0)
-    glBindVertexArray(vao[kVaoColliders]);
-    glBindBuffer(GL_ARRAY_BUFFER, buf[kColliderPositions]);
-    glEnableVertexAttribArray(0);
-    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 0, nullptr);
-    glBindBuffer(GL_ARRAY_BUFFER, buf[kColliderNormals]);
-    glEnableVertexAttribArray(1);
-    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, 0, nullptr);
-    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, buf[kColliderTriangles]);
     // lines in one colour (the highlighted ones; all when texture buffers cannot hold them):
     // positions, line index pairs; attribute 1, the colour, is left a constant
     glBindVertexArray(vao[kVaoLines]);
@@ -594,11 +573,12 @@ struct Renderer::Impl {
     }
     if (o.show_grid || o.show_axes || !v.colliders.empty()) ground.update(v, f.points, cam);
     // the colliders of the lane drawn solid only (a ghost's would cover the scene twice)
-    const bool colliders = !v.colliders.empty() && o.opacity >= 1.0f;
-    if (colliders)
-      drawColliderPass(v, f);
-    else
-      colliderMesh.triangles.clear(), colliderMesh.plane_indices = 0;  // nor their shadows
+    if (!v.colliders.empty() && o.opacity >= 1.0f) {
+      const Grid& grid = ground.grid();
+      colliders.draw(v.colliders, f, grid.centreInWorld(), grid.reach());
+    } else {
+      colliders.skip();
+    }
     if (o.show_grid) ground.drawGrid(f);
     if (o.show_grid && o.show_shadow && !v.planar && ground.grid().valid)
       drawShadowPass(v, f, o, points && o.show_points);
@@ -804,14 +784,7 @@ struct Renderer::Impl {
       glBindVertexArray(vao[kVaoLines]);
       glDrawElements(GL_LINES, 2 * lineCount, GL_UNSIGNED_INT, nullptr);
     }
-    if (colliderMesh.triangles.size() > colliderMesh.plane_indices) {  // the spheres
-      glBindVertexArray(vao[kVaoColliders]);
-      glDrawElements(
-          GL_TRIANGLES,
-          static_cast<GLsizei>(colliderMesh.triangles.size() - colliderMesh.plane_indices),
-          GL_UNSIGNED_INT,
-          reinterpret_cast<const void*>(colliderMesh.plane_indices * sizeof(std::uint32_t)));
-    }
+    colliders.drawSpheresForShadow();
     if (withPoints) {
       shadowProg.set("u_points", 1);
       shadowProg.set("u_point_scale",
@@ -823,55 +796,6 @@ struct Renderer::Impl {
     glDisable(GL_STENCIL_TEST);
     glDepthMask(GL_TRUE);
     glDisable(GL_BLEND);
-  }
-
-  // The colliders (render/colliders.hpp), lit like the cloth without its checker: the spheres
-  // opaque, then the planes as translucent discs as wide as the grid, pushed back so that the grid
-  // and shadows lying on a floor stay in front, and writing no depth. Their shadows are cast in
-  // the shadow pass (which reuses this frame's mesh).
-  void drawColliderPass(const SceneView& v, const FrameInfo& f) {
-    const Grid& grid = ground.grid();
-    buildColliderMesh(v.colliders, grid.centreInWorld(), grid.reach(), colliderMesh);
-    upload(GL_ARRAY_BUFFER, buf[kColliderPositions], colliderMesh.positions.size() * sizeof(float),
-           colliderMesh.positions.data(), GL_STREAM_DRAW);
-    upload(GL_ARRAY_BUFFER, buf[kColliderNormals], colliderMesh.normals.size() * sizeof(float),
-           colliderMesh.normals.data(), GL_STREAM_DRAW);
-    glBindVertexArray(vao[kVaoColliders]);
-    upload(GL_ELEMENT_ARRAY_BUFFER, buf[kColliderTriangles],
-           colliderMesh.triangles.size() * sizeof(std::uint32_t), colliderMesh.triangles.data(),
-           GL_STREAM_DRAW);
-    surfaceProg.use();
-    surfaceProg.set("u_view", f.view);
-    surfaceProg.set("u_proj", f.proj);
-    surfaceProg.set("u_orthographic", f.orthographic ? 1 : 0);
-    surfaceProg.set("u_checker_squares", 0.0f);
-    surfaceProg.set("u_tint", glm::vec4(0.0f));
-    glVertexAttrib2f(2, 0.0f, 0.0f);
-    const auto planes = static_cast<GLsizei>(colliderMesh.plane_indices);
-    const auto spheres = static_cast<GLsizei>(colliderMesh.triangles.size()) - planes;
-    if (spheres > 0) {
-      surfaceProg.set("u_opacity", 1.0f);
-      surfaceProg.set("u_color_front", kColliderSphere);
-      surfaceProg.set("u_color_back", kColliderSphere);
-      glEnable(GL_POLYGON_OFFSET_FILL);
-      glPolygonOffset(kColliderOffsetFactor, kColliderOffsetUnits);
-      glDrawElements(GL_TRIANGLES, spheres, GL_UNSIGNED_INT,
-                     reinterpret_cast<const void*>(planes * sizeof(std::uint32_t)));
-      glDisable(GL_POLYGON_OFFSET_FILL);
-    }
-    if (planes > 0) {
-      surfaceProg.set("u_opacity", kColliderPlaneOpacity);
-      surfaceProg.set("u_color_front", kColliderPlane);
-      surfaceProg.set("u_color_back", kColliderPlane);
-      glEnable(GL_BLEND);
-      glDepthMask(GL_FALSE);
-      glEnable(GL_POLYGON_OFFSET_FILL);
-      glPolygonOffset(kSurfaceOffsetFactor, kSurfaceOffsetUnits);
-      glDrawElements(GL_TRIANGLES, planes, GL_UNSIGNED_INT, nullptr);
-      glDisable(GL_POLYGON_OFFSET_FILL);
-      glDepthMask(GL_TRUE);
-      glDisable(GL_BLEND);
-    }
   }
 };
 
