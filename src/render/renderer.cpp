@@ -24,6 +24,7 @@
 #include "render/color_vertex.hpp"
 #include "render/frame.hpp"
 #include "render/ground.hpp"
+#include "render/points.hpp"
 #include "render/program.hpp"
 #include "render/shaders.hpp"
 #include "render/trails.hpp"
@@ -37,14 +38,10 @@ constexpr glm::vec3 kStrainRest{0.74f, 0.75f, 0.77f};
 constexpr glm::vec3 kStrainStretched{0.93f, 0.13f, 0.10f};
 constexpr glm::vec3 kStrainCompressed{0.12f, 0.36f, 0.98f};
 constexpr glm::vec3 kRigid{0.87f, 0.86f, 0.83f};
-constexpr glm::vec3 kColorMoving{0.98f, 0.64f, 0.28f};
-constexpr glm::vec3 kColorFixed{0.38f, 0.39f, 0.42f};
-constexpr glm::vec3 kColorGrabbed{1.0f, 0.92f, 0.15f};
 constexpr glm::vec3 kClothFront{0.30f, 0.52f, 0.74f};
 constexpr glm::vec3 kClothBack{0.74f, 0.56f, 0.40f};
 constexpr glm::vec3 kWire{0.10f, 0.14f, 0.20f};
 // ---- sizes ----
-constexpr float kDefaultRadius = 0.02f;  // m, when the view carries no radii
 // a culprit spring is drawn once more this wide (pixels), where the context allows wide lines:
 // it stands out of a dense cloth
 constexpr float kHighlightLineWidth = 3.0f;
@@ -124,7 +121,9 @@ struct Renderer::Impl {
   bool ready = false;
 
   // the programs (render/program.hpp: uniforms set by name)
-  Program pointProg, lineProg, springProg, surfaceProg, shadowProg;
+  Buffer positions;  // 3 floats a point, per frame: shared by points, springs, surface, shadow
+  Program lineProg, springProg, surfaceProg, shadowProg;
+  PointsPass points;
   BackgroundPass background;
   GroundPass ground{lineProg};
   ColliderPass colliders{surfaceProg};
@@ -132,7 +131,6 @@ struct Renderer::Impl {
   WindPass wind{lineProg};
 
   enum Vao {
-    kVaoPoints,
     kVaoSurface,
     kVaoSprings,     // no attributes: spring.vert fetches what it needs
     kVaoLines,       // the lines indexed over the position attribute, in one colour
@@ -141,12 +139,8 @@ struct Renderer::Impl {
     kVaos
   };
   enum Buf {
-    kPositions,
-    kRadii,
-    kFlags,
     kNormals,
-    kUv,            // SceneView::surface_uv, with the topology
-    kPointIndices,  // the points drawn when particles are hidden: highlighted, grabbed
+    kUv,  // SceneView::surface_uv, with the topology
     kTriangles,
     kLines,           // point index pairs of the drawn lines (also a texture buffer)
     kHighlightLines,  // point index pairs of the highlighted ones
@@ -176,13 +170,13 @@ struct Renderer::Impl {
   int surfaceLevel = -1;  // the level drawn last frame; -1: the whole surface
 
   // the flags last uploaded (flags change rarely: a highlight, a grab, not every frame)
-  bool pointFlagsUploaded = false, lineFlagsUploaded = false;
-  std::vector<std::uint8_t> uploadedPointFlags, uploadedLineFlags;
+  bool lineFlagsUploaded = false;
+  std::vector<std::uint8_t> uploadedLineFlags;
 
   // per-frame scratch, kept to avoid reallocation
   std::vector<float> normals, strainScratch;
   std::vector<std::uint8_t> lineFlagsScratch;
-  std::vector<std::uint32_t> highlightIndices, flaggedPoints;
+  std::vector<std::uint32_t> highlightIndices;
 
   ~Impl() { release(); }
 
@@ -205,6 +199,7 @@ struct Renderer::Impl {
       if (error) *error = "OpenGL functions are not loaded (no current context?)";
       return false;
     }
+    positions.create();
     if (!createPrograms(error)) {
       release();
       return false;
@@ -231,18 +226,12 @@ struct Renderer::Impl {
   }
 
   bool createPrograms(std::string* error) {
-    if (!pointProg.link("point.vert", "point.frag", error) ||
-        !lineProg.link("line.vert", "line.frag", error) ||
+    if (!points.init(positions, error) || !lineProg.link("line.vert", "line.frag", error) ||
         !springProg.link("spring.vert", "spring.frag", error) ||
         !surfaceProg.link("surface.vert", "surface.frag", error) || !background.init(error) ||
         !shadowProg.link("shadow.vert", "shadow.frag", error))
       return false;
     // the constant uniforms, once
-    pointProg.use();
-    pointProg.set("u_color_moving", kColorMoving);
-    pointProg.set("u_color_fixed", kColorFixed);
-    pointProg.set("u_color_highlight", kHighlightMagenta);
-    pointProg.set("u_color_grabbed", kColorGrabbed);
     springProg.use();
     springProg.set("u_color_rest", kStrainRest);
     springProg.set("u_color_stretched", kStrainStretched);
@@ -261,19 +250,7 @@ struct Renderer::Impl {
   void createVertexArrays() {
     glGenVertexArrays(kVaos, vao);
     glGenBuffers(kBufs, buf);
-    const auto positions = [&] {
-      glBindBuffer(GL_ARRAY_BUFFER, buf[kPositions]);
-      glEnableVertexAttribArray(0);
-      glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 0, nullptr);
-    };
-    // particles: positions, radii, flags (the last two may be constant attributes instead)
-    glBindVertexArray(vao[kVaoPoints]);
-    positions();
-    glBindBuffer(GL_ARRAY_BUFFER, buf[kRadii]);
-    glVertexAttribPointer(1, 1, GL_FLOAT, GL_FALSE, 0, nullptr);
-    glBindBuffer(GL_ARRAY_BUFFER, buf[kFlags]);
-    glVertexAttribIPointer(2, 1, GL_UNSIGNED_BYTE, 0, nullptr);
-    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, buf[kPointIndices]);  // only the flagged ones' draw
+    const auto positions = [&] { attachPositions(this->positions); };
     // the surface: positions, normals, triangles
     glBindVertexArray(vao[kVaoSurface]);
     positions();
@@ -302,16 +279,16 @@ struct Renderer::Impl {
   // buffers (no copies), strain and flags per line
   void createLineTextures() {
     glGenTextures(kTexs, tex);
-    const std::pair<Tex, Buf> views[] = {{kTexPositions, kPositions},
-                                         {kTexLines, kLines},
-                                         {kTexStrain, kStrain},
-                                         {kTexLineFlags, kLineFlags}};
+    const std::pair<Tex, GLuint> views[] = {{kTexPositions, positions.id()},
+                                            {kTexLines, buf[kLines]},
+                                            {kTexStrain, buf[kStrain]},
+                                            {kTexLineFlags, buf[kLineFlags]}};
     const GLenum formats[] = {GL_R32F, GL_R32UI, GL_R32F, GL_R8UI};
     for (int i = 0; i < kTexs; ++i) {
       // a generated name becomes a buffer object when first bound: glTexBuffer needs an object
-      glBindBuffer(GL_TEXTURE_BUFFER, buf[views[i].second]);
+      glBindBuffer(GL_TEXTURE_BUFFER, views[i].second);
       glBindTexture(GL_TEXTURE_BUFFER, tex[views[i].first]);
-      glTexBuffer(GL_TEXTURE_BUFFER, formats[i], buf[views[i].second]);
+      glTexBuffer(GL_TEXTURE_BUFFER, formats[i], views[i].second);
     }
     glBindBuffer(GL_TEXTURE_BUFFER, 0);
     glBindTexture(GL_TEXTURE_BUFFER, 0);
@@ -337,7 +314,7 @@ struct Renderer::Impl {
     nFlags = v.flags.size();
     nUv = v.surface_uv.size();
     nLevels = v.surface_levels.size();
-    uploadPointAttributes(v, n);
+    points.uploadTopology(v, n);
     uploadSurfaceUv(v, n);
     // keep only triangles and lines whose indices are in range: GL would read out of bounds
     validTriangles(v.triangles, n, triangles);
@@ -362,25 +339,6 @@ struct Renderer::Impl {
     uploadIndices(kVaoLines, kLines, lineIndices);
     lineFlagsUploaded = false;  // the highlighted lines' indices are rebuilt too
     ground.invalidate();
-  }
-
-  // Radii are constant for a topology (SceneView's contract), so they go up here only. Whether
-  // radii and flags are arrays or constants (a view without them) is vertex array state, set here
-  // too; the constants themselves are set by the point pass.
-  void uploadPointAttributes(const SceneView& v, size_t n) {
-    glBindVertexArray(vao[kVaoPoints]);
-    if (v.radii.size() == n) {
-      upload(GL_ARRAY_BUFFER, buf[kRadii], v.radii.size_bytes(), v.radii.data(), GL_STATIC_DRAW);
-      glEnableVertexAttribArray(1);
-    } else {
-      glDisableVertexAttribArray(1);
-    }
-    if (v.flags.size() == n)
-      glEnableVertexAttribArray(2);
-    else
-      glDisableVertexAttribArray(2);
-    glBindVertexArray(0);
-    pointFlagsUploaded = false;
   }
 
   // material coordinates go up with the topology; without them (or with the wrong count) the
@@ -493,18 +451,6 @@ struct Renderer::Impl {
     upload(GL_TEXTURE_BUFFER, buf[kStrain], strain.size_bytes(), strain.data(), GL_STREAM_DRAW);
   }
 
-  // Point flags mix bits fixed with the topology (kPointFixed) and per-frame state (a divergence
-  // culprit, the body the mouse holds), so the topology path cannot own them; but they change
-  // only on the frames where such a state begins or ends. They are uploaded when they differ
-  // from the copy last uploaded: comparing n bytes costs far less than an upload, which the
-  // driver copies and may have to synchronise with the previous frame's draw.
-  void uploadPointFlagsIfChanged(const SceneView& v) {
-    if (pointFlagsUploaded && std::ranges::equal(v.flags, uploadedPointFlags)) return;
-    pointFlagsUploaded = true;
-    uploadedPointFlags.assign(v.flags.begin(), v.flags.end());
-    upload(GL_ARRAY_BUFFER, buf[kFlags], v.flags.size_bytes(), v.flags.data(), GL_DYNAMIC_DRAW);
-  }
-
   // Line flags carry a per-frame state (the divergence culprit) but change rarely: uploaded,
   // and the highlighted lines' index buffer rebuilt, only when they differ from the copy last
   // uploaded (comparing nLines bytes costs less than the upload and the rebuild).
@@ -559,11 +505,11 @@ struct Renderer::Impl {
     f.level = f.surface && o.show_surface ? chooseSurfaceLevel(v, f.viewProj, width, height) : -1;
     // hidden particles (a cloth's beads) still show the ones that matter: a divergence's
     // culprit, the one the mouse holds
-    const bool points = f.points > 0 && (o.show_points || collectFlaggedPoints(v, f.points));
+    const bool drawPoints = f.points > 0 && (o.show_points || points.collectFlagged(v, f.points));
 
     // positions: one upload shared by particles, springs and surface
-    if (f.surface || f.lines || points)
-      upload(GL_ARRAY_BUFFER, buf[kPositions], v.positions.size_bytes(), v.positions.data(),
+    if (f.surface || f.lines || drawPoints)
+      upload(GL_ARRAY_BUFFER, positions, v.positions.size_bytes(), v.positions.data(),
              GL_STREAM_DRAW);
     // the normals before any pass that reads the surface's vertex array (the shadow's too)
     if (f.surface) {
@@ -581,11 +527,11 @@ struct Renderer::Impl {
     }
     if (o.show_grid) ground.drawGrid(f);
     if (o.show_grid && o.show_shadow && !v.planar && ground.grid().valid)
-      drawShadowPass(v, f, o, points && o.show_points);
+      drawShadowPass(v, f, o, drawPoints && o.show_points);
     setGhost(o);
     if (f.surface) drawSurfacePass(f, o);
     if (f.lines) drawSpringPass(v, f, o);
-    if (points) drawPointPass(v, f, o);
+    if (drawPoints) points.draw(v, f, o);
     if (o.opacity < 1.0f) glDepthMask(GL_TRUE), glDisable(GL_BLEND), glEnable(GL_DEPTH_TEST);
     if (o.show_axes) ground.drawAxes(f);
     if (o.show_trails && !v.trail_lengths.empty()) trails.draw(v, f);
@@ -598,7 +544,8 @@ struct Renderer::Impl {
   // The tint and opacity of the lit passes; a translucent lane blends over the target without
   // writing depth.
   void setGhost(const DrawOptions& o) {
-    for (Program* p : {&pointProg, &springProg, &surfaceProg}) {
+    points.setGhost(o);
+    for (Program* p : {&springProg, &surfaceProg}) {
       p->use();
       p->set("u_tint", o.tint);
       p->set("u_opacity", o.opacity);
@@ -715,47 +662,6 @@ struct Renderer::Impl {
     glDrawElements(GL_LINES, indices, GL_UNSIGNED_INT, nullptr);
   }
 
-  // particles as sphere impostors
-  void drawPointPass(const SceneView& v, const FrameInfo& f, const DrawOptions& o) {
-    const size_t n = f.points;
-    pointProg.use();
-    pointProg.set("u_view", f.view);
-    pointProg.set("u_proj", f.proj);
-    pointProg.set("u_viewport_height", static_cast<float>(f.height));
-    pointProg.set("u_radius_scale", o.point_scale);
-    glBindVertexArray(vao[kVaoPoints]);
-    // constants where the view has no array (context state: other passes may change them)
-    if (v.radii.size() != n) glVertexAttrib1f(1, kDefaultRadius);
-    if (v.flags.size() == n)
-      uploadPointFlagsIfChanged(v);
-    else
-      glVertexAttribI4ui(2, 0, 0, 0, 0);
-    // smooth sprite edges when multisampled (no effect on a single-sample target); the
-    // coverage alpha itself is not written (llvmpipe ignores GL_SAMPLE_ALPHA_TO_ONE)
-    glEnable(GL_SAMPLE_ALPHA_TO_COVERAGE);
-    glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_FALSE);
-    if (o.show_points)
-      glDrawArrays(GL_POINTS, 0, static_cast<GLsizei>(n));
-    else
-      glDrawElements(GL_POINTS, static_cast<GLsizei>(flaggedPoints.size()), GL_UNSIGNED_INT,
-                     nullptr);
-    glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
-    glDisable(GL_SAMPLE_ALPHA_TO_COVERAGE);
-  }
-
-  // The highlighted and grabbed points, for a frame whose particles are hidden: gathered into
-  // the points' element buffer (rarely more than one or two). Returns whether there are any.
-  bool collectFlaggedPoints(const SceneView& v, size_t n) {
-    flaggedPoints.clear();
-    if (v.flags.size() != n) return false;
-    for (size_t i = 0; i < n; ++i)
-      if (v.flags[i] & (kPointHighlight | kPointGrabbed))
-        flaggedPoints.push_back(static_cast<std::uint32_t>(i));
-    if (flaggedPoints.empty()) return false;
-    uploadIndices(kVaoPoints, kPointIndices, flaggedPoints);
-    return true;
-  }
-
   // The planar shadow of the cloth, springs and particles on the ground (after the grid, before
   // the scene): blended black, each pixel darkened once however many casters overlap it (the
   // stencil counts; a target without stencil bits darkens overlaps twice), no depth written.
@@ -789,9 +695,7 @@ struct Renderer::Impl {
       shadowProg.set("u_points", 1);
       shadowProg.set("u_point_scale",
                      f.proj[1][1] * 0.5f * static_cast<float>(f.height) * o.point_scale);
-      glBindVertexArray(vao[kVaoPoints]);
-      if (v.radii.size() != f.points) glVertexAttrib1f(1, kDefaultRadius);
-      glDrawArrays(GL_POINTS, 0, static_cast<GLsizei>(f.points));
+      points.drawForShadow(v, f.points);
     }
     glDisable(GL_STENCIL_TEST);
     glDepthMask(GL_TRUE);
