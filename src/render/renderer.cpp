@@ -27,6 +27,7 @@
 #include "render/points.hpp"
 #include "render/program.hpp"
 #include "render/shaders.hpp"
+#include "render/springs.hpp"
 #include "render/trails.hpp"
 
 namespace render {
@@ -34,19 +35,9 @@ namespace render {
 namespace {
 
 // ---- colours (linear 0..1) ----
-constexpr glm::vec3 kStrainRest{0.74f, 0.75f, 0.77f};
-constexpr glm::vec3 kStrainStretched{0.93f, 0.13f, 0.10f};
-constexpr glm::vec3 kStrainCompressed{0.12f, 0.36f, 0.98f};
-constexpr glm::vec3 kRigid{0.87f, 0.86f, 0.83f};
 constexpr glm::vec3 kClothFront{0.30f, 0.52f, 0.74f};
 constexpr glm::vec3 kClothBack{0.74f, 0.56f, 0.40f};
 constexpr glm::vec3 kWire{0.10f, 0.14f, 0.20f};
-// ---- sizes ----
-// a culprit spring is drawn once more this wide (pixels), where the context allows wide lines:
-// it stands out of a dense cloth
-constexpr float kHighlightLineWidth = 3.0f;
-// texture units of the spring pass's texture buffers
-constexpr GLint kPositionsUnit = 0, kLinesUnit = 1, kStrainUnit = 2, kLineFlagsUnit = 3;
 // checker squares across one unit of SceneView::surface_uv (the cloth's larger side): enough to
 // see motion and folds, few enough to stay a texture and not a pattern
 constexpr float kCheckerSquares = 12.0f;
@@ -73,23 +64,7 @@ void upload(GLenum target, GLuint buffer, size_t bytes, const void* data, GLenum
   glBufferData(target, static_cast<GLsizeiptr>(bytes), bytes ? data : nullptr, usage);
 }
 
-// The scale the map divides by, or 0 where it cannot (the map then shows the sign only).
-float usableScale(float scale) {
-  return scale > 0.0f && std::isfinite(scale) ? scale : 0.0f;
-}
-
 }  // namespace
-
-glm::vec3 strainColor(float strain, float scale) {
-  if (std::isnan(strain)) return kStrainRest;
-  scale = usableScale(scale);
-  float t = scale > 0.0f ? strain / scale : strain > 0.0f ? 1.0f : strain < 0.0f ? -1.0f : 0.0f;
-  t = std::clamp(t, -1.0f, 1.0f);
-  const float a = std::abs(t);
-  const float s = a * (2.0f - a);  // ease-out (as spring.vert)
-  return t >= 0.0f ? glm::mix(kStrainRest, kStrainStretched, s)
-                   : glm::mix(kStrainRest, kStrainCompressed, s);
-}
 
 void vertexNormals(std::span<const float> positions, std::span<const std::uint32_t> triangles,
                    std::vector<float>& normals) {
@@ -122,8 +97,9 @@ struct Renderer::Impl {
 
   // the programs (render/program.hpp: uniforms set by name)
   Buffer positions;  // 3 floats a point, per frame: shared by points, springs, surface, shadow
-  Program lineProg, springProg, surfaceProg, shadowProg;
+  Program lineProg, surfaceProg, shadowProg;
   PointsPass points;
+  SpringsPass springs{lineProg};
   BackgroundPass background;
   GroundPass ground{lineProg};
   ColliderPass colliders{surfaceProg};
@@ -132,9 +108,6 @@ struct Renderer::Impl {
 
   enum Vao {
     kVaoSurface,
-    kVaoSprings,     // no attributes: spring.vert fetches what it needs
-    kVaoLines,       // the lines indexed over the position attribute, in one colour
-    kVaoHighlight,   // the highlighted ones, likewise
     kVaoShadowMesh,  // positions and SceneView::shadow_triangles
     kVaos
   };
@@ -142,18 +115,11 @@ struct Renderer::Impl {
     kNormals,
     kUv,  // SceneView::surface_uv, with the topology
     kTriangles,
-    kLines,           // point index pairs of the drawn lines (also a texture buffer)
-    kHighlightLines,  // point index pairs of the highlighted ones
-    kStrain,          // per drawn line, a texture buffer
-    kLineFlags,       // per drawn line, a texture buffer
     kShadowTriangles,
     kLevelTriangles,  // SceneView::surface_levels, one after another
     kBufs
   };
-  enum Tex { kTexPositions, kTexLines, kTexStrain, kTexLineFlags, kTexs };
-  GLuint vao[kVaos]{}, buf[kBufs]{}, tex[kTexs]{};
-  bool wideLines = false;  // glLineWidth(kHighlightLineWidth) is allowed
-  size_t maxTexels = 0;    // GL_MAX_TEXTURE_BUFFER_SIZE
+  GLuint vao[kVaos]{}, buf[kBufs]{};
 
   // topology state
   bool haveTopology = false;
@@ -161,22 +127,14 @@ struct Renderer::Impl {
   size_t nPoints = 0, nLines = 0, nTriangleIndices = 0, nRadii = 0, nFlags = 0, nUv = 0,
          nShadowIndices = 0, nLevels = 0;
   bool haveUv = false;  // the view's surface_uv covers every point: the checker is drawn
-  std::vector<std::uint32_t> triangles;    // the valid triangles of the view
-  std::vector<std::uint32_t> lineIndices;  // the valid lines of the view (index pairs)
-  std::vector<std::uint32_t> lineIds;      // the view's index of each; empty: all are valid
-  GLsizei triangleIndexCount = 0, lineCount = 0, highlightCount = 0, shadowIndexCount = 0;
+  std::vector<std::uint32_t> triangles;  // the valid triangles of the view
+  GLsizei triangleIndexCount = 0, shadowIndexCount = 0;
   // the surface levels' valid triangles in kLevelTriangles: level k's are [first[k], first[k+1])
   std::vector<size_t> levelFirst;
   int surfaceLevel = -1;  // the level drawn last frame; -1: the whole surface
 
-  // the flags last uploaded (flags change rarely: a highlight, a grab, not every frame)
-  bool lineFlagsUploaded = false;
-  std::vector<std::uint8_t> uploadedLineFlags;
-
   // per-frame scratch, kept to avoid reallocation
-  std::vector<float> normals, strainScratch;
-  std::vector<std::uint8_t> lineFlagsScratch;
-  std::vector<std::uint32_t> highlightIndices;
+  std::vector<float> normals;
 
   ~Impl() { release(); }
 
@@ -186,10 +144,8 @@ struct Renderer::Impl {
     if (!vao[0]) return;
     glDeleteVertexArrays(kVaos, vao);
     glDeleteBuffers(kBufs, buf);
-    glDeleteTextures(kTexs, tex);
     std::fill(std::begin(vao), std::end(vao), 0u);
     std::fill(std::begin(buf), std::end(buf), 0u);
-    std::fill(std::begin(tex), std::end(tex), 0u);
     ready = false;
   }
 
@@ -209,40 +165,16 @@ struct Renderer::Impl {
     colliders.init();
     trails.init();
     wind.init();
-    createLineTextures();
-    // wide lines: within the implementation's range, and not in a forward-compatible context
-    // (the window's), where a width above 1 is an error
-    GLfloat range[2] = {1.0f, 1.0f};
-    GLint flags = 0;
-    glGetFloatv(GL_ALIASED_LINE_WIDTH_RANGE, range);
-    glGetIntegerv(GL_CONTEXT_FLAGS, &flags);
-    wideLines =
-        range[1] >= kHighlightLineWidth && !(flags & GL_CONTEXT_FLAG_FORWARD_COMPATIBLE_BIT);
-    GLint texels = 0;
-    glGetIntegerv(GL_MAX_TEXTURE_BUFFER_SIZE, &texels);
-    maxTexels = static_cast<size_t>(std::max(texels, 0));
     ready = true;
     return true;
   }
 
   bool createPrograms(std::string* error) {
     if (!points.init(positions, error) || !lineProg.link("line.vert", "line.frag", error) ||
-        !springProg.link("spring.vert", "spring.frag", error) ||
+        !springs.init(positions, error) ||
         !surfaceProg.link("surface.vert", "surface.frag", error) || !background.init(error) ||
         !shadowProg.link("shadow.vert", "shadow.frag", error))
       return false;
-    // the constant uniforms, once
-    springProg.use();
-    springProg.set("u_color_rest", kStrainRest);
-    springProg.set("u_color_stretched", kStrainStretched);
-    springProg.set("u_color_compressed", kStrainCompressed);
-    springProg.set("u_color_rigid", kRigid);
-    springProg.set("u_color_highlight", kHighlightMagenta);
-    springProg.set("u_positions", kPositionsUnit);
-    springProg.set("u_lines", kLinesUnit);
-    springProg.set("u_strain", kStrainUnit);
-    springProg.set("u_line_flags", kLineFlagsUnit);
-    glUseProgram(0);
     return true;
   }
 
@@ -263,35 +195,8 @@ struct Renderer::Impl {
     glBindVertexArray(vao[kVaoShadowMesh]);
     positions();
     glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, buf[kShadowTriangles]);
-    // lines in one colour (the highlighted ones; all when texture buffers cannot hold them):
-    // positions, line index pairs; attribute 1, the colour, is left a constant
-    glBindVertexArray(vao[kVaoLines]);
-    positions();
-    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, buf[kLines]);
-    glBindVertexArray(vao[kVaoHighlight]);
-    positions();
-    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, buf[kHighlightLines]);
     glBindVertexArray(0);
     glBindBuffer(GL_ARRAY_BUFFER, 0);
-  }
-
-  // the spring pass's texture buffers, read by texelFetch: views of the position and line index
-  // buffers (no copies), strain and flags per line
-  void createLineTextures() {
-    glGenTextures(kTexs, tex);
-    const std::pair<Tex, GLuint> views[] = {{kTexPositions, positions.id()},
-                                            {kTexLines, buf[kLines]},
-                                            {kTexStrain, buf[kStrain]},
-                                            {kTexLineFlags, buf[kLineFlags]}};
-    const GLenum formats[] = {GL_R32F, GL_R32UI, GL_R32F, GL_R8UI};
-    for (int i = 0; i < kTexs; ++i) {
-      // a generated name becomes a buffer object when first bound: glTexBuffer needs an object
-      glBindBuffer(GL_TEXTURE_BUFFER, views[i].second);
-      glBindTexture(GL_TEXTURE_BUFFER, tex[views[i].first]);
-      glTexBuffer(GL_TEXTURE_BUFFER, formats[i], views[i].second);
-    }
-    glBindBuffer(GL_TEXTURE_BUFFER, 0);
-    glBindTexture(GL_TEXTURE_BUFFER, 0);
   }
 
   // ---- the topology path ----
@@ -325,19 +230,7 @@ struct Renderer::Impl {
     shadowIndexCount = static_cast<GLsizei>(shadow.size());
     uploadIndices(kVaoShadowMesh, kShadowTriangles, shadow);
     uploadSurfaceLevels(v, n);
-    lineIndices.clear();
-    lineIds.clear();
-    for (size_t l = 0; l < nLines; ++l) {
-      const std::uint32_t a = v.lines[2 * l], b = v.lines[2 * l + 1];
-      if (a < n && b < n) {
-        lineIndices.insert(lineIndices.end(), {a, b});
-        lineIds.push_back(static_cast<std::uint32_t>(l));
-      }
-    }
-    if (lineIds.size() == nLines) lineIds.clear();  // all valid: the identity
-    lineCount = static_cast<GLsizei>(lineIndices.size() / 2);
-    uploadIndices(kVaoLines, kLines, lineIndices);
-    lineFlagsUploaded = false;  // the highlighted lines' indices are rebuilt too
+    springs.uploadTopology(v, n);
     ground.invalidate();
   }
 
@@ -432,43 +325,6 @@ struct Renderer::Impl {
     glBindVertexArray(0);
   }
 
-  // ---- the per-frame path ----
-  // A per-line array of the view as the drawn lines see it: itself when every line is drawn,
-  // else gathered into scratch (zeros where the view lacks it).
-  template <class T>
-  std::span<const T> perDrawnLine(std::span<const T> values, std::vector<T>& scratch) const {
-    const bool complete = values.size() == nLines;
-    if (complete && lineIds.empty()) return values;
-    scratch.assign(static_cast<size_t>(lineCount), T{});
-    if (complete)
-      for (size_t k = 0; k < scratch.size(); ++k) scratch[k] = values[lineIds[k]];
-    return scratch;
-  }
-
-  // one float per line, every frame (the colour map runs in spring.vert)
-  void uploadLineStrain(const SceneView& v) {
-    const std::span<const float> strain = perDrawnLine(v.line_strain, strainScratch);
-    upload(GL_TEXTURE_BUFFER, buf[kStrain], strain.size_bytes(), strain.data(), GL_STREAM_DRAW);
-  }
-
-  // Line flags carry a per-frame state (the divergence culprit) but change rarely: uploaded,
-  // and the highlighted lines' index buffer rebuilt, only when they differ from the copy last
-  // uploaded (comparing nLines bytes costs less than the upload and the rebuild).
-  void uploadLineFlagsIfChanged(const SceneView& v) {
-    const std::span<const std::uint8_t> flags = perDrawnLine(v.line_flags, lineFlagsScratch);
-    if (lineFlagsUploaded && std::ranges::equal(flags, uploadedLineFlags)) return;
-    lineFlagsUploaded = true;
-    uploadedLineFlags.assign(flags.begin(), flags.end());
-    upload(GL_TEXTURE_BUFFER, buf[kLineFlags], flags.size_bytes(), flags.data(), GL_DYNAMIC_DRAW);
-    highlightIndices.clear();
-    for (size_t k = 0; k < flags.size(); ++k)
-      if (flags[k] & kLineHighlight)
-        highlightIndices.insert(highlightIndices.end(),
-                                {lineIndices[2 * k], lineIndices[2 * k + 1]});
-    highlightCount = static_cast<GLsizei>(highlightIndices.size() / 2);
-    uploadIndices(kVaoHighlight, kHighlightLines, highlightIndices);
-  }
-
   // ---- the passes of one frame ----
   struct FrameInfo : Frame {
     bool surface = false;  // the surface or its wireframe is drawn
@@ -501,7 +357,7 @@ struct Renderer::Impl {
     f.height = height;
     f.orthographic = cam.planar;
     f.surface = (o.show_surface || o.wireframe) && triangleIndexCount > 0;
-    f.lines = o.show_lines && lineCount > 0;
+    f.lines = o.show_lines && springs.lineCount() > 0;
     f.level = f.surface && o.show_surface ? chooseSurfaceLevel(v, f.viewProj, width, height) : -1;
     // hidden particles (a cloth's beads) still show the ones that matter: a divergence's
     // culprit, the one the mouse holds
@@ -530,7 +386,7 @@ struct Renderer::Impl {
       drawShadowPass(v, f, o, drawPoints && o.show_points);
     setGhost(o);
     if (f.surface) drawSurfacePass(f, o);
-    if (f.lines) drawSpringPass(v, f, o);
+    if (f.lines) springs.draw(v, f, o);
     if (drawPoints) points.draw(v, f, o);
     if (o.opacity < 1.0f) glDepthMask(GL_TRUE), glDisable(GL_BLEND), glEnable(GL_DEPTH_TEST);
     if (o.show_axes) ground.drawAxes(f);
@@ -545,11 +401,10 @@ struct Renderer::Impl {
   // writing depth.
   void setGhost(const DrawOptions& o) {
     points.setGhost(o);
-    for (Program* p : {&springProg, &surfaceProg}) {
-      p->use();
-      p->set("u_tint", o.tint);
-      p->set("u_opacity", o.opacity);
-    }
+    springs.setGhost(o);
+    surfaceProg.use();
+    surfaceProg.set("u_tint", o.tint);
+    surfaceProg.set("u_opacity", o.opacity);
     if (o.opacity < 1.0f) {
       // an x-ray over the lane drawn first: lanes that still coincide would otherwise fight
       // over equal depths in blotches
@@ -621,47 +476,6 @@ struct Renderer::Impl {
     }
   }
 
-  // Springs coloured by strain, rods neutral (spring.vert: GL_LINES whose ends and colours are
-  // fetched from texture buffers, one strain per line uploaded per frame). The culprits are
-  // drawn once more on top (wider where allowed), so that no neighbour drawn later covers them.
-  void drawSpringPass(const SceneView& v, const FrameInfo& f, const DrawOptions& o) {
-    uploadLineFlagsIfChanged(v);
-    // GL 3.3 promises texture buffers of only 65 536 texels (desktop drivers 2^27): beyond the
-    // limit the lines are drawn in the rest colour, indexed over the position attribute
-    const size_t need = std::max(3 * f.points, lineIndices.size());
-    if (need <= maxTexels) {
-      uploadLineStrain(v);
-      springProg.use();
-      springProg.set("u_view_proj", f.viewProj);
-      springProg.set("u_strain_scale", usableScale(o.strain_scale));
-      for (const auto& [unit, t] :
-           {std::pair{kPositionsUnit, kTexPositions}, std::pair{kLinesUnit, kTexLines},
-            std::pair{kStrainUnit, kTexStrain}, std::pair{kLineFlagsUnit, kTexLineFlags}}) {
-        glActiveTexture(GL_TEXTURE0 + static_cast<GLenum>(unit));
-        glBindTexture(GL_TEXTURE_BUFFER, tex[t]);
-      }
-      glActiveTexture(GL_TEXTURE0);
-      glBindVertexArray(vao[kVaoSprings]);
-      glDrawArrays(GL_LINES, 0, 2 * lineCount);
-    } else {
-      drawLinesInOneColour(f, kVaoLines, kStrainRest, 2 * lineCount);
-    }
-    if (highlightCount > 0) {
-      if (wideLines) glLineWidth(kHighlightLineWidth);
-      drawLinesInOneColour(f, kVaoHighlight, kHighlightMagenta, 2 * highlightCount);
-      glLineWidth(1.0f);
-    }
-  }
-
-  // indexed lines through the per-vertex colour program, the colour a constant attribute
-  void drawLinesInOneColour(const FrameInfo& f, Vao a, const glm::vec3& color, GLsizei indices) {
-    lineProg.use();
-    lineProg.set("u_view_proj", f.viewProj);
-    glBindVertexArray(vao[a]);
-    glVertexAttrib4f(1, color.r, color.g, color.b, 1.0f);
-    glDrawElements(GL_LINES, indices, GL_UNSIGNED_INT, nullptr);
-  }
-
   // The planar shadow of the cloth, springs and particles on the ground (after the grid, before
   // the scene): blended black, each pixel darkened once however many casters overlap it (the
   // stencil counts; a target without stencil bits darkens overlaps twice), no depth written.
@@ -686,10 +500,7 @@ struct Renderer::Impl {
       glDrawElements(GL_TRIANGLES, coarse ? shadowIndexCount : triangleIndexCount, GL_UNSIGNED_INT,
                      nullptr);
     }
-    if (f.lines) {
-      glBindVertexArray(vao[kVaoLines]);
-      glDrawElements(GL_LINES, 2 * lineCount, GL_UNSIGNED_INT, nullptr);
-    }
+    if (f.lines) springs.drawForShadow();
     colliders.drawSpheresForShadow();
     if (withPoints) {
       shadowProg.set("u_points", 1);
