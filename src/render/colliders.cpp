@@ -127,19 +127,19 @@ void ColliderPass::draw(std::span<const ColliderShape> colliders, const Frame& f
                         const glm::vec3& around, float reach) {
   buildColliderMesh(colliders, around, reach, mesh_);
   uploadMesh();  // leaves the vertex array bound
-  lit_.use();
-  lit_.set("u_view", f.view);
-  lit_.set("u_proj", f.proj);
-  lit_.set("u_orthographic", f.orthographic ? 1 : 0);
-  lit_.set("u_checker_squares", 0.0f);
-  lit_.set("u_tint", glm::vec4(0.0f));
+  litProgram_.use();
+  litProgram_.set("u_view", f.view);
+  litProgram_.set("u_proj", f.proj);
+  litProgram_.set("u_orthographic", f.orthographic ? 1 : 0);
+  litProgram_.set("u_checker_squares", 0.0f);
+  litProgram_.set("u_tint", glm::vec4(0.0f));
   glVertexAttrib2f(2, 0.0f, 0.0f);
   const auto planes = static_cast<GLsizei>(mesh_.plane_indices);
   const auto spheres = static_cast<GLsizei>(mesh_.triangles.size()) - planes;
   if (spheres > 0) {
-    lit_.set("u_opacity", 1.0f);
-    lit_.set("u_color_front", kColliderSphere);
-    lit_.set("u_color_back", kColliderSphere);
+    litProgram_.set("u_opacity", 1.0f);
+    litProgram_.set("u_color_front", kColliderSphere);
+    litProgram_.set("u_color_back", kColliderSphere);
     glEnable(GL_POLYGON_OFFSET_FILL);
     glPolygonOffset(kColliderOffsetFactor, kColliderOffsetUnits);
     glDrawElements(GL_TRIANGLES, spheres, GL_UNSIGNED_INT,
@@ -147,9 +147,9 @@ void ColliderPass::draw(std::span<const ColliderShape> colliders, const Frame& f
     glDisable(GL_POLYGON_OFFSET_FILL);
   }
   if (planes > 0) {
-    lit_.set("u_opacity", kColliderPlaneOpacity);
-    lit_.set("u_color_front", kColliderPlane);
-    lit_.set("u_color_back", kColliderPlane);
+    litProgram_.set("u_opacity", kColliderPlaneOpacity);
+    litProgram_.set("u_color_front", kColliderPlane);
+    litProgram_.set("u_color_back", kColliderPlane);
     glEnable(GL_BLEND);
     glDepthMask(GL_FALSE);
     glEnable(GL_POLYGON_OFFSET_FILL);

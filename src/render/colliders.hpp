@@ -43,8 +43,8 @@ bool floorLevel(std::span<const ColliderShape> colliders, float& level);
 // reuses this frame's mesh).
 class ColliderPass {
  public:
-  // `lit`: the lit program (shaders/surface.vert), shared with the surface pass
-  explicit ColliderPass(Program& lit) : lit_(lit) {}
+  // `litProgram`: the lit program (shaders/surface.vert), shared with the surface pass
+  explicit ColliderPass(Program& litProgram) : litProgram_(litProgram) {}
   void init();
   // Builds this frame's mesh, the planes as discs of radius `reach` about `around` (the grid's
   // centre), and draws it.
@@ -57,7 +57,7 @@ class ColliderPass {
  private:
   void uploadMesh();
 
-  Program& lit_;
+  Program& litProgram_;
   VertexArray vao_;
   Buffer positions_, normals_, triangles_;
   ColliderMesh mesh_;  // this frame's, rebuilt with the grid's centre and reach

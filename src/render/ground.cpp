@@ -155,8 +155,14 @@ void GroundPass::build(bool planar) {
     }
   }
   gridVertices_ = static_cast<int>(vertexScratch_.size());
-  // axes at the origin: x red, y green, z blue
-  const float len = kAxisLength * s;
+  addAxes();
+  upload(GL_ARRAY_BUFFER, vertices_, vertexScratch_.size() * sizeof(ColorVertex),
+         vertexScratch_.data(), GL_STATIC_DRAW);
+}
+
+// axes at the origin, kAxisLength cells long: x red, y green, z blue
+void GroundPass::addAxes() {
+  const float len = kAxisLength * grid_.spacing;
   for (int a = 0; a < 3; ++a) {
     glm::vec3 tip(0.0f);
     tip[a] = len;
@@ -164,14 +170,12 @@ void GroundPass::build(bool planar) {
     vertexScratch_.push_back(colorVertex(tip, kAxisColors[a]));
   }
   axesVertices_ = 6;
-  upload(GL_ARRAY_BUFFER, vertices_, vertexScratch_.size() * sizeof(ColorVertex),
-         vertexScratch_.data(), GL_STATIC_DRAW);
 }
 
 void GroundPass::drawGrid(const Frame& f) {
   if (gridVertices_ == 0) return;
-  lines_.use();
-  lines_.set("u_view_proj", f.viewProj);
+  lineProgram_.use();
+  lineProgram_.set("u_view_proj", f.viewProj);
   glBindVertexArray(vao_.id());
   glEnable(GL_BLEND);
   glDepthMask(GL_FALSE);
@@ -182,8 +186,8 @@ void GroundPass::drawGrid(const Frame& f) {
 
 void GroundPass::drawAxes(const Frame& f) {
   if (axesVertices_ == 0) return;
-  lines_.use();
-  lines_.set("u_view_proj", f.viewProj);
+  lineProgram_.use();
+  lineProgram_.set("u_view_proj", f.viewProj);
   glBindVertexArray(vao_.id());
   glDrawArrays(GL_LINES, gridVertices_, axesVertices_);
 }

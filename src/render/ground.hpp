@@ -34,8 +34,8 @@ struct Grid {
 
 class GroundPass {
  public:
-  // `lines`: the coloured-line program, shared with the other passes that draw with it
-  explicit GroundPass(Program& lines) : lines_(lines) {}
+  // `lineProgram`: the coloured-line program, shared with the other passes that draw with it
+  explicit GroundPass(Program& lineProgram) : lineProgram_(lineProgram) {}
   void init();
   void invalidate() { grid_.valid = false; }  // a new topology: placed afresh at the next update
   // Places the grid under the view's n points (on a floor collider where there is one) and about
@@ -48,11 +48,12 @@ class GroundPass {
   void drawAxes(const Frame& frame);
 
  private:
-  bool place(const SceneView& view, std::size_t n);  // true when the level moved
+  bool place(const SceneView& view, std::size_t n);  // true when placed afresh or lowered
   bool follow(const Camera& camera);                 // true when centre or reach changed
-  void build(bool planar);
+  void build(bool planar);                           // the grid's lines, then the axes'
+  void addAxes();
 
-  Program& lines_;
+  Program& lineProgram_;
   VertexArray vao_;
   Buffer vertices_;  // the grid's lines, then the axes'
   Grid grid_;

@@ -51,9 +51,17 @@ bool SpringsPass::init(const Buffer& positions, std::string* error) {
   springProgram_.set("u_strain", kStrainUnit);
   springProgram_.set("u_line_flags", kLineFlagsUnit);
   glUseProgram(0);
-  // lines in one colour (the highlighted ones; all when texture buffers cannot hold them):
-  // positions, line index pairs; attribute 1, the colour, is left a constant
   for (Buffer* b : {&indices_, &highlightIndices_, &strain_, &flags_}) b->create();
+  createVertexArrays(positions);
+  createTextures(positions);
+  queryLimits();
+  return true;
+}
+
+// Lines in one colour (the highlighted ones; all when texture buffers cannot hold them):
+// positions, line index pairs; attribute 1, the colour, is left a constant. The strain-coloured
+// lines need none: spring.vert fetches what it needs.
+void SpringsPass::createVertexArrays(const Buffer& positions) {
   springsVao_.create();
   for (auto [vao, indices] :
        {std::pair{&linesVao_, &indices_}, std::pair{&highlightVao_, &highlightIndices_}}) {
@@ -64,7 +72,9 @@ bool SpringsPass::init(const Buffer& positions, std::string* error) {
   }
   glBindVertexArray(0);
   glBindBuffer(GL_ARRAY_BUFFER, 0);
-  createTextures(positions);
+}
+
+void SpringsPass::queryLimits() {
   // wide lines: within the implementation's range, and not in a forward-compatible context
   // (the window's), where a width above 1 is an error
   GLfloat range[2] = {1.0f, 1.0f};
@@ -76,7 +86,6 @@ bool SpringsPass::init(const Buffer& positions, std::string* error) {
   GLint texels = 0;
   glGetIntegerv(GL_MAX_TEXTURE_BUFFER_SIZE, &texels);
   maxTexels_ = static_cast<size_t>(std::max(texels, 0));
-  return true;
 }
 
 // the texture buffers, read by texelFetch: views of the position and line index buffers (no

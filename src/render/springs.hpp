@@ -33,7 +33,9 @@ class SpringsPass {
   void drawForShadow() const;
 
  private:
+  void createVertexArrays(const Buffer& positions);
   void createTextures(const Buffer& positions);
+  void queryLimits();
   template <class T>
   std::span<const T> perDrawnLine(std::span<const T> values, std::vector<T>& scratch) const;
   void uploadStrain(const SceneView& view);

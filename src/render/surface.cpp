@@ -160,23 +160,23 @@ void SurfacePass::uploadNormals(const SceneView& v, size_t n) {
 }
 
 void SurfacePass::setGhost(const DrawOptions& o) {
-  lit_.use();
-  lit_.set("u_tint", o.tint);
-  lit_.set("u_opacity", o.opacity);
+  litProgram_.use();
+  litProgram_.set("u_tint", o.tint);
+  litProgram_.set("u_opacity", o.opacity);
 }
 
 void SurfacePass::draw(const Frame& f, const DrawOptions& o, int level) {
-  lit_.use();
-  lit_.set("u_view", f.view);
-  lit_.set("u_proj", f.proj);
-  lit_.set("u_orthographic", f.orthographic ? 1 : 0);
+  litProgram_.use();
+  litProgram_.set("u_view", f.view);
+  litProgram_.set("u_proj", f.proj);
+  litProgram_.set("u_orthographic", f.orthographic ? 1 : 0);
   glBindVertexArray(vao_.id());
   if (!haveUv_) glVertexAttrib2f(2, 0.0f, 0.0f);
   if (o.show_surface) drawFilled(level);
   if (o.wireframe) {
-    lit_.set("u_checker_squares", 0.0f);
-    lit_.set("u_color_front", kWire);
-    lit_.set("u_color_back", kWire);
+    litProgram_.set("u_checker_squares", 0.0f);
+    litProgram_.set("u_color_front", kWire);
+    litProgram_.set("u_color_back", kWire);
     glPolygonMode(GL_FRONT_AND_BACK, GL_LINE);
     glDrawElements(GL_TRIANGLES, static_cast<GLsizei>(triangles_.size()), GL_UNSIGNED_INT, nullptr);
     glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
@@ -184,9 +184,9 @@ void SurfacePass::draw(const Frame& f, const DrawOptions& o, int level) {
 }
 
 void SurfacePass::drawFilled(int level) {
-  lit_.set("u_checker_squares", haveUv_ ? kCheckerSquares : 0.0f);
-  lit_.set("u_color_front", kClothFront);
-  lit_.set("u_color_back", kClothBack);
+  litProgram_.set("u_checker_squares", haveUv_ ? kCheckerSquares : 0.0f);
+  litProgram_.set("u_color_front", kClothFront);
+  litProgram_.set("u_color_back", kClothBack);
   glEnable(GL_POLYGON_OFFSET_FILL);
   glPolygonOffset(kSurfaceOffsetFactor, kSurfaceOffsetUnits);
   if (level >= 0) {  // the level's triangles in place of the whole surface's, for this draw

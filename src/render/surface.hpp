@@ -22,8 +22,8 @@ void validTriangles(std::span<const std::uint32_t> in, std::size_t n,
 
 class SurfacePass {
  public:
-  // `lit`: the lit program, shared with the colliders' pass
-  explicit SurfacePass(Program& lit) : lit_(lit) {}
+  // `litProgram`: the lit program, shared with the colliders' pass
+  explicit SurfacePass(Program& litProgram) : litProgram_(litProgram) {}
   // `positions`: the points' positions, shared with the other passes (attribute 0)
   void init(const Buffer& positions);
   // A new topology: the valid triangles, the levels' and the material coordinates.
@@ -46,7 +46,7 @@ class SurfacePass {
   float medianEdgePixels(std::span<const float> positions, const Frame& frame);
   void drawFilled(int level);
 
-  Program& lit_;
+  Program& litProgram_;
   VertexArray vao_;
   Buffer normals_, uv_, triangleIndices_;
   // SceneView::surface_levels' valid triangles one after another (not bound to a vertex array:

@@ -30,9 +30,9 @@ void createColorLines(VertexArray& vao, Buffer& vertices) {
 }
 
 // blended over the scene, not writing depth
-void beginBlendedLines(Program& lines, const Frame& f, const VertexArray& vao) {
-  lines.use();
-  lines.set("u_view_proj", f.viewProj);
+void beginBlendedLines(Program& lineProgram, const Frame& f, const VertexArray& vao) {
+  lineProgram.use();
+  lineProgram.set("u_view_proj", f.viewProj);
   glBindVertexArray(vao.id());
   glEnable(GL_BLEND);
   glDepthMask(GL_FALSE);
@@ -76,7 +76,7 @@ void TrailsPass::draw(const SceneView& v, const Frame& f) {
   if (count_.empty()) return;
   upload(GL_ARRAY_BUFFER, vertices_, vertexScratch_.size() * sizeof(ColorVertex),
          vertexScratch_.data(), GL_STREAM_DRAW);
-  beginBlendedLines(lines_, f, vao_);
+  beginBlendedLines(lineProgram_, f, vao_);
   glMultiDrawArrays(GL_LINE_STRIP, first_.data(), count_.data(),
                     static_cast<GLsizei>(count_.size()));
   endBlendedLines();
@@ -96,7 +96,7 @@ void WindPass::draw(const SceneView& v, const Frame& f) {
   vertexScratch_.resize(vertexScratch_.size() / 2 * 2);  // whole streaks only
   upload(GL_ARRAY_BUFFER, vertices_, vertexScratch_.size() * sizeof(ColorVertex),
          vertexScratch_.data(), GL_STREAM_DRAW);
-  beginBlendedLines(lines_, f, vao_);
+  beginBlendedLines(lineProgram_, f, vao_);
   glDrawArrays(GL_LINES, 0, static_cast<GLsizei>(vertexScratch_.size()));
   endBlendedLines();
 }

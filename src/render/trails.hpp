@@ -15,8 +15,8 @@ namespace render {
 
 class TrailsPass {
  public:
-  // `lines`: the coloured-line program, shared with the other passes that draw with it
-  explicit TrailsPass(Program& lines) : lines_(lines) {}
+  // `lineProgram`: the coloured-line program, shared with the other passes that draw with it
+  explicit TrailsPass(Program& lineProgram) : lineProgram_(lineProgram) {}
   void init();
   // Each trail a line strip in its palette colour, fading from the newest sample to the oldest.
   void draw(const SceneView& view, const Frame& frame);
@@ -24,7 +24,7 @@ class TrailsPass {
  private:
   void build(const SceneView& view);
 
-  Program& lines_;
+  Program& lineProgram_;
   VertexArray vao_;
   Buffer vertices_;
   // this frame's, kept to avoid reallocation: the vertices, and each strip's first and count
@@ -34,13 +34,13 @@ class TrailsPass {
 
 class WindPass {
  public:
-  explicit WindPass(Program& lines) : lines_(lines) {}
+  explicit WindPass(Program& lineProgram) : lineProgram_(lineProgram) {}
   void init();
   // The streaks as pale blue lines, depth-tested (the scene hides those behind it).
   void draw(const SceneView& view, const Frame& frame);
 
  private:
-  Program& lines_;
+  Program& lineProgram_;
   VertexArray vao_;
   Buffer vertices_;
   std::vector<ColorVertex> vertexScratch_;  // this frame's, kept to avoid reallocation
