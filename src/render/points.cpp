@@ -25,16 +25,16 @@ bool PointsPass::init(const Buffer& positions, std::string* error) {
   program_.set("u_color_grabbed", kColorGrabbed);
   glUseProgram(0);
   vao_.create();
-  radii_.create();
-  flags_.create();
-  flaggedIndices_.create();
+  radiiBuffer_.create();
+  flagsBuffer_.create();
+  flaggedIndexBuffer_.create();
   glBindVertexArray(vao_.id());
   attachPositions(positions);
-  glBindBuffer(GL_ARRAY_BUFFER, radii_.id());
+  glBindBuffer(GL_ARRAY_BUFFER, radiiBuffer_.id());
   glVertexAttribPointer(1, 1, GL_FLOAT, GL_FALSE, 0, nullptr);
-  glBindBuffer(GL_ARRAY_BUFFER, flags_.id());
+  glBindBuffer(GL_ARRAY_BUFFER, flagsBuffer_.id());
   glVertexAttribIPointer(2, 1, GL_UNSIGNED_BYTE, 0, nullptr);
-  glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, flaggedIndices_.id());  // only the flagged ones' draw
+  glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, flaggedIndexBuffer_.id());  // only the flagged ones' draw
   glBindVertexArray(0);
   glBindBuffer(GL_ARRAY_BUFFER, 0);
   return true;
@@ -45,7 +45,7 @@ bool PointsPass::init(const Buffer& positions, std::string* error) {
 void PointsPass::uploadTopology(const SceneView& v, size_t n) {
   glBindVertexArray(vao_.id());
   if (v.radii.size() == n) {
-    upload(GL_ARRAY_BUFFER, radii_, v.radii.size_bytes(), v.radii.data(), GL_STATIC_DRAW);
+    upload(GL_ARRAY_BUFFER, radiiBuffer_, v.radii.size_bytes(), v.radii.data(), GL_STATIC_DRAW);
     glEnableVertexAttribArray(1);
   } else {
     glDisableVertexAttribArray(1);
@@ -65,7 +65,7 @@ bool PointsPass::collectFlagged(const SceneView& v, size_t n) {
     if (v.flags[i] & (kPointHighlight | kPointGrabbed))
       flagged_.push_back(static_cast<std::uint32_t>(i));
   if (flagged_.empty()) return false;
-  uploadIndices(vao_, flaggedIndices_, flagged_);
+  uploadIndices(vao_, flaggedIndexBuffer_, flagged_);
   return true;
 }
 
@@ -78,7 +78,7 @@ void PointsPass::uploadFlagsIfChanged(const SceneView& v) {
   if (flagsUploaded_ && std::ranges::equal(v.flags, uploadedFlags_)) return;
   flagsUploaded_ = true;
   uploadedFlags_.assign(v.flags.begin(), v.flags.end());
-  upload(GL_ARRAY_BUFFER, flags_, v.flags.size_bytes(), v.flags.data(), GL_DYNAMIC_DRAW);
+  upload(GL_ARRAY_BUFFER, flagsBuffer_, v.flags.size_bytes(), v.flags.data(), GL_DYNAMIC_DRAW);
 }
 
 void PointsPass::setGhost(const DrawOptions& o) {

@@ -36,7 +36,7 @@ class PointsPass {
 
   Program program_;  // point.vert/frag
   VertexArray vao_;
-  Buffer radii_, flags_, flaggedIndices_;
+  Buffer radiiBuffer_, flagsBuffer_, flaggedIndexBuffer_;
   // the flags last uploaded (flags change rarely: a highlight, a grab, not every frame)
   bool flagsUploaded_ = false;
   std::vector<std::uint8_t> uploadedFlags_;

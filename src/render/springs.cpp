@@ -51,7 +51,8 @@ bool SpringsPass::init(const Buffer& positions, std::string* error) {
   springProgram_.set("u_strain", kStrainUnit);
   springProgram_.set("u_line_flags", kLineFlagsUnit);
   glUseProgram(0);
-  for (Buffer* b : {&indices_, &highlightIndices_, &strain_, &flags_}) b->create();
+  for (Buffer* b : {&lineIndexBuffer_, &highlightIndexBuffer_, &strainBuffer_, &flagsBuffer_})
+    b->create();
   createVertexArrays(positions);
   createTextures(positions);
   queryLimits();
@@ -63,8 +64,8 @@ bool SpringsPass::init(const Buffer& positions, std::string* error) {
 // lines need none: spring.vert fetches what it needs.
 void SpringsPass::createVertexArrays(const Buffer& positions) {
   springsVao_.create();
-  for (auto [vao, indices] :
-       {std::pair{&linesVao_, &indices_}, std::pair{&highlightVao_, &highlightIndices_}}) {
+  for (auto [vao, indices] : {std::pair{&linesVao_, &lineIndexBuffer_},
+                              std::pair{&highlightVao_, &highlightIndexBuffer_}}) {
     vao->create();
     glBindVertexArray(vao->id());
     attachPositions(positions);
@@ -92,9 +93,9 @@ void SpringsPass::queryLimits() {
 // copies), strain and flags per line
 void SpringsPass::createTextures(const Buffer& positions) {
   const std::pair<Texture*, const Buffer*> views[] = {{&positionsTexture_, &positions},
-                                                      {&indicesTexture_, &indices_},
-                                                      {&strainTexture_, &strain_},
-                                                      {&flagsTexture_, &flags_}};
+                                                      {&lineIndexTexture_, &lineIndexBuffer_},
+                                                      {&strainTexture_, &strainBuffer_},
+                                                      {&flagsTexture_, &flagsBuffer_}};
   const GLenum formats[] = {GL_R32F, GL_R32UI, GL_R32F, GL_R8UI};
   for (int i = 0; i < 4; ++i) {
     views[i].first->create();
@@ -120,7 +121,7 @@ void SpringsPass::uploadTopology(const SceneView& v, size_t n) {
   }
   if (lineIds_.size() == viewLines_) lineIds_.clear();  // all valid: the identity
   lineCount_ = static_cast<int>(lineIndices_.size() / 2);
-  uploadIndices(linesVao_, indices_, lineIndices_);
+  uploadIndices(linesVao_, lineIndexBuffer_, lineIndices_);
   flagsUploaded_ = false;  // the highlighted lines' indices are rebuilt too
 }
 
@@ -140,7 +141,7 @@ std::span<const T> SpringsPass::perDrawnLine(std::span<const T> values,
 // one float per line, every frame (the colour map runs in spring.vert)
 void SpringsPass::uploadStrain(const SceneView& v) {
   const std::span<const float> strain = perDrawnLine(v.line_strain, strainScratch_);
-  upload(GL_TEXTURE_BUFFER, strain_, strain.size_bytes(), strain.data(), GL_STREAM_DRAW);
+  upload(GL_TEXTURE_BUFFER, strainBuffer_, strain.size_bytes(), strain.data(), GL_STREAM_DRAW);
 }
 
 // Line flags carry a per-frame state (the divergence culprit) but change rarely: uploaded,
@@ -151,14 +152,14 @@ void SpringsPass::uploadFlagsIfChanged(const SceneView& v) {
   if (flagsUploaded_ && std::ranges::equal(flags, uploadedFlags_)) return;
   flagsUploaded_ = true;
   uploadedFlags_.assign(flags.begin(), flags.end());
-  upload(GL_TEXTURE_BUFFER, flags_, flags.size_bytes(), flags.data(), GL_DYNAMIC_DRAW);
+  upload(GL_TEXTURE_BUFFER, flagsBuffer_, flags.size_bytes(), flags.data(), GL_DYNAMIC_DRAW);
   highlightScratch_.clear();
   for (size_t k = 0; k < flags.size(); ++k)
     if (flags[k] & kLineHighlight)
       highlightScratch_.insert(highlightScratch_.end(),
                                {lineIndices_[2 * k], lineIndices_[2 * k + 1]});
   highlightCount_ = static_cast<int>(highlightScratch_.size() / 2);
-  uploadIndices(highlightVao_, highlightIndices_, highlightScratch_);
+  uploadIndices(highlightVao_, highlightIndexBuffer_, highlightScratch_);
 }
 
 void SpringsPass::setGhost(const DrawOptions& o) {
@@ -179,7 +180,7 @@ void SpringsPass::draw(const SceneView& v, const Frame& f, const DrawOptions& o)
     springProgram_.set("u_view_proj", f.viewProj);
     springProgram_.set("u_strain_scale", usableScale(o.strain_scale));
     for (const auto& [unit, texture] :
-         {std::pair{kPositionsUnit, &positionsTexture_}, std::pair{kLinesUnit, &indicesTexture_},
+         {std::pair{kPositionsUnit, &positionsTexture_}, std::pair{kLinesUnit, &lineIndexTexture_},
           std::pair{kStrainUnit, &strainTexture_}, std::pair{kLineFlagsUnit, &flagsTexture_}}) {
       glActiveTexture(GL_TEXTURE0 + static_cast<GLenum>(unit));
       glBindTexture(GL_TEXTURE_BUFFER, texture->id());

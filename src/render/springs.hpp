@@ -44,14 +44,14 @@ class SpringsPass {
                        int indices);
 
   Program& lineProgram_;
-  Program springProgram_;     // spring.vert/frag
-  VertexArray springsVao_;    // no attributes: spring.vert fetches what it needs
-  VertexArray linesVao_;      // the lines indexed over the position attribute, in one colour
-  VertexArray highlightVao_;  // the highlighted ones, likewise
-  Buffer indices_;            // point index pairs of the drawn lines (also a texture buffer)
-  Buffer highlightIndices_;   // point index pairs of the highlighted ones
-  Buffer strain_, flags_;     // per drawn line, texture buffers
-  Texture positionsTexture_, indicesTexture_, strainTexture_, flagsTexture_;
+  Program springProgram_;        // spring.vert/frag
+  VertexArray springsVao_;       // no attributes: spring.vert fetches what it needs
+  VertexArray linesVao_;         // the lines indexed over the position attribute, in one colour
+  VertexArray highlightVao_;     // the highlighted ones, likewise
+  Buffer lineIndexBuffer_;       // point index pairs of the drawn lines (also a texture buffer)
+  Buffer highlightIndexBuffer_;  // point index pairs of the highlighted ones
+  Buffer strainBuffer_, flagsBuffer_;  // per drawn line, texture buffers
+  Texture positionsTexture_, lineIndexTexture_, strainTexture_, flagsTexture_;
   bool wideLines_ = false;     // glLineWidth(kHighlightLineWidth) is allowed
   std::size_t maxTexels_ = 0;  // GL_MAX_TEXTURE_BUFFER_SIZE
 
