@@ -1,5 +1,5 @@
-// The scene renderer: the passes of a frame in their order (docs/architecture.md#the-renderer-by-
-// passes), each in its own file with its program and buffers: background.cpp (the clear),
+// The scene renderer: the passes of a frame in their order, each in its own file with its program
+// and buffers (docs/architecture.md#the-renderer-by-passes): background.cpp (the clear),
 // colliders.cpp, ground.cpp (grid and axes), shadow.cpp, surface.cpp (the cloth), springs.cpp,
 // points.cpp (particles), trails.cpp (trails and the wind's streaks). Uploads follow
 // docs/architecture.md#two-upload-paths. The topology path (SceneView::topology or a count
