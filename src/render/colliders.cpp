@@ -1,11 +1,22 @@
 #include "render/colliders.hpp"
 
+#include <glad/gl.h>
+
 #include <cmath>
 #include <numbers>
 
 namespace render {
 
 namespace {
+
+// a sphere in a warm light grey (it reads apart from the blue cloth), a plane a translucent dark
+// grey disc that darkens the background into a floor
+constexpr glm::vec3 kColliderSphere{0.72f, 0.69f, 0.64f};
+constexpr glm::vec3 kColliderPlane{0.24f, 0.25f, 0.28f};
+constexpr float kColliderPlaneOpacity = 0.6f;
+// a cloth resting on a sphere lies exactly on its surface, and the cloth is pushed back by its
+// polygon offset: the sphere is pushed back further, so that the cloth on it always wins
+constexpr float kColliderOffsetFactor = 3.0f, kColliderOffsetUnits = 3.0f;
 
 glm::vec3 vec(const float (&a)[3]) {
   return {a[0], a[1], a[2]};
@@ -80,6 +91,87 @@ bool floorLevel(std::span<const ColliderShape> colliders, float& level) {
     found = true;
   }
   return found;
+}
+
+// ---- the pass ----
+
+// their own positions, normals and triangles; no uv (a constant 0)
+void ColliderPass::init() {
+  vao_.create();
+  positions_.create();
+  normals_.create();
+  triangles_.create();
+  glBindVertexArray(vao_.id());
+  glBindBuffer(GL_ARRAY_BUFFER, positions_.id());
+  glEnableVertexAttribArray(0);
+  glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 0, nullptr);
+  glBindBuffer(GL_ARRAY_BUFFER, normals_.id());
+  glEnableVertexAttribArray(1);
+  glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, 0, nullptr);
+  glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, triangles_.id());
+  glBindVertexArray(0);
+  glBindBuffer(GL_ARRAY_BUFFER, 0);
+}
+
+void ColliderPass::uploadMesh() {
+  upload(GL_ARRAY_BUFFER, positions_, mesh_.positions.size() * sizeof(float),
+         mesh_.positions.data(), GL_STREAM_DRAW);
+  upload(GL_ARRAY_BUFFER, normals_, mesh_.normals.size() * sizeof(float), mesh_.normals.data(),
+         GL_STREAM_DRAW);
+  glBindVertexArray(vao_.id());
+  upload(GL_ELEMENT_ARRAY_BUFFER, triangles_, mesh_.triangles.size() * sizeof(std::uint32_t),
+         mesh_.triangles.data(), GL_STREAM_DRAW);
+}
+
+void ColliderPass::draw(std::span<const ColliderShape> colliders, const Frame& f,
+                        const glm::vec3& around, float reach) {
+  buildColliderMesh(colliders, around, reach, mesh_);
+  uploadMesh();  // leaves the vertex array bound
+  litProgram_.use();
+  litProgram_.set("u_view", f.view);
+  litProgram_.set("u_proj", f.proj);
+  litProgram_.set("u_orthographic", f.orthographic ? 1 : 0);
+  litProgram_.set("u_checker_squares", 0.0f);
+  litProgram_.set("u_tint", glm::vec4(0.0f));
+  glVertexAttrib2f(2, 0.0f, 0.0f);
+  const auto planes = static_cast<GLsizei>(mesh_.plane_indices);
+  const auto spheres = static_cast<GLsizei>(mesh_.triangles.size()) - planes;
+  if (spheres > 0) {
+    litProgram_.set("u_opacity", 1.0f);
+    litProgram_.set("u_color_front", kColliderSphere);
+    litProgram_.set("u_color_back", kColliderSphere);
+    glEnable(GL_POLYGON_OFFSET_FILL);
+    glPolygonOffset(kColliderOffsetFactor, kColliderOffsetUnits);
+    glDrawElements(GL_TRIANGLES, spheres, GL_UNSIGNED_INT,
+                   reinterpret_cast<const void*>(planes * sizeof(std::uint32_t)));
+    glDisable(GL_POLYGON_OFFSET_FILL);
+  }
+  if (planes > 0) {
+    litProgram_.set("u_opacity", kColliderPlaneOpacity);
+    litProgram_.set("u_color_front", kColliderPlane);
+    litProgram_.set("u_color_back", kColliderPlane);
+    glEnable(GL_BLEND);
+    glDepthMask(GL_FALSE);
+    glEnable(GL_POLYGON_OFFSET_FILL);
+    glPolygonOffset(kSurfaceOffsetFactor, kSurfaceOffsetUnits);
+    glDrawElements(GL_TRIANGLES, planes, GL_UNSIGNED_INT, nullptr);
+    glDisable(GL_POLYGON_OFFSET_FILL);
+    glDepthMask(GL_TRUE);
+    glDisable(GL_BLEND);
+  }
+}
+
+void ColliderPass::skip() {
+  mesh_.triangles.clear();
+  mesh_.plane_indices = 0;
+}
+
+void ColliderPass::drawSpheresForShadow() const {
+  if (mesh_.triangles.size() <= mesh_.plane_indices) return;
+  glBindVertexArray(vao_.id());
+  glDrawElements(GL_TRIANGLES, static_cast<GLsizei>(mesh_.triangles.size() - mesh_.plane_indices),
+                 GL_UNSIGNED_INT,
+                 reinterpret_cast<const void*>(mesh_.plane_indices * sizeof(std::uint32_t)));
 }
 
 }  // namespace render

@@ -1,5 +1,6 @@
-// The triangles of a scene's colliders (render::ColliderShape), built on the CPU each frame (a few
-// thousand vertices): planes first, as discs, then spheres. No GL: tested on its own.
+// The colliders' pass: the triangles of a scene's colliders (render::ColliderShape), built on the
+// CPU each frame (a few thousand vertices: planes first, as discs, then spheres; no GL, tested on
+// their own), and drawn lit like the cloth.
 #pragma once
 
 #include <cstdint>
@@ -7,6 +8,9 @@
 #include <span>
 #include <vector>
 
+#include "render/frame.hpp"
+#include "render/gl_objects.hpp"
+#include "render/program.hpp"
 #include "render/scene_view.hpp"
 
 namespace render {
@@ -32,5 +36,31 @@ void buildColliderMesh(std::span<const ColliderShape> colliders, const glm::vec3
 // the floor the ground grid lies on. False when there is none.
 inline constexpr float kFloorTolerance = 1e-4f;
 bool floorLevel(std::span<const ColliderShape> colliders, float& level);
+
+// The colliders lit like the cloth without its checker: the spheres opaque, then the planes as
+// translucent discs as wide as the ground grid, pushed back so that the grid and shadows lying on
+// a floor stay in front, and writing no depth. Their shadows are cast in the shadow pass (which
+// reuses this frame's mesh).
+class ColliderPass {
+ public:
+  // `litProgram`: the lit program (shaders/surface.vert), shared with the surface pass
+  explicit ColliderPass(Program& litProgram) : litProgram_(litProgram) {}
+  void init();
+  // Builds this frame's mesh, the planes as discs of radius `reach` about `around` (the grid's
+  // centre), and draws it.
+  void draw(std::span<const ColliderShape> colliders, const Frame& frame, const glm::vec3& around,
+            float reach);
+  void skip();  // the colliders are not drawn this frame: nor are their shadows
+  // The spheres of this frame's mesh, with the program in use (the shadow's).
+  void drawSpheresForShadow() const;
+
+ private:
+  void uploadMesh();
+
+  Program& litProgram_;
+  VertexArray vao_;
+  Buffer positions_, normals_, triangles_;
+  ColliderMesh mesh_;  // this frame's, rebuilt with the grid's centre and reach
+};
 
 }  // namespace render

@@ -1,9 +1,12 @@
-// The scene renderer: one pass per kind (grid, surface, springs, particles, axes, trails).
-// Uploads follow docs/architecture.md#two-upload-paths. The topology path (SceneView::topology or a
-// count changed) rebuilds the index buffers of triangles and lines. Per frame: the positions, once,
-// shared by particles, springs and surface; the surface normals; one strain per spring (the colour
-// map runs in the shader). Radii go up with the topology; point and line flags only when their
-// content changed (they carry per-frame highlights, but rarely change). Everything is plain
+// The scene renderer: the passes of a frame in their order, each in its own file with its program
+// and buffers (docs/architecture.md#the-renderer-by-passes): background.cpp (the clear),
+// colliders.cpp, ground.cpp (grid and axes), shadow.cpp, surface.cpp (the cloth), springs.cpp,
+// points.cpp (particles), trails.cpp (trails and the wind's streaks). Uploads follow
+// docs/architecture.md#two-upload-paths. The topology path (SceneView::topology or a count
+// changed) rebuilds the index buffers of triangles and lines. Per frame: the positions, once,
+// shared by particles, springs, surface and shadow; the surface normals; one strain per spring (the
+// colour map runs in the shader). Radii go up with the topology; point and line flags only when
+// their content changed (they carry per-frame highlights, but rarely change). Everything is plain
 // OpenGL 3.3 core, cheap enough for Mesa's llvmpipe (whose cost is per primitive and per byte
 // uploaded: particles are point sprites, springs GL_LINES whose ends the vertex shader fetches by
 // index from the shared positions, rather than two CPU-coloured vertices per spring).
@@ -11,842 +14,137 @@
 
 #include <glad/gl.h>
 
-#include <algorithm>
-#include <array>
-#include <cmath>
 #include <cstdint>
-#include <glm/gtc/type_ptr.hpp>
-#include <limits>
-#include <span>
+#include <optional>
 
+#include "render/background.hpp"
 #include "render/colliders.hpp"
-#include "render/shaders.hpp"
+#include "render/frame.hpp"
+#include "render/gl_objects.hpp"
+#include "render/ground.hpp"
+#include "render/points.hpp"
+#include "render/program.hpp"
+#include "render/shadow.hpp"
+#include "render/springs.hpp"
+#include "render/surface.hpp"
+#include "render/trails.hpp"
 
 namespace render {
 
 namespace {
 
-// ---- colours (linear 0..1) ----
-constexpr glm::vec3 kStrainRest{0.74f, 0.75f, 0.77f};
-constexpr glm::vec3 kStrainStretched{0.93f, 0.13f, 0.10f};
-constexpr glm::vec3 kStrainCompressed{0.12f, 0.36f, 0.98f};
-constexpr glm::vec3 kRigid{0.87f, 0.86f, 0.83f};
-constexpr glm::vec3 kMagenta{1.0f, 0.15f, 0.95f};
-constexpr glm::vec3 kColorMoving{0.98f, 0.64f, 0.28f};
-constexpr glm::vec3 kColorFixed{0.38f, 0.39f, 0.42f};
-constexpr glm::vec3 kColorGrabbed{1.0f, 0.92f, 0.15f};
-constexpr glm::vec3 kClothFront{0.30f, 0.52f, 0.74f};
-constexpr glm::vec3 kClothBack{0.74f, 0.56f, 0.40f};
-constexpr glm::vec3 kWire{0.10f, 0.14f, 0.20f};
-// colliders: a sphere in a warm light grey (it reads apart from the blue cloth), a plane a
-// translucent dark grey disc that darkens the background into a floor
-constexpr glm::vec3 kColliderSphere{0.72f, 0.69f, 0.64f};
-constexpr glm::vec3 kColliderPlane{0.24f, 0.25f, 0.28f};
-constexpr float kColliderPlaneOpacity = 0.6f;
-// a cloth resting on a sphere lies exactly on its surface, and the cloth is pushed back by its
-// polygon offset: the sphere is pushed back further, so that the cloth on it always wins
-constexpr float kColliderOffsetFactor = 3.0f, kColliderOffsetUnits = 3.0f;
-constexpr std::array<glm::vec3, 6> kTrailPalette{{{0.40f, 0.85f, 1.0f},
-                                                  {1.0f, 0.78f, 0.30f},
-                                                  {0.62f, 1.0f, 0.50f},
-                                                  {1.0f, 0.50f, 0.78f},
-                                                  {0.75f, 0.62f, 1.0f},
-                                                  {1.0f, 0.60f, 0.40f}}};
-constexpr glm::vec3 kGridColor{0.62f, 0.64f, 0.68f};
-constexpr std::array<glm::vec3, 3> kAxisColors{{{0.95f, 0.25f, 0.22f},   // x red
-                                                {0.30f, 0.88f, 0.30f},   // y green
-                                                {0.30f, 0.50f, 1.0f}}};  // z blue
-// the wind's streaks: a pale blue-white, air against the dark background, apart from the
-// trails' saturated colours
-constexpr glm::vec3 kWindColor{0.68f, 0.86f, 1.0f};
-
-// ---- sizes ----
-constexpr float kDefaultRadius = 0.02f;  // m, when the view carries no radii
-// a culprit spring is drawn once more this wide (pixels), where the context allows wide lines:
-// it stands out of a dense cloth
-constexpr float kHighlightLineWidth = 3.0f;
-// texture units of the spring pass's texture buffers
-constexpr GLint kPositionsUnit = 0, kLinesUnit = 1, kStrainUnit = 2, kLineFlagsUnit = 3;
-// the cloth is pushed back by this polygon offset (factor, units), so that springs and the
-// wireframe lying on it win the depth test instead of flickering through it
-constexpr float kSurfaceOffsetFactor = 1.0f, kSurfaceOffsetUnits = 1.0f;
-constexpr float kTrailAlpha = 0.9f;  // of the newest sample; older ones fade linearly to 0
-// checker squares across one unit of SceneView::surface_uv (the cloth's larger side): enough to
-// see motion and folds, few enough to stay a texture and not a pattern
-constexpr float kCheckerSquares = 12.0f;
-
-// ---- the planar shadow (3-D scenes, on the ground grid) ----
-// the direction light travels: nearly straight down (the shadow lies under its caster: a contact
-// cue more than a lighting effect), tilted a little so that a vertical sheet still casts one
-constexpr glm::vec3 kShadowLight{0.18f, -1.0f, -0.12f};
-constexpr float kShadowAlpha = 0.42f;  // under a caster touching the ground
-// a caster this many scene extents above the ground casts the faintest shadow
-constexpr float kShadowFadeExtents = 0.6f;
-// Surface levels (SceneView::surface_levels): the coarsest level whose cells are at most
-// kLevelCellPixels across on screen is drawn; one already drawn is kept until its cells pass
-// kLevelKeepPixels, so that a cloth swinging near the bound does not switch every frame. At 2.5
-// pixels a coarse cell's shading and outline look as the whole surface's do (compared in
-// screenshots, docs/architecture.md#surface-levels); the normals are the whole surface's.
-constexpr float kLevelCellPixels = 2.5f, kLevelKeepPixels = 3.0f;
-constexpr size_t kLevelSampleTriangles = 64;  // whose edges measure the surface's cells
-constexpr float kMinClipW = 1e-6f;            // a vertex nearer the eye's plane is not measured
-
-// ---- the ground grid ----
-constexpr float kGridCellsAcross = 8.0f;  // the spacing is the nice step nearest extent / 8
-constexpr float kGridMargin = 0.03f;      // gap under the lowest point, fraction of the extent
-// the floor is lowered (to a full margin under the scene) once the scene comes closer to it than
-// this fraction of the margin: it never sits in the scene, and does not move for every dip
-constexpr float kGridLowerWithin = 0.5f;
-constexpr float kPlanarGridDepth = 0.25f;  // planar scenes: grid behind, fraction of the extent
-constexpr float kMinExtent = 1e-3f;        // m: a single point still gets a finite grid
-// the grid reaches this many scene extents or camera distances: it fills the view at any zoom
-constexpr float kGridReach = 3.0f;
-// cells from the centre to the edge: a few at least; at most 401 lines per direction, whose
-// cost (per primitive on llvmpipe) stays far below the scene's
-constexpr int kGridMinHalf = 4, kGridMaxHalf = 200;
-constexpr int kGridSegments = 12;   // per line, so that alpha can fade towards the edge
-constexpr int kGridMajorEvery = 5;  // every 5th line is stronger
-constexpr float kGridAlphaMajor = 0.42f, kGridAlphaMinor = 0.22f;
-constexpr float kGridFadeStart = 0.3f;  // fraction of the reach where the fade begins
-constexpr float kAxisLength = 1.5f;     // grid cells: longer than a cell, shorter than the scene
-
-// ---- vertices of the coloured-line program ----
-struct ColorVertex {
-  float x, y, z;
-  std::uint8_t rgba[4];
+// A view's topology id and counts: a new id, or a count that changed under the same id (a view
+// that breaks the contract must not make GL read out of bounds), rebuilds the index buffers and
+// the radii.
+struct TopologyKey {
+  std::uint64_t id = 0;
+  size_t points = 0, lines = 0, triangleIndices = 0, shadowIndices = 0, radii = 0, flags = 0,
+         uv = 0, levels = 0;
+  bool operator==(const TopologyKey&) const = default;
 };
-static_assert(sizeof(ColorVertex) == 16);
 
-std::uint8_t toByte(float v) {
-  v = std::clamp(v, 0.0f, 1.0f);
-  return static_cast<std::uint8_t>(v * 255.0f + 0.5f);
+TopologyKey topologyOf(const SceneView& v, size_t n) {
+  return {v.topology,
+          n,
+          v.lines.size() / 2,
+          v.triangles.size(),
+          v.shadow_triangles.size(),
+          v.radii.size(),
+          v.flags.size(),
+          v.surface_uv.size(),
+          v.surface_levels.size()};
 }
 
-ColorVertex colorVertex(const glm::vec3& p, const glm::vec3& c, float alpha = 1.0f) {
-  return {p.x, p.y, p.z, {toByte(c.r), toByte(c.g), toByte(c.b), toByte(alpha)}};
+// What a frame draws, decided before its first pass.
+struct Drawn {
+  bool surface = false;  // the surface or its wireframe
+  bool lines = false;
+  bool points = false;  // all points, or (particles hidden) the flagged ones
+  int level = -1;       // the surface level drawn filled; -1: the whole surface
+};
+
+Frame frameOf(const Camera& cam, int width, int height, size_t points) {
+  Frame f;
+  f.view = cam.view();
+  f.proj = cam.projection(static_cast<float>(width) / static_cast<float>(height));
+  f.viewProj = f.proj * f.view;
+  f.width = width;
+  f.height = height;
+  f.orthographic = cam.planar;
+  f.points = points;
+  return f;
 }
 
-// One glBufferData per buffer and frame (the driver orphans the old storage).
-void upload(GLenum target, GLuint buffer, size_t bytes, const void* data, GLenum usage) {
-  glBindBuffer(target, buffer);
-  glBufferData(target, static_cast<GLsizeiptr>(bytes), bytes ? data : nullptr, usage);
-}
-
-// 1, 2 or 5 times a power of ten, at least x.
-float niceStep(float x) {
-  if (!(x > 0.0f) || !std::isfinite(x)) return 1.0f;
-  const float p = std::pow(10.0f, std::floor(std::log10(x)));
-  const float m = x / p;
-  return (m <= 1.0f ? 1.0f : m <= 2.0f ? 2.0f : m <= 5.0f ? 5.0f : 10.0f) * p;
-}
-
-// The scale the map divides by, or 0 where it cannot (the map then shows the sign only).
-float usableScale(float scale) {
-  return scale > 0.0f && std::isfinite(scale) ? scale : 0.0f;
-}
-
-void setColor(GLuint program, const char* name, const glm::vec3& c) {
-  glUniform3fv(glGetUniformLocation(program, name), 1, glm::value_ptr(c));
+// the viewport and the GL state every pass starts from
+void setPassState(int x, int width, int height, bool clearDepth) {
+  glViewport(x, 0, width, height);
+  glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+  glDepthMask(GL_TRUE);
+  if (clearDepth) {
+    // only this viewport: a neighbouring scene keeps its depth
+    glEnable(GL_SCISSOR_TEST);
+    glScissor(x, 0, width, height);
+    glClearDepth(1.0);
+    glClear(GL_DEPTH_BUFFER_BIT);
+  }
+  glDisable(GL_SCISSOR_TEST);
+  glEnable(GL_DEPTH_TEST);
+  glDepthFunc(GL_LEQUAL);  // springs win over the wireframe on shared edges
+  glDisable(GL_CULL_FACE);
+  glDisable(GL_BLEND);
+  glDisable(GL_STENCIL_TEST);
+  glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
+  glEnable(GL_PROGRAM_POINT_SIZE);
+  glLineWidth(1.0f);
+  // blending keeps the destination alpha at 1 (PNGs stay opaque)
+  glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
 }
 
 }  // namespace
 
-glm::vec3 strainColor(float strain, float scale) {
-  if (std::isnan(strain)) return kStrainRest;
-  scale = usableScale(scale);
-  float t = scale > 0.0f ? strain / scale : strain > 0.0f ? 1.0f : strain < 0.0f ? -1.0f : 0.0f;
-  t = std::clamp(t, -1.0f, 1.0f);
-  const float a = std::abs(t);
-  const float s = a * (2.0f - a);  // ease-out (as spring.vert)
-  return t >= 0.0f ? glm::mix(kStrainRest, kStrainStretched, s)
-                   : glm::mix(kStrainRest, kStrainCompressed, s);
-}
-
-glm::vec3 backgroundColor(const DrawOptions& o, float v) {
-  const float g = std::isfinite(o.background_gradient) ? o.background_gradient : 0.0f;
-  return glm::clamp(o.background * (1.0f + g * (v - 0.5f)), 0.0f, 1.0f);
-}
-
-void vertexNormals(std::span<const float> positions, std::span<const std::uint32_t> triangles,
-                   std::vector<float>& normals) {
-  const size_t n = positions.size() / 3;
-  normals.assign(3 * n, 0.0f);
-  const float* x = positions.data();
-  const auto at = [x](std::uint32_t i) { return glm::vec3(x[3 * i], x[3 * i + 1], x[3 * i + 2]); };
-  for (size_t t = 0; t + 2 < triangles.size(); t += 3) {
-    const std::uint32_t a = triangles[t], b = triangles[t + 1], c = triangles[t + 2];
-    if (a >= n || b >= n || c >= n) continue;
-    const glm::vec3 pa = at(a);
-    const glm::vec3 nrm = glm::cross(at(b) - pa, at(c) - pa);  // length = 2 * area: area-weighted
-    for (std::uint32_t i : {a, b, c}) {
-      normals[3 * i] += nrm.x;
-      normals[3 * i + 1] += nrm.y;
-      normals[3 * i + 2] += nrm.z;
-    }
-  }
-  for (size_t i = 0; i < n; ++i) {
-    float* p = &normals[3 * i];
-    const float len = std::sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]);
-    // a zero or non-finite sum stays (or becomes) 0: the shader then uses the view direction
-    const float inv = len > 0.0f && std::isfinite(len) ? 1.0f / len : 0.0f;
-    for (int c = 0; c < 3; ++c) p[c] = inv > 0.0f ? p[c] * inv : 0.0f;
-  }
-}
-
 struct Renderer::Impl {
-  bool ready = false;
+  // The GL side, made by init (it needs a context): the passes and what they share.
+  struct Passes {
+    Buffer positions;     // x y z per point, every frame: points, springs, surface, shadow
+    Program lineProgram;  // line.vert/frag: grid, axes, trails, wind, springs in one colour
+    Program litProgram;   // surface.vert/frag: the cloth and the colliders
+    BackgroundPass background;
+    GroundPass ground{lineProgram};
+    ColliderPass colliders{litProgram};
+    ShadowPass shadow;
+    SurfacePass surface{litProgram};
+    SpringsPass springs{lineProgram};
+    PointsPass points;
+    TrailsPass trails{lineProgram};
+    WindPass wind{lineProgram};
+    std::optional<TopologyKey> topology;  // of the view last drawn
 
-  GLuint pointProg = 0, lineProg = 0, springProg = 0, surfaceProg = 0, backgroundProg = 0,
-         shadowProg = 0;
-  struct {
-    GLint view, proj, viewportHeight, radiusScale;
-  } pu{};
-  struct {
-    GLint viewProj;
-  } lu{};
-  struct {
-    GLint viewProj, strainScale;
-  } spu{};
-  struct {
-    GLint view, proj, front, back, ortho, checker, tint, opacity;
-  } su{};
-  struct {
-    GLint color, gradient, height;
-  } bu{};
-  struct {
-    GLint viewProj, light, level, fadeHeight, points, pointScale, alpha;
-  } shu{};
-
-  enum Vao {
-    kVaoPoints,
-    kVaoSurface,
-    kVaoSprings,    // no attributes: spring.vert fetches what it needs
-    kVaoLines,      // the lines indexed over the position attribute, in one colour
-    kVaoHighlight,  // the highlighted ones, likewise
-    kVaoOverlay,
-    kVaoTrails,
-    kVaoWind,
-    kVaoEmpty,       // attribute-less draws: the background triangle
-    kVaoColliders,   // the colliders' mesh: positions, normals, triangles
-    kVaoShadowMesh,  // positions and SceneView::shadow_triangles
-    kVaos
+    bool init(std::string* error);
+    void updateTopology(const SceneView& v, size_t n);
+    Drawn decide(const SceneView& v, const Frame& f, const DrawOptions& o);
+    void draw(const SceneView& v, const Camera& cam, const DrawOptions& o, int width, int height);
+    void drawGround(const SceneView& v, const Frame& f, const DrawOptions& o, const Drawn& d);
+    void drawScene(const SceneView& v, const Frame& f, const DrawOptions& o, const Drawn& d);
+    void drawOverlays(const SceneView& v, const Frame& f, const DrawOptions& o);
   };
-  enum Buf {
-    kPositions,
-    kRadii,
-    kFlags,
-    kNormals,
-    kUv,            // SceneView::surface_uv, with the topology
-    kPointIndices,  // the points drawn when particles are hidden: highlighted, grabbed
-    kTriangles,
-    kLines,           // point index pairs of the drawn lines (also a texture buffer)
-    kHighlightLines,  // point index pairs of the highlighted ones
-    kStrain,          // per drawn line, a texture buffer
-    kLineFlags,       // per drawn line, a texture buffer
-    kOverlay,
-    kTrails,
-    kWind,
-    kColliderPositions,
-    kColliderNormals,
-    kColliderTriangles,
-    kShadowTriangles,
-    kLevelTriangles,  // SceneView::surface_levels, one after another
-    kBufs
-  };
-  enum Tex { kTexPositions, kTexLines, kTexStrain, kTexLineFlags, kTexs };
-  GLuint vao[kVaos]{}, buf[kBufs]{}, tex[kTexs]{};
-  bool wideLines = false;  // glLineWidth(kHighlightLineWidth) is allowed
-  size_t maxTexels = 0;    // GL_MAX_TEXTURE_BUFFER_SIZE
-
-  // topology state
-  bool haveTopology = false;
-  std::uint64_t topology = 0;
-  size_t nPoints = 0, nLines = 0, nTriangleIndices = 0, nRadii = 0, nFlags = 0, nUv = 0,
-         nShadowIndices = 0, nLevels = 0;
-  bool haveUv = false;  // the view's surface_uv covers every point: the checker is drawn
-  std::vector<std::uint32_t> triangles;    // the valid triangles of the view
-  std::vector<std::uint32_t> lineIndices;  // the valid lines of the view (index pairs)
-  std::vector<std::uint32_t> lineIds;      // the view's index of each; empty: all are valid
-  GLsizei triangleIndexCount = 0, lineCount = 0, highlightCount = 0, shadowIndexCount = 0;
-  // the surface levels' valid triangles in kLevelTriangles: level k's are [first[k], first[k+1])
-  std::vector<size_t> levelFirst;
-  int surfaceLevel = -1;  // the level drawn last frame; -1: the whole surface
-
-  // the flags last uploaded (flags change rarely: a highlight, a grab, not every frame)
-  bool pointFlagsUploaded = false, lineFlagsUploaded = false;
-  std::vector<std::uint8_t> uploadedPointFlags, uploadedLineFlags;
-
-  // per-frame scratch, kept to avoid reallocation
-  std::vector<float> normals, strainScratch;
-  std::vector<std::uint8_t> lineFlagsScratch;
-  std::vector<std::uint32_t> highlightIndices, flaggedPoints;
-  std::vector<ColorVertex> overlayVerts, trailVerts, windVerts;
-  std::vector<GLint> trailFirst;
-  std::vector<GLsizei> trailCount;
-
-  // the ground grid: level and spacing fixed when the topology changes (the level lowered when
-  // the scene falls through it); centre and reach follow the camera
-  struct Grid {
-    bool valid = false;
-    bool planar = false;
-    float level = 0.0f;    // y of the floor (z of the back plane when planar), m
-    glm::vec2 centre{0};   // in the grid plane, m
-    float extent = 1.0f;   // of the scene when the topology changed, m
-    float spacing = 1.0f;  // m
-    int half = 10;         // cells from the centre to the edge
-  } grid;
-  GLsizei gridVertexCount = 0, axesVertexCount = 0;
-  bool overlayDirty = true;
-  ColliderMesh colliderMesh;  // this frame's, rebuilt with the grid's centre and reach
-
-  ~Impl() { release(); }
-
-  void release() {
-    if (!glDeleteProgram) return;  // the loader is gone: so is the context
-    const GLuint programs[] = {pointProg,   lineProg,       springProg,
-                               surfaceProg, backgroundProg, shadowProg};
-    if (std::ranges::all_of(programs, [](GLuint p) { return p == 0; }) && !vao[0]) return;
-    for (GLuint p : programs)
-      if (p) glDeleteProgram(p);
-    glDeleteVertexArrays(kVaos, vao);
-    glDeleteBuffers(kBufs, buf);
-    glDeleteTextures(kTexs, tex);
-    pointProg = lineProg = springProg = surfaceProg = backgroundProg = shadowProg = 0;
-    std::fill(std::begin(vao), std::end(vao), 0u);
-    std::fill(std::begin(buf), std::end(buf), 0u);
-    std::fill(std::begin(tex), std::end(tex), 0u);
-    ready = false;
-  }
+  std::unique_ptr<Passes> passes;  // null before init
 
   bool init(std::string* error) {
-    if (ready) return true;
+    if (passes) return true;
     if (!glCreateProgram) {
       if (error) *error = "OpenGL functions are not loaded (no current context?)";
       return false;
     }
-    if (!createPrograms(error)) {
-      release();
-      return false;
-    }
-    createVertexArrays();
-    createLineTextures();
-    // wide lines: within the implementation's range, and not in a forward-compatible context
-    // (the window's), where a width above 1 is an error
-    GLfloat range[2] = {1.0f, 1.0f};
-    GLint flags = 0;
-    glGetFloatv(GL_ALIASED_LINE_WIDTH_RANGE, range);
-    glGetIntegerv(GL_CONTEXT_FLAGS, &flags);
-    wideLines =
-        range[1] >= kHighlightLineWidth && !(flags & GL_CONTEXT_FLAG_FORWARD_COMPATIBLE_BIT);
-    GLint texels = 0;
-    glGetIntegerv(GL_MAX_TEXTURE_BUFFER_SIZE, &texels);
-    maxTexels = static_cast<size_t>(std::max(texels, 0));
-    ready = true;
+    auto made = std::make_unique<Passes>();
+    if (!made->init(error)) return false;  // what it made goes with it
+    passes = std::move(made);
     return true;
   }
 
-  bool createPrograms(std::string* error) {
-    pointProg = linkProgram("point.vert", "point.frag", error);
-    lineProg = pointProg ? linkProgram("line.vert", "line.frag", error) : 0;
-    springProg = lineProg ? linkProgram("spring.vert", "spring.frag", error) : 0;
-    surfaceProg = springProg ? linkProgram("surface.vert", "surface.frag", error) : 0;
-    backgroundProg = surfaceProg ? linkProgram("background.vert", "background.frag", error) : 0;
-    shadowProg = backgroundProg ? linkProgram("shadow.vert", "shadow.frag", error) : 0;
-    if (!shadowProg) return false;
-    pu.view = glGetUniformLocation(pointProg, "u_view");
-    pu.proj = glGetUniformLocation(pointProg, "u_proj");
-    pu.viewportHeight = glGetUniformLocation(pointProg, "u_viewport_height");
-    pu.radiusScale = glGetUniformLocation(pointProg, "u_radius_scale");
-    lu.viewProj = glGetUniformLocation(lineProg, "u_view_proj");
-    spu.viewProj = glGetUniformLocation(springProg, "u_view_proj");
-    spu.strainScale = glGetUniformLocation(springProg, "u_strain_scale");
-    su.view = glGetUniformLocation(surfaceProg, "u_view");
-    su.proj = glGetUniformLocation(surfaceProg, "u_proj");
-    su.front = glGetUniformLocation(surfaceProg, "u_color_front");
-    su.back = glGetUniformLocation(surfaceProg, "u_color_back");
-    su.ortho = glGetUniformLocation(surfaceProg, "u_orthographic");
-    su.checker = glGetUniformLocation(surfaceProg, "u_checker_squares");
-    su.tint = glGetUniformLocation(surfaceProg, "u_tint");
-    su.opacity = glGetUniformLocation(surfaceProg, "u_opacity");
-    bu.color = glGetUniformLocation(backgroundProg, "u_color");
-    bu.gradient = glGetUniformLocation(backgroundProg, "u_gradient");
-    bu.height = glGetUniformLocation(backgroundProg, "u_height");
-    shu.viewProj = glGetUniformLocation(shadowProg, "u_view_proj");
-    shu.light = glGetUniformLocation(shadowProg, "u_light");
-    shu.level = glGetUniformLocation(shadowProg, "u_level");
-    shu.fadeHeight = glGetUniformLocation(shadowProg, "u_fade_height");
-    shu.points = glGetUniformLocation(shadowProg, "u_points");
-    shu.pointScale = glGetUniformLocation(shadowProg, "u_point_scale");
-    shu.alpha = glGetUniformLocation(shadowProg, "u_alpha");
-    for (GLuint prog : {pointProg, springProg, surfaceProg})
-      ghostUniforms.push_back(
-          {prog, glGetUniformLocation(prog, "u_tint"), glGetUniformLocation(prog, "u_opacity")});
-    // the constant uniforms, once
-    glUseProgram(pointProg);
-    setColor(pointProg, "u_color_moving", kColorMoving);
-    setColor(pointProg, "u_color_fixed", kColorFixed);
-    setColor(pointProg, "u_color_highlight", kMagenta);
-    setColor(pointProg, "u_color_grabbed", kColorGrabbed);
-    glUseProgram(springProg);
-    setColor(springProg, "u_color_rest", kStrainRest);
-    setColor(springProg, "u_color_stretched", kStrainStretched);
-    setColor(springProg, "u_color_compressed", kStrainCompressed);
-    setColor(springProg, "u_color_rigid", kRigid);
-    setColor(springProg, "u_color_highlight", kMagenta);
-    glUniform1i(glGetUniformLocation(springProg, "u_positions"), kPositionsUnit);
-    glUniform1i(glGetUniformLocation(springProg, "u_lines"), kLinesUnit);
-    glUniform1i(glGetUniformLocation(springProg, "u_strain"), kStrainUnit);
-    glUniform1i(glGetUniformLocation(springProg, "u_line_flags"), kLineFlagsUnit);
-    glUseProgram(0);
-    return true;
-  }
-
-  // the buffers and how each pass reads them
-  void createVertexArrays() {
-    glGenVertexArrays(kVaos, vao);
-    glGenBuffers(kBufs, buf);
-    const auto positions = [&] {
-      glBindBuffer(GL_ARRAY_BUFFER, buf[kPositions]);
-      glEnableVertexAttribArray(0);
-      glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 0, nullptr);
-    };
-    // particles: positions, radii, flags (the last two may be constant attributes instead)
-    glBindVertexArray(vao[kVaoPoints]);
-    positions();
-    glBindBuffer(GL_ARRAY_BUFFER, buf[kRadii]);
-    glVertexAttribPointer(1, 1, GL_FLOAT, GL_FALSE, 0, nullptr);
-    glBindBuffer(GL_ARRAY_BUFFER, buf[kFlags]);
-    glVertexAttribIPointer(2, 1, GL_UNSIGNED_BYTE, 0, nullptr);
-    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, buf[kPointIndices]);  // only the flagged ones' draw
-    // the surface: positions, normals, triangles
-    glBindVertexArray(vao[kVaoSurface]);
-    positions();
-    glBindBuffer(GL_ARRAY_BUFFER, buf[kNormals]);
-    glEnableVertexAttribArray(1);
-    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, 0, nullptr);
-    glBindBuffer(GL_ARRAY_BUFFER, buf[kUv]);
-    glVertexAttribPointer(2, 2, GL_FLOAT, GL_FALSE, 0, nullptr);  // enabled with the topology
-    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, buf[kTriangles]);
-    glBindVertexArray(vao[kVaoShadowMesh]);
-    positions();
-    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, buf[kShadowTriangles]);
-    // the colliders: their own positions, normals and triangles; no uv (a constant 0)
-    glBindVertexArray(vao[kVaoColliders]);
-    glBindBuffer(GL_ARRAY_BUFFER, buf[kColliderPositions]);
-    glEnableVertexAttribArray(0);
-    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 0, nullptr);
-    glBindBuffer(GL_ARRAY_BUFFER, buf[kColliderNormals]);
-    glEnableVertexAttribArray(1);
-    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, 0, nullptr);
-    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, buf[kColliderTriangles]);
-    // lines in one colour (the highlighted ones; all when texture buffers cannot hold them):
-    // positions, line index pairs; attribute 1, the colour, is left a constant
-    glBindVertexArray(vao[kVaoLines]);
-    positions();
-    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, buf[kLines]);
-    glBindVertexArray(vao[kVaoHighlight]);
-    positions();
-    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, buf[kHighlightLines]);
-    // lines coloured per vertex: grid + axes, trails, wind
-    for (auto [a, b] : {std::pair{kVaoOverlay, kOverlay}, std::pair{kVaoTrails, kTrails},
-                        std::pair{kVaoWind, kWind}}) {
-      glBindVertexArray(vao[a]);
-      glBindBuffer(GL_ARRAY_BUFFER, buf[b]);
-      glEnableVertexAttribArray(0);
-      glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(ColorVertex), nullptr);
-      glEnableVertexAttribArray(1);
-      glVertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(ColorVertex),
-                            reinterpret_cast<const void*>(offsetof(ColorVertex, rgba)));
-    }
-    glBindVertexArray(0);
-    glBindBuffer(GL_ARRAY_BUFFER, 0);
-  }
-
-  // the spring pass's texture buffers, read by texelFetch: views of the position and line index
-  // buffers (no copies), strain and flags per line
-  void createLineTextures() {
-    glGenTextures(kTexs, tex);
-    const std::pair<Tex, Buf> views[] = {{kTexPositions, kPositions},
-                                         {kTexLines, kLines},
-                                         {kTexStrain, kStrain},
-                                         {kTexLineFlags, kLineFlags}};
-    const GLenum formats[] = {GL_R32F, GL_R32UI, GL_R32F, GL_R8UI};
-    for (int i = 0; i < kTexs; ++i) {
-      // a generated name becomes a buffer object when first bound: glTexBuffer needs an object
-      glBindBuffer(GL_TEXTURE_BUFFER, buf[views[i].second]);
-      glBindTexture(GL_TEXTURE_BUFFER, tex[views[i].first]);
-      glTexBuffer(GL_TEXTURE_BUFFER, formats[i], buf[views[i].second]);
-    }
-    glBindBuffer(GL_TEXTURE_BUFFER, 0);
-    glBindTexture(GL_TEXTURE_BUFFER, 0);
-  }
-
-  // ---- the topology path ----
-  // A new topology id, or a count that changed under the same id (a view that breaks the
-  // contract must not make GL read out of bounds), rebuilds the index buffers and the radii.
-  void updateTopology(const SceneView& v, size_t n) {
-    const bool changed = !haveTopology || v.topology != topology || n != nPoints ||
-                         v.lines.size() / 2 != nLines || v.triangles.size() != nTriangleIndices ||
-                         v.shadow_triangles.size() != nShadowIndices || v.radii.size() != nRadii ||
-                         v.flags.size() != nFlags || v.surface_uv.size() != nUv ||
-                         v.surface_levels.size() != nLevels;
-    if (!changed) return;
-    haveTopology = true;
-    topology = v.topology;
-    nPoints = n;
-    nLines = v.lines.size() / 2;
-    nTriangleIndices = v.triangles.size();
-    nShadowIndices = v.shadow_triangles.size();
-    nRadii = v.radii.size();
-    nFlags = v.flags.size();
-    nUv = v.surface_uv.size();
-    nLevels = v.surface_levels.size();
-    uploadPointAttributes(v, n);
-    uploadSurfaceUv(v, n);
-    // keep only triangles and lines whose indices are in range: GL would read out of bounds
-    validTriangles(v.triangles, n, triangles);
-    triangleIndexCount = static_cast<GLsizei>(triangles.size());
-    uploadIndices(kVaoSurface, kTriangles, triangles);
-    std::vector<std::uint32_t> shadow;
-    validTriangles(v.shadow_triangles, n, shadow);
-    shadowIndexCount = static_cast<GLsizei>(shadow.size());
-    uploadIndices(kVaoShadowMesh, kShadowTriangles, shadow);
-    uploadSurfaceLevels(v, n);
-    lineIndices.clear();
-    lineIds.clear();
-    for (size_t l = 0; l < nLines; ++l) {
-      const std::uint32_t a = v.lines[2 * l], b = v.lines[2 * l + 1];
-      if (a < n && b < n) {
-        lineIndices.insert(lineIndices.end(), {a, b});
-        lineIds.push_back(static_cast<std::uint32_t>(l));
-      }
-    }
-    if (lineIds.size() == nLines) lineIds.clear();  // all valid: the identity
-    lineCount = static_cast<GLsizei>(lineIndices.size() / 2);
-    uploadIndices(kVaoLines, kLines, lineIndices);
-    lineFlagsUploaded = false;  // the highlighted lines' indices are rebuilt too
-    grid.valid = false;
-  }
-
-  // Radii are constant for a topology (SceneView's contract), so they go up here only. Whether
-  // radii and flags are arrays or constants (a view without them) is vertex array state, set here
-  // too; the constants themselves are set by the point pass.
-  void uploadPointAttributes(const SceneView& v, size_t n) {
-    glBindVertexArray(vao[kVaoPoints]);
-    if (v.radii.size() == n) {
-      upload(GL_ARRAY_BUFFER, buf[kRadii], v.radii.size_bytes(), v.radii.data(), GL_STATIC_DRAW);
-      glEnableVertexAttribArray(1);
-    } else {
-      glDisableVertexAttribArray(1);
-    }
-    if (v.flags.size() == n)
-      glEnableVertexAttribArray(2);
-    else
-      glDisableVertexAttribArray(2);
-    glBindVertexArray(0);
-    pointFlagsUploaded = false;
-  }
-
-  // material coordinates go up with the topology; without them (or with the wrong count) the
-  // attribute is a constant and the checker is off
-  void uploadSurfaceUv(const SceneView& v, size_t n) {
-    haveUv = n > 0 && v.surface_uv.size() == 2 * n;
-    glBindVertexArray(vao[kVaoSurface]);
-    if (haveUv) {
-      upload(GL_ARRAY_BUFFER, buf[kUv], v.surface_uv.size_bytes(), v.surface_uv.data(),
-             GL_STATIC_DRAW);
-      glEnableVertexAttribArray(2);
-    } else {
-      glDisableVertexAttribArray(2);
-    }
-    glBindVertexArray(0);
-  }
-
-  // an element buffer is part of its vertex array's state: bind that first
-  static void validTriangles(std::span<const std::uint32_t> in, size_t n,
-                             std::vector<std::uint32_t>& out) {
-    out.clear();
-    for (size_t t = 0; t + 2 < in.size(); t += 3) {
-      const std::uint32_t a = in[t], b = in[t + 1], c = in[t + 2];
-      if (a < n && b < n && c < n) out.insert(out.end(), {a, b, c});
-    }
-  }
-
-  // The coarsest surface level whose cells are small enough on screen (kLevelCellPixels, or
-  // kLevelKeepPixels for the level drawn last), or -1: the whole surface. Level k's cells are
-  // 2^(k+1) of the whole surface's, whose size is the median of sampled edges' on-screen lengths.
-  int chooseSurfaceLevel(const SceneView& v, const glm::mat4& viewProj, int width, int height) {
-    const int levels = levelFirst.empty() ? 0 : static_cast<int>(levelFirst.size()) - 1;
-    const float cell = levels > 0 ? medianEdgePixels(v.positions, viewProj, width, height) : NAN;
-    int chosen = -1;
-    float stride = 2.0f;
-    for (int k = 0; k < levels && cell > 0.0f; ++k, stride *= 2.0f) {
-      const float bound = k <= surfaceLevel ? kLevelKeepPixels : kLevelCellPixels;
-      if (stride * cell <= bound && levelFirst[k + 1] > levelFirst[k]) chosen = k;
-    }
-    return surfaceLevel = chosen;
-  }
-
-  // The median on-screen length (pixels) of the edges of kLevelSampleTriangles triangles spread
-  // over the whole surface, those with a vertex at or behind the eye left out; NaN if none.
-  std::vector<float> edgeScratch;
-  float medianEdgePixels(std::span<const float> p, const glm::mat4& viewProj, int width,
-                         int height) {
-    const size_t count = triangles.size() / 3;
-    const size_t samples = std::min(count, kLevelSampleTriangles);
-    const glm::vec2 half(0.5f * static_cast<float>(width), 0.5f * static_cast<float>(height));
-    edgeScratch.clear();
-    for (size_t s = 0; s < samples; ++s) {
-      const size_t t = s * count / samples;
-      glm::vec2 q[3];
-      bool visible = true;
-      for (int c = 0; c < 3; ++c) {
-        const std::uint32_t i = triangles[3 * t + static_cast<size_t>(c)];
-        const glm::vec4 clip = viewProj * glm::vec4(p[3 * i], p[3 * i + 1], p[3 * i + 2], 1.0f);
-        visible = visible && clip.w > kMinClipW;
-        q[c] = glm::vec2(clip) / clip.w * half;
-      }
-      for (int c = 0; visible && c < 3; ++c)
-        if (const float l = glm::length(q[(c + 1) % 3] - q[c]); std::isfinite(l))
-          edgeScratch.push_back(l);
-    }
-    if (edgeScratch.empty()) return NAN;
-    const auto middle = edgeScratch.begin() + static_cast<long>(edgeScratch.size() / 2);
-    std::nth_element(edgeScratch.begin(), middle, edgeScratch.end());
-    return *middle;
-  }
-
-  // the levels' valid triangles one after another into kLevelTriangles (not bound to a vertex
-  // array: drawSurfacePass binds it to the surface's in place of kTriangles)
-  void uploadSurfaceLevels(const SceneView& v, size_t n) {
-    std::vector<std::uint32_t> all, valid;
-    levelFirst.assign(1, 0);
-    for (const auto& level : v.surface_levels) {
-      validTriangles(level, n, valid);
-      all.insert(all.end(), valid.begin(), valid.end());
-      levelFirst.push_back(all.size());
-    }
-    upload(GL_ARRAY_BUFFER, buf[kLevelTriangles], all.size() * sizeof(std::uint32_t), all.data(),
-           GL_STATIC_DRAW);
-    surfaceLevel = -1;
-  }
-
-  void uploadIndices(Vao a, Buf b, const std::vector<std::uint32_t>& indices) {
-    glBindVertexArray(vao[a]);
-    upload(GL_ELEMENT_ARRAY_BUFFER, buf[b], indices.size() * sizeof(std::uint32_t), indices.data(),
-           GL_STATIC_DRAW);
-    glBindVertexArray(0);
-  }
-
-  // ---- the ground grid and the axes ----
-  void updateGrid(const SceneView& v, size_t n, const Camera& cam) {
-    glm::vec3 lo(std::numeric_limits<float>::max()), hi(-std::numeric_limits<float>::max());
-    bool any = false;
-    for (size_t i = 0; i < n; ++i) {
-      const glm::vec3 p(v.positions[3 * i], v.positions[3 * i + 1], v.positions[3 * i + 2]);
-      if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) continue;
-      lo = glm::min(lo, p);
-      hi = glm::max(hi, p);
-      any = true;
-    }
-    if (!any) lo = hi = glm::vec3(0.0f);
-    // the grid plane: x-z under the scene, or x-y behind a planar one
-    const float extent = std::max({hi.x - lo.x, hi.y - lo.y, hi.z - lo.z, kMinExtent});
-    const float margin = kGridMargin * extent;
-    const float floor = v.planar ? lo.z : lo.y;
-    if (!grid.valid || grid.planar != v.planar) {
-      grid.valid = true;
-      grid.planar = v.planar;
-      grid.extent = extent;
-      grid.spacing = niceStep(extent / kGridCellsAcross);
-      grid.level = v.planar ? lo.z - kPlanarGridDepth * extent : lo.y - margin;
-      overlayDirty = true;
-    }
-    // lowered when the scene falls through it (never raised: no jumping floor)
-    if (floor - kGridLowerWithin * margin < grid.level) {
-      grid.level = floor - margin;
-      overlayDirty = true;
-    }
-    // centred under the camera's target (snapped to the spacing, so lines never slide) and wide
-    // enough to fill the view: it follows pans and zooms
-    const glm::vec2 target =
-        v.planar ? glm::vec2(cam.target.x, cam.target.y) : glm::vec2(cam.target.x, cam.target.z);
-    glm::vec2 centre = glm::round(target / grid.spacing) * grid.spacing;
-    if (!std::isfinite(centre.x) || !std::isfinite(centre.y)) centre = glm::vec2(0.0f);
-    const float want = kGridReach * std::max(grid.extent, cam.distance) / grid.spacing;
-    const int half = std::isfinite(want)
-                         ? std::clamp(static_cast<int>(std::ceil(want)), kGridMinHalf, kGridMaxHalf)
-                         : kGridMaxHalf;
-    if (centre != grid.centre || half != grid.half) {
-      grid.centre = centre;
-      grid.half = half;
-      overlayDirty = true;
-    }
-    // a floor collider is the ground: the grid (and the shadows) lie on it
-    float floor_level = 0.0f;
-    if (!v.planar && floorLevel(v.colliders, floor_level) && grid.level != floor_level) {
-      grid.level = floor_level;
-      overlayDirty = true;
-    }
-    if (overlayDirty) buildOverlay(v.planar);
-  }
-
-  void buildOverlay(bool planar) {
-    overlayDirty = false;
-    overlayVerts.clear();
-    const float s = grid.spacing;
-    const float reach = s * static_cast<float>(grid.half);
-    const auto world = [&](float a, float b) {
-      return planar ? glm::vec3(a, b, grid.level) : glm::vec3(a, grid.level, b);
-    };
-    const auto fade = [&](float a, float b) {
-      const float r = std::hypot(a - grid.centre.x, b - grid.centre.y) / reach;
-      const float t = std::clamp((r - kGridFadeStart) / (1.0f - kGridFadeStart), 0.0f, 1.0f);
-      return 1.0f - t * t * (3.0f - 2.0f * t);
-    };
-    for (int i = -grid.half; i <= grid.half; ++i) {
-      const float alpha = (i % kGridMajorEvery == 0) ? kGridAlphaMajor : kGridAlphaMinor;
-      for (int dir = 0; dir < 2; ++dir) {
-        for (int k = 0; k < kGridSegments; ++k) {
-          const float u0 = -reach + 2.0f * reach * k / kGridSegments;
-          const float u1 = -reach + 2.0f * reach * (k + 1) / kGridSegments;
-          const float fixedCoord = s * static_cast<float>(i);
-          float a0, b0, a1, b1;
-          if (dir == 0) {
-            a0 = grid.centre.x + fixedCoord, b0 = grid.centre.y + u0;
-            a1 = a0, b1 = grid.centre.y + u1;
-          } else {
-            a0 = grid.centre.x + u0, b0 = grid.centre.y + fixedCoord;
-            a1 = grid.centre.x + u1, b1 = b0;
-          }
-          overlayVerts.push_back(colorVertex(world(a0, b0), kGridColor, alpha * fade(a0, b0)));
-          overlayVerts.push_back(colorVertex(world(a1, b1), kGridColor, alpha * fade(a1, b1)));
-        }
-      }
-    }
-    gridVertexCount = static_cast<GLsizei>(overlayVerts.size());
-    // axes at the origin: x red, y green, z blue
-    const float len = kAxisLength * s;
-    for (int a = 0; a < 3; ++a) {
-      glm::vec3 tip(0.0f);
-      tip[a] = len;
-      overlayVerts.push_back(colorVertex(glm::vec3(0.0f), kAxisColors[a]));
-      overlayVerts.push_back(colorVertex(tip, kAxisColors[a]));
-    }
-    axesVertexCount = 6;
-    upload(GL_ARRAY_BUFFER, buf[kOverlay], overlayVerts.size() * sizeof(ColorVertex),
-           overlayVerts.data(), GL_STATIC_DRAW);
-  }
-
-  // ---- the per-frame path ----
-  // A per-line array of the view as the drawn lines see it: itself when every line is drawn,
-  // else gathered into scratch (zeros where the view lacks it).
-  template <class T>
-  std::span<const T> perDrawnLine(std::span<const T> values, std::vector<T>& scratch) const {
-    const bool complete = values.size() == nLines;
-    if (complete && lineIds.empty()) return values;
-    scratch.assign(static_cast<size_t>(lineCount), T{});
-    if (complete)
-      for (size_t k = 0; k < scratch.size(); ++k) scratch[k] = values[lineIds[k]];
-    return scratch;
-  }
-
-  // one float per line, every frame (the colour map runs in spring.vert)
-  void uploadLineStrain(const SceneView& v) {
-    const std::span<const float> strain = perDrawnLine(v.line_strain, strainScratch);
-    upload(GL_TEXTURE_BUFFER, buf[kStrain], strain.size_bytes(), strain.data(), GL_STREAM_DRAW);
-  }
-
-  // Point flags mix bits fixed with the topology (kPointFixed) and per-frame state (a divergence
-  // culprit, the body the mouse holds), so the topology path cannot own them; but they change
-  // only on the frames where such a state begins or ends. They are uploaded when they differ
-  // from the copy last uploaded: comparing n bytes costs far less than an upload, which the
-  // driver copies and may have to synchronise with the previous frame's draw.
-  void uploadPointFlagsIfChanged(const SceneView& v) {
-    if (pointFlagsUploaded && std::ranges::equal(v.flags, uploadedPointFlags)) return;
-    pointFlagsUploaded = true;
-    uploadedPointFlags.assign(v.flags.begin(), v.flags.end());
-    upload(GL_ARRAY_BUFFER, buf[kFlags], v.flags.size_bytes(), v.flags.data(), GL_DYNAMIC_DRAW);
-  }
-
-  // Line flags carry a per-frame state (the divergence culprit) but change rarely: uploaded,
-  // and the highlighted lines' index buffer rebuilt, only when they differ from the copy last
-  // uploaded (comparing nLines bytes costs less than the upload and the rebuild).
-  void uploadLineFlagsIfChanged(const SceneView& v) {
-    const std::span<const std::uint8_t> flags = perDrawnLine(v.line_flags, lineFlagsScratch);
-    if (lineFlagsUploaded && std::ranges::equal(flags, uploadedLineFlags)) return;
-    lineFlagsUploaded = true;
-    uploadedLineFlags.assign(flags.begin(), flags.end());
-    upload(GL_TEXTURE_BUFFER, buf[kLineFlags], flags.size_bytes(), flags.data(), GL_DYNAMIC_DRAW);
-    highlightIndices.clear();
-    for (size_t k = 0; k < flags.size(); ++k)
-      if (flags[k] & kLineHighlight)
-        highlightIndices.insert(highlightIndices.end(),
-                                {lineIndices[2 * k], lineIndices[2 * k + 1]});
-    highlightCount = static_cast<GLsizei>(highlightIndices.size() / 2);
-    uploadIndices(kVaoHighlight, kHighlightLines, highlightIndices);
-  }
-
-  void buildTrails(const SceneView& v) {
-    trailVerts.clear();
-    trailFirst.clear();
-    trailCount.clear();
-    const size_t available = v.trails.size() / 3;
-    size_t offset = 0;
-    for (size_t k = 0; k < v.trail_lengths.size() && offset < available; ++k) {
-      const size_t len = std::min<size_t>(v.trail_lengths[k], available - offset);
-      if (len >= 2) {
-        trailFirst.push_back(static_cast<GLint>(trailVerts.size()));
-        trailCount.push_back(static_cast<GLsizei>(len));
-        const glm::vec3& c = kTrailPalette[k % kTrailPalette.size()];
-        for (size_t i = 0; i < len; ++i) {
-          const float* p = &v.trails[3 * (offset + i)];
-          const float age = static_cast<float>(i + 1) / static_cast<float>(len);  // 1 = newest
-          trailVerts.push_back(colorVertex({p[0], p[1], p[2]}, c, kTrailAlpha * age));
-        }
-      }
-      offset += len;
-    }
-  }
-
-  // ---- the passes of one frame ----
-  struct Frame {
-    glm::mat4 view, proj, viewProj;
-    int height = 0;  // of the viewport, pixels
-    bool orthographic = false;
-    size_t points = 0;
-    bool surface = false;  // the surface or its wireframe is drawn
-    bool lines = false;
-    int level = -1;  // the surface level drawn filled; -1: the whole surface
-  };
-
-  // depth and stencil (the shadow's once-per-pixel mask) reset; colour the gradient, drawn as one
-  // triangle (a plain clear to the base colour first: the alpha is 1 everywhere, and without the
-  // program, before init, that is all there is)
   void clear(const DrawOptions& o, int width, int height) {
     if (width <= 0 || height <= 0) return;
-    glViewport(0, 0, width, height);
-    glDisable(GL_SCISSOR_TEST);
-    glDepthMask(GL_TRUE);
-    glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
-    glStencilMask(0xFF);
-    const glm::vec3 mid = backgroundColor(o, 0.5f);
-    glClearColor(mid.r, mid.g, mid.b, 1.0f);
-    glClearDepth(1.0);
-    glClearStencil(0);
-    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
-    if (!ready || !(std::isfinite(o.background_gradient) && o.background_gradient != 0.0f)) return;
-    glDisable(GL_DEPTH_TEST);
-    glDisable(GL_BLEND);
-    glDisable(GL_STENCIL_TEST);
-    glUseProgram(backgroundProg);
-    glUniform3fv(bu.color, 1, glm::value_ptr(o.background));
-    glUniform1f(bu.gradient, o.background_gradient);
-    glUniform1f(bu.height, static_cast<float>(height));
-    glBindVertexArray(vao[kVaoEmpty]);
-    glDrawArrays(GL_TRIANGLES, 0, 3);
-    glBindVertexArray(0);
-    glUseProgram(0);
+    clearTarget(o, width, height);
+    if (passes) passes->background.draw(o, height);
   }
 
   void draw(const SceneView& v, const Camera& cam, const DrawOptions& o, int width, int height) {
@@ -855,382 +153,122 @@ struct Renderer::Impl {
       x = o.viewport_x;
       width = o.viewport_width;  // the aspect ratio and point sizes follow the viewport
     }
-    if (!ready || width <= 0 || height <= 0) return;
+    if (!passes || width <= 0 || height <= 0) return;
     setPassState(x, width, height, o.clear_depth);
-
-    Frame f;
-    f.points = v.positions.size() / 3;
-    updateTopology(v, f.points);
-    f.view = cam.view();
-    f.proj = cam.projection(static_cast<float>(width) / static_cast<float>(height));
-    f.viewProj = f.proj * f.view;
-    f.height = height;
-    f.orthographic = cam.planar;
-    f.surface = (o.show_surface || o.wireframe) && triangleIndexCount > 0;
-    f.lines = o.show_lines && lineCount > 0;
-    f.level = f.surface && o.show_surface ? chooseSurfaceLevel(v, f.viewProj, width, height) : -1;
-    // hidden particles (a cloth's beads) still show the ones that matter: a divergence's
-    // culprit, the one the mouse holds
-    const bool points = f.points > 0 && (o.show_points || collectFlaggedPoints(v, f.points));
-
-    // positions: one upload shared by particles, springs and surface
-    if (f.surface || f.lines || points)
-      upload(GL_ARRAY_BUFFER, buf[kPositions], v.positions.size_bytes(), v.positions.data(),
-             GL_STREAM_DRAW);
-    // the normals before any pass that reads the surface's vertex array (the shadow's too)
-    if (f.surface) {
-      vertexNormals(v.positions.first(3 * f.points), triangles, normals);
-      upload(GL_ARRAY_BUFFER, buf[kNormals], normals.size() * sizeof(float), normals.data(),
-             GL_STREAM_DRAW);
-    }
-    if (o.show_grid || o.show_axes || !v.colliders.empty()) updateGrid(v, f.points, cam);
-    // the colliders of the lane drawn solid only (a ghost's would cover the scene twice)
-    const bool colliders = !v.colliders.empty() && o.opacity >= 1.0f;
-    if (colliders)
-      drawColliderPass(v, f);
-    else
-      colliderMesh.triangles.clear(), colliderMesh.plane_indices = 0;  // nor their shadows
-    if (o.show_grid) drawGridPass(f);
-    if (o.show_grid && o.show_shadow && !v.planar && grid.valid)
-      drawShadowPass(v, f, o, points && o.show_points);
-    setGhost(o);
-    if (f.surface) drawSurfacePass(f, o);
-    if (f.lines) drawSpringPass(v, f, o);
-    if (points) drawPointPass(v, f, o);
-    if (o.opacity < 1.0f) glDepthMask(GL_TRUE), glDisable(GL_BLEND), glEnable(GL_DEPTH_TEST);
-    if (o.show_axes) drawAxesPass(f);
-    if (o.show_trails && !v.trail_lengths.empty()) drawTrailPass(v, f);
-    // the air once, with the lane drawn solid (a ghost's would draw it twice)
-    if (o.show_wind && o.opacity >= 1.0f && v.wind_streaks.size() >= 8) drawWindPass(v, f);
-    glBindVertexArray(0);
-    glUseProgram(0);
-  }
-
-  // The tint and opacity of the lit passes; a translucent lane blends over the target without
-  // writing depth.
-  struct GhostUniforms {
-    GLuint program;
-    GLint tint, opacity;
-  };
-  std::vector<GhostUniforms> ghostUniforms;
-  void setGhost(const DrawOptions& o) {
-    for (const GhostUniforms& g : ghostUniforms) {
-      glUseProgram(g.program);
-      glUniform4fv(g.tint, 1, glm::value_ptr(o.tint));
-      glUniform1f(g.opacity, o.opacity);
-    }
-    if (o.opacity < 1.0f) {
-      // an x-ray over the lane drawn first: lanes that still coincide would otherwise fight
-      // over equal depths in blotches
-      glEnable(GL_BLEND);
-      glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
-      glDepthMask(GL_FALSE);
-      glDisable(GL_DEPTH_TEST);
-    }
-  }
-
-  // the viewport and the GL state every pass starts from
-  static void setPassState(int x, int width, int height, bool clearDepth) {
-    glViewport(x, 0, width, height);
-    glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
-    glDepthMask(GL_TRUE);
-    if (clearDepth) {
-      // only this viewport: a neighbouring scene keeps its depth
-      glEnable(GL_SCISSOR_TEST);
-      glScissor(x, 0, width, height);
-      glClearDepth(1.0);
-      glClear(GL_DEPTH_BUFFER_BIT);
-    }
-    glDisable(GL_SCISSOR_TEST);
-    glEnable(GL_DEPTH_TEST);
-    glDepthFunc(GL_LEQUAL);  // springs win over the wireframe on shared edges
-    glDisable(GL_CULL_FACE);
-    glDisable(GL_BLEND);
-    glDisable(GL_STENCIL_TEST);
-    glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
-    glEnable(GL_PROGRAM_POINT_SIZE);
-    glLineWidth(1.0f);
-    // blending keeps the destination alpha at 1 (PNGs stay opaque)
-    glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
-  }
-
-  // the ground grid, first, behind everything, blended and not writing depth
-  void drawGridPass(const Frame& f) {
-    if (gridVertexCount == 0) return;
-    glUseProgram(lineProg);
-    glUniformMatrix4fv(lu.viewProj, 1, GL_FALSE, glm::value_ptr(f.viewProj));
-    glBindVertexArray(vao[kVaoOverlay]);
-    glEnable(GL_BLEND);
-    glDepthMask(GL_FALSE);
-    glDrawArrays(GL_LINES, 0, gridVertexCount);
-    glDepthMask(GL_TRUE);
-    glDisable(GL_BLEND);
-  }
-
-  // the lit cloth and/or its wireframe, pushed back so that springs on it stay visible
-  void drawSurfacePass(const Frame& f, const DrawOptions& o) {
-    glUseProgram(surfaceProg);
-    glUniformMatrix4fv(su.view, 1, GL_FALSE, glm::value_ptr(f.view));
-    glUniformMatrix4fv(su.proj, 1, GL_FALSE, glm::value_ptr(f.proj));
-    glUniform1i(su.ortho, f.orthographic ? 1 : 0);
-    glBindVertexArray(vao[kVaoSurface]);
-    if (!haveUv) glVertexAttrib2f(2, 0.0f, 0.0f);
-    if (o.show_surface) {
-      glUniform1f(su.checker, haveUv ? kCheckerSquares : 0.0f);
-      glUniform3fv(su.front, 1, glm::value_ptr(kClothFront));
-      glUniform3fv(su.back, 1, glm::value_ptr(kClothBack));
-      glEnable(GL_POLYGON_OFFSET_FILL);
-      glPolygonOffset(kSurfaceOffsetFactor, kSurfaceOffsetUnits);
-      if (f.level >= 0) {  // the level's triangles in place of the whole surface's, for this draw
-        const size_t k = static_cast<size_t>(f.level);
-        glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, buf[kLevelTriangles]);
-        glDrawElements(GL_TRIANGLES, static_cast<GLsizei>(levelFirst[k + 1] - levelFirst[k]),
-                       GL_UNSIGNED_INT,
-                       reinterpret_cast<const void*>(levelFirst[k] * sizeof(std::uint32_t)));
-        glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, buf[kTriangles]);
-      } else {
-        glDrawElements(GL_TRIANGLES, triangleIndexCount, GL_UNSIGNED_INT, nullptr);
-      }
-      glDisable(GL_POLYGON_OFFSET_FILL);
-    }
-    if (o.wireframe) {
-      glUniform1f(su.checker, 0.0f);
-      glUniform3fv(su.front, 1, glm::value_ptr(kWire));
-      glUniform3fv(su.back, 1, glm::value_ptr(kWire));
-      glPolygonMode(GL_FRONT_AND_BACK, GL_LINE);
-      glDrawElements(GL_TRIANGLES, triangleIndexCount, GL_UNSIGNED_INT, nullptr);
-      glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
-    }
-  }
-
-  // Springs coloured by strain, rods neutral (spring.vert: GL_LINES whose ends and colours are
-  // fetched from texture buffers, one strain per line uploaded per frame). The culprits are
-  // drawn once more on top (wider where allowed), so that no neighbour drawn later covers them.
-  void drawSpringPass(const SceneView& v, const Frame& f, const DrawOptions& o) {
-    uploadLineFlagsIfChanged(v);
-    // GL 3.3 promises texture buffers of only 65 536 texels (desktop drivers 2^27): beyond the
-    // limit the lines are drawn in the rest colour, indexed over the position attribute
-    const size_t need = std::max(3 * f.points, lineIndices.size());
-    if (need <= maxTexels) {
-      uploadLineStrain(v);
-      glUseProgram(springProg);
-      glUniformMatrix4fv(spu.viewProj, 1, GL_FALSE, glm::value_ptr(f.viewProj));
-      glUniform1f(spu.strainScale, usableScale(o.strain_scale));
-      for (const auto& [unit, t] :
-           {std::pair{kPositionsUnit, kTexPositions}, std::pair{kLinesUnit, kTexLines},
-            std::pair{kStrainUnit, kTexStrain}, std::pair{kLineFlagsUnit, kTexLineFlags}}) {
-        glActiveTexture(GL_TEXTURE0 + static_cast<GLenum>(unit));
-        glBindTexture(GL_TEXTURE_BUFFER, tex[t]);
-      }
-      glActiveTexture(GL_TEXTURE0);
-      glBindVertexArray(vao[kVaoSprings]);
-      glDrawArrays(GL_LINES, 0, 2 * lineCount);
-    } else {
-      drawLinesInOneColour(f, kVaoLines, kStrainRest, 2 * lineCount);
-    }
-    if (highlightCount > 0) {
-      if (wideLines) glLineWidth(kHighlightLineWidth);
-      drawLinesInOneColour(f, kVaoHighlight, kMagenta, 2 * highlightCount);
-      glLineWidth(1.0f);
-    }
-  }
-
-  // indexed lines through the per-vertex colour program, the colour a constant attribute
-  void drawLinesInOneColour(const Frame& f, Vao a, const glm::vec3& color, GLsizei indices) {
-    glUseProgram(lineProg);
-    glUniformMatrix4fv(lu.viewProj, 1, GL_FALSE, glm::value_ptr(f.viewProj));
-    glBindVertexArray(vao[a]);
-    glVertexAttrib4f(1, color.r, color.g, color.b, 1.0f);
-    glDrawElements(GL_LINES, indices, GL_UNSIGNED_INT, nullptr);
-  }
-
-  // particles as sphere impostors
-  void drawPointPass(const SceneView& v, const Frame& f, const DrawOptions& o) {
-    const size_t n = f.points;
-    glUseProgram(pointProg);
-    glUniformMatrix4fv(pu.view, 1, GL_FALSE, glm::value_ptr(f.view));
-    glUniformMatrix4fv(pu.proj, 1, GL_FALSE, glm::value_ptr(f.proj));
-    glUniform1f(pu.viewportHeight, static_cast<float>(f.height));
-    glUniform1f(pu.radiusScale, o.point_scale);
-    glBindVertexArray(vao[kVaoPoints]);
-    // constants where the view has no array (context state: other passes may change them)
-    if (v.radii.size() != n) glVertexAttrib1f(1, kDefaultRadius);
-    if (v.flags.size() == n)
-      uploadPointFlagsIfChanged(v);
-    else
-      glVertexAttribI4ui(2, 0, 0, 0, 0);
-    // smooth sprite edges when multisampled (no effect on a single-sample target); the
-    // coverage alpha itself is not written (llvmpipe ignores GL_SAMPLE_ALPHA_TO_ONE)
-    glEnable(GL_SAMPLE_ALPHA_TO_COVERAGE);
-    glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_FALSE);
-    if (o.show_points)
-      glDrawArrays(GL_POINTS, 0, static_cast<GLsizei>(n));
-    else
-      glDrawElements(GL_POINTS, static_cast<GLsizei>(flaggedPoints.size()), GL_UNSIGNED_INT,
-                     nullptr);
-    glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
-    glDisable(GL_SAMPLE_ALPHA_TO_COVERAGE);
-  }
-
-  // The highlighted and grabbed points, for a frame whose particles are hidden: gathered into
-  // the points' element buffer (rarely more than one or two). Returns whether there are any.
-  bool collectFlaggedPoints(const SceneView& v, size_t n) {
-    flaggedPoints.clear();
-    if (v.flags.size() != n) return false;
-    for (size_t i = 0; i < n; ++i)
-      if (v.flags[i] & (kPointHighlight | kPointGrabbed))
-        flaggedPoints.push_back(static_cast<std::uint32_t>(i));
-    if (flaggedPoints.empty()) return false;
-    uploadIndices(kVaoPoints, kPointIndices, flaggedPoints);
-    return true;
-  }
-
-  // The planar shadow of the cloth, springs and particles on the ground (after the grid, before
-  // the scene): blended black, each pixel darkened once however many casters overlap it (the
-  // stencil counts; a target without stencil bits darkens overlaps twice), no depth written.
-  void drawShadowPass(const SceneView& v, const Frame& f, const DrawOptions& o, bool withPoints) {
-    glUseProgram(shadowProg);
-    glUniformMatrix4fv(shu.viewProj, 1, GL_FALSE, glm::value_ptr(f.viewProj));
-    glUniform3fv(shu.light, 1, glm::value_ptr(glm::normalize(kShadowLight)));
-    glUniform1f(shu.level, grid.level);
-    glUniform1f(shu.fadeHeight, kShadowFadeExtents * grid.extent);
-    glUniform1f(shu.alpha, kShadowAlpha);
-    glUniform1i(shu.points, 0);
-    glEnable(GL_BLEND);
-    glDepthMask(GL_FALSE);
-    glEnable(GL_STENCIL_TEST);
-    glStencilMask(0xFF);
-    glStencilFunc(GL_EQUAL, 0, 0xFF);
-    glStencilOp(GL_KEEP, GL_KEEP, GL_INCR);
-    if (f.surface) {  // a fine cloth's coarser shadow mesh where it has one
-      const bool coarse = shadowIndexCount > 0;
-      glBindVertexArray(vao[coarse ? kVaoShadowMesh : kVaoSurface]);
-      glDrawElements(GL_TRIANGLES, coarse ? shadowIndexCount : triangleIndexCount, GL_UNSIGNED_INT,
-                     nullptr);
-    }
-    if (f.lines) {
-      glBindVertexArray(vao[kVaoLines]);
-      glDrawElements(GL_LINES, 2 * lineCount, GL_UNSIGNED_INT, nullptr);
-    }
-    if (colliderMesh.triangles.size() > colliderMesh.plane_indices) {  // the spheres
-      glBindVertexArray(vao[kVaoColliders]);
-      glDrawElements(
-          GL_TRIANGLES,
-          static_cast<GLsizei>(colliderMesh.triangles.size() - colliderMesh.plane_indices),
-          GL_UNSIGNED_INT,
-          reinterpret_cast<const void*>(colliderMesh.plane_indices * sizeof(std::uint32_t)));
-    }
-    if (withPoints) {
-      glUniform1i(shu.points, 1);
-      glUniform1f(shu.pointScale,
-                  f.proj[1][1] * 0.5f * static_cast<float>(f.height) * o.point_scale);
-      glBindVertexArray(vao[kVaoPoints]);
-      if (v.radii.size() != f.points) glVertexAttrib1f(1, kDefaultRadius);
-      glDrawArrays(GL_POINTS, 0, static_cast<GLsizei>(f.points));
-    }
-    glDisable(GL_STENCIL_TEST);
-    glDepthMask(GL_TRUE);
-    glDisable(GL_BLEND);
-  }
-
-  // The colliders (render/colliders.hpp), lit like the cloth without its checker: the spheres
-  // opaque, then the planes as translucent discs as wide as the grid, pushed back so that the grid
-  // and shadows lying on a floor stay in front, and writing no depth. Their shadows are cast in
-  // the shadow pass (which reuses this frame's mesh).
-  void drawColliderPass(const SceneView& v, const Frame& f) {
-    const glm::vec3 around = grid.planar ? glm::vec3(grid.centre, grid.level)
-                                         : glm::vec3(grid.centre.x, grid.level, grid.centre.y);
-    buildColliderMesh(v.colliders, around, grid.spacing * static_cast<float>(grid.half),
-                      colliderMesh);
-    upload(GL_ARRAY_BUFFER, buf[kColliderPositions], colliderMesh.positions.size() * sizeof(float),
-           colliderMesh.positions.data(), GL_STREAM_DRAW);
-    upload(GL_ARRAY_BUFFER, buf[kColliderNormals], colliderMesh.normals.size() * sizeof(float),
-           colliderMesh.normals.data(), GL_STREAM_DRAW);
-    glBindVertexArray(vao[kVaoColliders]);
-    upload(GL_ELEMENT_ARRAY_BUFFER, buf[kColliderTriangles],
-           colliderMesh.triangles.size() * sizeof(std::uint32_t), colliderMesh.triangles.data(),
-           GL_STREAM_DRAW);
-    glUseProgram(surfaceProg);
-    glUniformMatrix4fv(su.view, 1, GL_FALSE, glm::value_ptr(f.view));
-    glUniformMatrix4fv(su.proj, 1, GL_FALSE, glm::value_ptr(f.proj));
-    glUniform1i(su.ortho, f.orthographic ? 1 : 0);
-    glUniform1f(su.checker, 0.0f);
-    glUniform4f(su.tint, 0.0f, 0.0f, 0.0f, 0.0f);
-    glVertexAttrib2f(2, 0.0f, 0.0f);
-    const auto planes = static_cast<GLsizei>(colliderMesh.plane_indices);
-    const auto spheres = static_cast<GLsizei>(colliderMesh.triangles.size()) - planes;
-    if (spheres > 0) {
-      glUniform1f(su.opacity, 1.0f);
-      glUniform3fv(su.front, 1, glm::value_ptr(kColliderSphere));
-      glUniform3fv(su.back, 1, glm::value_ptr(kColliderSphere));
-      glEnable(GL_POLYGON_OFFSET_FILL);
-      glPolygonOffset(kColliderOffsetFactor, kColliderOffsetUnits);
-      glDrawElements(GL_TRIANGLES, spheres, GL_UNSIGNED_INT,
-                     reinterpret_cast<const void*>(planes * sizeof(std::uint32_t)));
-      glDisable(GL_POLYGON_OFFSET_FILL);
-    }
-    if (planes > 0) {
-      glUniform1f(su.opacity, kColliderPlaneOpacity);
-      glUniform3fv(su.front, 1, glm::value_ptr(kColliderPlane));
-      glUniform3fv(su.back, 1, glm::value_ptr(kColliderPlane));
-      glEnable(GL_BLEND);
-      glDepthMask(GL_FALSE);
-      glEnable(GL_POLYGON_OFFSET_FILL);
-      glPolygonOffset(kSurfaceOffsetFactor, kSurfaceOffsetUnits);
-      glDrawElements(GL_TRIANGLES, planes, GL_UNSIGNED_INT, nullptr);
-      glDisable(GL_POLYGON_OFFSET_FILL);
-      glDepthMask(GL_TRUE);
-      glDisable(GL_BLEND);
-    }
-  }
-
-  // the axes at the origin, over the scene's depth like any line
-  void drawAxesPass(const Frame& f) {
-    if (axesVertexCount == 0) return;
-    glUseProgram(lineProg);
-    glUniformMatrix4fv(lu.viewProj, 1, GL_FALSE, glm::value_ptr(f.viewProj));
-    glBindVertexArray(vao[kVaoOverlay]);
-    glDrawArrays(GL_LINES, gridVertexCount, axesVertexCount);
-  }
-
-  // trails last, blended and not writing depth
-  void drawTrailPass(const SceneView& v, const Frame& f) {
-    buildTrails(v);
-    if (trailCount.empty()) return;
-    upload(GL_ARRAY_BUFFER, buf[kTrails], trailVerts.size() * sizeof(ColorVertex),
-           trailVerts.data(), GL_STREAM_DRAW);
-    glUseProgram(lineProg);
-    glUniformMatrix4fv(lu.viewProj, 1, GL_FALSE, glm::value_ptr(f.viewProj));
-    glBindVertexArray(vao[kVaoTrails]);
-    glEnable(GL_BLEND);
-    glDepthMask(GL_FALSE);
-    glMultiDrawArrays(GL_LINE_STRIP, trailFirst.data(), trailCount.data(),
-                      static_cast<GLsizei>(trailCount.size()));
-    glDepthMask(GL_TRUE);
-    glDisable(GL_BLEND);
-  }
-
-  // the wind's streaks, blended and not writing depth (the scene hides those behind it)
-  void drawWindPass(const SceneView& v, const Frame& f) {
-    constexpr size_t kPerEnd = 4;  // x y z alpha
-    windVerts.clear();
-    for (size_t i = 0; i + kPerEnd <= v.wind_streaks.size(); i += kPerEnd) {
-      const float* e = &v.wind_streaks[i];
-      windVerts.push_back(colorVertex({e[0], e[1], e[2]}, kWindColor, e[3]));
-    }
-    windVerts.resize(windVerts.size() / 2 * 2);  // whole streaks only
-    upload(GL_ARRAY_BUFFER, buf[kWind], windVerts.size() * sizeof(ColorVertex), windVerts.data(),
-           GL_STREAM_DRAW);
-    glUseProgram(lineProg);
-    glUniformMatrix4fv(lu.viewProj, 1, GL_FALSE, glm::value_ptr(f.viewProj));
-    glBindVertexArray(vao[kVaoWind]);
-    glEnable(GL_BLEND);
-    glDepthMask(GL_FALSE);
-    glDrawArrays(GL_LINES, 0, static_cast<GLsizei>(windVerts.size()));
-    glDepthMask(GL_TRUE);
-    glDisable(GL_BLEND);
+    passes->draw(v, cam, o, width, height);
   }
 };
+
+bool Renderer::Impl::Passes::init(std::string* error) {
+  positions.create();
+  if (!points.init(positions, error) || !lineProgram.link("line.vert", "line.frag", error) ||
+      !springs.init(positions, error) || !litProgram.link("surface.vert", "surface.frag", error) ||
+      !background.init(error) || !shadow.init(positions, error))
+    return false;
+  surface.init(positions);
+  ground.init();
+  colliders.init();
+  trails.init();
+  wind.init();
+  return true;
+}
+
+void Renderer::Impl::Passes::updateTopology(const SceneView& v, size_t n) {
+  const TopologyKey key = topologyOf(v, n);
+  if (topology == key) return;
+  topology = key;
+  points.uploadTopology(v, n);
+  surface.uploadTopology(v, n);
+  shadow.uploadTopology(v, n);
+  springs.uploadTopology(v, n);
+  ground.invalidate();
+}
+
+Drawn Renderer::Impl::Passes::decide(const SceneView& v, const Frame& f, const DrawOptions& o) {
+  Drawn d;
+  d.surface = (o.show_surface || o.wireframe) && surface.hasTriangles();
+  d.lines = o.show_lines && springs.lineCount() > 0;
+  d.level = d.surface && o.show_surface ? surface.chooseLevel(v, f) : -1;
+  // hidden particles (a cloth's beads) still show the ones that matter: a divergence's
+  // culprit, the one the mouse holds
+  d.points = f.points > 0 && (o.show_points || points.collectFlagged(v, f.points));
+  return d;
+}
+
+void Renderer::Impl::Passes::draw(const SceneView& v, const Camera& cam, const DrawOptions& o,
+                                  int width, int height) {
+  const size_t n = v.positions.size() / 3;
+  updateTopology(v, n);
+  const Frame f = frameOf(cam, width, height, n);
+  const Drawn d = decide(v, f, o);
+  // positions: one upload shared by particles, springs, surface and shadow
+  if (d.surface || d.lines || d.points)
+    upload(GL_ARRAY_BUFFER, positions, v.positions.size_bytes(), v.positions.data(),
+           GL_STREAM_DRAW);
+  // the normals before any pass that reads the surface's vertex array (the shadow's too)
+  if (d.surface) surface.uploadNormals(v, n);
+  if (o.show_grid || o.show_axes || !v.colliders.empty()) ground.update(v, n, cam);
+  drawGround(v, f, o, d);
+  drawScene(v, f, o, d);
+  drawOverlays(v, f, o);
+  glBindVertexArray(0);
+  glUseProgram(0);
+}
+
+// the colliders, the grid and the shadow on it: behind the scene
+void Renderer::Impl::Passes::drawGround(const SceneView& v, const Frame& f, const DrawOptions& o,
+                                        const Drawn& d) {
+  // the colliders of the lane drawn solid only (a ghost's would cover the scene twice)
+  if (!v.colliders.empty() && o.opacity >= 1.0f) {
+    const Grid& grid = ground.grid();
+    colliders.draw(v.colliders, f, grid.centreInWorld(), grid.reach());
+  } else {
+    colliders.skip();  // nor their shadows
+  }
+  if (o.show_grid) ground.drawGrid(f);
+  if (o.show_grid && o.show_shadow && !v.planar && ground.grid().valid) {
+    ShadowCasters casters;
+    casters.surface = d.surface ? &surface : nullptr;
+    casters.springs = d.lines ? &springs : nullptr;
+    casters.colliders = &colliders;
+    casters.points = d.points && o.show_points ? &points : nullptr;
+    shadow.draw(v, f, o, ground.grid(), casters);
+  }
+}
+
+// The lit passes, with a ghosted lane's tint and opacity: a translucent lane blends over the
+// target without writing depth.
+void Renderer::Impl::Passes::drawScene(const SceneView& v, const Frame& f, const DrawOptions& o,
+                                       const Drawn& d) {
+  points.setGhost(o);
+  springs.setGhost(o);
+  surface.setGhost(o);
+  if (o.opacity < 1.0f) {
+    // an x-ray over the lane drawn first: lanes that still coincide would otherwise fight
+    // over equal depths in blotches
+    glEnable(GL_BLEND);
+    glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+    glDepthMask(GL_FALSE);
+    glDisable(GL_DEPTH_TEST);
+  }
+  if (d.surface) surface.draw(f, o, d.level);
+  if (d.lines) springs.draw(v, f, o);
+  if (d.points) points.draw(v, f, o);
+  if (o.opacity < 1.0f) {
+    glDepthMask(GL_TRUE);
+    glDisable(GL_BLEND);
+    glEnable(GL_DEPTH_TEST);
+  }
+}
+
+// the axes, trails and wind over the scene
+void Renderer::Impl::Passes::drawOverlays(const SceneView& v, const Frame& f,
+                                          const DrawOptions& o) {
+  if (o.show_axes) ground.drawAxes(f);
+  if (o.show_trails && !v.trail_lengths.empty()) trails.draw(v, f);
+  // the air once, with the lane drawn solid (a ghost's would draw it twice)
+  if (o.show_wind && o.opacity >= 1.0f && v.wind_streaks.size() >= 8) wind.draw(v, f);
+}
 
 Renderer::Renderer() : impl_(std::make_unique<Impl>()) {}
 Renderer::~Renderer() = default;

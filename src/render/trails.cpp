@@ -1,0 +1,104 @@
+#include "render/trails.hpp"
+
+#include <glad/gl.h>
+
+#include <algorithm>
+#include <array>
+
+namespace render {
+
+namespace {
+
+constexpr std::array<glm::vec3, 6> kTrailPalette{{{0.40f, 0.85f, 1.0f},
+                                                  {1.0f, 0.78f, 0.30f},
+                                                  {0.62f, 1.0f, 0.50f},
+                                                  {1.0f, 0.50f, 0.78f},
+                                                  {0.75f, 0.62f, 1.0f},
+                                                  {1.0f, 0.60f, 0.40f}}};
+constexpr float kTrailAlpha = 0.9f;  // of the newest sample; older ones fade linearly to 0
+// the wind's streaks: a pale blue-white, air against the dark background, apart from the
+// trails' saturated colours
+constexpr glm::vec3 kWindColor{0.68f, 0.86f, 1.0f};
+
+void createColorLines(VertexArray& vao, Buffer& vertices) {
+  vao.create();
+  vertices.create();
+  glBindVertexArray(vao.id());
+  attachColorVertices(vertices);
+  glBindVertexArray(0);
+  glBindBuffer(GL_ARRAY_BUFFER, 0);
+}
+
+// blended over the scene, not writing depth
+void beginBlendedLines(Program& lineProgram, const Frame& f, const VertexArray& vao) {
+  lineProgram.use();
+  lineProgram.set("u_view_proj", f.viewProj);
+  glBindVertexArray(vao.id());
+  glEnable(GL_BLEND);
+  glDepthMask(GL_FALSE);
+}
+
+void endBlendedLines() {
+  glDepthMask(GL_TRUE);
+  glDisable(GL_BLEND);
+}
+
+}  // namespace
+
+void TrailsPass::init() {
+  createColorLines(vao_, vertices_);
+}
+
+void TrailsPass::build(const SceneView& v) {
+  vertexScratch_.clear();
+  first_.clear();
+  count_.clear();
+  const size_t available = v.trails.size() / 3;
+  size_t offset = 0;
+  for (size_t k = 0; k < v.trail_lengths.size() && offset < available; ++k) {
+    const size_t len = std::min<size_t>(v.trail_lengths[k], available - offset);
+    if (len >= 2) {
+      first_.push_back(static_cast<int>(vertexScratch_.size()));
+      count_.push_back(static_cast<int>(len));
+      const glm::vec3& c = kTrailPalette[k % kTrailPalette.size()];
+      for (size_t i = 0; i < len; ++i) {
+        const float* p = &v.trails[3 * (offset + i)];
+        const float age = static_cast<float>(i + 1) / static_cast<float>(len);  // 1 = newest
+        vertexScratch_.push_back(colorVertex({p[0], p[1], p[2]}, c, kTrailAlpha * age));
+      }
+    }
+    offset += len;
+  }
+}
+
+void TrailsPass::draw(const SceneView& v, const Frame& f) {
+  build(v);
+  if (count_.empty()) return;
+  upload(GL_ARRAY_BUFFER, vertices_, vertexScratch_.size() * sizeof(ColorVertex),
+         vertexScratch_.data(), GL_STREAM_DRAW);
+  beginBlendedLines(lineProgram_, f, vao_);
+  glMultiDrawArrays(GL_LINE_STRIP, first_.data(), count_.data(),
+                    static_cast<GLsizei>(count_.size()));
+  endBlendedLines();
+}
+
+void WindPass::init() {
+  createColorLines(vao_, vertices_);
+}
+
+void WindPass::draw(const SceneView& v, const Frame& f) {
+  constexpr size_t kPerEnd = 4;  // x y z alpha
+  vertexScratch_.clear();
+  for (size_t i = 0; i + kPerEnd <= v.wind_streaks.size(); i += kPerEnd) {
+    const float* e = &v.wind_streaks[i];
+    vertexScratch_.push_back(colorVertex({e[0], e[1], e[2]}, kWindColor, e[3]));
+  }
+  vertexScratch_.resize(vertexScratch_.size() / 2 * 2);  // whole streaks only
+  upload(GL_ARRAY_BUFFER, vertices_, vertexScratch_.size() * sizeof(ColorVertex),
+         vertexScratch_.data(), GL_STREAM_DRAW);
+  beginBlendedLines(lineProgram_, f, vao_);
+  glDrawArrays(GL_LINES, 0, static_cast<GLsizei>(vertexScratch_.size()));
+  endBlendedLines();
+}
+
+}  // namespace render

@@ -1,0 +1,49 @@
+// The trails (SceneView::trails: recent positions of a few points) and the wind's streaks
+// (SceneView::wind_streaks, docs/architecture.md#wind-streaks): coloured lines built on the CPU
+// each frame, drawn blended over the scene without writing depth.
+#pragma once
+
+#include <vector>
+
+#include "render/color_vertex.hpp"
+#include "render/frame.hpp"
+#include "render/gl_objects.hpp"
+#include "render/program.hpp"
+#include "render/scene_view.hpp"
+
+namespace render {
+
+class TrailsPass {
+ public:
+  // `lineProgram`: the coloured-line program, shared with the other passes that draw with it
+  explicit TrailsPass(Program& lineProgram) : lineProgram_(lineProgram) {}
+  void init();
+  // Each trail a line strip in its palette colour, fading from the newest sample to the oldest.
+  void draw(const SceneView& view, const Frame& frame);
+
+ private:
+  void build(const SceneView& view);
+
+  Program& lineProgram_;
+  VertexArray vao_;
+  Buffer vertices_;
+  // this frame's, kept to avoid reallocation: the vertices, and each strip's first and count
+  std::vector<ColorVertex> vertexScratch_;
+  std::vector<int> first_, count_;
+};
+
+class WindPass {
+ public:
+  explicit WindPass(Program& lineProgram) : lineProgram_(lineProgram) {}
+  void init();
+  // The streaks as pale blue lines, depth-tested (the scene hides those behind it).
+  void draw(const SceneView& view, const Frame& frame);
+
+ private:
+  Program& lineProgram_;
+  VertexArray vao_;
+  Buffer vertices_;
+  std::vector<ColorVertex> vertexScratch_;  // this frame's, kept to avoid reallocation
+};
+
+}  // namespace render
