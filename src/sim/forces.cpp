@@ -128,7 +128,7 @@ constexpr size_t kLineDoubles = 64 / sizeof(double);  // doubles in a cache line
 // merged by that member too, once the member before it has summed block 2 lo - 1 and opened
 // handOver[its id]: merged by the member before, the block's lines moved to that member's cache
 // and back at the next split, which cost the second member a third more time in its split
-// (measured on cloth_128, docs/benchmarks.md#mass-spring-integrators-on-the-cloth-scenes). So
+// (measured on cloth_128, docs/benchmarks-history.md#the-passs-own-time-on-two-cores). So
 // that the next member waits as little as possible, a member takes its last item first. The odd
 // blocks share no particle, so the order of the items changes no bit.
 template <class RunOdd, class Merge>
