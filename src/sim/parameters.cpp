@@ -159,7 +159,7 @@ std::optional<std::string> checkValue(const ParameterInfo& p, double v) {
       if (std::isfinite(v) && v >= 0.0) return std::nullopt;
       return "must be a finite number >= 0";
     case Rule::Whole:
-      if (v >= 1.0 && v <= p.hi && v == std::floor(v)) return std::nullopt;
+      if (std::isfinite(v) && v >= 1.0 && v <= p.hi && v == std::floor(v)) return std::nullopt;
       return "must be a whole number from 1 to " + wholeNumber(p.hi);
     case Rule::Vector:
     case Rule::Velocity:

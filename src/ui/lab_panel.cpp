@@ -215,11 +215,12 @@ void stabilitySection(const PanelModel& m, PanelState& st, std::vector<Command>&
                  : "Sweep the current scene over dt and stiffness with lane 0's integrator in "
                    "the background: each cell runs the scene and is classed stable, drifting "
                    "or diverged.",
-             st.probe))
+             st.probe)) {
     if (v.running)
       emit(out, CancelStabilityMap{});
     else
       emit(out, RunStabilityMap{});
+  }
   ImGui::SameLine();
   if (!v.cells.empty())
     ImGui::Text("%s  %d/%zu cells", v.integrator.c_str(), v.done, v.cells.size());
