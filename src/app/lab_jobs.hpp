@@ -1,7 +1,7 @@
-// The panel's background lab work (docs/lab.md#the-stability-map): a stability map of the current
-// scene and the measured orders, on worker threads that never block a frame. Each job works on
-// its own copy of the scene; the panel reads the results under a lock, as they fill. A new job,
-// a new scene or the end of the session cancels the running one.
+// The panel's background lab work (docs/lab.md#stability-limits-the-map-and-orders): a stability
+// map of the current scene and the measured orders, on worker threads that never block a frame.
+// Each job works on its own copy of the scene; the panel reads the results under a lock, as they
+// fill. A new job, a new scene or the end of the session cancels the running one.
 #pragma once
 
 #include <atomic>

@@ -1,5 +1,5 @@
-// Streaks that show the wind in the view (docs/architecture.md#wind): short lines carried with
-// the air's velocity through a box about the scene, so that its direction and speed read at a
+// Streaks that show the wind in the view (docs/architecture.md#wind-streaks): short lines carried
+// with the air's velocity through a box about the scene, so that its direction and speed read at a
 // glance. Plain data for the renderer (render::SceneView::wind_streaks); no GL.
 #pragma once
 

@@ -92,8 +92,9 @@ struct LaneRow {
   std::span<const float> residual;  // the ledger's balance |E - E0 + W_diss - W_ext| / reference
 };
 
-// The stability map of the current scene and lane 0's integrator (docs/lab.md#the-stability-map):
-// cells over dt (columns) and stiffness scale (rows), as they fill.
+// The stability map of the current scene and lane 0's integrator
+// (docs/lab.md#stability-limits-the-map-and-orders): cells over dt (columns) and stiffness scale
+// (rows), as they fill.
 struct StabilityMapView {
   enum Cell : signed char { Pending = -1, Stable = 0, Drifting = 1, Diverged = 2 };
   bool running = false;
