@@ -63,6 +63,7 @@ void Session::fillPanel(ui::PanelModel& pm) const {
   for (const sim::Method m : built().integrators())
     pm.integrators.push_back({std::string(sim::info(m).name), built().integratorTooltip(m)});
   pm.integrator = std::string(sim::info(method()).name);
+  pm.integrator_iterated = sim::info(method()).iterated;
   pm.dt = dt();
   pm.time_scale = time_scale_;
   pm.paused = paused_;

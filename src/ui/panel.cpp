@@ -444,9 +444,8 @@ void timing(const PanelModel& m, ItemProbe* probe) {
   if (!cost.empty()) {
     ImGui::TextColored(ImVec4(1.0f, 0.75f, 0.3f, 1.0f), "%s", cost.c_str());
     note(probe, "bottleneck");
-    const bool iterated = m.integrator == "xpbd" || m.integrator == "projective";
     tip(m.frame_ms_sim >= m.frame_ms_render && m.frame_ms_sim >= m.frame_ms_present
-            ? (iterated
+            ? (m.integrator_iterated
                    ? "Stepping takes the frame: fewer substeps (cost in proportion, at some "
                      "stretch), a larger dt or a lower time scale lets the simulated clock keep "
                      "up."

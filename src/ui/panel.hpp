@@ -139,6 +139,7 @@ struct PanelModel {
   // simulation
   std::vector<IntegratorChoice> integrators;  // only those that apply
   std::string integrator;
+  bool integrator_iterated = false;  // it has substeps and iterations (xpbd, projective)
   double dt = 1e-3, time_scale = 1.0;
   bool paused = false;
   // physics: the parameters that apply, in the table's order; gravity's direction orients the
