@@ -1,5 +1,6 @@
 // The scene loader's parts (docs/scenes.md), one job each: load.cpp reads the file and the top
-// level; load_generators.cpp the generators' keys. Private to the scene library.
+// level and hands "system" by its type to load_mass_spring.cpp or load_pendulum.cpp;
+// load_generators.cpp reads the generators' keys. Private to the scene library.
 #pragma once
 
 #include <optional>
@@ -12,6 +13,10 @@ namespace scene::detail {
 
 // Limits that keep a typo from asking for terabytes: generous for any real scene.
 inline constexpr long long kMaxParticles = 4'000'000;
+
+// The top level's "system" of each type ("type" already read), with its own allowed keys.
+MassSpringDef parseMassSpring(const json& system, const std::string& file);
+PendulumDef parsePendulum(const json& system, const std::string& file);
 
 // A spring's "rest_length" (>= 0), or nothing for the initial distance (docs/scenes.md#springs).
 std::optional<double> optRest(const Obj& o);
