@@ -15,45 +15,6 @@ namespace {
 using detail::json;
 using detail::Obj;
 
-// The top level's "render" section (docs/scenes.md#render): display only, no physics.
-RenderDef parseRender(const Obj& top, const json& root) {
-  RenderDef out;
-  if (!top.has("render")) return out;
-  const Obj r(root.at("render"), "render", top.file(),
-              {"camera", "strain_scale", "show_points", "show_springs"});
-  if (r.has("camera")) {
-    const Obj c(r.raw("camera"), r.at("camera"), r.file(),
-                {"target", "distance", "yaw", "pitch", "fov", "orbit"});
-    CameraDef& cam = out.camera;
-    if (c.has("target")) cam.target = c.vec("target");
-    if (c.has("distance")) cam.distance = c.positive("distance");
-    cam.yaw_deg = c.optNumber("yaw");
-    if (c.has("pitch")) {
-      const double p = c.number("pitch");
-      if (!(p > -kMaxPitchDeg && p < kMaxPitchDeg))
-        c.fail("pitch",
-               "must be between -89.9 and 89.9 degrees (got " + detail::formatNumber(p) + ")");
-      cam.pitch_deg = p;
-    }
-    if (c.has("fov")) {
-      const double f = c.number("fov");
-      if (!(f >= kMinFovDeg && f <= kMaxFovDeg))
-        c.fail("fov", "must be between 5 and 120 degrees (got " + detail::formatNumber(f) + ")");
-      cam.fov_deg = f;
-    }
-    cam.orbit_deg_per_s = c.optNumber("orbit").value_or(0.0);
-  }
-  if (r.has("strain_scale")) {
-    const double s = r.number("strain_scale");
-    if (!(s > 0 && s <= kMaxStrainScale))
-      r.fail("strain_scale", "must be > 0 and <= 10 (got " + detail::formatNumber(s) + ")");
-    out.strain_scale = s;
-  }
-  if (r.has("show_points")) out.show_points = r.boolean("show_points", false);
-  if (r.has("show_springs")) out.show_springs = r.boolean("show_springs", false);
-  return out;
-}
-
 // "line L, column C" of the byte at `pos` in `text` (both counted from 1)
 std::string lineColumn(std::string_view text, size_t pos) {
   size_t line = 1, col = 1;
@@ -134,7 +95,7 @@ SceneDef parse(std::string_view text, const std::string& origin) {
   if (def.kind == sim::SystemKind::Pendulum)
     for (const char* key : {"substeps", "iterations"})
       if (top.has(key)) top.fail(key, "a pendulum has no springs to project (xpbd's setting)");
-  def.render = parseRender(top, root);
+  if (top.has("render")) def.render = detail::parseRender(top.raw("render"), origin);
   const std::string integ = top.optString("integrator").value_or("rk4");
   const auto lookup = sim::lookupIntegrator(integ, def.kind);
   if (!lookup.method) top.fail("integrator", lookup.error);

@@ -1,6 +1,7 @@
 // The scene loader's parts (docs/scenes.md), one job each: load.cpp reads the file and the top
 // level and hands "system" by its type to load_mass_spring.cpp or load_pendulum.cpp;
-// load_generators.cpp reads the generators' keys. Private to the scene library.
+// load_generators.cpp reads the generators' keys, render_def.cpp the "render" section. Private to
+// the scene library.
 #pragma once
 
 #include <optional>
@@ -17,6 +18,9 @@ inline constexpr long long kMaxParticles = 4'000'000;
 // The top level's "system" of each type ("type" already read), with its own allowed keys.
 MassSpringDef parseMassSpring(const json& system, const std::string& file);
 PendulumDef parsePendulum(const json& system, const std::string& file);
+
+// The top level's "render" section (docs/scenes.md#render): display only, no physics.
+RenderDef parseRender(const json& render, const std::string& file);
 
 // A spring's "rest_length" (>= 0), or nothing for the initial distance (docs/scenes.md#springs).
 std::optional<double> optRest(const Obj& o);

@@ -1,8 +1,10 @@
-// The command line's --camera KEY=VALUE (docs/cli.md#record), with the units and ranges of the
-// scene's render.camera (docs/scenes.md#render), and its inverse for the provenance file.
+// How a scene is shown, from its two sources under the same rules: the scene file's "render"
+// section (docs/scenes.md#render) and the command line's --camera KEY=VALUE (docs/cli.md#record),
+// with the inverse of the latter for the provenance file.
 #include <charconv>
 #include <cmath>
 
+#include "scene/load_parts.hpp"
 #include "scene/scene_def.hpp"
 
 namespace scene {
@@ -31,7 +33,51 @@ std::string exact(double v) {
   return std::string(buf, r.ptr);
 }
 
+// render.camera: each key optional, the app frames the scene for what is unset.
+CameraDef parseCamera(const detail::Obj& c) {
+  CameraDef cam;
+  if (c.has("target")) cam.target = c.vec("target");
+  if (c.has("distance")) cam.distance = c.positive("distance");
+  cam.yaw_deg = c.optNumber("yaw");
+  if (c.has("pitch")) {
+    const double p = c.number("pitch");
+    if (!(p > -kMaxPitchDeg && p < kMaxPitchDeg))
+      c.fail("pitch",
+             "must be between -89.9 and 89.9 degrees (got " + detail::formatNumber(p) + ")");
+    cam.pitch_deg = p;
+  }
+  if (c.has("fov")) {
+    const double f = c.number("fov");
+    if (!(f >= kMinFovDeg && f <= kMaxFovDeg))
+      c.fail("fov", "must be between 5 and 120 degrees (got " + detail::formatNumber(f) + ")");
+    cam.fov_deg = f;
+  }
+  cam.orbit_deg_per_s = c.optNumber("orbit").value_or(0.0);
+  return cam;
+}
+
 }  // namespace
+
+namespace detail {
+
+RenderDef parseRender(const json& render, const std::string& file) {
+  RenderDef out;
+  const Obj r(render, "render", file, {"camera", "strain_scale", "show_points", "show_springs"});
+  if (r.has("camera"))
+    out.camera = parseCamera(Obj(r.raw("camera"), r.at("camera"), r.file(),
+                                 {"target", "distance", "yaw", "pitch", "fov", "orbit"}));
+  if (r.has("strain_scale")) {
+    const double s = r.number("strain_scale");
+    if (!(s > 0 && s <= kMaxStrainScale))
+      r.fail("strain_scale", "must be > 0 and <= 10 (got " + detail::formatNumber(s) + ")");
+    out.strain_scale = s;
+  }
+  if (r.has("show_points")) out.show_points = r.boolean("show_points", false);
+  if (r.has("show_springs")) out.show_springs = r.boolean("show_springs", false);
+  return out;
+}
+
+}  // namespace detail
 
 std::optional<std::string> applyCameraOption(std::string_view keyValue, CameraDef& camera) {
   const auto eq = keyValue.find('=');
