@@ -55,9 +55,8 @@ Obj::Obj(const json& j, std::string path, const std::string& file,
     bool ok = false;
     for (const char* a : allowed) ok = ok || key == a;
     if (ok) continue;
-    std::string list;
-    for (const char* a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
-    throw Error(file_ + ": " + join(path_, key) + ": unknown key (allowed here: " + list + ")");
+    throw Error(file_ + ": " + join(path_, key) +
+                ": unknown key (allowed here: " + commaList(allowed) + ")");
   }
 }
 

@@ -1,5 +1,6 @@
 // The generators' keys (docs/scenes.md#generators): each kind's allowed keys, their checks and the
 // scene::addX of generators.hpp that expands them.
+#include <ranges>
 #include <string>
 
 #include "scene/generators.hpp"
@@ -76,13 +77,23 @@ void parseSpringPendulum(const Obj& o, MassSpringDef& out) {
   addSpringPendulum(out, p);
 }
 
+// The cloth's "pins" (docs/scenes.md#cloth), in the order its message lists them.
+struct PinsName {
+  const char* name;
+  ClothPins pins;
+};
+
+constexpr PinsName kClothPins[] = {{"top_corners", ClothPins::TopCorners},
+                                   {"top_edge", ClothPins::TopEdge},
+                                   {"all_corners", ClothPins::AllCorners},
+                                   {"none", ClothPins::None}};
+
 ClothPins clothPins(const Obj& o) {
   const std::string pins = o.optString("pins").value_or("top_corners");
-  if (pins == "top_corners") return ClothPins::TopCorners;
-  if (pins == "top_edge") return ClothPins::TopEdge;
-  if (pins == "all_corners") return ClothPins::AllCorners;
-  if (pins == "none") return ClothPins::None;
-  o.fail("pins", "must be one of top_corners, top_edge, all_corners, none, not \"" + pins + "\"");
+  for (const PinsName& p : kClothPins)
+    if (pins == p.name) return p.pins;
+  o.fail("pins", "must be one of " + commaList(std::views::transform(kClothPins, &PinsName::name)) +
+                     ", not \"" + pins + "\"");
 }
 
 void parseCloth(const Obj& o, MassSpringDef& out) {
@@ -105,14 +116,16 @@ void parseCloth(const Obj& o, MassSpringDef& out) {
     if (p.horizontal) o.fail("tilt", "applies to a hanging cloth only");
     p.tilt = o.number("tilt");
     if (!(std::abs(p.tilt) <= kMaxClothTilt))
-      o.fail("tilt",
-             "must be between -90 and 90 degrees (got " + detail::formatNumber(p.tilt) + ")");
+      o.fail("tilt", "must be between " + formatNumber(-kMaxClothTilt) + " and " +
+                         formatNumber(kMaxClothTilt) + " degrees (got " + formatNumber(p.tilt) +
+                         ")");
   }
   p.pins = clothPins(o);
   addCloth(out, p);
 }
 
-// One generator kind: its keys and the function that reads them and adds its particles.
+// One generator kind: its name (the message for an unknown kind lists them all), its keys and the
+// function that reads them and adds its particles.
 struct GeneratorKind {
   const char* name;
   std::initializer_list<const char*> keys;
@@ -154,8 +167,8 @@ void expandGenerator(const json& j, const std::string& path, const std::string& 
   for (const auto& candidate : kGenerators)
     if (k == candidate.name) g = &candidate;
   if (!g)
-    throw Error(file + ": " + path + ".kind: unknown generator \"" + k +
-                "\" (known: chain, hanging_chain, loop, spring_pendulum, cloth)");
+    throw Error(file + ": " + path + ".kind: unknown generator \"" + k + "\" (known: " +
+                commaList(std::views::transform(kGenerators, &GeneratorKind::name)) + ")");
   g->parse(Obj(j, path, file, g->keys), out);
   if (out.particles.size() > size_t(kMaxParticles))
     throw Error(file + ": " + path + ": the scene would have more than " +
