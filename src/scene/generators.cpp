@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 
 namespace scene {
 
@@ -52,7 +53,7 @@ void addHangingChain(MassSpringDef& out, const HangingChainParams& p) {
 void addLoop(MassSpringDef& out, const LoopParams& p) {
   const int first = static_cast<int>(out.particles.size());
   for (int i = 0; i < p.count; ++i) {
-    const double th = p.phase + 2.0 * M_PI * i / p.count;
+    const double th = p.phase + 2.0 * std::numbers::pi * i / p.count;
     addParticle(out, p.center + p.radius * Vec3(std::cos(th), std::sin(th), 0.0), p.mass, false,
                 p.velocity);
   }
@@ -123,7 +124,7 @@ void addCloth(MassSpringDef& out, const ClothParams& p) {
   const int first = static_cast<int>(out.particles.size());
   const double dx = p.width / (p.nx - 1), dy = p.height / (p.ny - 1);
   const double pm = p.mass / (double(p.nx) * p.ny);
-  const double tilt = p.tilt * M_PI / 180.0;
+  const double tilt = p.tilt * std::numbers::pi / 180.0;
   auto id = [&](int i, int j) { return first + j * p.nx + i; };
   const size_t trianglesBefore = out.triangles.size();
   auto pinned = [&](int i, int j) {
