@@ -25,9 +25,7 @@ Built buildPendulum(const SceneDef& def) {
   static_cast<sim::System&>(out) = sim::System(std::move(m));
   return out;
 }
-}  // namespace
 
-namespace {
 // Each free particle is tethered to its kTethersPerParticle nearest fixed particles at the
 // distance it starts from them (docs/integrators.md#tethers): for a sheet that starts flat and
 // unstretched, as the generators' cloths do, that is the length of the straight path through the
@@ -53,48 +51,54 @@ void addTethers(sim::MassSpringModel& m, const Eigen::VectorXd& x) {
   }
   m.tether_length = Eigen::Map<const Eigen::VectorXd>(lengths.data(), Eigen::Index(lengths.size()));
 }
-}  // namespace
 
-Built build(const SceneDef& def) {
-  if (def.kind == sim::SystemKind::Pendulum) return buildPendulum(def);
-  Built out;
+// Nothing can move a particle out of the x-y plane (colliders and wind included): the model is
+// then 2-D (docs/scenes.md#planar-scenes).
+bool isPlanar(const SceneDef& def) {
   const auto& ms = def.mass_spring;
-  const int n = static_cast<int>(ms.particles.size());
-  const int ns = static_cast<int>(ms.springs.size());
-  sim::MassSpringModel m;
-  m.gravity = def.gravity;
-  m.drag = ms.drag;
-  m.wind = ms.wind;
-  m.colliders = ms.colliders;
-  m.substeps = def.substeps;
-  m.iterations = def.iterations;
-  m.mass.resize(n);
-  m.inv_mass.resize(n);
-  out.state.x.resize(3 * n);
-  out.state.v.resize(3 * n);
-  // planar: nothing can move a particle out of the x-y plane (colliders and wind included)
   bool planar = def.gravity.z() == 0.0 && ms.wind.z() == 0.0;
   for (const sim::Collider& c : ms.colliders)
     planar = planar &&
              (c.shape == sim::Collider::Shape::Plane ? c.normal.z() == 0.0 : c.point.z() == 0.0);
+  for (const auto& p : ms.particles)
+    planar = planar && p.position.z() == 0.0 && p.velocity.z() == 0.0;
+  return planar;
+}
+
+// The masses and the initial state: a fixed particle has mass and inverse mass 0 and stands still.
+void setParticles(const MassSpringDef& ms, sim::MassSpringModel& m, sim::State& state) {
+  const int n = static_cast<int>(ms.particles.size());
+  m.mass.resize(n);
+  m.inv_mass.resize(n);
+  state.x.resize(3 * n);
+  state.v.resize(3 * n);
   for (int i = 0; i < n; ++i) {
     const auto& p = ms.particles[i];
     m.mass[i] = p.fixed ? 0.0 : p.mass;
     m.inv_mass[i] = p.fixed ? 0.0 : 1.0 / p.mass;
-    out.state.x.segment<3>(3 * i) = p.position;
-    out.state.v.segment<3>(3 * i) = p.fixed ? Vec3::Zero() : p.velocity;
-    planar = planar && p.position.z() == 0.0 && p.velocity.z() == 0.0;
+    state.x.segment<3>(3 * i) = p.position;
+    state.v.segment<3>(3 * i) = p.fixed ? Vec3::Zero() : p.velocity;
   }
-  m.dim = planar ? 2 : 3;
-  for (const auto& t : ms.triangles)
-    for (int v : t) out.triangles.push_back(static_cast<std::uint32_t>(v));
-  for (const auto& t : ms.shadow_triangles)
-    for (int v : t) out.shadow_triangles.push_back(static_cast<std::uint32_t>(v));
-  for (const auto& level : ms.surface_levels) {
-    auto& indices = out.surface_levels.emplace_back();
-    for (const auto& t : level)
-      for (int v : t) indices.push_back(static_cast<std::uint32_t>(v));
-  }
+}
+
+// Three indices a triangle, flat, as the renderer's index buffers take them.
+std::vector<std::uint32_t> flatIndices(const std::vector<std::array<int, 3>>& triangles) {
+  std::vector<std::uint32_t> indices;
+  for (const auto& t : triangles)
+    for (int v : t) indices.push_back(static_cast<std::uint32_t>(v));
+  return indices;
+}
+
+// The display surfaces (the surface, its shadow's, its coarser levels) as index arrays.
+void setSurfaces(const MassSpringDef& ms, Built& out) {
+  out.triangles = flatIndices(ms.triangles);
+  out.shadow_triangles = flatIndices(ms.shadow_triangles);
+  for (const auto& level : ms.surface_levels) out.surface_levels.push_back(flatIndices(level));
+}
+
+// The springs' arrays; an unset rest length is the initial distance (docs/scenes.md#springs).
+void setSprings(const MassSpringDef& ms, sim::MassSpringModel& m) {
+  const int ns = static_cast<int>(ms.springs.size());
   m.spring_a.resize(ns);
   m.spring_b.resize(ns);
   m.stiffness.resize(ns);
@@ -110,10 +114,32 @@ Built build(const SceneDef& def) {
                            ? *d.rest_length
                            : (ms.particles[d.b].position - ms.particles[d.a].position).norm();
   }
+}
+
+Built buildMassSpring(const SceneDef& def) {
+  Built out;
+  const auto& ms = def.mass_spring;
+  sim::MassSpringModel m;
+  m.gravity = def.gravity;
+  m.drag = ms.drag;
+  m.wind = ms.wind;
+  m.colliders = ms.colliders;
+  m.substeps = def.substeps;
+  m.iterations = def.iterations;
+  setParticles(ms, m, out.state);
+  m.dim = isPlanar(def) ? 2 : 3;
+  setSurfaces(ms, out);
+  setSprings(ms, m);
   if (ms.tethers) addTethers(m, out.state.x);
   sim::buildAdjacency(m);
   static_cast<sim::System&>(out) = sim::System(std::move(m));
   return out;
+}
+
+}  // namespace
+
+Built build(const SceneDef& def) {
+  return def.kind == sim::SystemKind::Pendulum ? buildPendulum(def) : buildMassSpring(def);
 }
 
 SceneDef withParameters(SceneDef d, const sim::System& system) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 
 namespace scene {
 
@@ -52,7 +53,7 @@ void addHangingChain(MassSpringDef& out, const HangingChainParams& p) {
 void addLoop(MassSpringDef& out, const LoopParams& p) {
   const int first = static_cast<int>(out.particles.size());
   for (int i = 0; i < p.count; ++i) {
-    const double th = p.phase + 2.0 * M_PI * i / p.count;
+    const double th = p.phase + 2.0 * std::numbers::pi * i / p.count;
     addParticle(out, p.center + p.radius * Vec3(std::cos(th), std::sin(th), 0.0), p.mass, false,
                 p.velocity);
   }
@@ -119,27 +120,29 @@ void addSurfaceLevels(MassSpringDef& out, const ClothParams& p, int first, size_
   }
 }
 
-void addCloth(MassSpringDef& out, const ClothParams& p) {
-  const int first = static_cast<int>(out.particles.size());
+namespace {
+
+// Whether the cloth's particle (i, j) is pinned; row 0 is the top (hanging) or far edge.
+bool clothPinned(const ClothParams& p, int i, int j) {
+  const bool left = i == 0, right = i == p.nx - 1, top = j == 0, bottom = j == p.ny - 1;
+  switch (p.pins) {
+    case ClothPins::TopCorners:
+      return top && (left || right);
+    case ClothPins::TopEdge:
+      return top;
+    case ClothPins::AllCorners:
+      return (top || bottom) && (left || right);
+    case ClothPins::None:
+      return false;
+  }
+  return false;
+}
+
+// The nx x ny particles, row by row, each carrying an equal share of the cloth's mass.
+void addClothParticles(MassSpringDef& out, const ClothParams& p) {
   const double dx = p.width / (p.nx - 1), dy = p.height / (p.ny - 1);
   const double pm = p.mass / (double(p.nx) * p.ny);
-  const double tilt = p.tilt * M_PI / 180.0;
-  auto id = [&](int i, int j) { return first + j * p.nx + i; };
-  const size_t trianglesBefore = out.triangles.size();
-  auto pinned = [&](int i, int j) {
-    const bool left = i == 0, right = i == p.nx - 1, top = j == 0, bottom = j == p.ny - 1;
-    switch (p.pins) {
-      case ClothPins::TopCorners:
-        return top && (left || right);
-      case ClothPins::TopEdge:
-        return top;
-      case ClothPins::AllCorners:
-        return (top || bottom) && (left || right);
-      case ClothPins::None:
-        return false;
-    }
-    return false;
-  };
+  const double tilt = p.tilt * std::numbers::pi / 180.0;
   for (int j = 0; j < p.ny; ++j)
     for (int i = 0; i < p.nx; ++i) {
       const double u = -0.5 * p.width + i * dx;
@@ -151,22 +154,30 @@ void addCloth(MassSpringDef& out, const ClothParams& p) {
                                   : Vec3(p.center.x() + u,
                                          p.center.y() + 0.5 * p.height - below * std::cos(tilt),
                                          p.center.z() + below * std::sin(tilt));
-      addParticle(out, x, pm, pinned(i, j));
+      addParticle(out, x, pm, clothPinned(p, i, j));
     }
+}
+
+// Two triangles per cell, counter-clockwise seen from +z (hanging) or from +y (horizontal): the
+// front faces the default camera.
+void addClothTriangles(MassSpringDef& out, const ClothParams& p, int first) {
+  auto id = [&](int i, int j) { return first + j * p.nx + i; };
   for (int j = 0; j + 1 < p.ny; ++j)
     for (int i = 0; i + 1 < p.nx; ++i) {
-      // counter-clockwise seen from +z (hanging) or from +y (horizontal): the front faces the
-      // default camera
       out.triangles.push_back({id(i, j), id(i, j + 1), id(i + 1, j + 1)});
       out.triangles.push_back({id(i, j), id(i + 1, j + 1), id(i + 1, j)});
     }
-  addShadowMesh(out, p, first);
-  addSurfaceLevels(out, p, first, trianglesBefore);
+}
+
+// Structural springs to the next particle across and down, shear springs along both diagonals of
+// each cell, bending springs to the particle two along (docs/scenes.md#cloth). Rest lengths are
+// the initial distances (std::nullopt).
+void addClothSprings(MassSpringDef& out, const ClothParams& p, int first) {
+  auto id = [&](int i, int j) { return first + j * p.nx + i; };
   const double ks = p.stiffness;
   const double kshear = p.shear_stiffness.value_or(ks);
   const double kbend = p.bending_stiffness.value_or(ks / 10.0);
   const double c = p.damping;
-  // rest lengths are the initial distances (std::nullopt)
   for (int j = 0; j < p.ny; ++j)
     for (int i = 0; i < p.nx; ++i) {
       if (i + 1 < p.nx) addSpring(out, id(i, j), id(i + 1, j), ks, std::nullopt, c);
@@ -178,6 +189,18 @@ void addCloth(MassSpringDef& out, const ClothParams& p) {
       if (i + 2 < p.nx) addSpring(out, id(i, j), id(i + 2, j), kbend, std::nullopt, c);
       if (j + 2 < p.ny) addSpring(out, id(i, j), id(i, j + 2), kbend, std::nullopt, c);
     }
+}
+
+}  // namespace
+
+void addCloth(MassSpringDef& out, const ClothParams& p) {
+  const int first = static_cast<int>(out.particles.size());
+  const size_t trianglesBefore = out.triangles.size();
+  addClothParticles(out, p);
+  addClothTriangles(out, p, first);
+  addShadowMesh(out, p, first);
+  addSurfaceLevels(out, p, first, trianglesBefore);
+  addClothSprings(out, p, first);
 }
 
 }  // namespace scene

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "scene/scene_def.hpp"
 
@@ -15,6 +16,15 @@ namespace scene::detail {
 using nlohmann::json;
 
 std::string formatNumber(double v);
+
+// "a, b, c": what a message lists as allowed, from the table that defines it, so that the two
+// cannot disagree.
+template <class Names>
+std::string commaList(const Names& names) {
+  std::string list;
+  for (std::string_view name : names) list += (list.empty() ? "" : ", ") + std::string(name);
+  return list;
+}
 
 class Obj {
  public:

@@ -1,8 +1,11 @@
-// The command line's --camera KEY=VALUE (docs/cli.md#record), with the units and ranges of the
-// scene's render.camera (docs/scenes.md#render), and its inverse for the provenance file.
+// How a scene is shown, from its two sources under the same rules: the scene file's "render"
+// section (docs/scenes.md#render) and the command line's --camera KEY=VALUE (docs/cli.md#record),
+// with the inverse of the latter for the provenance file.
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 
+#include "scene/load_parts.hpp"
 #include "scene/scene_def.hpp"
 
 namespace scene {
@@ -31,15 +34,82 @@ std::string exact(double v) {
   return std::string(buf, r.ptr);
 }
 
+// The keys of render.camera and of --camera.
+constexpr std::initializer_list<const char*> kCameraKeys = {"target", "distance", "yaw",
+                                                            "pitch",  "fov",      "orbit"};
+
+// " (keys: target, ...)": the note of --camera's messages
+std::string keysNote() {
+  return " (keys: " + detail::commaList(kCameraKeys) + ")";
+}
+
+// The ranges of the camera's angles, for the scene file and the command line alike.
+bool pitchInRange(double p) {
+  return p > -kMaxPitchDeg && p < kMaxPitchDeg;
+}
+bool fovInRange(double f) {
+  return f >= kMinFovDeg && f <= kMaxFovDeg;
+}
+std::string pitchRange() {
+  return "between " + detail::formatNumber(-kMaxPitchDeg) + " and " +
+         detail::formatNumber(kMaxPitchDeg) + " degrees";
+}
+std::string fovRange() {
+  return "between " + detail::formatNumber(kMinFovDeg) + " and " +
+         detail::formatNumber(kMaxFovDeg) + " degrees";
+}
+
+// render.camera: each key optional, the app frames the scene for what is unset.
+CameraDef parseCamera(const detail::Obj& c) {
+  CameraDef cam;
+  if (c.has("target")) cam.target = c.vec("target");
+  if (c.has("distance")) cam.distance = c.positive("distance");
+  cam.yaw_deg = c.optNumber("yaw");
+  if (c.has("pitch")) {
+    const double p = c.number("pitch");
+    if (!pitchInRange(p))
+      c.fail("pitch", "must be " + pitchRange() + " (got " + detail::formatNumber(p) + ")");
+    cam.pitch_deg = p;
+  }
+  if (c.has("fov")) {
+    const double f = c.number("fov");
+    if (!fovInRange(f))
+      c.fail("fov", "must be " + fovRange() + " (got " + detail::formatNumber(f) + ")");
+    cam.fov_deg = f;
+  }
+  cam.orbit_deg_per_s = c.optNumber("orbit").value_or(0.0);
+  return cam;
+}
+
 }  // namespace
+
+namespace detail {
+
+RenderDef parseRender(const json& render, const std::string& file) {
+  RenderDef out;
+  const Obj r(render, "render", file, {"camera", "strain_scale", "show_points", "show_springs"});
+  if (r.has("camera"))
+    out.camera = parseCamera(Obj(r.raw("camera"), r.at("camera"), r.file(), kCameraKeys));
+  if (r.has("strain_scale")) {
+    const double s = r.number("strain_scale");
+    if (!(s > 0 && s <= kMaxStrainScale))
+      r.fail("strain_scale", "must be > 0 and <= " + formatNumber(kMaxStrainScale) + " (got " +
+                                 formatNumber(s) + ")");
+    out.strain_scale = s;
+  }
+  if (r.has("show_points")) out.show_points = r.boolean("show_points", false);
+  if (r.has("show_springs")) out.show_springs = r.boolean("show_springs", false);
+  return out;
+}
+
+}  // namespace detail
 
 std::optional<std::string> applyCameraOption(std::string_view keyValue, CameraDef& camera) {
   const auto eq = keyValue.find('=');
   if (eq == std::string_view::npos)
-    return "camera: expected KEY=VALUE, not " + quoted(keyValue) +
-           " (keys: target, distance, yaw, pitch, fov, orbit)";
+    return "camera: expected KEY=VALUE, not " + quoted(keyValue) + keysNote();
   const std::string_view key = keyValue.substr(0, eq), value = keyValue.substr(eq + 1);
-  const auto bad = [&](const char* rule) {
+  const auto bad = [&](const std::string& rule) {
     return "camera: " + std::string(key) + " must be " + rule + ", not " + quoted(value);
   };
   if (key == "target") {
@@ -57,11 +127,8 @@ std::optional<std::string> applyCameraOption(std::string_view keyValue, CameraDe
     camera.target = t;
     return std::nullopt;
   }
-  const bool known =
-      key == "distance" || key == "yaw" || key == "pitch" || key == "fov" || key == "orbit";
-  if (!known)
-    return "camera: unknown key " + quoted(key) +
-           " (keys: target, distance, yaw, pitch, fov, orbit)";
+  if (std::none_of(kCameraKeys.begin(), kCameraKeys.end(), [&](const char* k) { return key == k; }))
+    return "camera: unknown key " + quoted(key) + keysNote();
   const auto v = strictNumber(value);
   if (key == "distance") {
     if (!v || !(*v > 0)) return bad("a number > 0 (m)");
@@ -70,11 +137,10 @@ std::optional<std::string> applyCameraOption(std::string_view keyValue, CameraDe
     if (!v) return bad("a finite number (degrees)");
     camera.yaw_deg = *v;
   } else if (key == "pitch") {
-    if (!v || !(*v > -kMaxPitchDeg && *v < kMaxPitchDeg))
-      return bad("between -89.9 and 89.9 degrees");
+    if (!v || !pitchInRange(*v)) return bad(pitchRange());
     camera.pitch_deg = *v;
   } else if (key == "fov") {
-    if (!v || !(*v >= kMinFovDeg && *v <= kMaxFovDeg)) return bad("between 5 and 120 degrees");
+    if (!v || !fovInRange(*v)) return bad(fovRange());
     camera.fov_deg = *v;
   } else {
     if (!v) return bad("a finite number (degrees per second)");

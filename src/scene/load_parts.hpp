@@ -1,0 +1,33 @@
+// The scene loader's parts (docs/scenes.md), one job each: load.cpp reads the file and the top
+// level and hands "system" by its type to load_mass_spring.cpp or load_pendulum.cpp;
+// load_generators.cpp reads the generators' keys, render_def.cpp the "render" section. Private to
+// the scene library.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "scene/json_reader.hpp"
+#include "scene/scene_def.hpp"
+
+namespace scene::detail {
+
+// Limits that keep a typo from asking for terabytes: generous for any real scene.
+inline constexpr long long kMaxParticles = 4'000'000;
+
+// The top level's "system" of each type ("type" already read), with its own allowed keys.
+MassSpringDef parseMassSpring(const json& system, const std::string& file);
+PendulumDef parsePendulum(const json& system, const std::string& file);
+
+// The top level's "render" section (docs/scenes.md#render): display only, no physics.
+RenderDef parseRender(const json& render, const std::string& file);
+
+// A spring's "rest_length" (>= 0), or nothing for the initial distance (docs/scenes.md#springs).
+std::optional<double> optRest(const Obj& o);
+
+// The generator at `path` (an object with a "kind", docs/scenes.md#generators): its particles,
+// springs and triangles appended to `out`.
+void expandGenerator(const json& j, const std::string& path, const std::string& file,
+                     MassSpringDef& out);
+
+}  // namespace scene::detail
