@@ -349,24 +349,28 @@ void clipSizeCombo(const PanelModel& m, ItemProbe* probe, std::vector<Command>& 
       "video) or a fixed one, whatever the window's size.");
 }
 
-void displaySection(const PanelModel& m, PanelState& st, std::vector<Command>& out) {
-  ItemProbe* probe = st.probe;
+// The strain colours' scale, fixed or following the scene (springs only: a pendulum's rods are
+// rigid).
+void strainControls(const PanelModel& m, PanelState& st, std::vector<Command>& out) {
+  if (m.springs <= 0) return;
   double v = 0.0;
   bool b = false;
-  // strain colours apply to springs only (a pendulum's rods are rigid)
-  if (m.springs > 0) {
-    if (detail::slider({"Strain scale", Limits::kStrainScaleMin, Limits::kStrainScaleMax, "%.3g",
-                        true, Commit::Live,
-                        "Strain (dimensionless, (L - L0) / L0) drawn at full colour: blue "
-                        "compressed, red stretched (logarithmic). Moving it fixes the scale."},
-                       m.strain_scale, st, &v))
-      emit(out, SetStrainScale{v});
-    if (checkbox("Auto strain scale", m.strain_auto,
-                 "The scale follows the strains the scene actually reaches, so that the colours "
-                 "show where it stretches most; off: the scale stays where it is.",
-                 probe, &b))
-      emit(out, SetStrainAuto{b});
-  }
+  if (detail::slider({"Strain scale", Limits::kStrainScaleMin, Limits::kStrainScaleMax, "%.3g",
+                      true, Commit::Live,
+                      "Strain (dimensionless, (L - L0) / L0) drawn at full colour: blue "
+                      "compressed, red stretched (logarithmic). Moving it fixes the scale."},
+                     m.strain_scale, st, &v))
+    emit(out, SetStrainScale{v});
+  if (checkbox("Auto strain scale", m.strain_auto,
+               "The scale follows the strains the scene actually reaches, so that the colours "
+               "show where it stretches most; off: the scale stays where it is.",
+               st.probe, &b))
+    emit(out, SetStrainAuto{b});
+}
+
+// What is drawn: springs or rods, wireframe, trails, wind streaks, and whether the camera follows.
+void drawingToggles(const PanelModel& m, ItemProbe* probe, std::vector<Command>& out) {
+  bool b = false;
   bool first = true;  // of the checkboxes' row
   auto next = [&first] {
     if (!first) ImGui::SameLine();
@@ -403,6 +407,11 @@ void displaySection(const PanelModel& m, PanelState& st, std::vector<Command>& o
   if (m.wind_acts && checkbox("Wind streaks", m.show_wind,
                               "Draw the air's motion as streaks carried with the wind.", probe, &b))
     emit(out, SetShowWind{b});
+}
+
+// Screenshot, Record and the clip's size, and Help, on one row.
+void outputButtons(const PanelModel& m, PanelState& st, std::vector<Command>& out) {
+  ItemProbe* probe = st.probe;
   if (button("Screenshot", "Save the viewport to a PNG file (Ctrl+P).", probe))
     emit(out, Screenshot{});
   ImGui::SameLine();
@@ -417,6 +426,12 @@ void displaySection(const PanelModel& m, PanelState& st, std::vector<Command>& o
   clipSizeCombo(m, probe, out);
   ImGui::SameLine();
   if (button("Help", "Show the key and mouse bindings (F1).", probe)) st.show_help = !st.show_help;
+}
+
+void displaySection(const PanelModel& m, PanelState& st, std::vector<Command>& out) {
+  strainControls(m, st, out);
+  drawingToggles(m, st.probe, out);
+  outputButtons(m, st, out);
 }
 
 // Real time, the last frame's cost split sim / render / present, and which part is the
