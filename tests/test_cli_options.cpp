@@ -139,6 +139,30 @@ TEST_CASE("the parsers reject what their tables do not name") {
         "--suite: must be all, cloth, stiff or pendulum, not \"stif\"");
 }
 
+TEST_CASE("every subcommand with a SCENE words a missing or second one alike") {
+  // the window's and record's parsers are held to the same words in test_app.cpp, test_record.cpp
+  const std::string missing = "missing SCENE (a .json file or a built-in name from springlab list)";
+  CHECK(cli::missingScene() == missing);
+  for (const char* command : {"run", "compare", "info", "sweep", "order"}) {
+    CAPTURE(command);
+    const auto none = springlab({command});
+    CHECK(none.status == 2);
+    CHECK(none.err == "springlab " + std::string(command) + ": " + missing + "\n");
+    const auto two = springlab({command, "cloth_16", "rope_100"});
+    CHECK(two.status == 2);
+    CHECK(two.err == "springlab " + std::string(command) +
+                         ": unexpected argument \"rope_100\" (one SCENE only)\n");
+  }
+  cli::SplitArgs split;
+  std::string scene = "kept";
+  CHECK(!cli::takeScene(split, scene, cli::SceneArg::Optional));
+  CHECK(scene == "kept");
+  CHECK(cli::takeScene(split, scene) == missing);
+  split.positional = {"cloth_16"};
+  CHECK(!cli::takeScene(split, scene));
+  CHECK(scene == "cloth_16");
+}
+
 TEST_CASE("--help prints the usage on standard output with status 0") {
   const struct {
     std::vector<std::string> args;

@@ -325,6 +325,20 @@ std::optional<std::string> splitArgs(const Args& args, OptionTable table, SplitA
   return std::nullopt;
 }
 
+std::optional<std::string> takeScene(const SplitArgs& split, std::string& scene, SceneArg need) {
+  if (split.positional.size() > 1)
+    return "unexpected argument \"" + split.positional[1] + "\" (one SCENE only)";
+  if (!split.positional.empty())
+    scene = split.positional[0];
+  else if (need == SceneArg::Required)
+    return missingScene();
+  return std::nullopt;
+}
+
+std::string missingScene() {
+  return "missing SCENE (a .json file or a built-in name from springlab list)";
+}
+
 std::string optionsHelp(OptionTable table) {
   // the help column starts after the longest "--name VALUE"; a default that would run past
   // kHelpWidth columns goes on a line of its own, under the help
