@@ -10,6 +10,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
+#include "lab/events.hpp"
 #include "sim/spring_runs.hpp"
 #include "sim/xpbd_kernels.hpp"
 #include "util.hpp"
@@ -118,6 +119,31 @@ TEST_CASE("the overview lists every window and record option") {
     if (!spec.placeholder.empty()) line.append(" ").append(spec.placeholder);
     CHECK(overview.find(line) != std::string::npos);
   }
+}
+
+TEST_CASE("every help's --at names every key --at accepts") {
+  const std::string keys = lab::eventKeyList();
+  REQUIRE(keys.find("joint_damping") != std::string::npos);
+  for (const char* command : {"run", "compare", "record", ""}) {
+    CAPTURE(command);
+    const std::string help = *cli::usage(command);
+    // the --at lines (the overview has the window's and record's)
+    size_t at = help.find("  --at T:KEY=VALUE");
+    REQUIRE(at != std::string::npos);
+    for (; at != std::string::npos; at = help.find("  --at T:KEY=VALUE", at + 1)) {
+      const std::string line = help.substr(at, help.find('\n', at) - at);
+      CAPTURE(line);
+      CHECK(line.find("{") == std::string::npos);
+      for (size_t from = 0; from < keys.size();) {
+        const size_t comma = std::min(keys.find(", ", from), keys.size());
+        CHECK(line.find(" " + keys.substr(from, comma - from)) != std::string::npos);
+        from = comma + 2;
+      }
+    }
+  }
+  CHECK(cli::usage("run")->find("set integrator, dt, stiffness_scale, damping, substeps, "
+                                "iterations, drag or joint_damping; repeatable") !=
+        std::string::npos);
 }
 
 TEST_CASE("the parsers reject what their tables do not name") {

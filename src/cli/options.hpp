@@ -16,7 +16,7 @@ using Args = std::vector<std::string>;  // the arguments after the subcommand na
 struct OptionSpec {
   std::string_view name;         // "--dt"
   std::string_view placeholder;  // "S" in "--dt S"; empty for a flag that takes no value
-  std::string_view help;         // one line: what the option means
+  std::string_view help;         // one line: what the option means ({event keys}: --at's keys)
   std::string_view fallback;     // the default, as the help prints it; empty: none worth saying
 };
 using OptionTable = std::span<const OptionSpec>;
