@@ -607,6 +607,8 @@ TEST_CASE("app: every window option of the help's table parses in both spellings
   std::string error;
   CHECK(app::parseViewerOptions({"--record-everything"}, o, error) == 2);
   CHECK(error == "unknown option --record-everything");
+  CHECK(app::parseViewerOptions({"cloth_16", "rope_100"}, o, error) == 2);
+  CHECK(error == "unexpected argument \"rope_100\" (one SCENE only)");
 }
 
 TEST_CASE("app: window options are validated") {

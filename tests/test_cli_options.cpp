@@ -10,6 +10,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
+#include "lab/events.hpp"
 #include "sim/spring_runs.hpp"
 #include "sim/xpbd_kernels.hpp"
 #include "util.hpp"
@@ -120,6 +121,31 @@ TEST_CASE("the overview lists every window and record option") {
   }
 }
 
+TEST_CASE("every help's --at names every key --at accepts") {
+  const std::string keys = lab::eventKeyList();
+  REQUIRE(keys.find("joint_damping") != std::string::npos);
+  for (const char* command : {"run", "compare", "record", ""}) {
+    CAPTURE(command);
+    const std::string help = *cli::usage(command);
+    // the --at lines (the overview has the window's and record's)
+    size_t at = help.find("  --at T:KEY=VALUE");
+    REQUIRE(at != std::string::npos);
+    for (; at != std::string::npos; at = help.find("  --at T:KEY=VALUE", at + 1)) {
+      const std::string line = help.substr(at, help.find('\n', at) - at);
+      CAPTURE(line);
+      CHECK(line.find("{") == std::string::npos);
+      for (size_t from = 0; from < keys.size();) {
+        const size_t comma = std::min(keys.find(", ", from), keys.size());
+        CHECK(line.find(" " + keys.substr(from, comma - from)) != std::string::npos);
+        from = comma + 2;
+      }
+    }
+  }
+  CHECK(cli::usage("run")->find("set integrator, dt, stiffness_scale, damping, substeps, "
+                                "iterations, drag or joint_damping; repeatable") !=
+        std::string::npos);
+}
+
 TEST_CASE("the parsers reject what their tables do not name") {
   cli::RunOptions r;
   CHECK(cli::parseRunOptions({"cloth_16", "--seconds", "1"}, r) == "unknown option --seconds");
@@ -137,6 +163,30 @@ TEST_CASE("the parsers reject what their tables do not name") {
         "--swing: must be a number > 0, not \"-1\"");
   CHECK(cli::parseBenchOptions({"--suite", "stif"}, b) ==
         "--suite: must be all, cloth, stiff or pendulum, not \"stif\"");
+}
+
+TEST_CASE("every subcommand with a SCENE words a missing or second one alike") {
+  // the window's and record's parsers are held to the same words in test_app.cpp, test_record.cpp
+  const std::string missing = "missing SCENE (a .json file or a built-in name from springlab list)";
+  CHECK(cli::missingScene() == missing);
+  for (const char* command : {"run", "compare", "info", "sweep", "order"}) {
+    CAPTURE(command);
+    const auto none = springlab({command});
+    CHECK(none.status == 2);
+    CHECK(none.err == "springlab " + std::string(command) + ": " + missing + "\n");
+    const auto two = springlab({command, "cloth_16", "rope_100"});
+    CHECK(two.status == 2);
+    CHECK(two.err == "springlab " + std::string(command) +
+                         ": unexpected argument \"rope_100\" (one SCENE only)\n");
+  }
+  cli::SplitArgs split;
+  std::string scene = "kept";
+  CHECK(!cli::takeScene(split, scene, cli::SceneArg::Optional));
+  CHECK(scene == "kept");
+  CHECK(cli::takeScene(split, scene) == missing);
+  split.positional = {"cloth_16"};
+  CHECK(!cli::takeScene(split, scene));
+  CHECK(scene == "cloth_16");
 }
 
 TEST_CASE("--help prints the usage on standard output with status 0") {

@@ -215,7 +215,10 @@ TEST_CASE("record: bad options are one-line errors, exit 2, nothing written") {
   const std::string out = (dir / "x.mp4").string();
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
       {{"cloth_16"}, "springlab record: --out FILE is required"},
-      {{"--out", out}, "springlab record: missing SCENE"},
+      {{"--out", out},
+       "springlab record: missing SCENE (a .json file or a built-in name from springlab list)"},
+      {{"cloth_16", "rope_100", "--out", out},
+       "springlab record: unexpected argument \"rope_100\" (one SCENE only)"},
       {{"cloth_16", "--out", out, "--fps", "0"}, "springlab record: --fps: must be a number"},
       {{"cloth_16", "--out", out, "--size", "4000x100"}, "springlab record: --size: must be WxH"},
       {{"cloth_16", "--out", out, "--seconds", "nan"}, "springlab record: --seconds: must be"},

@@ -78,7 +78,10 @@ void FrameDriver::sceneDefaults() {
 void FrameDriver::setCamera(const scene::CameraDef& def) {
   applyCameraDef(def, camera_, framing_);
   camera_yaw0_ = camera_.yaw;
-  orbit_rad_per_s_ = def.orbit_deg_per_s * std::numbers::pi / 180.0;  // (deg pi) / 180, as ever
+  // (deg pi) / 180 as before, not deg kRadPerDeg, which can round differently: the orbit of
+  // earlier recordings, so that their provenance files replay them
+  // (docs/cli.md#the-provenance-file)
+  orbit_rad_per_s_ = def.orbit_deg_per_s * std::numbers::pi / 180.0;
 }
 
 void FrameDriver::showStatus(const std::string& text, bool error) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numbers>
 
 #include "lab/order.hpp"
 #include "lab/sweep.hpp"
@@ -42,7 +43,7 @@ lab::SweepSpec mapSpec(const MapRequest& r) {
                               : lab::GridAxis{1.0, 1.0, 1};
   spec.seconds = std::min(LabJobs::kMapSeconds, r.def.duration > 0 ? r.def.duration : 1.0);
   if (r.omega > 0.0)
-    spec.seconds = std::max(spec.seconds, LabJobs::kMapPeriods * 2.0 * M_PI / r.omega);
+    spec.seconds = std::max(spec.seconds, LabJobs::kMapPeriods * 2.0 * std::numbers::pi / r.omega);
   return spec;
 }
 }  // namespace

@@ -110,17 +110,15 @@ std::optional<std::string> parseRecordOptions(const std::vector<std::string>& ar
   for (const cli::GivenOption& given : split.options)
     if (auto problem = applyRecordOption(std::string(given.spec->name), given.value, o))
       return problem;
-  if (split.positional.size() > 1)
-    return "unexpected argument \"" + split.positional[1] + "\" (one SCENE only)";
-  if (!split.positional.empty()) o.scene = split.positional[0];
+  // a missing SCENE is reported last: --replay takes its scene from the provenance file
+  if (auto problem = cli::takeScene(split, o.scene, cli::SceneArg::Optional)) return problem;
   if (o.out.empty()) return "--out FILE is required (.mp4, .webm, .gif, .png or frames/%05d.png)";
   if (!o.replay.empty()) {
     if (!o.scene.empty() || split.options.size() != 2)
       return "--replay takes only --out: the rest comes from the provenance file";
     return std::nullopt;
   }
-  if (o.scene.empty())
-    return "missing SCENE (a built-in name from springlab list, or a .json file)";
+  if (o.scene.empty()) return cli::missingScene();
   return std::nullopt;
 }
 

@@ -176,11 +176,12 @@ int parseViewerOptions(const std::vector<std::string>& args, ViewerOptions& o, s
   }
   for (const cli::GivenOption& given : split.options)
     if (!applyViewerOption(std::string(given.spec->name), given.value, o, error)) return 2;
-  if (split.positional.size() > 1) {
-    error = "unexpected argument \"" + split.positional[1] + "\" (one SCENE only)";
+  // no SCENE: the last session's, else the default (loadScene)
+  if (auto problem = cli::takeScene(split, o.scene, cli::SceneArg::Optional)) {
+    error = *problem;
     return 2;
   }
-  if (!split.positional.empty()) o.scene = split.positional[0], o.scene_given = true;
+  if (!split.positional.empty()) o.scene_given = true;
   return 0;
 }
 

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <numbers>
 #include <optional>
 #include <sstream>
 
@@ -330,7 +331,7 @@ double pendulumStepTime(int n, sim::Method m, double h, double budget, long long
   pm.length = Eigen::VectorXd::Constant(n, 1.0 / n);
   pm.mass = Eigen::VectorXd::Constant(n, 1.0 / n);
   sim::State s;
-  s.x = Eigen::VectorXd::Constant(n, M_PI / 4);
+  s.x = Eigen::VectorXd::Constant(n, std::numbers::pi / 4);  // 45 degrees
   s.v = Eigen::VectorXd::Zero(n);
   sim::Stepper st(pm, s, m, h);
   long long steps = 0;

@@ -62,11 +62,7 @@ std::optional<std::string> parseCompareOptions(const Args& args, CompareOptions&
   for (const auto& given : split.options)
     if (auto problem = setCompareOption(std::string(given.spec->name), given.value, o))
       return problem;
-  if (split.positional.size() > 1)
-    return "unexpected argument \"" + split.positional[1] + "\" (one SCENE only)";
-  if (split.positional.empty())
-    return "missing SCENE (a .json file or a built-in name from springlab list)";
-  o.scene = split.positional[0];
+  if (auto problem = takeScene(split, o.scene)) return problem;
   if (o.lanes.empty()) return "missing --lanes SPEC,SPEC (integrator names, NAME@DT for a step)";
   if (o.out && o.ledger && *o.out == "-" && *o.ledger == "-")
     return "--out and --ledger cannot both be - (standard output)";

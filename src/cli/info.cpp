@@ -63,14 +63,12 @@ void printText(const scene::SceneDef& def, const scene::Built& b, double omega) 
 int infoCommand(const Args& args) {
   SplitArgs split;
   if (auto problem = splitArgs(args, infoOptions(), split)) return badOption(*problem);
-  if (split.positional.size() > 1)
-    return badOption("unexpected argument \"" + split.positional[1] + "\" (one SCENE only)");
-  if (split.positional.empty())
-    return badOption("missing SCENE (a .json file or a built-in name from springlab list)");
+  std::string sceneArg;
+  if (auto problem = takeScene(split, sceneArg)) return badOption(*problem);
   const bool json = !split.options.empty();  // --json is the only option
   scene::SceneDef def;
-  if (!loadSceneOrReport(split.positional[0], def)) return 2;
-  if (def.name.empty()) def.name = split.positional[0];
+  if (!loadSceneOrReport(sceneArg, def)) return 2;
+  if (def.name.empty()) def.name = sceneArg;
   const scene::Built built = scene::build(def);
   const double omega = built.omegaMax(built.state);
   if (json)

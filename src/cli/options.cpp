@@ -3,9 +3,31 @@
 #include <algorithm>
 #include <array>
 
+#include "lab/events.hpp"
+
 namespace cli {
 
 namespace {
+
+// Stands in an option's help for the keys --at may set (lab::eventKeyList(), from the parameter
+// table), so that a new parameter shows in every command's help at once (docs/cli.md#events).
+constexpr std::string_view kEventKeys = "{event keys}";
+
+// "integrator, dt, ..., drag or joint_damping"
+std::string eventKeysInWords() {
+  std::string keys = lab::eventKeyList();
+  const size_t last = keys.rfind(", ");
+  if (last != std::string::npos) keys.replace(last, 2, " or ");
+  return keys;
+}
+
+// An option's help as printed: kEventKeys replaced by the keys.
+std::string helpText(std::string_view help) {
+  std::string text(help);
+  if (const size_t at = text.find(kEventKeys); at != std::string::npos)
+    text.replace(at, kEventKeys.size(), eventKeysInWords());
+  return text;
+}
 
 constexpr std::array kRunOptions = {
     OptionSpec{"--integrator", "NAME", "integrator; it must apply to the system", "the scene's"},
@@ -17,11 +39,7 @@ constexpr std::array kRunOptions = {
     OptionSpec{"--ledger", "FILE",
                "energy ledger CSV t,lane,total,dissipated,external,residual; - is standard output",
                "not written"},
-    OptionSpec{"--at", "T:KEY=VALUE",
-               "at simulated time T set integrator, dt, stiffness_scale, damping, drag, substeps "
-               "or iterations; "
-               "repeatable",
-               ""},
+    OptionSpec{"--at", "T:KEY=VALUE", "at simulated time T set {event keys}; repeatable", ""},
 };
 
 constexpr std::array kBenchOptions = {
@@ -47,11 +65,7 @@ constexpr std::array kWindowOptions = {
     OptionSpec{"--dt", "S", "time step, s; 1e-7 <= S <= 0.1", "the scene's"},
     OptionSpec{"--lanes", "SPEC,SPEC",
                "up to 4 lanes side by side, each NAME or NAME@DT (lane 0 the first)", "one lane"},
-    OptionSpec{"--at", "T:KEY=VALUE",
-               "at simulated time T set integrator, dt, stiffness_scale, damping, drag, substeps "
-               "or iterations; "
-               "repeatable",
-               ""},
+    OptionSpec{"--at", "T:KEY=VALUE", "at simulated time T set {event keys}; repeatable", ""},
     OptionSpec{"--size", "WxH", "window size (image size when headless), pixels", "1280x720"},
     OptionSpec{"--frames", "N", "stop after N rendered frames (a scripted run)",
                "until the window is closed"},
@@ -76,11 +90,7 @@ constexpr std::array kRecordOptions = {
     OptionSpec{"--dt", "S", "time step, s; 1e-7 <= S <= 0.1", "the scene's"},
     OptionSpec{"--lanes", "SPEC,SPEC",
                "up to 4 lanes side by side, each NAME or NAME@DT (lane 0 the first)", "one lane"},
-    OptionSpec{"--at", "T:KEY=VALUE",
-               "at simulated time T set integrator, dt, stiffness_scale, damping, drag, substeps "
-               "or iterations; "
-               "repeatable",
-               ""},
+    OptionSpec{"--at", "T:KEY=VALUE", "at simulated time T set {event keys}; repeatable", ""},
     OptionSpec{"--no-ui", "", "no panel in the picture: the scene alone", ""},
     OptionSpec{"--side-by-side", "", "lanes in split viewports instead of overlaid", ""},
     OptionSpec{"--caption", "",
@@ -113,10 +123,7 @@ constexpr std::array kCompareOptions = {
                "energy ledger CSV t,lane,total,dissipated,external,residual; - is standard output",
                "not written"},
     OptionSpec{"--at", "T:KEY=VALUE",
-               "at simulated time T set integrator, dt, stiffness_scale, damping, drag, substeps "
-               "or iterations in every "
-               "lane; repeatable",
-               ""},
+               "at simulated time T set {event keys} in every lane; repeatable", ""},
 };
 
 constexpr std::array kInfoOptions = {
@@ -325,6 +332,20 @@ std::optional<std::string> splitArgs(const Args& args, OptionTable table, SplitA
   return std::nullopt;
 }
 
+std::optional<std::string> takeScene(const SplitArgs& split, std::string& scene, SceneArg need) {
+  if (split.positional.size() > 1)
+    return "unexpected argument \"" + split.positional[1] + "\" (one SCENE only)";
+  if (!split.positional.empty())
+    scene = split.positional[0];
+  else if (need == SceneArg::Required)
+    return missingScene();
+  return std::nullopt;
+}
+
+std::string missingScene() {
+  return "missing SCENE (a .json file or a built-in name from springlab list)";
+}
+
 std::string optionsHelp(OptionTable table) {
   // the help column starts after the longest "--name VALUE"; a default that would run past
   // kHelpWidth columns goes on a line of its own, under the help
@@ -338,7 +359,7 @@ std::string optionsHelp(OptionTable table) {
     line += o.name;
     if (!o.placeholder.empty()) line.append(" ").append(o.placeholder);
     line.resize(column, ' ');
-    line += o.help;
+    line += helpText(o.help);
     if (!o.fallback.empty()) {
       const std::string fallback = "(default: " + std::string(o.fallback) + ")";
       if (line.size() + 1 + fallback.size() > kHelpWidth)

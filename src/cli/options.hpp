@@ -16,7 +16,7 @@ using Args = std::vector<std::string>;  // the arguments after the subcommand na
 struct OptionSpec {
   std::string_view name;         // "--dt"
   std::string_view placeholder;  // "S" in "--dt S"; empty for a flag that takes no value
-  std::string_view help;         // one line: what the option means
+  std::string_view help;         // one line: what the option means ({event keys}: --at's keys)
   std::string_view fallback;     // the default, as the help prints it; empty: none worth saying
 };
 using OptionTable = std::span<const OptionSpec>;
@@ -45,6 +45,17 @@ struct SplitArgs {
 // value) and positional arguments. Returns the problem ("unknown option --x", "--dt: missing
 // value") or nothing.
 std::optional<std::string> splitArgs(const Args& args, OptionTable table, SplitArgs& out);
+
+// Whether a command must be given its SCENE, or may go without (the window, record --replay).
+enum class SceneArg { Required, Optional };
+// The one positional argument, SCENE, into `scene` (left as it is when there is none). Returns
+// the problem: a second positional argument ("unexpected argument \"x\" (one SCENE only)"), or
+// none where one is required (missingScene()).
+std::optional<std::string> takeScene(const SplitArgs& split, std::string& scene,
+                                     SceneArg need = SceneArg::Required);
+// "missing SCENE (a .json file or a built-in name from springlab list)": for a command that
+// checks other options before it asks for its scene (record).
+std::string missingScene();
 
 // "  --dt S            fixed step, s (default: the scene's)" lines, aligned, one per option.
 std::string optionsHelp(OptionTable table);

@@ -62,12 +62,10 @@ int orderCommand(const Args& args) {
   for (const auto& given : split.options)
     if (auto problem = setOrderOption(std::string(given.spec->name), given.value, o))
       return badOption(*problem);
-  if (split.positional.size() != 1)
-    return badOption(split.positional.empty()
-                         ? "missing SCENE (a .json file or a built-in name from springlab list)"
-                         : "unexpected argument \"" + split.positional[1] + "\" (one SCENE only)");
+  std::string sceneArg;
+  if (auto problem = takeScene(split, sceneArg)) return badOption(*problem);
   scene::SceneDef def;
-  if (!loadSceneOrReport(split.positional[0], def)) return 2;
+  if (!loadSceneOrReport(sceneArg, def)) return 2;
   std::vector<sim::Method> methods;
   if (!o.integrators.empty()) {
     if (auto problem = parseMethods(o.integrators, def.kind, methods)) return badOption(*problem);

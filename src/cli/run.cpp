@@ -275,11 +275,7 @@ std::optional<std::string> parseRunOptions(const Args& args, RunOptions& o) {
   if (auto problem = splitArgs(args, runOptions(), split)) return problem;
   for (const auto& given : split.options)
     if (auto problem = setRunOption(*given.spec, given.value, o)) return problem;
-  if (split.positional.size() > 1)
-    return "unexpected argument \"" + split.positional[1] + "\" (one SCENE only)";
-  if (split.positional.empty())
-    return "missing SCENE (a .json file or a built-in name from springlab list)";
-  o.scene = split.positional[0];
+  if (auto problem = takeScene(split, o.scene)) return problem;
   const int toStdout =
       (o.out && *o.out == "-") + (o.energy && *o.energy == "-") + (o.ledger && *o.ledger == "-");
   if (toStdout > 1) return "at most one of --out, --energy and --ledger can be - (standard output)";

@@ -77,11 +77,7 @@ std::optional<std::string> parseSweepOptions(const Args& args, SweepOptions& o) 
   for (const auto& given : split.options)
     if (auto problem = setSweepOption(std::string(given.spec->name), given.value, o))
       return problem;
-  if (split.positional.size() > 1)
-    return "unexpected argument \"" + split.positional[1] + "\" (one SCENE only)";
-  if (split.positional.empty())
-    return "missing SCENE (a .json file or a built-in name from springlab list)";
-  o.scene = split.positional[0];
+  if (auto problem = takeScene(split, o.scene)) return problem;
   if (o.integrators.empty()) return "missing --integrators A,B,...";
   if (o.dt.empty()) return "missing --dt LO:HI:N";
   return std::nullopt;
@@ -104,7 +100,8 @@ int planSweep(const SweepOptions& o, lab::SweepSpec& spec) {
   if (auto bad = lab::parseGridAxis(o.stiffness, spec.stiffness))
     return badOption("--stiffness: " + *bad);
   const bool unscaled = spec.stiffness.lo == 1.0 && spec.stiffness.hi == 1.0;
-  if (auto why = sim::notApplicable(sim::Parameter::StiffnessScale, spec.def.kind); why && !unscaled)
+  if (auto why = sim::notApplicable(sim::Parameter::StiffnessScale, spec.def.kind);
+      why && !unscaled)
     return badOption("--stiffness: " + *why + " (only 1:1:1)");
   spec.seconds = o.seconds.value_or(spec.def.duration);
   if (!(spec.seconds > 0)) return badOption("--seconds: the scene's duration is 0; give --seconds");

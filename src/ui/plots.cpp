@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -355,6 +356,64 @@ void laneLogPlot(const PanelModel& m, const LanePlotSpec& spec, ItemProbe* probe
   plotTip(std::numeric_limits<double>::quiet_NaN(), spec.tooltip);
 }
 
+namespace {
+
+// The phase plot's drawing area and the ranges it shows: q across, its rate v upwards.
+struct PhaseFrame {
+  ImVec2 p0, p1;
+  double qlo = 0.0, qhi = 0.0, vlo = 0.0, vhi = 0.0;
+
+  ImVec2 at(double q, double v) const {
+    return ImVec2(p0.x + (p1.x - p0.x) * static_cast<float>((q - qlo) / (qhi - qlo)),
+                  p1.y - (p1.y - p0.y) * static_cast<float>((v - vlo) / (vhi - vlo)));
+  }
+};
+
+// Axes through zero (or along the border when zero is out of range).
+void phaseAxes(ImDrawList* dl, const PhaseFrame& f) {
+  const double qa = std::clamp(0.0, f.qlo, f.qhi), va = std::clamp(0.0, f.vlo, f.vhi);
+  dl->AddLine(f.at(f.qlo, va), f.at(f.qhi, va), kGrid);
+  dl->AddLine(f.at(qa, f.vlo), f.at(qa, f.vhi), kGrid);
+}
+
+// The trajectory, broken at non-finite samples (at most about 4000 points of it), and a dot at
+// the last state.
+void phaseTrajectory(ImDrawList* dl, const PhaseFrame& f, std::span<const float> qs,
+                     std::span<const float> vs) {
+  const size_t n = qs.size();
+  std::vector<ImVec2> run;
+  auto flush = [&] {
+    if (run.size() >= 2) dl->AddPolyline(run.data(), static_cast<int>(run.size()), kPhase, 0, 1.2f);
+    run.clear();
+  };
+  const size_t stride = std::max<size_t>(1, n / 4000);
+  for (size_t i = 0; i < n; i += stride) {
+    const float q = qs[i], v = vs[i];
+    if (!std::isfinite(q) || !std::isfinite(v)) {
+      flush();
+      continue;
+    }
+    run.push_back(f.at(q, v));
+  }
+  flush();
+  const float q = qs[n - 1], v = vs[n - 1];
+  if (std::isfinite(q) && std::isfinite(v)) dl->AddCircleFilled(f.at(q, v), 3.5f, kTotal);
+}
+
+// The ranges in words: the coordinate's along the bottom of the child window [c0, c1], its
+// rate's along the top.
+void phaseRanges(ImDrawList* dl, const PhaseFrame& f, const std::string& name, ImVec2 c0,
+                 ImVec2 c1) {
+  const float fs = ImGui::GetFontSize();
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "%s in [%.3g, %.3g]", name.c_str(), f.qlo, f.qhi);
+  dl->AddText(ImVec2(c0.x + 2, c1.y - fs), kLabel, buf);
+  std::snprintf(buf, sizeof buf, "d%s/dt in [%.3g, %.3g]", name.c_str(), f.vlo, f.vhi);
+  dl->AddText(ImVec2(c0.x + 2, c0.y), kLabel, buf);
+}
+
+}  // namespace
+
 void phasePlot(const PanelModel& m, ItemProbe* probe) {
   const bool valid =
       m.phase_coordinate >= 0 && m.phase_coordinate < static_cast<int>(m.phase_coordinates.size());
@@ -372,42 +431,13 @@ void phasePlot(const PanelModel& m, ItemProbe* probe) {
   const size_t n = std::min(m.phase_q.size(), m.phase_v.size());
   const Series qs[] = {{m.phase_q.first(n), kPhase, "q"}};
   const Series vs[] = {{m.phase_v.first(n), kPhase, "v"}};
-  double qlo, qhi, vlo, vhi;
-  if (n > 0 && finiteRange(qs, qlo, qhi) && finiteRange(vs, vlo, vhi)) {
-    padRange(qlo, qhi, 0.08), padRange(vlo, vhi, 0.08);
-    const ImVec2 q0(c0.x + 2, c0.y + fs + 2), q1(c1.x - 2, c1.y - fs - 2);
-    auto at = [&](double q, double v) {
-      return ImVec2(q0.x + (q1.x - q0.x) * static_cast<float>((q - qlo) / (qhi - qlo)),
-                    q1.y - (q1.y - q0.y) * static_cast<float>((v - vlo) / (vhi - vlo)));
-    };
-    // axes through zero (or along the border when zero is out of range)
-    const double qa = std::clamp(0.0, qlo, qhi), va = std::clamp(0.0, vlo, vhi);
-    dl->AddLine(at(qlo, va), at(qhi, va), kGrid);
-    dl->AddLine(at(qa, vlo), at(qa, vhi), kGrid);
-    // the trajectory, broken at non-finite samples
-    std::vector<ImVec2> run;
-    auto flush = [&] {
-      if (run.size() >= 2)
-        dl->AddPolyline(run.data(), static_cast<int>(run.size()), kPhase, 0, 1.2f);
-      run.clear();
-    };
-    const size_t stride = std::max<size_t>(1, n / 4000);
-    for (size_t i = 0; i < n; i += stride) {
-      const float q = m.phase_q[i], v = m.phase_v[i];
-      if (!std::isfinite(q) || !std::isfinite(v)) {
-        flush();
-        continue;
-      }
-      run.push_back(at(q, v));
-    }
-    flush();
-    const float q = m.phase_q[n - 1], v = m.phase_v[n - 1];
-    if (std::isfinite(q) && std::isfinite(v)) dl->AddCircleFilled(at(q, v), 3.5f, kTotal);
-    char buf[96];
-    std::snprintf(buf, sizeof buf, "%s in [%.3g, %.3g]", name.c_str(), qlo, qhi);
-    dl->AddText(ImVec2(c0.x + 2, c1.y - fs), kLabel, buf);
-    std::snprintf(buf, sizeof buf, "d%s/dt in [%.3g, %.3g]", name.c_str(), vlo, vhi);
-    dl->AddText(ImVec2(c0.x + 2, c0.y), kLabel, buf);
+  PhaseFrame f;
+  if (n > 0 && finiteRange(qs, f.qlo, f.qhi) && finiteRange(vs, f.vlo, f.vhi)) {
+    padRange(f.qlo, f.qhi, 0.08), padRange(f.vlo, f.vhi, 0.08);
+    f.p0 = ImVec2(c0.x + 2, c0.y + fs + 2), f.p1 = ImVec2(c1.x - 2, c1.y - fs - 2);
+    phaseAxes(dl, f);
+    phaseTrajectory(dl, f, m.phase_q.first(n), m.phase_v.first(n));
+    phaseRanges(dl, f, name, c0, c1);
   } else {
     dl->AddText(c0, kLabel, "no phase history");
   }
