@@ -201,7 +201,10 @@ class CompareLoop {
     if (!ledger_.isOpen()) return;
     const lab::Lane::Ledger l = lanes_[i]->lane().ledger();
     ledger_.number(t);
-    ledger_.text(("," + std::to_string(i)).c_str());
+    // appended piecewise: GCC 12 warns falsely (-Wrestrict) on "," + std::to_string(i) here
+    std::string lane(",");
+    lane.append(std::to_string(i));
+    ledger_.text(lane.c_str());
     for (double v : {l.total, l.dissipated, l.external, l.residual}) ledger_.number(v);
     ledger_.endRow();
   }
