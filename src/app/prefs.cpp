@@ -24,7 +24,8 @@ bool parseWindowSize(const std::string& s, int& w, int& h) {
   if (x == std::string::npos) return false;
   long long a, b;
   if (!cli::parseWhole(s.substr(0, x), a) || !cli::parseWhole(s.substr(x + 1), b)) return false;
-  if (a < 16 || b < 16 || a > 16384 || b > 16384) return false;
+  if (a < kMinWindowSide || b < kMinWindowSide || a > kMaxWindowSide || b > kMaxWindowSide)
+    return false;
   w = static_cast<int>(a), h = static_cast<int>(b);
   return true;
 }

@@ -9,7 +9,9 @@ namespace app {
 // $XDG_CONFIG_HOME/springlab, else ~/.config/springlab; empty without either variable.
 std::string configDir();
 
-// "WxH" with 16 <= W, H <= 16384 (--size and the preferences' window size).
+// A window's or image's side, px: at least kMinWindowSide, at most kMaxWindowSide.
+inline constexpr int kMinWindowSide = 16, kMaxWindowSide = 16384;
+// "WxH" with kMinWindowSide <= W, H <= kMaxWindowSide (--size and the preferences' window size).
 bool parseWindowSize(const std::string& s, int& w, int& h);
 
 struct Prefs {

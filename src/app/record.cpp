@@ -27,8 +27,8 @@ namespace app {
 namespace {
 
 constexpr const char* kPrefix = "springlab record";
-constexpr double kMaxFps = 240.0;
-constexpr int kMinSide = 16, kMaxWidth = 3840, kMaxHeight = 2160;  // px: up to 4K UHD
+constexpr int kMinFps = 1, kMaxFps = 240;
+constexpr int kMinSide = kMinWindowSide, kMaxWidth = 3840, kMaxHeight = 2160;  // px: up to 4K UHD
 constexpr double kBannerHoldSeconds = 1.0;  // a divergence's last frame stays this long
 constexpr double kMaxFrames = 1e7;          // 46 hours at 60 fps: beyond it a typo, not a clip
 
@@ -50,12 +50,15 @@ std::optional<std::string> applyRecordOption(const std::string& name, const std:
       return "--seconds: must be a finite number > 0, not \"" + v + "\"";
     o.seconds = x;
   } else if (name == "--fps") {
-    if (!cli::parseDouble(v, x) || !(x >= 1.0 && x <= kMaxFps))
-      return "--fps: must be a number from 1 to 240, not \"" + v + "\"";
+    if (!cli::parseDouble(v, x) || !(x >= kMinFps && x <= kMaxFps))
+      return "--fps: must be a number from " + std::to_string(kMinFps) + " to " +
+             std::to_string(kMaxFps) + ", not \"" + v + "\"";
     o.fps = x;
   } else if (name == "--size") {
     if (!parseWindowSize(v, o.width, o.height) || o.width > kMaxWidth || o.height > kMaxHeight)
-      return "--size: must be WxH with 16 <= W <= 3840 and 16 <= H <= 2160, not \"" + v + "\"";
+      return "--size: must be WxH with " + std::to_string(kMinSide) +
+             " <= W <= " + std::to_string(kMaxWidth) + " and " + std::to_string(kMinSide) +
+             " <= H <= " + std::to_string(kMaxHeight) + ", not \"" + v + "\"";
   } else if (name == "--integrator") {
     o.session.integrator = v;
   } else if (name == "--dt") {
