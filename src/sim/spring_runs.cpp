@@ -1,13 +1,10 @@
 #include "sim/spring_runs.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <tuple>
-
-#include "sim/xpbd_kernels.hpp"
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
@@ -19,24 +16,6 @@
 #endif
 
 namespace sim {
-
-bool wideSimdAvailable() {
-#ifdef SPRINGLAB_X86_SIMD
-  static const bool avx512 =
-      __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl");
-  return avx512;
-#else
-  return false;
-#endif
-}
-
-namespace {
-std::atomic<bool> wide_switch{true};
-}  // namespace
-
-bool wideSimdEnabled() {
-  return wide_switch.load(std::memory_order_relaxed) && wideSimdAvailable();
-}
 
 namespace {
 
@@ -537,14 +516,6 @@ bool anyPositive(const double* first, const double* last) {
   return std::any_of(first, last, [](double c) { return c > 0.0; });
 }
 
-const char* runKernels() {
-  return !simdEnabled() ? "scalar" : wideSimdEnabled() ? "AVX-512" : "AVX2";
-}
-
-void setWideSimd(bool on) {
-  wide_switch.store(on, std::memory_order_relaxed);
-}
-
 void splitComponents(const double* P, const BodyForces& body, int from, int to, Components X,
                      Components F) {
   int i = from;
@@ -574,13 +545,13 @@ void mergeComponents(Components F, const BodyForces& body, int from, int to, dou
 
 void addBlockSpringForces(const SpringRuns& runs, int block, const RunInput& in, Components F) {
 #ifdef SPRINGLAB_X86_SIMD
-  const bool simd = simdEnabled();
+  const bool simd = simdEnabled(), wide = simd && wideSimdEnabled();
 #endif
   for (int k = runs.block_start[block]; k < runs.block_start[block + 1]; ++k) {
     const SpringRuns::Run& r = runs.runs[static_cast<size_t>(k)];
 #ifdef SPRINGLAB_X86_SIMD
     if (simd) {
-      if (wideSimdEnabled())
+      if (wide)
         runAvx512(r, in, F);
       else
         runAvx2(r, in, F);
