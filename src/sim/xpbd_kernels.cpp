@@ -87,41 +87,9 @@ inline void projectTetherPair(const TetherPairs& tp, int i, double* P) {
 using simd::Avx2;
 using simd::Avx512;
 using simd::dot;
+using simd::gather;
 using simd::minus;
 using simd::Xyz;
-
-// The coordinates of four particles from their coordinate offsets (3 i): one unaligned load of x,
-// y, z and the next number per particle, then a 4 x 4 transpose. Eight gathers' worth of work for
-// a quarter of their cost on the processors measured (docs/benchmarks.md); the caller guarantees
-// one readable double past the last particle (XpbdSolver pads its arrays).
-SPRINGLAB_AVX2 inline Xyz<Avx2> gather(Avx2, const double* base, const int* off) {
-  const __m256d r0 = _mm256_loadu_pd(base + off[0]), r1 = _mm256_loadu_pd(base + off[1]),
-                r2 = _mm256_loadu_pd(base + off[2]), r3 = _mm256_loadu_pd(base + off[3]);
-  const __m256d xz01 = _mm256_unpacklo_pd(r0, r1), y01 = _mm256_unpackhi_pd(r0, r1),
-                xz23 = _mm256_unpacklo_pd(r2, r3), y23 = _mm256_unpackhi_pd(r2, r3);
-  return {_mm256_permute2f128_pd(xz01, xz23, 0x20), _mm256_permute2f128_pd(y01, y23, 0x20),
-          _mm256_permute2f128_pd(xz01, xz23, 0x31)};
-}
-
-// Particles k and k + 4 side by side in one register: x, y, z and the next number of each.
-SPRINGLAB_AVX512 inline __m512d loadPair(const double* base, const int* off, int k) {
-  return _mm512_insertf64x4(_mm512_zextpd256_pd512(_mm256_loadu_pd(base + off[k])),
-                            _mm256_loadu_pd(base + off[k + 4]), 1);
-}
-
-// The same for eight particles: particles k and k + 4 in one register, the 4 x 4 transpose of
-// the AVX2 path within each half, then two cross-lane permutations a coordinate.
-SPRINGLAB_AVX512 inline Xyz<Avx512> gather(Avx512, const double* base, const int* off) {
-  const __m512d q0 = loadPair(base, off, 0), q1 = loadPair(base, off, 1),
-                q2 = loadPair(base, off, 2), q3 = loadPair(base, off, 3);
-  // t0 = x0 x1 z0 z1 x4 x5 z4 z5, t1 the same of y and the padding, t2 and t3 of particles 2, 3
-  const __m512d t0 = _mm512_unpacklo_pd(q0, q1), t1 = _mm512_unpackhi_pd(q0, q1),
-                t2 = _mm512_unpacklo_pd(q2, q3), t3 = _mm512_unpackhi_pd(q2, q3);
-  const __m512i first = _mm512_setr_epi64(0, 1, 8, 9, 4, 5, 12, 13),
-                second = _mm512_setr_epi64(2, 3, 10, 11, 6, 7, 14, 15);
-  return {_mm512_permutex2var_pd(t0, first, t2), _mm512_permutex2var_pd(t1, first, t3),
-          _mm512_permutex2var_pd(t0, second, t2)};
-}
 
 // A block's new end positions, written to P only after the whole block is computed: a gather
 // cannot overtake an earlier store that might alias it, so gathering from P between the stores
