@@ -7,9 +7,10 @@
 // (eight), so that a kernel is written once, as a template over the width, and instantiated in a
 // function of that width's target whose calls are all inlined into it (`flatten`): the template
 // itself then needs no target attribute (docs/architecture.md#threads). Each arithmetic operation
-// is one IEEE-754 instruction, correctly rounded, and none is fused (-ffp-contract=off, and no
-// target here includes FMA), so a kernel that does the scalar code's operations in its order gives
-// the scalar code's bits in every lane (docs/architecture.md#determinism).
+// is one IEEE-754 instruction, correctly rounded, and none is fused (-ffp-contract=off: the AVX-512
+// targets have fused multiply-adds, the AVX2 one has none), so a kernel that does the scalar code's
+// operations in its order gives the scalar code's bits in every lane
+// (docs/architecture.md#determinism).
 #pragma once
 
 #if defined(__x86_64__) && defined(__GNUC__)
