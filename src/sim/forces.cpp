@@ -152,87 +152,125 @@ void mergeAsOddBlocksComplete(util::TeamMember& team, int items, RunOdd runOdd, 
   });
 }
 
-// The elastic pass in runs (sim/spring_runs.hpp, docs/architecture.md#spring-runs) on the kernel
-// threads, in phases that give each particle its terms in one order whatever the thread count:
-// the even blocks' positions split by component with gravity and their runs, the odd blocks' runs,
-// the loose springs (if any) on one member, block by block the forces merged back less the drag
-// (with no loose springs, as soon as the odd phase completes a block). The pass is for springs
-// without dashpots: the even phase also looks for one, a slice of the springs a block, and if it
-// finds one the pass stops there, before F is written, and returns false (the serial look cost a
-// member 7 % of a pass, the other waiting).
-bool totalForceInRuns(const MassSpringModel& m, const Eigen::VectorXd& x, const Eigen::VectorXd& v,
-                      double* F, bool elastic_only = false) {
-  const SpringRuns& runs = m.spring_runs;
-  const int n = m.particles(), blocks = runs.blocks(), block = runs.block;
-  // six arrays of a particle's component, each on a cache line's start, so that the eight
-  // springs of a run that starts on a multiple of 8 (a cloth's rows and columns) are loaded
-  // from one line, not two
+// One elastic pass in runs: its component arrays, what its runs read, its body forces, its blocks.
+struct RunsPass {
+  const SpringRuns& runs;
+  Components X, forces;  // positions and forces by component
+  RunInput in;
+  BodyForces body;
+  int n, blocks, block;
+  // the particles [first, second) of block k
+  std::pair<int, int> particlesOf(int k) const {
+    return std::pair{std::min(n, k * block), std::min(n, (k + 1) * block)};
+  }
+};
+
+// Six arrays of a particle's component (positions, then forces), each on a cache line's start, so
+// that the eight springs of a run that starts on a multiple of 8 (a cloth's rows and columns) are
+// loaded from one line, not two.
+void componentArrays(int n, Components& X, Components& forces) {
   const size_t stride = (static_cast<size_t>(n) + kLineDoubles - 1) / kLineDoubles * kLineDoubles;
   thread_local std::vector<double> scratch;  // grows once per calling thread, then reused
   scratch.resize(6 * stride + kLineDoubles);
   double* s0 = scratch.data();
   s0 += (kLineDoubles - reinterpret_cast<std::uintptr_t>(s0) / sizeof(double) % kLineDoubles) %
         kLineDoubles;
-  const Components X{s0, s0 + stride, s0 + 2 * stride},
-      forces{s0 + 3 * stride, s0 + 4 * stride, s0 + 5 * stride};
+  X = {s0, s0 + stride, s0 + 2 * stride};
+  forces = {s0 + 3 * stride, s0 + 4 * stride, s0 + 5 * stride};
+}
+
+// The pass's arrays and inputs. Elastic only: no gravity and no drag (v is then not read), and the
+// dashpots left out.
+RunsPass runsPass(const MassSpringModel& m, const Eigen::VectorXd& v, bool elastic_only) {
+  const SpringRuns& runs = m.spring_runs;
+  RunsPass p{runs, {}, {}, {}, {}, m.particles(), runs.blocks(), runs.block};
+  componentArrays(p.n, p.X, p.forces);
   const bool copies = runs.revision == m.revision;  // the runs' constants are current
-  const RunInput in{m.stiffness.data(),
-                    m.rest_length.data(),
-                    copies ? runs.stiffness.data() : nullptr,
-                    copies ? runs.rest.data() : nullptr,
-                    X.x,
-                    X.y,
-                    X.z};
-  // elastic only: no gravity and no drag (v is then not read), and the dashpots left out
+  p.in = {m.stiffness.data(),
+          m.rest_length.data(),
+          copies ? runs.stiffness.data() : nullptr,
+          copies ? runs.rest.data() : nullptr,
+          p.X.x,
+          p.X.y,
+          p.X.z};
   const double g = elastic_only ? 0.0 : 1.0;
-  const BodyForces body{m.mass.data(),
-                        m.inv_mass.data(),
-                        {g * m.gravity[0], g * m.gravity[1], g * m.gravity[2]},
-                        elastic_only ? 0.0 : m.drag,
-                        {m.wind[0], m.wind[1], m.wind[2]},
-                        v.data()};
-  auto particlesOf = [&](int k) {
-    return std::pair{std::min(n, k * block), std::min(n, (k + 1) * block)};
-  };
-  const int items = (blocks + 1) / 2;
+  p.body = {m.mass.data(),
+            m.inv_mass.data(),
+            {g * m.gravity[0], g * m.gravity[1], g * m.gravity[2]},
+            elastic_only ? 0.0 : m.drag,
+            {m.wind[0], m.wind[1], m.wind[2]},
+            v.data()};
+  return p;
+}
+
+// Whether slice i of `items` of the model's dampings holds a dashpot: where the record of
+// noteDashpots is stale, the even phase looks for one, a slice an item, instead of one member
+// looking through them all (which cost a member 7 % of a pass, the other waiting).
+bool dashpotInSlice(const MassSpringModel& m, int i, int items) {
   const std::int64_t dampers = m.damping.size();
   const double* damping = m.damping.data();
+  return anyPositive(damping + dampers * std::int64_t{i} / items,
+                     damping + dampers * std::int64_t{i + 1} / items);
+}
+
+// The even phase's item i: blocks 2i and 2i + 1 split (all that block 2i's springs read) before
+// block 2i's runs; the odd blocks' runs then find their blocks and the next ones split.
+void evenItem(const RunsPass& p, const double* x, int i) {
+  const int from = p.particlesOf(2 * i).first, to = p.particlesOf(2 * i + 1).second;
+  splitComponents(x, p.body, from, to, p.X, p.forces);
+  addBlockSpringForces(p.runs, 2 * i, p.in, p.forces);
+}
+
+// With loose springs, the phases after the even one: the odd blocks' runs, the loose springs on
+// one member (in spring order), then every block merged back into F less the drag.
+void oddPhasesWithLoose(util::TeamMember& team, const RunsPass& p, const MassSpringModel& m,
+                        double* F) {
+  team.forEach(0, p.blocks / 2,
+               [&](int i) { addBlockSpringForces(p.runs, 2 * i + 1, p.in, p.forces); });
+  team.single([&] { addLooseSpringForces(p.runs, m.spring_a, m.spring_b, p.in, p.forces); });
+  team.forEach(0, p.blocks, [&](int k) {
+    const auto [from, to] = p.particlesOf(k);
+    mergeComponents(p.forces, p.body, from, to, F);
+  });
+}
+
+// The elastic pass in runs (sim/spring_runs.hpp, docs/architecture.md#spring-runs) on the kernel
+// threads, in phases that give each particle its terms in one order whatever the thread count:
+// the even blocks' positions split by component with gravity and their runs, the odd blocks' runs,
+// the loose springs (if any) on one member, block by block the forces merged back less the drag
+// (with no loose springs, as soon as the odd phase completes a block). The pass is for springs
+// without dashpots: the even phase also looks for one (dashpotInSlice), and if it finds one the
+// pass stops there, before F is written, and returns false.
+bool totalForceInRuns(const MassSpringModel& m, const Eigen::VectorXd& x, const Eigen::VectorXd& v,
+                      double* F, bool elastic_only = false) {
+  const RunsPass p = runsPass(m, v, elastic_only);
+  const int items = (p.blocks + 1) / 2;
   // looked for only where the dampings changed since noteDashpots
-  const bool dashpotsKnown = elastic_only || runs.dashpots_at == m.damping_revision;
-  if (!elastic_only && dashpotsKnown && runs.dashpots) return false;
+  const bool dashpotsKnown = elastic_only || p.runs.dashpots_at == m.damping_revision;
+  if (!elastic_only && dashpotsKnown && p.runs.dashpots) return false;
   std::atomic<bool> dashpot{false};
   std::array<util::Signal, kMaxKernelThreads> handOver;
   util::runTeam(kernelThreads(), [&](util::TeamMember& team) {
     team.forEach(0, items, [&](int i) {
-      const double *first = damping + dampers * std::int64_t{i} / items,
-                   *last = damping + dampers * std::int64_t{i + 1} / items;
-      if (!dashpotsKnown && anyPositive(first, last))
+      if (!dashpotsKnown && dashpotInSlice(m, i, items))
         dashpot.store(true, std::memory_order_relaxed);
-      // blocks 2i and 2i + 1 split (all that block 2i's springs read) before block 2i's runs; the
-      // odd blocks' runs then find their blocks and the next ones split
-      const int from = particlesOf(2 * i).first, to = particlesOf(2 * i + 1).second;
-      splitComponents(x.data(), body, from, to, X, forces);
-      addBlockSpringForces(runs, 2 * i, in, forces);
+      evenItem(p, x.data(), i);
     });
     if (dashpot.load(std::memory_order_relaxed)) return;  // after the barrier: every member sees it
-    if (runs.loose.empty()) {
-      mergeAsOddBlocksComplete(
-          team, items,
-          [&](int k) {
-            if (k < blocks) addBlockSpringForces(runs, k, in, forces);
-          },
-          [&](int k0, int k1) {
-            mergeComponents(forces, body, particlesOf(k0).first, particlesOf(k1 - 1).second, F);
-          },
-          handOver);
+    if (!p.runs.loose.empty()) {
+      oddPhasesWithLoose(team, p, m, F);
       return;
     }
-    team.forEach(0, blocks / 2, [&](int i) { addBlockSpringForces(runs, 2 * i + 1, in, forces); });
-    team.single([&] { addLooseSpringForces(runs, m.spring_a, m.spring_b, in, forces); });
-    team.forEach(0, blocks, [&](int k) {
-      const auto [from, to] = particlesOf(k);
-      mergeComponents(forces, body, from, to, F);
-    });
+    mergeAsOddBlocksComplete(
+        team, items,
+        [&](int k) {
+          if (k < p.blocks) addBlockSpringForces(p.runs, k, p.in, p.forces);
+        },
+        [&](int k0, int k1) {
+          mergeComponents(p.forces, p.body, p.particlesOf(k0).first, p.particlesOf(k1 - 1).second,
+                          F);
+        },
+        handOver);
   });
   return !dashpot.load(std::memory_order_relaxed);
 }

@@ -34,30 +34,58 @@ namespace sim {
 // clang-format on
 namespace {
 
-// The whole recursion in three sweeps over the chain (forward: build and eliminate the tension
-// system; backward: tensions; forward: accelerations), with sin and cos evaluated once per link.
-// `q` (may be null) holds generalised forces; `gravity` and `withVelocity` select the terms (both
-// off gives M^-1 q). Work arrays: sn, cs, fx, fy (applied force / mass), off, inv_pivot (inverse
-// pivots), T (right-hand side, then tensions).
-void forwardDynamics(const PendulumModel& m, const Eigen::VectorXd& phi,
-                     const Eigen::VectorXd& omega, const Eigen::VectorXd* q, bool gravity,
-                     bool withVelocity, Eigen::VectorXd& acc, PendulumWork& w) {
-  const int n = m.links();
-  w.sn.resize(n), w.cs.resize(n), w.fx.resize(n), w.fy.resize(n);
-  w.off.resize(n), w.inv_pivot.resize(n), w.T.resize(n);
-  double* sn = w.sn.data();
-  double* cs = w.cs.data();
-  double* fx = w.fx.data();  // F_i / m_i
-  double* fy = w.fy.data();
-  double* off = w.off.data();
-  double* dinv = w.inv_pivot.data();
-  double* rhs = w.T.data();
+// The leading minors p_{i-1}, p_i of the tension system, rescaled alike: the elimination's state.
+struct Minors {
+  double prev = 1.0, cur = 0.0;
+};
+
+// Row i of the tension system, a T_i - B_i T_{i+1} - B_{i-1} T_{i-1} = r (off holds -B),
+// eliminated with pivots d_i = p_i / p_{i-1}, p_i = A_i p_{i-1} - B_{i-1}^2 p_{i-2}: no division on
+// the recurrence's critical path (the plain Thomas algorithm waits for one per row).
+inline void eliminateRow(int i, double a, double r, const double* off, double* dinv, double* rhs,
+                         Minors& p) {
+  if (i == 0) {
+    p.cur = a;
+    dinv[0] = 1.0 / a;
+    rhs[0] = r;
+    return;
+  }
+  const double next = a * p.cur - (off[i - 1] * off[i - 1]) * p.prev;
+  p.prev = p.cur, p.cur = next;
+  dinv[i] = p.prev / p.cur;
+  rhs[i] = r - (off[i - 1] * dinv[i - 1]) * rhs[i - 1];
+  if (std::abs(p.cur) > 0x1p500 || std::abs(p.cur) < 0x1p-500) {
+    const int e = std::ilogb(p.cur);  // a power of two keeps the ratio exact
+    p.cur = std::ldexp(p.cur, -e), p.prev = std::ldexp(p.prev, -e);
+  }
+}
+
+// The sweeps' work arrays (PendulumWork's, sized to the chain's n links).
+struct TensionArrays {
+  int n;
+  double *sn, *cs;  // each link's sin and cos
+  double *fx, *fy;  // bob i's applied force over its mass, F_i / m_i
+  double* off;      // -B_i, the tension system's off-diagonal
+  double* dinv;     // inverse pivots
+  double* rhs;      // the eliminated right-hand side, then the tensions
+};
+
+// The first sweep, forward: each link's sin and cos (evaluated once), bob i's applied force over
+// its mass, and row i of the tension system, eliminated as it is built. Arguments as
+// forwardDynamics's.
+[[gnu::always_inline]] inline void buildTensionSystem(const PendulumModel& m,
+                                                      const Eigen::VectorXd& phi,
+                                                      const Eigen::VectorXd& omega,
+                                                      const Eigen::VectorXd* q, bool gravity,
+                                                      bool withVelocity, const TensionArrays& t) {
+  const int n = t.n;
+  double *sn = t.sn, *cs = t.cs, *fx = t.fx, *fy = t.fy, *off = t.off;
   const double gx = gravity ? m.gravity.x() : 0.0, gy = gravity ? m.gravity.y() : 0.0;
   // generalised force Q_k as the pair +Q_k/R_k n_k on bob k, -Q_k/R_k n_k on bob k-1
   auto pair = [&](int k) { return q ? (*q)[k] / m.length[k] : 0.0; };
 
   sn[0] = std::sin(phi[0]), cs[0] = std::cos(phi[0]);
-  double prevMinor = 1.0, minor = 0.0;  // leading minors p_{i-1}, p_i (rescaled alike)
+  Minors minors;
   double fPrevX = 0.0, fPrevY = 0.0, invPrev = 0.0;
   double pairI = pair(0);
   for (int i = 0; i < n; ++i) {
@@ -78,30 +106,22 @@ void forwardDynamics(const PendulumModel& m, const Eigen::VectorXd& phi,
     if (i > 0) a += invPrev, r -= ex * fPrevX + ey * fPrevY;
     if (withVelocity) r += m.length[i] * omega[i] * omega[i];
     off[i] = i + 1 < n ? -(cs[i] * cs[i + 1] + sn[i] * sn[i + 1]) * inv : 0.0;  // -B_i
-    // elimination with pivots d_i = p_i / p_{i-1}, p_i = A_i p_{i-1} - B_{i-1}^2 p_{i-2}: no
-    // division on the recurrence's critical path (the plain Thomas algorithm waits for one per row)
-    if (i == 0) {
-      minor = a;
-      dinv[0] = 1.0 / a;
-      rhs[0] = r;
-    } else {
-      const double next = a * minor - (off[i - 1] * off[i - 1]) * prevMinor;
-      prevMinor = minor, minor = next;
-      dinv[i] = prevMinor / minor;
-      rhs[i] = r - (off[i - 1] * dinv[i - 1]) * rhs[i - 1];
-      if (std::abs(minor) > 0x1p500 || std::abs(minor) < 0x1p-500) {
-        const int e = std::ilogb(minor);  // a power of two keeps the ratio exact
-        minor = std::ldexp(minor, -e), prevMinor = std::ldexp(prevMinor, -e);
-      }
-    }
+    eliminateRow(i, a, r, off, t.dinv, t.rhs, minors);
     fPrevX = Fx, fPrevY = Fy, invPrev = inv, pairI = pairNext;
   }
-  // back substitution: tensions
-  double* T = rhs;
+}
+
+// The second and third sweeps: back substitution gives the tensions (in place of the right-hand
+// side), then bob accelerations a_i = F_i/m_i + (-T_i e_i + T_{i+1} e_{i+1}) / m_i give
+// phi''_i = n_i . (a_i - a_{i-1}) / R_i.
+[[gnu::always_inline]] inline void accelerationsFromTensions(const PendulumModel& m,
+                                                             const TensionArrays& t,
+                                                             Eigen::VectorXd& acc) {
+  const int n = t.n;
+  const double *sn = t.sn, *cs = t.cs, *fx = t.fx, *fy = t.fy, *off = t.off, *dinv = t.dinv;
+  double* T = t.rhs;
   T[n - 1] *= dinv[n - 1];
   for (int i = n - 2; i >= 0; --i) T[i] = (T[i] - off[i] * T[i + 1]) * dinv[i];
-  // bob accelerations a_i = F_i/m_i + (-T_i e_i + T_{i+1} e_{i+1}) / m_i, then
-  // phi''_i = n_i . (a_i - a_{i-1}) / R_i
   acc.resize(n);
   double pax = 0.0, pay = 0.0;
   for (int i = 0; i < n; ++i) {
@@ -112,6 +132,23 @@ void forwardDynamics(const PendulumModel& m, const Eigen::VectorXd& phi,
     acc[i] = (cs[i] * (ax - pax) + sn[i] * (ay - pay)) / m.length[i];
     pax = ax, pay = ay;
   }
+}
+
+// The whole recursion in three sweeps over the chain (forward: build and eliminate the tension
+// system; backward: tensions; forward: accelerations). `q` (may be null) holds generalised forces;
+// `gravity` and `withVelocity` select the terms (both off gives M^-1 q). The sweeps are inlined
+// (always_inline) and share their arrays' pointers: as calls, or reading the pointers back from
+// w, they cost a double pendulum's rk4 step about 1 % more instructions.
+void forwardDynamics(const PendulumModel& m, const Eigen::VectorXd& phi,
+                     const Eigen::VectorXd& omega, const Eigen::VectorXd* q, bool gravity,
+                     bool withVelocity, Eigen::VectorXd& acc, PendulumWork& w) {
+  const int n = m.links();
+  w.sn.resize(n), w.cs.resize(n), w.fx.resize(n), w.fy.resize(n);
+  w.off.resize(n), w.inv_pivot.resize(n), w.T.resize(n);
+  const TensionArrays t{n,           w.sn.data(),  w.cs.data(),        w.fx.data(),
+                        w.fy.data(), w.off.data(), w.inv_pivot.data(), w.T.data()};
+  buildTensionSystem(m, phi, omega, q, gravity, withVelocity, t);
+  accelerationsFromTensions(m, t, acc);
 }
 
 }  // namespace

@@ -18,6 +18,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "sim/simd.hpp"  // the switches of the AVX-512, AVX2 and scalar paths
+
 namespace sim {
 
 struct SpringRuns {
@@ -88,16 +90,6 @@ void mergeComponents(Components F, const BodyForces& body, int from, int to, dou
 
 // Whether any of [first, last) is > 0 (a dashpot among the dampings): vectorised, no early exit.
 bool anyPositive(const double* first, const double* last);
-
-// The AVX-512 kernels of the runs and of xpbd's sweeps, eight springs at a time, where the
-// processor has them (chosen at run time, like the AVX2 ones; sim::setSimd(false) turns both off).
-// Off: the AVX2 kernels, which give the same bits (tests and benchmarks compare them);
-// process-wide.
-bool wideSimdAvailable();  // AVX-512F and AVX-512VL (xpbd's kernels use the latter)
-bool wideSimdEnabled();    // available and not switched off
-void setWideSimd(bool on);
-// The runs' kernels in use now: "AVX-512", "AVX2" or "scalar" (benchmarks print it).
-const char* runKernels();
 
 // Adds the elastic force (no dashpot) of block k's runs to F: -F_s on a spring's lower end, +F_s
 // on its higher, where F_s = -k (l - r) u is its force on the higher (sim/forces.hpp). Blocks of

@@ -35,46 +35,76 @@ void Stepper::accel(const Eigen::VectorXd& x, const Eigen::VectorXd& v, Eigen::V
 }
 
 bool Stepper::integrate() {
-  const State& in = cur_;
-  State& out = next_;
-  const double h = h_;
-  out.t = t_origin_ + static_cast<double>(steps_since_origin_ + 1) * h;  // k h, not a sum
+  next_.t = t_origin_ + static_cast<double>(steps_since_origin_ + 1) * h_;  // k h, not a sum
+  switch (method_) {
+    case Method::Euler:
+    case Method::SymplecticEuler:
+    case Method::Verlet:
+      explicitStep(cur_, h_, next_);
+      return true;
+    case Method::Rk4:
+      rk4Step(cur_, h_, next_);
+      return true;
+    case Method::ImplicitEuler:
+    case Method::TimeFe:
+    case Method::ImplicitMidpoint:
+    case Method::Xpbd:
+    case Method::Projective:
+      break;
+  }
+  return solverStep(cur_, h_, next_);
+}
+
+// The one-stage methods: one force evaluation (two for verlet's kicks), no solve.
+void Stepper::explicitStep(const State& in, double h, State& out) {
   switch (method_) {
     case Method::Euler:  // x' = x + h v; v' = v + h a(x, v)
       accel(in.x, in.v, a_);
       out.x = in.x + h * in.v;
       out.v = in.v + h * a_;
-      return true;
+      return;
     case Method::SymplecticEuler:  // v' = v + h a(x, v); x' = x + h v'
       accel(in.x, in.v, a_);
       out.v = in.v + h * a_;
       out.x = in.x + h * out.v;
-      return true;
+      return;
     case Method::Verlet:  // kick-drift-kick
       accel(in.x, in.v, a_);
       tmpv_ = in.v + (0.5 * h) * a_;
       out.x = in.x + h * tmpv_;
       accel(out.x, tmpv_, a_);
       out.v = tmpv_ + (0.5 * h) * a_;
-      return true;
-    case Method::Rk4: {  // classical RK4 on (x, v)' = (v, a(x, v))
-      accel(in.x, in.v, k1v_);
-      k1x_ = in.v;
-      tmpx_ = in.x + (0.5 * h) * k1x_;
-      tmpv_ = in.v + (0.5 * h) * k1v_;
-      accel(tmpx_, tmpv_, k2v_);
-      k2x_ = tmpv_;
-      tmpx_ = in.x + (0.5 * h) * k2x_;
-      tmpv_ = in.v + (0.5 * h) * k2v_;
-      accel(tmpx_, tmpv_, k3v_);
-      k3x_ = tmpv_;
-      tmpx_ = in.x + h * k3x_;
-      tmpv_ = in.v + h * k3v_;
-      accel(tmpx_, tmpv_, a_);  // k4v; k4x = tmpv_
-      out.x = in.x + (h / 6.0) * (k1x_ + 2.0 * k2x_ + 2.0 * k3x_ + tmpv_);
-      out.v = in.v + (h / 6.0) * (k1v_ + 2.0 * k2v_ + 2.0 * k3v_ + a_);
-      return true;
-    }
+      return;
+    default:
+      return;
+  }
+}
+
+// Classical RK4 on (x, v)' = (v, a(x, v)). Its stages stay in k1x_ .. k3v_ and tmpv_, a_ (k4x, k4v)
+// for the ledger's quadrature (stepWork), which uses them.
+void Stepper::rk4Step(const State& in, double h, State& out) {
+  accel(in.x, in.v, k1v_);
+  k1x_ = in.v;
+  tmpx_ = in.x + (0.5 * h) * k1x_;
+  tmpv_ = in.v + (0.5 * h) * k1v_;
+  accel(tmpx_, tmpv_, k2v_);
+  k2x_ = tmpv_;
+  tmpx_ = in.x + (0.5 * h) * k2x_;
+  tmpv_ = in.v + (0.5 * h) * k2v_;
+  accel(tmpx_, tmpv_, k3v_);
+  k3x_ = tmpv_;
+  tmpx_ = in.x + h * k3x_;
+  tmpv_ = in.v + h * k3v_;
+  accel(tmpx_, tmpv_, a_);  // k4v; k4x = tmpv_
+  out.x = in.x + (h / 6.0) * (k1x_ + 2.0 * k2x_ + 2.0 * k3x_ + tmpv_);
+  out.v = in.v + (h / 6.0) * (k1v_ + 2.0 * k2v_ + 2.0 * k3v_ + a_);
+}
+
+// The methods with a solver of their own (sim/implicit.hpp, midpoint.hpp, xpbd.hpp,
+// projective.hpp), each for one kind of system: false, with solver_error_ set, when its solve
+// fails or the method does not apply to this system.
+bool Stepper::solverStep(const State& in, double h, State& out) {
+  switch (method_) {
     case Method::ImplicitEuler:
     case Method::TimeFe:
       if (!mass_spring_) break;
@@ -97,6 +127,8 @@ bool Stepper::integrate() {
       if (midpoint_.step(*pendulum_, in, h, out)) return true;
       solver_error_ = midpoint_.error();
       return false;
+    default:
+      break;
   }
   solver_error_ = std::string(info(method_).name) + " does not apply to " +
                   std::string(systemName(kind())) + " systems";

@@ -70,6 +70,11 @@ class Stepper {
   bool integrate();                                     // cur_ -> next_; false if a solve failed
   std::optional<Divergence> checkNext() const;          // next_ finite, with a finite energy?
   std::string bodyName(Eigen::Index coordinate) const;  // "particle 3" or "link 3"
+  // integrate's families of methods, in -> out over h: euler, symplectic_euler and verlet; rk4;
+  // the methods with a solver of their own (false: its solve failed, or it does not apply)
+  void explicitStep(const State& in, double h, State& out);
+  void rk4Step(const State& in, double h, State& out);
+  bool solverStep(const State& in, double h, State& out);
   // The work of the step cur_ -> next_ just made (integrate's stages still in place).
   Work stepWork();
   bool ledgerActive() const;  // dissipation, a grab or colliders: else the work stays 0 at no cost

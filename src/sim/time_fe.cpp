@@ -4,12 +4,9 @@
 #include "sim/forces.hpp"
 #include "sim/implicit.hpp"
 #include "sim/parallel.hpp"
-#include "sim/xpbd_kernels.hpp"
+#include "sim/simd.hpp"
+#include "sim/simd_lanes.hpp"
 #include "util/team.hpp"
-
-#if defined(__x86_64__) && defined(__GNUC__)
-#include <immintrin.h>
-#endif
 
 namespace sim {
 
@@ -82,72 +79,71 @@ void backwardPanelScalar(double* w, const LltPanel& p, const PanelArrays& a) {
     }
 }
 
-#if defined(__x86_64__) && defined(__GNUC__)
-#define SPRINGLAB_SOLVE_AVX2 1
-#define SPRINGLAB_AVX2 __attribute__((target("avx2")))
-// The same operations lane for lane, a row's four lanes in one register.
+#ifdef SPRINGLAB_X86_SIMD
+// The same operations lane for lane, a row's four lanes in one register (sim/simd_lanes.hpp).
+using simd::Avx2;
 template <int P>
 SPRINGLAB_AVX2 void forwardPanelAvx2(double* w, double* top, const LltPanel& p,
                                      const PanelArrays& a) {
   const double* corner = a.triangle + p.corner;
-  __m256d y[P];
+  Avx2::V y[P];
   for (int q = 0; q < P; ++q) {
-    __m256d acc = _mm256_loadu_pd(w + kLanes * (p.first + q));
+    Avx2::V acc = Avx2::load(w + kLanes * (p.first + q));
     for (int b = 0; b < q; ++b)
-      acc = _mm256_sub_pd(acc, _mm256_mul_pd(_mm256_set1_pd(corner[q * P + b]), y[b]));
-    y[q] = _mm256_div_pd(acc, _mm256_set1_pd(corner[q * P + q]));
-    _mm256_storeu_pd(w + kLanes * (p.first + q), y[q]);
+      acc = Avx2::sub(acc, Avx2::mul(Avx2::set1(corner[q * P + b]), y[b]));
+    y[q] = Avx2::div(acc, Avx2::set1(corner[q * P + q]));
+    Avx2::store(w + kLanes * (p.first + q), y[q]);
   }
   // bounds and arrays in locals: a store through w may alias anything else
   const int *row = a.row, *topAt = a.top, topBegin = p.top_begin, rowEnd = p.row_end;
   const double* v = a.value + p.values;
   for (int e = p.row_begin; e < topBegin; ++e, v += P) {
     double* wr = w + kLanes * row[e];
-    __m256d x = _mm256_loadu_pd(wr);
-    for (int q = 0; q < P; ++q) x = _mm256_sub_pd(x, _mm256_mul_pd(_mm256_set1_pd(v[q]), y[q]));
-    _mm256_storeu_pd(wr, x);
+    Avx2::V x = Avx2::load(wr);
+    for (int q = 0; q < P; ++q) x = Avx2::sub(x, Avx2::mul(Avx2::set1(v[q]), y[q]));
+    Avx2::store(wr, x);
   }
   for (int e = topBegin; e < rowEnd; ++e, v += P) {
     double* tr = top + kLanes * topAt[e];
-    __m256d x = _mm256_loadu_pd(tr);
-    for (int q = 0; q < P; ++q) x = _mm256_add_pd(x, _mm256_mul_pd(_mm256_set1_pd(v[q]), y[q]));
-    _mm256_storeu_pd(tr, x);
+    Avx2::V x = Avx2::load(tr);
+    for (int q = 0; q < P; ++q) x = Avx2::add(x, Avx2::mul(Avx2::set1(v[q]), y[q]));
+    Avx2::store(tr, x);
   }
 }
 
 template <int P>
 SPRINGLAB_AVX2 void backwardPanelAvx2(double* w, const LltPanel& p, const PanelArrays& a) {
   constexpr int kSums = kPanelColumns / P >= 4 ? 4 : kPanelColumns / P >= 2 ? 2 : 1;
-  __m256d s[P][kSums];
+  Avx2::V s[P][kSums];
   for (int q = 0; q < P; ++q)
-    for (int k = 0; k < kSums; ++k) s[q][k] = _mm256_setzero_pd();
+    for (int k = 0; k < kSums; ++k) s[q][k] = Avx2::zero();
   const double* v = a.value + p.values;
   const int* row = a.row + p.row_begin;
   const int rows = p.row_end - p.row_begin;
   int e = 0;
   for (; e + kSums <= rows; e += kSums)
     for (int k = 0; k < kSums; ++k) {
-      const __m256d xr = _mm256_loadu_pd(w + kLanes * row[e + k]);
+      const Avx2::V xr = Avx2::load(w + kLanes * row[e + k]);
       for (int q = 0; q < P; ++q)
-        s[q][k] = _mm256_add_pd(s[q][k], _mm256_mul_pd(_mm256_set1_pd(v[(e + k) * P + q]), xr));
+        s[q][k] = Avx2::add(s[q][k], Avx2::mul(Avx2::set1(v[(e + k) * P + q]), xr));
     }
   for (int k = 0; e < rows; ++e, ++k) {
-    const __m256d xr = _mm256_loadu_pd(w + kLanes * row[e]);
+    const Avx2::V xr = Avx2::load(w + kLanes * row[e]);
     for (int q = 0; q < P; ++q)
-      s[q][k] = _mm256_add_pd(s[q][k], _mm256_mul_pd(_mm256_set1_pd(v[e * P + q]), xr));
+      s[q][k] = Avx2::add(s[q][k], Avx2::mul(Avx2::set1(v[e * P + q]), xr));
   }
   const double* corner = a.triangle + p.corner;
-  __m256d x[P];
+  Avx2::V x[P];
   for (int q = P - 1; q >= 0; --q) {
-    __m256d sum = s[q][0];
-    if constexpr (kSums == 2) sum = _mm256_add_pd(s[q][0], s[q][1]);
+    Avx2::V sum = s[q][0];
+    if constexpr (kSums == 2) sum = Avx2::add(s[q][0], s[q][1]);
     if constexpr (kSums == 4)
-      sum = _mm256_add_pd(_mm256_add_pd(s[q][0], s[q][1]), _mm256_add_pd(s[q][2], s[q][3]));
-    __m256d acc = _mm256_sub_pd(_mm256_loadu_pd(w + kLanes * (p.first + q)), sum);
+      sum = Avx2::add(Avx2::add(s[q][0], s[q][1]), Avx2::add(s[q][2], s[q][3]));
+    Avx2::V acc = Avx2::sub(Avx2::load(w + kLanes * (p.first + q)), sum);
     for (int b = q + 1; b < P; ++b)
-      acc = _mm256_sub_pd(acc, _mm256_mul_pd(_mm256_set1_pd(corner[b * P + q]), x[b]));
-    x[q] = _mm256_div_pd(acc, _mm256_set1_pd(corner[q * P + q]));
-    _mm256_storeu_pd(w + kLanes * (p.first + q), x[q]);
+      acc = Avx2::sub(acc, Avx2::mul(Avx2::set1(corner[b * P + q]), x[b]));
+    x[q] = Avx2::div(acc, Avx2::set1(corner[q * P + q]));
+    Avx2::store(w + kLanes * (p.first + q), x[q]);
   }
 }
 #endif
@@ -168,7 +164,7 @@ void byWidth(int count, Args&&... args) {
 template <int P>
 struct Forward {
   static void run(double* w, double* top, const LltPanel& p, const PanelArrays& a) {
-#ifdef SPRINGLAB_SOLVE_AVX2
+#ifdef SPRINGLAB_X86_SIMD
     if (simdEnabled()) return forwardPanelAvx2<P>(w, top, p, a);
 #endif
     forwardPanelScalar<P>(w, top, p, a);
@@ -177,7 +173,7 @@ struct Forward {
 template <int P>
 struct Backward {
   static void run(double* w, const LltPanel& p, const PanelArrays& a) {
-#ifdef SPRINGLAB_SOLVE_AVX2
+#ifdef SPRINGLAB_X86_SIMD
     if (simdEnabled()) return backwardPanelAvx2<P>(w, p, a);
 #endif
     backwardPanelScalar<P>(w, p, a);

@@ -1,15 +1,9 @@
 #include "sim/xpbd_kernels.hpp"
 
-#include "sim/spring_runs.hpp"
-
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 
-#if defined(__x86_64__) && defined(__GNUC__)
-#include <immintrin.h>
-#define SPRINGLAB_X86_SIMD 1
-#endif
+#include "sim/simd_lanes.hpp"
 
 namespace sim {
 
@@ -26,8 +20,6 @@ bool intoSphere(const double* a, double length, double* p) {
 }
 
 namespace {
-
-std::atomic<bool> simd_switch{true};
 
 // The Gauss-Seidel update of the spring at sweep position j (docs/integrators.md#xpbd), with its
 // dashpot c as XPBD constraint damping (Macklin et al. 2016, eq. 26): gamma = alpha~ beta~ / h_s =
@@ -89,110 +81,15 @@ inline void projectTetherPair(const TetherPairs& tp, int i, double* P) {
 
 #ifdef SPRINGLAB_X86_SIMD
 
-// The vector paths: one kernel template over the two widths' operations (Avx2: four lanes, Avx512:
-// eight), instantiated in a function of that width's target with every call inlined into it
-// (`flatten`), so that the template itself needs no target. Both widths do the scalar path's
-// operations lane by lane in its order.
-#pragma GCC diagnostic ignored "-Wpsabi"  // vectors passed between inlined functions: no ABI
-// GCC 12's AVX-512 headers pass _mm512_undefined_pd() as the unused source of their masked
-// builtins, which its uninitialised-use analysis reports once inlined (GCC bug 105593)
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#define SPRINGLAB_AVX2 __attribute__((target("avx2")))
-#define SPRINGLAB_AVX512 __attribute__((target("avx512f,avx512vl")))
-
-struct Avx2 {
-  static constexpr int kLanes = 4;
-  using V = __m256d;
-  using Mask = __m256d;  // all ones in the lanes where true
-  SPRINGLAB_AVX2 static V load(const double* p) { return _mm256_loadu_pd(p); }
-  SPRINGLAB_AVX2 static V set1(double a) { return _mm256_set1_pd(a); }
-  SPRINGLAB_AVX2 static V add(V a, V b) { return _mm256_add_pd(a, b); }
-  SPRINGLAB_AVX2 static V sub(V a, V b) { return _mm256_sub_pd(a, b); }
-  SPRINGLAB_AVX2 static V mul(V a, V b) { return _mm256_mul_pd(a, b); }
-  SPRINGLAB_AVX2 static V div(V a, V b) { return _mm256_div_pd(a, b); }
-  SPRINGLAB_AVX2 static V sqrt(V a) { return _mm256_sqrt_pd(a); }
-  template <int kPredicate>
-  SPRINGLAB_AVX2 static Mask compare(V a, V b) {
-    return _mm256_cmp_pd(a, b, kPredicate);
-  }
-  SPRINGLAB_AVX2 static Mask both(Mask a, Mask b) { return _mm256_and_pd(a, b); }
-  SPRINGLAB_AVX2 static V select(Mask m, V if_false, V if_true) {
-    return _mm256_blendv_pd(if_false, if_true, m);
-  }
-  SPRINGLAB_AVX2 static void store(double* p, V a) { _mm256_storeu_pd(p, a); }
-  // the coordinate offsets 3 i of the particles v[0 .. kLanes), into `at`
-  SPRINGLAB_AVX2 static void offsets(const int* v, int* at) {
-    const __m128i k = _mm_loadu_si128(reinterpret_cast<const __m128i*>(v));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(at), _mm_add_epi32(_mm_add_epi32(k, k), k));
-  }
-};
-
-struct Avx512 {
-  static constexpr int kLanes = 8;
-  using V = __m512d;
-  using Mask = __mmask8;
-  SPRINGLAB_AVX512 static V load(const double* p) { return _mm512_loadu_pd(p); }
-  SPRINGLAB_AVX512 static V set1(double a) { return _mm512_set1_pd(a); }
-  SPRINGLAB_AVX512 static V add(V a, V b) { return _mm512_add_pd(a, b); }
-  SPRINGLAB_AVX512 static V sub(V a, V b) { return _mm512_sub_pd(a, b); }
-  SPRINGLAB_AVX512 static V mul(V a, V b) { return _mm512_mul_pd(a, b); }
-  SPRINGLAB_AVX512 static V div(V a, V b) { return _mm512_div_pd(a, b); }
-  SPRINGLAB_AVX512 static V sqrt(V a) { return _mm512_sqrt_pd(a); }
-  template <int kPredicate>
-  SPRINGLAB_AVX512 static Mask compare(V a, V b) {
-    return _mm512_cmp_pd_mask(a, b, kPredicate);
-  }
-  SPRINGLAB_AVX512 static Mask both(Mask a, Mask b) { return a & b; }
-  SPRINGLAB_AVX512 static V select(Mask m, V if_false, V if_true) {
-    return _mm512_mask_blend_pd(m, if_false, if_true);
-  }
-  SPRINGLAB_AVX512 static void store(double* p, V a) { _mm512_storeu_pd(p, a); }
-  SPRINGLAB_AVX512 static void offsets(const int* v, int* at) {
-    const __m256i k = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(v));
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(at),
-                        _mm256_add_epi32(_mm256_add_epi32(k, k), k));
-  }
-};
-
-// The three coordinates of a lane's particle.
-template <class W>
-struct Xyz {
-  typename W::V x, y, z;
-};
-
-// The coordinates of four particles from their coordinate offsets (3 i): one unaligned load of x,
-// y, z and the next number per particle, then a 4 x 4 transpose. Eight gathers' worth of work for
-// a quarter of their cost on the processors measured (docs/benchmarks.md); the caller guarantees
-// one readable double past the last particle (XpbdSolver pads its arrays).
-SPRINGLAB_AVX2 inline Xyz<Avx2> gather(Avx2, const double* base, const int* off) {
-  const __m256d r0 = _mm256_loadu_pd(base + off[0]), r1 = _mm256_loadu_pd(base + off[1]),
-                r2 = _mm256_loadu_pd(base + off[2]), r3 = _mm256_loadu_pd(base + off[3]);
-  const __m256d xz01 = _mm256_unpacklo_pd(r0, r1), y01 = _mm256_unpackhi_pd(r0, r1),
-                xz23 = _mm256_unpacklo_pd(r2, r3), y23 = _mm256_unpackhi_pd(r2, r3);
-  return {_mm256_permute2f128_pd(xz01, xz23, 0x20), _mm256_permute2f128_pd(y01, y23, 0x20),
-          _mm256_permute2f128_pd(xz01, xz23, 0x31)};
-}
-
-// Particles k and k + 4 side by side in one register: x, y, z and the next number of each.
-SPRINGLAB_AVX512 inline __m512d loadPair(const double* base, const int* off, int k) {
-  return _mm512_insertf64x4(_mm512_zextpd256_pd512(_mm256_loadu_pd(base + off[k])),
-                            _mm256_loadu_pd(base + off[k + 4]), 1);
-}
-
-// The same for eight particles: particles k and k + 4 in one register, the 4 x 4 transpose of
-// the AVX2 path within each half, then two cross-lane permutations a coordinate.
-SPRINGLAB_AVX512 inline Xyz<Avx512> gather(Avx512, const double* base, const int* off) {
-  const __m512d q0 = loadPair(base, off, 0), q1 = loadPair(base, off, 1),
-                q2 = loadPair(base, off, 2), q3 = loadPair(base, off, 3);
-  // t0 = x0 x1 z0 z1 x4 x5 z4 z5, t1 the same of y and the padding, t2 and t3 of particles 2, 3
-  const __m512d t0 = _mm512_unpacklo_pd(q0, q1), t1 = _mm512_unpackhi_pd(q0, q1),
-                t2 = _mm512_unpacklo_pd(q2, q3), t3 = _mm512_unpackhi_pd(q2, q3);
-  const __m512i first = _mm512_setr_epi64(0, 1, 8, 9, 4, 5, 12, 13),
-                second = _mm512_setr_epi64(2, 3, 10, 11, 6, 7, 14, 15);
-  return {_mm512_permutex2var_pd(t0, first, t2), _mm512_permutex2var_pd(t1, first, t3),
-          _mm512_permutex2var_pd(t0, second, t2)};
-}
+// The vector paths: one kernel template over the widths' operations (sim/simd_lanes.hpp: Avx2, four
+// lanes; Avx512, eight), instantiated in a function of each width's target. Both widths do the
+// scalar path's operations lane by lane in its order.
+using simd::Avx2;
+using simd::Avx512;
+using simd::dot;
+using simd::gather;
+using simd::minus;
+using simd::Xyz;
 
 // A block's new end positions, written to P only after the whole block is computed: a gather
 // cannot overtake an earlier store that might alias it, so gathering from P between the stores
@@ -217,16 +114,6 @@ inline void storeEnd(const PendingStores& in, int end, int count, double* P) {
     double* p = P + in.at[end][k];
     p[0] = in.x[end][k], p[1] = in.y[end][k], p[2] = in.z[end][k];
   }
-}
-
-template <class W>
-inline typename W::V dot(const Xyz<W>& a, const Xyz<W>& b) {
-  return W::add(W::add(W::mul(a.x, b.x), W::mul(a.y, b.y)), W::mul(a.z, b.z));
-}
-
-template <class W>
-inline Xyz<W> minus(const Xyz<W>& a, const Xyz<W>& b) {
-  return {W::sub(a.x, b.x), W::sub(a.y, b.y), W::sub(a.z, b.z)};
 }
 
 // projectSpring on W::kLanes springs at once: the same operations, lane by lane, in the same
@@ -295,10 +182,10 @@ SPRINGLAB_AVX2 __attribute__((flatten)) void projectAvx2(const SweepArrays& sw, 
 }
 
 template <bool kDamped>
-SPRINGLAB_AVX512 __attribute__((flatten)) void projectAvx512(const SweepArrays& sw, int from,
-                                                             int to, const SweepStep& st,
-                                                             const double* X, double* P,
-                                                             double* lambda) {
+SPRINGLAB_AVX512VL __attribute__((flatten)) void projectAvx512(const SweepArrays& sw, int from,
+                                                               int to, const SweepStep& st,
+                                                               const double* X, double* P,
+                                                               double* lambda) {
   const int j = projectGroups<Avx512, kDamped>(sw, from, to, st, X, P, lambda);
   projectAvx2<kDamped>(sw, j, to, st, X, P, lambda);  // the last few
 }
@@ -306,7 +193,7 @@ SPRINGLAB_AVX512 __attribute__((flatten)) void projectAvx512(const SweepArrays& 
 // intoSphere on W::kLanes particles; `outside` receives which were. The comparison is
 // intoSphere's "not l2 <= length^2", unordered included.
 template <class W>
-inline Xyz<W> intoSphereLanes(const Xyz<W>& a, typename W::V length, const Xyz<W>& p,
+inline Xyz<W> intoSphereLanes(const Xyz<W>& a, const typename W::V& length, const Xyz<W>& p,
                               typename W::Mask& outside) {
   const Xyz<W> d = minus(p, a);
   const typename W::V l2 = dot(d, d);
@@ -367,8 +254,8 @@ SPRINGLAB_AVX2 __attribute__((flatten)) int projectPairsAvx2(const TetherPairs& 
 }
 
 // The same in groups of eight, then of four.
-SPRINGLAB_AVX512 __attribute__((flatten)) int projectPairsAvx512(const TetherPairs& tp, int from,
-                                                                 int to, double* P) {
+SPRINGLAB_AVX512VL __attribute__((flatten)) int projectPairsAvx512(const TetherPairs& tp, int from,
+                                                                   int to, double* P) {
   int i = from;
   for (; i + Avx512::kLanes <= to; i += Avx512::kLanes) projectPairGroup<Avx512>(tp, i, P);
   return projectPairsAvx2(tp, i, to, P);
@@ -377,23 +264,6 @@ SPRINGLAB_AVX512 __attribute__((flatten)) int projectPairsAvx512(const TetherPai
 #endif
 
 }  // namespace
-
-bool simdAvailable() {
-#ifdef SPRINGLAB_X86_SIMD
-  static const bool avx2 = __builtin_cpu_supports("avx2");
-  return avx2;
-#else
-  return false;
-#endif
-}
-
-bool simdEnabled() {
-  return simd_switch.load(std::memory_order_relaxed) && simdAvailable();
-}
-
-void setSimd(bool on) {
-  simd_switch.store(on, std::memory_order_relaxed);
-}
 
 TetherCircle tetherCircle(const double* a, const double* b, double la, double lb) {
   TetherCircle c;

@@ -6,6 +6,8 @@
 
 #include <vector>
 
+#include "sim/simd.hpp"  // the switches of the AVX-512, AVX2 and scalar paths
+
 namespace sim {
 
 // The constant per-spring data of a sweep, in sweep order (springs sorted by colour).
@@ -65,9 +67,5 @@ struct TetherPairs {
 // if outside it, and if that left sphere s violated, onto the circle of both (so the particle
 // always ends inside both). P as for projectSpringBlock.
 void projectTetherPairs(const TetherPairs& tp, int from, int to, double* P);
-
-bool simdAvailable();   // the processor runs the AVX2 path
-bool simdEnabled();     // it is available and not switched off
-void setSimd(bool on);  // off: the scalar path everywhere (tests, benchmarks); process-wide
 
 }  // namespace sim
