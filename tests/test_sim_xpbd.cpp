@@ -185,7 +185,9 @@ TEST_CASE("scene: a tilted hanging cloth turns about its top edge, its spacing u
     CHECK(bottom.z() == doctest::Approx(-0.25 + 1.5 * std::sin(t)));
   }
   // structural neighbours stay one spacing apart: the sheet is turned, not stretched
-  const auto b = scene::build(scene::SceneDef{.mass_spring = def});
+  scene::SceneDef scene;
+  scene.mass_spring = def;
+  const auto b = scene::build(scene);
   CHECK(b.massSpring()->dim == 3);
   CHECK(b.massSpring()->rest_length[1] == doctest::Approx(0.5));  // first vertical spring
   CHECK(b.massSpring()->rest_length[0] == doctest::Approx(0.5));  // first horizontal spring

@@ -336,20 +336,4 @@ void buildAdjacency(MassSpringModel& m) {
   noteDashpots(m.spring_runs, m.damping.data(), m.damping.size(), m.damping_revision);
 }
 
-void laplacianApply(const MassSpringModel& m, const Eigen::VectorXd& q, Eigen::VectorXd& out) {
-  out.setZero(q.size());
-  const int ns = m.springs();
-  const double* Q = q.data();
-  double* O = out.data();
-  for (int s = 0; s < ns; ++s) {
-    const int a = 3 * m.spring_a[s], b = 3 * m.spring_b[s];
-    const double k = m.stiffness[s];
-    for (int c = 0; c < 3; ++c) {
-      const double d = k * (Q[b + c] - Q[a + c]);
-      O[b + c] += d;
-      O[a + c] -= d;
-    }
-  }
-}
-
 }  // namespace sim

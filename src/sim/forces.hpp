@@ -28,9 +28,6 @@ void acceleration(const MassSpringModel& m, const Eigen::VectorXd& x, const Eige
 // changes.
 void buildAdjacency(MassSpringModel& m);
 
-// Stiffness-weighted graph Laplacian applied to q (3 values per particle): (L q)_b += k (q_b -
-// q_a), (L q)_a += k (q_a - q_b). Used by time_fe.
-void laplacianApply(const MassSpringModel& m, const Eigen::VectorXd& q, Eigen::VectorXd& out);
 
 // d f_b / d x_b (Kx) and d f_b / d v_b (Dv) of spring s at (x, v); the blocks of f_a are their
 // negatives. Kx includes the geometric term k (1 - r/l)(I - u u^T) and the dashpot's dependence on
