@@ -289,6 +289,14 @@ TEST_CASE("app: the panel's physics controls are the parameter table's rows that
     CHECK(labels == (pendulum ? std::vector<std::string>{"Gravity", "Joint damping"}
                               : std::vector<std::string>{"Stiffness scale", "Spring damping",
                                                          "Drag", "Wind", "Gravity"}));
+    // a number for a vector, or a vector for a number, is refused (never a zero gravity)
+    const sim::Vec3 g = s.built().gravity();
+    CHECK_FALSE(s.apply(ui::SetParameter{int(sim::Parameter::Gravity), 5.0}, &msg));
+    CHECK(msg == "gravity: a vector, not a number");
+    CHECK(s.built().gravity() == g);
+    CHECK_FALSE(s.apply(ui::SetVectorParameter{int(sim::Parameter::Drag), {1.0, 2.0, 3.0}}, &msg));
+    CHECK_FALSE(s.apply(ui::SetParameter{99, 1.0}, &msg));
+    CHECK(msg == "parameter 99: no such parameter");
     // and every row it does not show is rejected with the table's reason
     if (pendulum) {
       CHECK_FALSE(s.apply(ui::SetParameter{int(sim::Parameter::Drag), 0.5}, &msg));

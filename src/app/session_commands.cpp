@@ -29,6 +29,10 @@ const sim::ParameterInfo* rowOf(int id) {
   const auto rows = sim::parameters();
   return id >= 0 && id < static_cast<int>(rows.size()) ? &rows[static_cast<size_t>(id)] : nullptr;
 }
+
+bool isVector(const sim::ParameterInfo& row) {
+  return row.rule == sim::Rule::Vector || row.rule == sim::Rule::Velocity;
+}
 }  // namespace
 
 bool Session::checkDt(double dt, std::string& why) {
@@ -121,6 +125,7 @@ struct Session::Applier {
     const std::string what = nameOf(*row);
     if (auto absent = sim::notApplicable(row->parameter, s.built().kind()))
       return reject(what + ": " + *absent);
+    if (isVector(*row)) return reject(what + ": a vector, not a number");
     why = rangeError(c.value, row->lo, row->hi, what);
     if (!why.empty()) return Outcome::Rejected;
     return setParameter(*row, c.value, sim::Vec3::Zero());
@@ -131,6 +136,7 @@ struct Session::Applier {
     const std::string what = nameOf(*row);
     if (auto absent = sim::notApplicable(row->parameter, s.built().kind()))
       return reject(what + ": " + *absent);
+    if (!isVector(*row)) return reject(what + ": a number, not a vector");
     const sim::Vec3 v(c.value[0], c.value[1], c.value[2]);
     if (!v.allFinite()) return reject(what + ": not a finite vector");
     if (v.norm() > row->hi) return reject(what + ": out of range");
