@@ -18,6 +18,8 @@ packages=(
   libegl-dev libgl-dev libegl-mesa0 libgl1-mesa-dri libglx-mesa0
   xvfb xauth xdotool
   ffmpeg
+  # DejaVu Sans, compiled into the binary: the text of the stability map's PNG (util/text.hpp)
+  fonts-dejavu-core
 )
 
 missing=()
