@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <fstream>
 #include <thread>
 
 #include "app/session.hpp"
@@ -239,6 +240,56 @@ TEST_CASE("lab: the window's stability map fills in the background around the li
       if (map.dts[c] < 0.8 * limit) CHECK(cell != ui::StabilityMapView::Diverged);
       if (map.dts[c] > 1.25 * limit) CHECK(cell != ui::StabilityMapView::Stable);
     }
+}
+
+TEST_CASE("lab: Save map PNG writes the map's picture where it says, or says why it cannot") {
+  app::Session s;
+  s.load("seed003_table1_case1");
+  s.apply(ui::SetIntegrator{"verlet"}, nullptr);
+  std::string msg;
+  CHECK_FALSE(s.apply(ui::SaveMapPng{(tempDir() / "none.png").string()}, &msg));
+  CHECK(msg == "no stability map to save: run one first");
+  // with no path: beside the scene file, or in the current folder for a built-in scene
+  CHECK(s.mapPngPath() == "seed003_table1_case1-map-verlet.png");
+  REQUIRE(s.apply(ui::RunStabilityMap{}, &msg));
+  auto pm = waitFor(s, [](const ui::PanelModel& m) { return !m.stability.running; });
+  const fs::path png = tempDir() / "window_map.png";
+  fs::remove(png);
+  REQUIRE(s.apply(ui::SaveMapPng{png.string()}, &msg));
+  s.fillPanel(pm);
+  CHECK(pm.stability.saved == "saved the map to " + fs::absolute(png).string());
+  CHECK_FALSE(pm.stability.save_failed);
+  int w = 0, h = 0, n = 0;
+  unsigned char* data = stbi_load(png.string().c_str(), &w, &h, &n, 3);
+  REQUIRE(data != nullptr);
+  // a 24 x 12 grid of 15 px cells and the words around it; green and red cells among them
+  CHECK(w > 24 * 15);
+  CHECK(h > 12 * 15);
+  bool green = false, red = false;
+  for (int i = 0; i < w * h; ++i) {
+    const unsigned char* p = data + 3 * i;
+    green |= p[0] == 40 && p[1] == 140 && p[2] == 80;
+    red |= p[0] == 200 && p[1] == 55 && p[2] == 50;
+  }
+  stbi_image_free(data);
+  CHECK(green);
+  CHECK(red);
+  // an unwritable place: the writer's reason, in the panel too, and no crash
+  const fs::path file = tempDir() / "not_a_folder";
+  std::ofstream(file) << "x";
+  const std::string bad = (file / "map.png").string();
+  CHECK_FALSE(s.apply(ui::SaveMapPng{bad}, &msg));
+  CHECK(msg.rfind("cannot write PNG '" + bad + "': ", 0) == 0);
+  s.fillPanel(pm);
+  CHECK(pm.stability.saved == msg);
+  CHECK(pm.stability.save_failed);
+  // a scene from a file: beside it
+  const fs::path scene = tempDir() / "mine.json";
+  fs::copy_file(fs::path(SPRINGLAB_SOURCE_DIR) / "assets" / "scenes" / "seed003_table1_case1.json",
+                scene, fs::copy_options::overwrite_existing);
+  s.load(scene.string());
+  const std::string integrator(sim::info(s.method()).name);  // the scene's: no map any more
+  CHECK(s.mapPngPath() == (tempDir() / ("mine-map-" + integrator + ".png")).string());
 }
 
 TEST_CASE("lab: Measure order reports the observed orders beside the nominal ones") {

@@ -2,11 +2,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <limits>
 #include <numbers>
 
 #include "lab/order.hpp"
 #include "lab/sweep.hpp"
+#include "lab/sweep_map.hpp"
+#include "util/png.hpp"
 
 namespace app {
 
@@ -46,6 +49,14 @@ lab::SweepSpec mapSpec(const MapRequest& r) {
     spec.seconds = std::max(spec.seconds, LabJobs::kMapPeriods * 2.0 * std::numbers::pi / r.omega);
   return spec;
 }
+
+// omega_max at stiffness scale 1 (rad/s) that puts the picture's limit line where the panel's is:
+// from the panel's limit for a bounded method, else from the current omega_max.
+double omegaAtScaleOne(const MapRequest& r) {
+  const sim::IntegratorInfo& info = sim::info(r.method);
+  if (info.stability == sim::Stability::Bounded && r.limit_dt > 0.0) return info.bound / r.limit_dt;
+  return r.omega / std::sqrt(r.scale);
+}
 }  // namespace
 
 void LabJobs::join(std::thread& t, std::atomic<bool>& cancel) {
@@ -66,6 +77,9 @@ void LabJobs::startMap(const MapRequest& r) {
     for (int i = 0; i < spec.stiffness.n; ++i) map_.scales.push_back(spec.stiffness.value(i));
     map_.cells.assign(map_.dts.size() * map_.scales.size(), ui::StabilityMapView::Pending);
     map_.limit_dt = r.limit_dt;
+    map_spec_ = spec;
+    map_cells_.clear();
+    map_omega_ = omegaAtScaleOne(r);
   }
   map_thread_ = std::thread([this, spec] {
     const size_t rows = static_cast<size_t>(spec.stiffness.n);
@@ -77,6 +91,7 @@ void LabJobs::startMap(const MapRequest& r) {
           const size_t column = c.index / rows, row = c.index % rows;
           std::lock_guard lock(mutex_);
           map_.cells[row * map_.dts.size() + column] = cellOf(c.cls);
+          map_cells_.push_back(c);
           ++map_.done;
         },
         &map_cancel_);
@@ -116,8 +131,37 @@ void LabJobs::stopAll() {
   join(order_thread_, order_cancel_);
   std::lock_guard lock(mutex_);
   map_ = ui::StabilityMapView{};
+  map_cells_.clear();
   orders_.clear();
   orders_running_ = false;
+}
+
+std::string LabJobs::mapIntegrator() const {
+  std::lock_guard lock(mutex_);
+  return map_.integrator;
+}
+
+bool LabJobs::saveMap(const std::string& path, std::string* error) {
+  std::unique_lock lock(mutex_);
+  if (map_.cells.empty()) {
+    if (error) *error = "no stability map to save: run one first";
+    return false;
+  }
+  const lab::SweepSpec spec = map_spec_;
+  const std::vector<lab::CellResult> cells = map_cells_;
+  const double omega = map_omega_;
+  lock.unlock();  // drawing and writing take a while: the map's worker goes on meanwhile
+  const lab::SweepMap map = lab::drawSweepMap(spec, cells, omega);
+  std::string why;
+  const bool ok =
+      util::writePng(path, map.image.width(), map.image.height(), map.image.rgba(), &why);
+  lock.lock();
+  std::error_code ec;  // the message names the folder too: "here" is rarely obvious in a window
+  const std::filesystem::path where = std::filesystem::absolute(path, ec);
+  map_.saved = ok ? "saved the map to " + (ec ? path : where.string()) : why;
+  map_.save_failed = !ok;
+  if (!ok && error) *error = why;
+  return ok;
 }
 
 void LabJobs::fill(ui::PanelModel& pm) const {

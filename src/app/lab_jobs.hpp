@@ -9,6 +9,7 @@
 #include <thread>
 #include <vector>
 
+#include "lab/sweep.hpp"
 #include "scene/scene_def.hpp"
 #include "sim/registry.hpp"
 #include "ui/panel.hpp"
@@ -37,6 +38,11 @@ class LabJobs {
   void cancelMap();
   void startOrders(const scene::SceneDef& def, std::vector<sim::Method> methods, double h);
   void stopAll();  // cancels both and forgets their results (a new scene)
+  // The map as it is (cells not run yet drawn so) into a PNG at `path`, atomically
+  // (lab/sweep_map.hpp); false with *error set ("no stability map to save", or the writer's).
+  // Either way the panel says what happened under the map.
+  bool saveMap(const std::string& path, std::string* error);
+  std::string mapIntegrator() const;  // the integrator of the map, or empty
   // Copies the map and the orders into the panel model.
   void fill(ui::PanelModel& pm) const;
 
@@ -55,6 +61,10 @@ class LabJobs {
   void join(std::thread& t, std::atomic<bool>& cancel);
   mutable std::mutex mutex_;  // guards map_, orders_, orders_running_
   ui::StabilityMapView map_;
+  // what the map's picture is drawn from: its sweep, the cells so far, omega_max at stiffness 1
+  lab::SweepSpec map_spec_;
+  std::vector<lab::CellResult> map_cells_;
+  double map_omega_ = 0.0;  // rad/s
   std::vector<ui::OrderRow> orders_;
   bool orders_running_ = false;
   std::thread map_thread_, order_thread_;

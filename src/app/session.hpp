@@ -89,6 +89,8 @@ class Session {
   std::optional<double> dtLimit(sim::Method m) const { return sim::dtLimit(m, omegaMax()); }
   // The scene's definition with the parameters as they are now (for background jobs).
   scene::SceneDef currentDef() const { return scene_.currentDef(method(), dt()); }
+  // Where "Save map PNG" writes with no path given (session_commands.cpp).
+  std::string mapPngPath() const;
 
   // The divergence report for the screen, times to 6 significant digits; empty if none.
   std::string divergenceSummary() const { return summary(divergence()); }

@@ -4,6 +4,7 @@
 // front end's commands are not the Session's.
 #include <cctype>
 #include <cmath>
+#include <filesystem>
 
 #include "app/session.hpp"
 #include "scene/load.hpp"
@@ -193,11 +194,27 @@ struct Session::Applier {
     s.jobs_.cancelMap();
     return Outcome::Applied;
   }
+  Outcome operator()(const ui::SaveMapPng& c) const {
+    return done(s.jobs_.saveMap(c.path.empty() ? s.mapPngPath() : c.path, &why));
+  }
   Outcome operator()(const ui::MeasureOrder&) const {
     s.jobs_.startOrders(s.currentDef(), s.built().integrators(), s.dt());
     return Outcome::Applied;
   }
 };
+
+// "SCENE-map-INTEGRATOR.png" beside the scene file, or in the current folder for a built-in one.
+std::string Session::mapPngPath() const {
+  namespace fs = std::filesystem;
+  const std::string& file = scene_.path();
+  const std::string stem = file.empty() ? sceneArg() : fs::path(file).stem().string();
+  const std::string integrator = jobs_.mapIntegrator();
+  const fs::path name = stem + "-map-" +
+                        (integrator.empty() ? std::string(sim::info(method()).name) : integrator) +
+                        ".png";
+  const fs::path folder = file.empty() ? fs::path() : fs::path(file).parent_path();
+  return (folder / name).string();
+}
 
 bool Session::apply(const ui::Command& c, std::string* message, bool* handled) {
   std::string why;

@@ -111,6 +111,9 @@ struct SeekHistory {
 struct RunStabilityMap {};  // a sweep of the current scene over dt and stiffness, in the background
 struct CancelStabilityMap {};  // stops it
 struct MeasureOrder {};        // the observed order of each integrator, in the background
+struct SaveMapPng {            // the stability map as a picture (lab/sweep_map.hpp), atomically
+  std::string path;            // empty: "SCENE-map-INTEGRATOR.png" beside the scene file, or here
+};
 
 using Command =
     std::variant<SetIntegrator, SetDt, SetTimeScale, SetPaused, Step, Reset, Rewind, LoadBuiltin,
@@ -118,7 +121,7 @@ using Command =
                  SetPhaseCoordinate, SetStrainScale, SetStrainAuto, SetWireframe, SetShowTrails,
                  SetShowSprings, SetShowWind, SetPacing, SetFollow, SetSplitLanes, SetClipSize,
                  Screenshot, ToggleRecording, Quit, AddLane, RemoveLane, BranchLane, SeekHistory,
-                 RunStabilityMap, CancelStabilityMap, MeasureOrder>;
+                 RunStabilityMap, CancelStabilityMap, MeasureOrder, SaveMapPng>;
 
 // A visitor from lambdas, one per command type it handles (std::visit(Overloaded{...}, c)).
 template <class... F>

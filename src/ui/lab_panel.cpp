@@ -238,6 +238,17 @@ void stabilitySection(const PanelModel& m, PanelState& st, std::vector<Command>&
   tip("Green stable, amber drifting (relative energy error above 1 %), red diverged, grey not "
       "run yet. White line: the theoretical limit dt = limit / sqrt(stiffness scale); circle: "
       "the current dt and stiffness.");
+  if (button("Save map PNG",
+             "Writes the map as a picture (title, axes with their ticks, the limit line "
+             "labelled, a legend) to SCENE-map-INTEGRATOR.png beside the scene file, or in the "
+             "current folder for a built-in scene.",
+             st.probe))
+    emit(out, SaveMapPng{});
+  if (v.saved.empty()) return;
+  constexpr ImU32 kFailed = IM_COL32(240, 90, 80, 255);  // a save that failed reads red
+  if (v.save_failed) ImGui::PushStyleColor(ImGuiCol_Text, kFailed);
+  ImGui::TextWrapped("%s", v.saved.c_str());
+  if (v.save_failed) ImGui::PopStyleColor();
 }
 
 // "Measure order" and the table of observed against nominal orders.

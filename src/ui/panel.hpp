@@ -106,6 +106,8 @@ struct StabilityMapView {
   int done = 0;
   double limit_dt = 0.0;  // s, the integrator's limit at stiffness scale 1; 0: none known
   std::string note;       // why there is no map (e.g. an error), or empty
+  std::string saved;      // where "Save map PNG" wrote the picture, or why it could not
+  bool save_failed = false;
 };
 
 // The observed orders of convergence (MeasureOrder) beside the registry's.
