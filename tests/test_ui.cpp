@@ -1264,3 +1264,37 @@ TEST_CASE("ui: the Lab section adds, branches and removes lanes and seeks the ti
   h.click("Add lane", draw);
   CHECK(h.of<ui::AddLane>().empty());
 }
+
+TEST_CASE("ui: Save map PNG under the stability map emits SaveMapPng and shows where it went") {
+  Harness h(1280, 1600);
+  Fixture f;
+  f.model.dt = 0.001;
+  for (int i = 0; i < 2; ++i) {  // two lanes: the Lab section opens on first use
+    ui::LaneRow row;
+    row.integrator = "verlet";
+    row.dt = 0.001;
+    row.time = f.t, row.drift = f.drift, row.distance = series(200, [](double) { return 0.0; });
+    f.model.lanes.push_back(row);
+  }
+  ui::StabilityMapView& map = f.model.stability;
+  map.integrator = "verlet";
+  map.dts = {0.001, 0.002, 0.004}, map.scales = {1.0};
+  map.cells = {ui::StabilityMapView::Stable, ui::StabilityMapView::Drifting,
+               ui::StabilityMapView::Diverged};
+  map.done = 3;
+  auto draw = f.panel(h);
+  h.frame(draw);
+  h.frame(draw);
+  h.click("Save map PNG", draw);
+  const auto saves = h.of<ui::SaveMapPng>();
+  REQUIRE(saves.size() == 1);
+  CHECK(saves[0].path.empty());  // the Session's default place
+  map.saved = "saved the map to /somewhere/cloth_16-map-verlet.png";
+  ImGui::GetIO().MousePos = ImVec2(1279, 1599);  // no tooltip: it would end the text's log
+  h.frame(draw);
+  const std::string shown = h.text(draw);
+  CHECK(shown.find("saved the map to /somewhere/cloth_16-map-verlet.png") != std::string::npos);
+  map.saved = "cannot write PNG 'x/map.png': x/map.png: cannot open for writing: Not a directory";
+  map.save_failed = true;
+  CHECK(h.text(draw).find("cannot write PNG 'x/map.png'") != std::string::npos);
+}
