@@ -256,7 +256,11 @@ void drawLaneLegend(const PanelModel& model, ItemProbe* probe) {
 void drawSceneOverlays(const PanelModel& model, const std::string& caption, ItemProbe* probe) {
   const ImGuiIO& io = ImGui::GetIO();
   OverlayRequest req;
-  req.viewport = {viewportX(model), 0.0f, io.DisplaySize.x, io.DisplaySize.y};
+  // the scene's own viewport, however narrow: over the panel, a label would hide its widgets
+  const float x0 = std::isfinite(model.scene_viewport_x)
+                       ? std::clamp(model.scene_viewport_x, 0.0f, io.DisplaySize.x)
+                       : 0.0f;
+  req.viewport = {x0, 0.0f, io.DisplaySize.x, io.DisplaySize.y};
   req.margin = kMargin * uiScale();
   float wrap = 0.0f;
   if (!caption.empty()) req.caption = captionForms(caption, req.viewport.width(), wrap);
