@@ -225,7 +225,7 @@ void drawLaneBox(const PanelModel& model, size_t i, const Placed& p, bool band) 
   const float y = r.y0 + pad;
   dl->AddRectFilled(ImVec2(r.x0 + pad, y), ImVec2(r.x0 + pad + side, y + side),
                     ImGui::ColorConvertFloat4ToU32(ImVec4(c.r, c.g, c.b, 1.0f)), 2.0f);
-  const bool diverged = model.lanes[i].diverged && p.form == 0;
+  const bool diverged = model.lanes[i].diverged;  // red in every form, said in the full one
   dl->AddText(ImVec2(r.x0 + 2.0f * pad + side, y), diverged ? kDivergedText : kText,
               laneText(model, i, p.form).c_str());
   dl->PopClipRect();
