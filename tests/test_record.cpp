@@ -6,8 +6,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <array>
 #include <chrono>
 #include <cmath>
+#include <fstream>
 #include <functional>
 #include <map>
 #include <thread>
@@ -18,6 +20,9 @@
 #include "app/window_recorder.hpp"
 #include "cli/options.hpp"
 #include "fp_trap.hpp"
+#include "render/frame.hpp"
+#include "render/palette.hpp"
+#include "ui/panel.hpp"
 #include "util.hpp"
 
 #define STB_IMAGE_STATIC
@@ -173,7 +178,8 @@ TEST_CASE("record: every option of the help's table parses in both spellings") {
         [](const auto& o) {  // given twice, like --camera: both kept
           return o.session.at == std::vector<std::string>{"2:dt=0.01", "2:dt=0.01"};
         }}},
-      {"--no-ui", {"", [](const auto& o) { return o.no_ui; }}},
+      {"--ui", {"", [](const auto& o) { return o.ui; }}},
+      {"--no-ui", {"", [](const auto& o) { return !o.ui; }}},  // the default, accepted
       {"--side-by-side", {"", [](const auto& o) { return o.side_by_side; }}},
       {"--caption", {"", [](const auto& o) { return o.caption; }}},
       {"--stats", {"", [](const auto& o) { return o.stats; }}},
@@ -337,19 +343,88 @@ TEST_CASE("record: a replay of the provenance file renders identical frames") {
   CHECK(provenance.find("\"orbit=40\"") != std::string::npos);
 }
 
-TEST_CASE("record: the window's path and record's render the same image of the same state") {
+TEST_CASE("record: the window's path and record's render the same image, but the axes gizmo") {
   const fs::path dir = freshDir("record_window");
   // the window's first scripted frame and record's frame 0 both show the initial state
   const RunResult window = springlab({"cloth_32_horizontal", "--headless", "--no-ui", "--size",
                                       "300x200", "--screenshot", (dir / "w.png").string()});
   REQUIRE(window.status == 0);
   const RunResult rec =
-      springlab({"record", "cloth_32_horizontal", "--no-ui", "--size", "300x200", "--seconds",
-                 "0.01", "--fps", "100", "--out", (dir / "r.png").string()});
+      springlab({"record", "cloth_32_horizontal", "--size", "300x200", "--seconds", "0.01", "--fps",
+                 "100", "--out", (dir / "r.png").string()});
   REQUIRE(rec.status == 0);
   const Image w = loadPng(dir / "w.png"), r = loadPng(dir / "r.png");
   REQUIRE(w.w == 300);
-  CHECK(w.rgb == r.rgb);
+  REQUIRE(r.w == 300);
+  // the window keeps its world-axes gizmo, a clip has none: a few short lines apart, the same
+  size_t differ = 0;
+  for (size_t i = 0; i < w.rgb.size(); i += 3)
+    differ += w.rgb[i] != r.rgb[i] || w.rgb[i + 1] != r.rgb[i + 1] || w.rgb[i + 2] != r.rgb[i + 2];
+  CHECK(differ > 0);
+  CHECK(differ < w.rgb.size() / 3 / 50);  // under 2 % of the picture
+}
+
+namespace {
+
+// The share of pixels that differ between two images of one size, in the columns [x0, x1).
+double differingShare(const Image& a, const Image& b, int x0, int x1) {
+  size_t n = 0, differ = 0;
+  for (int y = 0; y < a.h; ++y)
+    for (int x = x0; x < x1; ++x) {
+      const size_t i = (static_cast<size_t>(y) * a.w + x) * 3;
+      ++n;
+      differ +=
+          a.rgb[i] != b.rgb[i] || a.rgb[i + 1] != b.rgb[i + 1] || a.rgb[i + 2] != b.rgb[i + 2];
+    }
+  return n ? double(differ) / double(n) : 0.0;
+}
+
+}  // namespace
+
+TEST_CASE("record: by default the scene alone, --ui draws the panel, --no-ui is the default") {
+  const fs::path dir = freshDir("record_ui");
+  const std::vector<std::string> base = {"record",    "cloth_16", "--size", "480x270",
+                                         "--seconds", "0.05",     "--fps",  "20"};
+  auto recordWith = [&](const std::string& flag, const std::string& name) {
+    std::vector<std::string> args = base;
+    if (!flag.empty()) args.push_back(flag);
+    args.push_back("--out"), args.push_back((dir / name).string());
+    const RunResult r = springlab(args);
+    CAPTURE(r.err);
+    REQUIRE(r.status == 0);
+    return loadPng(dir / name);
+  };
+  const Image plain = recordWith("", "plain.png"), noUi = recordWith("--no-ui", "no_ui.png"),
+              ui = recordWith("--ui", "ui.png");
+  REQUIRE(plain.w == 480);
+  CHECK(plain.rgb == noUi.rgb);
+  // the panel covers the left of the picture: there nearly every pixel differs
+  CHECK(differingShare(plain, ui, 0, 100) > 0.5);
+  // the provenance file records the choice; a replay renders the same frames
+  CHECK(readFile(dir / "ui.png.json").find("\"ui\": true") != std::string::npos);
+  CHECK(readFile(dir / "plain.png.json").find("\"ui\": false") != std::string::npos);
+}
+
+TEST_CASE("record: a provenance file of a build before --ui replays with its panel as recorded") {
+  const fs::path dir = freshDir("record_old_provenance");
+  const RunResult first = springlab({"record", "cloth_16", "--size", "320x180", "--seconds", "0.05",
+                                     "--fps", "20", "--ui", "--out", (dir / "ui.png").string()});
+  REQUIRE(first.status == 0);
+  // the old build's file: no "ui" key, "no_ui": false meant the panel was drawn
+  std::string text = readFile(dir / "ui.png.json");
+  const size_t at = text.find("\"ui\": true,");
+  REQUIRE(at != std::string::npos);
+  text.erase(at, std::string("\"ui\": true,").size());
+  REQUIRE(text.find("\"no_ui\": false") != std::string::npos);
+  {
+    std::ofstream old(dir / "old.json");
+    old << text;
+  }
+  const RunResult again = springlab(
+      {"record", "--replay", (dir / "old.json").string(), "--out", (dir / "again.png").string()});
+  CAPTURE(again.err);
+  REQUIRE(again.status == 0);
+  CHECK(loadPng(dir / "ui.png").rgb == loadPng(dir / "again.png").rgb);
 }
 
 TEST_CASE("record: without ffmpeg a video is a one-line error, exit 2, nothing written") {
@@ -480,4 +555,108 @@ TEST_CASE("record: the window's recorder makes a sim-time-locked clip of the sce
     d.releaseGl();
   }
   CHECK(probe(dir / "clip.mp4") == "h264,160,90,yuv420p,6");
+}
+
+namespace {
+
+// CIE L*a*b* of a linear-0..1 colour taken as sRGB-encoded (as the renderer writes it), D65.
+std::array<double, 3> cieLab(double r, double g, double b) {
+  auto lin = [](double c) { return c <= 0.04045 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4); };
+  const double R = lin(r), G = lin(g), B = lin(b);
+  const double X = (0.4124 * R + 0.3576 * G + 0.1805 * B) / 0.95047;
+  const double Y = 0.2126 * R + 0.7152 * G + 0.0722 * B;
+  const double Z = (0.0193 * R + 0.1192 * G + 0.9505 * B) / 1.08883;
+  auto f = [](double t) { return t > 0.008856 ? std::cbrt(t) : 7.787 * t + 16.0 / 116.0; };
+  return {116.0 * f(Y) - 16.0, 500.0 * (f(X) - f(Y)), 200.0 * (f(Y) - f(Z))};
+}
+
+// CIE76 Delta-E between two colours.
+double deltaE(const glm::vec3& a, const glm::vec3& b) {
+  const auto p = cieLab(a.r, a.g, a.b), q = cieLab(b.r, b.g, b.b);
+  return std::hypot(p[0] - q[0], p[1] - q[1], p[2] - q[2]);
+}
+
+glm::vec3 vec(const ui::LaneColour& c) {
+  return {c.r, c.g, c.b};
+}
+
+}  // namespace
+
+TEST_CASE("record: lane colours stay apart from each other and from the scene's own colours") {
+  // Delta-E 2.3 is a just-noticeable difference; these margins are plainly different hues
+  constexpr double kFromScene = 20.0, kBetweenLanes = 30.0, kGhosts = 20.0;
+  std::vector<std::pair<std::string, glm::vec3>> scene = {
+      {"body", render::palette::kBody},
+      {"pin", render::palette::kPin},
+      {"grabbed", render::palette::kGrabbed},
+      {"culprit", render::kHighlightMagenta},
+      {"cloth front", render::palette::kClothFront},
+      {"cloth back", render::palette::kClothBack},
+      {"wind", render::palette::kWind}};
+  for (size_t k = 0; k < render::palette::kTrails.size(); ++k)
+    scene.push_back({"trail " + std::to_string(k), render::palette::kTrails[k]});
+  for (double x : {-1.0, 0.0, 1.0}) {
+    const ui::Rgb c = ui::strainColour(x);
+    scene.push_back({"strain " + std::to_string(x), {c.r, c.g, c.b}});
+  }
+  constexpr int kLanes = 8;
+  for (int i = 0; i < kLanes; ++i) {
+    CAPTURE(i);
+    const glm::vec3 lane = vec(ui::laneColour(i));
+    for (int j = i + 1; j < kLanes; ++j)
+      CHECK(deltaE(lane, vec(ui::laneColour(j))) >= kBetweenLanes);
+    if (i == 0) continue;  // lane 0 is drawn in the scene's own colours
+    for (const auto& [name, colour] : scene) {
+      CAPTURE(name);
+      CHECK(deltaE(lane, colour) >= kFromScene);
+    }
+  }
+  // a ghost is its scene colour mixed toward its lane's: its bodies and cloth apart from lane
+  // 0's and from each other's
+  for (const glm::vec3& own : {render::palette::kBody, render::palette::kClothFront}) {
+    std::vector<glm::vec3> ghosts;
+    for (int i = 1; i < kLanes; ++i)
+      ghosts.push_back(glm::mix(own, vec(ui::laneColour(i)), app::FrameDriver::kGhostTint));
+    for (size_t i = 0; i < ghosts.size(); ++i) {
+      CAPTURE(i);
+      CHECK(deltaE(ghosts[i], own) >= kGhosts);
+      for (size_t j = i + 1; j < ghosts.size(); ++j) CHECK(deltaE(ghosts[i], ghosts[j]) >= kGhosts);
+    }
+  }
+}
+
+namespace {
+
+// Pixels of the cloth's front (blue, well above the background's blue-grey) in column x.
+int clothPixelsInColumn(const Image& im, int x, int y0) {
+  int n = 0;
+  for (int y = y0; y < im.h; ++y) {
+    const size_t i = (static_cast<size_t>(y) * im.w + x) * 3;
+    n += int(im.rgb[i + 2]) > int(im.rgb[i]) + 60;
+  }
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("record: side by side, each of four columns shows its own lane's whole cloth") {
+  const fs::path dir = freshDir("record_columns");
+  const RunResult r = springlab(
+      {"record", "cloth_16", "--lanes", "rk4,verlet,symplectic_euler,euler", "--side-by-side",
+       "--size", "640x360", "--seconds", "0.05", "--fps", "20", "--out", (dir / "c.png").string()});
+  CAPTURE(r.err);
+  REQUIRE(r.status == 0);
+  const Image im = loadPng(dir / "c.png");
+  REQUIRE(im.w == 640);
+  constexpr int kColumns = 4, kBelowLabels = 40;  // px: the labels' row is left out
+  for (int c = 0; c < kColumns; ++c) {
+    CAPTURE(c);
+    const int x0 = im.w * c / kColumns, x1 = im.w * (c + 1) / kColumns;
+    int inside = 0;
+    for (int x = x0 + 4; x < x1 - 4; ++x) inside += clothPixelsInColumn(im, x, kBelowLabels);
+    CHECK(inside > 500);  // the cloth is there...
+    // ... and clear of the column's edges, not a slice cut by them
+    CHECK(clothPixelsInColumn(im, x0 + 1, kBelowLabels) == 0);
+    CHECK(clothPixelsInColumn(im, x1 - 2, kBelowLabels) == 0);
+  }
 }

@@ -58,6 +58,8 @@ void FrameDriver::releaseGl() {
 void FrameDriver::frameScene() {
   const scene::Built& b = session_.built();
   framing_.reset(reachBox(b.skeleton(b.state, false)));
+  column_start_ = reachBox(b.skeleton(b.state, false));
+  columns_.clear();
 }
 
 void FrameDriver::sceneDefaults() {
@@ -189,15 +191,17 @@ void FrameDriver::fillDisplay(ui::PanelModel& pm) const {
 }
 
 std::string FrameDriver::captionText() const {
-  const sim::Energy e = session_.energy();
-  const double drift = sim::energyDrift(session_.initialEnergy(), e.total(), session_.scales());
-  char buf[256];
-  const std::string& name =
-      options_.caption_name.empty() ? session_.sceneName() : options_.caption_name;
-  std::snprintf(buf, sizeof buf, "%s  |  %s  |  dt %.3g s  |  t %.3f s  |  energy drift %+.2e",
-                name.c_str(), std::string(sim::info(session_.method()).name).c_str(), session_.dt(),
-                session_.state().t, drift);
-  return buf;
+  const lab::Lane& lane = session_.primary();
+  const lab::Lane::Ledger ledger = lane.ledger();
+  ui::CaptionFacts f;
+  f.scene = options_.caption_name.empty() ? session_.sceneName() : options_.caption_name;
+  f.integrator = std::string(sim::info(session_.method()).name);
+  f.dt = session_.dt(), f.t = session_.state().t;
+  f.e0 = lane.e0(), f.energy = ledger.total;
+  f.dissipated = ledger.dissipated, f.external = ledger.external, f.residual = ledger.residual;
+  f.reference = sim::driftReference(lane.e0(), lane.scales());
+  f.relative = sim::driftIsRelative(lane.e0(), lane.scales());
+  return ui::captionText(f);
 }
 
 std::vector<ui::Command> FrameDriver::layOutUi(const StepPolicy& policy, int width, int height) {
@@ -236,8 +240,8 @@ void FrameDriver::drawOverlays(const ui::PanelModel& pm, std::vector<ui::Command
     ui::drawStrainLegend(pm);
     ui::drawStatus(pm);  // after the legend, so it can stand above it
   }
-  ui::drawLaneLegend(pm);
-  if (options_.caption) ui::drawCaption(captionText(), pm.scene_viewport_x);
+  // the caption and the lanes' labels laid out together: they never overlap (ui/overlay_layout.hpp)
+  ui::drawSceneOverlays(pm, options_.caption ? captionText() : std::string());
   if (recording_) ui::drawRecordingIndicator(recording_label_);
   if (show_help_ || panel_state_.show_help) {
     bool open = true;
@@ -272,6 +276,7 @@ std::vector<ui::Command> FrameDriver::renderFrame(StepPolicy& policy, int width,
   fbo.bind();
   const render::SceneView& view = views_.build(session_, !session_.paused());
   updateCamera(view, width, height);
+  draw_.show_axes = options_.axes;
   renderer_->clear(draw_, width, height);  // the panel's area too
   drawLanes(view, camera_, draw_, width, height);
   fbo.endScene(draw_.viewport_x);  // anti-aliasing of the scene, before the UI's sharp text
@@ -297,6 +302,7 @@ void FrameDriver::renderSceneOnly(render::Framebuffer& fbo, int width, int heigh
   const render::SceneView& view = views_.build(session_, false);
   render::DrawOptions clip = draw_;
   clip.viewport_x = 0, clip.viewport_width = width;
+  clip.show_axes = false;  // a clip recorded from the window has no gizmo either
   render::Camera clipCamera = camera_;
   // the clip's own aspect: fit what the window's viewport frames into the clip's frame
   renderer_->clear(clip, width, height);
@@ -324,11 +330,17 @@ void FrameDriver::drawLanes(const render::SceneView& primary, const render::Came
   for (int i = 0; i < lanes; ++i) {
     const render::SceneView& view = i == 0 ? primary : laneView(i).build(session_, false);
     render::DrawOptions o = options;
-    if (options_.split_lanes) {  // one column each, the camera shared, every lane in its colours
+    render::Camera c = cam;
+    if (options_.split_lanes) {  // one column each, every lane in its colours
       o.viewport_x = x0 + w * i / lanes;
       o.viewport_width = x0 + w * (i + 1) / lanes - o.viewport_x;
       o.clear_depth = true;
       o.show_trails = options.show_trails && i == 0;
+      // each column framed on its own lane, unless the user placed the camera
+      while (static_cast<int>(columns_.size()) <= i) columns_.emplace_back().reset(column_start_);
+      if (!framing_.userMoved())
+        columns_[static_cast<size_t>(i)].apply(c, view.positions,
+                                               float(o.viewport_width) / float(height));
     } else if (i > 0) {  // ghosted over lane 0: tinted, translucent, no grid, axes or shadow
       const ui::LaneColour c = ui::laneColour(i);
       o.tint = glm::vec4(c.r, c.g, c.b, kGhostTint);
@@ -338,7 +350,7 @@ void FrameDriver::drawLanes(const render::SceneView& primary, const render::Came
       if (session_.lane(i).diverged())
         o.show_surface = o.show_lines = o.show_points = o.wireframe = false;
     }
-    renderer_->draw(view, cam, o, width, height);
+    renderer_->draw(view, c, o, width, height);
   }
 }
 

@@ -34,6 +34,7 @@ struct FrameOptions {
   bool show_ui = true;       // the panel, legends and status (Tab toggles it in the window)
   bool split_lanes = false;  // lanes side by side in split viewports, else 1.. ghosted over 0
   bool caption = false;      // burn a caption line into the frame (record --caption)
+  bool axes = true;          // the world-axes gizmo: the window's, never a clip's
   std::string caption_name;  // the scene's short name in it (a built-in's name, a file's stem)
   // record: the panel of a clip (ui::PanelModel::clip: no wall-clock figures, which would differ
   // between replays; the Scene and Physics sections closed)
@@ -152,6 +153,8 @@ class FrameDriver {
   bool recording_ = false;
   int clip_size_ = 0;
   std::vector<std::unique_ptr<ViewBuilder>> lane_views_;  // lanes 1..
+  std::vector<ColumnFraming> columns_;  // side by side: each lane's column framed on its lane
+  Box column_start_;                    // what a new column frames first (the scene's reach)
   std::unique_ptr<render::Renderer> renderer_;
   std::unique_ptr<render::Framebuffer> fbo_;
   int sceneX_ = 0;  // px: the scene's viewport starts right of the panel

@@ -90,4 +90,24 @@ void SceneFraming::update(render::Camera& camera, std::span<const float> xyz, fl
   last_ = camera;
 }
 
+void ColumnFraming::reset(const Box& initial) {
+  seen_ = initial;
+  framed_ = Box{};
+}
+
+void ColumnFraming::apply(render::Camera& camera, std::span<const float> xyz, float aspect) {
+  seen_.add(boxOf(xyz));
+  if (seen_.empty()) return;
+  // the framing depends on the angles (a 3-D box's sphere does not, a planar one's shape does)
+  const bool moved = camera.planar != planar_ || camera.yaw != yaw_ || camera.pitch != pitch_;
+  if (framed_.empty() || moved || aspect != aspect_ || !framed_.contains(seen_)) {
+    framed_ = grown(seen_, SceneFraming::kHeadroom);
+    render::Camera c = camera;
+    frameBox(c, framed_, aspect);
+    target_ = c.target, distance_ = c.distance;
+    aspect_ = aspect, planar_ = camera.planar, yaw_ = camera.yaw, pitch_ = camera.pitch;
+  }
+  camera.target = target_, camera.distance = distance_;
+}
+
 }  // namespace app

@@ -42,6 +42,8 @@ class SceneFraming {
   // Keep the camera as it is (restored from the preferences) until the next reset.
   void keepCamera() { pending_ = false, user_moved_ = true; }
   const Box& seen() const { return seen_; }
+  // The user moved the camera (or a chosen camera was kept) since the last reset.
+  bool userMoved() const { return user_moved_; }
 
   // The box framed is the motion seen, grown by this factor about its centre: room for the
   // motion to grow a little before the camera moves again (no re-framing every frame).
@@ -53,6 +55,23 @@ class SceneFraming {
   bool user_moved_ = false;  // the camera differs from what framing last set
   render::Camera last_;      // the camera as framing left it
   float aspect_ = 0.0f;
+};
+
+// One side-by-side column (docs/lab.md#lanes): its own lane's motion seen so far (a pendulum's
+// reach) framed in the column's shape, so that a narrow column shows the whole system rather than
+// a slice of the shared view. The angles stay the shared camera's; only its target and distance
+// are the column's, re-framed when the motion leaves the framed box or the shape changes.
+class ColumnFraming {
+ public:
+  void reset(const Box& initial);
+  void apply(render::Camera& camera, std::span<const float> xyz, float aspect);
+
+ private:
+  Box seen_, framed_;
+  float aspect_ = 0.0f;
+  bool planar_ = false;
+  glm::vec3 target_{0.0f};
+  float distance_ = 0.0f, yaw_ = 0.0f, pitch_ = 0.0f;
 };
 
 }  // namespace app

@@ -12,7 +12,9 @@ namespace app {
 
 namespace {
 using nlohmann::json;
-constexpr int kFormatVersion = 1;  // bumped when a key changes meaning
+// bumped when a key changes meaning: 2 has "ui" (the panel in the picture, off by default) where
+// 1 had only "no_ui" (the panel shown unless it was true)
+constexpr int kFormatVersion = 2;
 }  // namespace
 
 std::string provenancePath(const std::string& out, bool sequence) {
@@ -39,7 +41,8 @@ bool writeProvenance(const std::string& path, const Provenance& p, std::string* 
   j["frames"] = p.frames;
   j["frames_written"] = p.frames_written;
   j["ended"] = p.ended;
-  j["no_ui"] = o.no_ui;
+  j["ui"] = o.ui;
+  j["no_ui"] = !o.ui;  // what a build before "ui" reads: it replays these files the same way
   j["caption"] = o.caption;
   j["camera"] = o.camera;
   j["lanes"] = o.session.lanes;
@@ -83,7 +86,9 @@ void fill(const json& j, RecordOptions& o) {
   o.width = field<int>(j, "width");
   o.height = field<int>(j, "height");
   o.seconds = field<double>(j, "seconds");
-  o.no_ui = field<bool>(j, "no_ui");
+  // "ui" where present; a file of a build before it has only "no_ui", and that build drew the
+  // panel unless no_ui was true: replayed as it was recorded
+  o.ui = j.contains("ui") ? field<bool>(j, "ui") : !field<bool>(j, "no_ui");
   o.caption = field<bool>(j, "caption");
   o.camera = field<std::vector<std::string>>(j, "camera");
 }

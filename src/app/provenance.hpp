@@ -24,8 +24,8 @@ struct Provenance {
 std::string provenancePath(const std::string& out, bool sequence);
 // Writes it atomically; false with `error`.
 bool writeProvenance(const std::string& path, const Provenance& p, std::string* error);
-// Reads one back into `o` (scene text, integrator, dt, fps, size, seconds, no_ui, caption,
-// camera); the problem (naming the file and key) or nothing.
+// Reads one back into `o` (scene text, integrator, dt, fps, size, seconds, ui or an older file's
+// no_ui, caption, camera, lanes, events); the problem (naming the file and key) or nothing.
 std::optional<std::string> readProvenance(const std::string& path, RecordOptions& o);
 
 }  // namespace app

@@ -70,8 +70,10 @@ std::optional<std::string> applyRecordOption(const std::string& name, const std:
   } else if (name == "--at") {
     if (auto bad = checkEventSyntax(v)) return bad;
     o.session.at.push_back(v);
-  } else if (name == "--no-ui") {
-    o.no_ui = true;
+  } else if (name == "--ui") {
+    o.ui = true;
+  } else if (name == "--no-ui") {  // the default; the last of --ui and --no-ui wins
+    o.ui = false;
   } else if (name == "--side-by-side") {
     o.side_by_side = true;
   } else if (name == "--caption") {
@@ -225,7 +227,8 @@ std::optional<std::string> setUpDriver(Recording& r) {
   FrameOptions options;
   options.imgui = initImGuiRenderer();
   if (!options.imgui) return std::string(kPrefix) + ": the ImGui OpenGL backend failed";
-  options.show_ui = !r.o.no_ui;
+  options.show_ui = r.o.ui;
+  options.axes = false;  // the world-axes gizmo is the window's, not a clip's
   options.split_lanes = r.o.side_by_side;
   options.caption = r.o.caption;
   // the caption names the scene briefly: a built-in's name, a file's stem (the descriptive name

@@ -18,7 +18,9 @@ struct RecordOptions {
   double fps = 60.0;
   int width = 1280, height = 720;
   SessionOptions session;  // --integrator, --dt, --lanes, --at
-  bool no_ui = false, caption = false;
+  // --ui: the panel drawn into the picture; by default (and with --no-ui) the scene alone with
+  // its overlays (docs/cli.md#record)
+  bool ui = false, caption = false;
   bool side_by_side = false;  // lanes in split viewports (--side-by-side)
   bool stats = false;         // print where the time went (stepping, drawing, readback, encoding)
   std::vector<std::string> camera;  // KEY=VALUE, in order

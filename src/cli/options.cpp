@@ -91,10 +91,16 @@ constexpr std::array kRecordOptions = {
     OptionSpec{"--lanes", "SPEC,SPEC",
                "up to 4 lanes side by side, each NAME or NAME@DT (lane 0 the first)", "one lane"},
     OptionSpec{"--at", "T:KEY=VALUE", "at simulated time T set {event keys}; repeatable", ""},
-    OptionSpec{"--no-ui", "", "no panel in the picture: the scene alone", ""},
+    OptionSpec{"--ui", "",
+               "draw the panel into the picture; without it the scene alone, with its caption, "
+               "lane labels, legend and banner",
+               ""},
+    OptionSpec{"--no-ui", "", "the scene alone (the default; kept for older scripts)", ""},
     OptionSpec{"--side-by-side", "", "lanes in split viewports instead of overlaid", ""},
     OptionSpec{"--caption", "",
-               "burn a caption into the frame: scene, integrator, dt, t, energy drift", ""},
+               "burn a caption into the frame: scene, integrator, dt, t, the energy change split "
+               "into dissipated, put in and integrator error",
+               ""},
     OptionSpec{"--camera", "KEY=VALUE",
                "camera: target=X,Y,Z distance yaw pitch fov (degrees) orbit (degrees per "
                "simulated s); repeatable",

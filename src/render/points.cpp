@@ -4,13 +4,15 @@
 
 #include <algorithm>
 
+#include "render/palette.hpp"
+
 namespace render {
 
 namespace {
 
-constexpr glm::vec3 kColorMoving{0.98f, 0.64f, 0.28f};
-constexpr glm::vec3 kColorFixed{0.38f, 0.39f, 0.42f};
-constexpr glm::vec3 kColorGrabbed{1.0f, 0.92f, 0.15f};
+constexpr glm::vec3 kColorMoving = palette::kBody;
+constexpr glm::vec3 kColorFixed = palette::kPin;
+constexpr glm::vec3 kColorGrabbed = palette::kGrabbed;
 constexpr float kDefaultRadius = 0.02f;  // m, when the view carries no radii
 
 }  // namespace

@@ -5,13 +5,15 @@
 #include <algorithm>
 #include <cmath>
 
+#include "render/palette.hpp"
+
 namespace render {
 
 namespace {
 
 // colours (linear 0..1)
-constexpr glm::vec3 kClothFront{0.30f, 0.52f, 0.74f};
-constexpr glm::vec3 kClothBack{0.74f, 0.56f, 0.40f};
+constexpr glm::vec3 kClothFront = palette::kClothFront;
+constexpr glm::vec3 kClothBack = palette::kClothBack;
 constexpr glm::vec3 kWire{0.10f, 0.14f, 0.20f};
 // checker squares across one unit of SceneView::surface_uv (the cloth's larger side): enough to
 // see motion and folds, few enough to stay a texture and not a pattern

@@ -5,20 +5,15 @@
 #include <algorithm>
 #include <array>
 
+#include "render/palette.hpp"
+
 namespace render {
 
 namespace {
 
-constexpr std::array<glm::vec3, 6> kTrailPalette{{{0.40f, 0.85f, 1.0f},
-                                                  {1.0f, 0.78f, 0.30f},
-                                                  {0.62f, 1.0f, 0.50f},
-                                                  {1.0f, 0.50f, 0.78f},
-                                                  {0.75f, 0.62f, 1.0f},
-                                                  {1.0f, 0.60f, 0.40f}}};
+constexpr const std::array<glm::vec3, 6>& kTrailPalette = palette::kTrails;
 constexpr float kTrailAlpha = 0.9f;  // of the newest sample; older ones fade linearly to 0
-// the wind's streaks: a pale blue-white, air against the dark background, apart from the
-// trails' saturated colours
-constexpr glm::vec3 kWindColor{0.68f, 0.86f, 1.0f};
+constexpr glm::vec3 kWindColor = palette::kWind;
 
 void createColorLines(VertexArray& vao, Buffer& vertices) {
   vao.create();

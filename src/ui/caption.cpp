@@ -3,6 +3,8 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 
 namespace ui {
 
@@ -15,18 +17,26 @@ const ImU32 kText = IM_COL32(235, 235, 235, 255);
 const ImU32 kRed = IM_COL32(230, 40, 40, 255);
 }  // namespace
 
-void drawCaption(const std::string& text, float viewport_x) {
-  if (text.empty()) return;
-  ImDrawList* dl = ImGui::GetForegroundDrawList();
-  const float scale = ImGui::GetFontSize() / 13.0f;
-  const ImVec2 size = ImGui::CalcTextSize(text.c_str());
-  // top left: the bottom right holds the strain legend and the bottom centre the status line
-  const float x = viewport_x + kMargin * scale + kPadding * scale;
-  const float y = kMargin * scale + kPadding * scale;
-  const float pad = kPadding * scale;
-  dl->AddRectFilled(ImVec2(x - pad, y - pad), ImVec2(x + size.x + pad, y + size.y + pad), kBand,
-                    pad);
-  dl->AddText(ImVec2(x, y), kText, text.c_str());
+namespace {
+// a share of the reference in percent, 2 significant digits ("-57", "0.012")
+std::string percent(double x, double reference, bool sign) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, sign ? "%+.2g %%" : "%.2g %%", 100.0 * x / reference);
+  return buf;
+}
+}  // namespace
+
+std::string captionText(const CaptionFacts& f) {
+  const double ref = f.reference > 0.0 && std::isfinite(f.reference) ? f.reference : 1.0;
+  std::string energy = "energy " + percent(f.energy - f.e0, ref, true) + ":";
+  if (f.dissipated != 0.0) energy += " dissipated " + percent(f.dissipated, ref, false) + ",";
+  if (f.external != 0.0) energy += " put in " + percent(f.external, ref, false) + ",";
+  energy += " integrator error " + percent(f.residual, ref, true);
+  if (!f.relative) energy += " (of the scene's energy scale)";
+  char head[256];
+  std::snprintf(head, sizeof head, "%s  |  %s  |  dt %.3g s  |  t %.3f s  |  ", f.scene.c_str(),
+                f.integrator.c_str(), f.dt, f.t);
+  return head + energy;
 }
 
 void drawRecordingIndicator(const std::string& label) {

@@ -197,16 +197,19 @@ std::optional<double> clampToControl(const ParameterControl& c, double value) {
 }
 
 LaneColour laneColour(int lane) {
-  // Okabe & Ito's palette (2008), which stays distinct with the common colour-blindnesses; lane 0
-  // (drawn in the scene's own strain colours) is marked light grey in plots and the legend
-  constexpr std::array<LaneColour, 8> kLaneColours = {{{0.85f, 0.85f, 0.85f},
-                                                       {0.90f, 0.62f, 0.00f},
-                                                       {0.34f, 0.71f, 0.91f},
-                                                       {0.00f, 0.62f, 0.45f},
-                                                       {0.80f, 0.47f, 0.65f},
-                                                       {0.94f, 0.89f, 0.26f},
-                                                       {0.84f, 0.37f, 0.00f},
-                                                       {0.00f, 0.45f, 0.70f}}};
+  // Lane 0 is drawn in the scene's own colours and marked near-white in plots and the legend;
+  // the others are hues the scene does not use (its orange bodies, yellow grab, magenta culprit,
+  // blue and tan cloth, blue-grey-red strain and its trails' pastels: render/palette.hpp), each at
+  // least 20 CIE76 units (Delta-E) from every scene colour and 30 from each other, light enough
+  // for the dark background (tests/test_record.cpp holds these margins)
+  constexpr std::array<LaneColour, 8> kLaneColours = {{{0.95f, 0.95f, 0.95f},
+                                                       {0.00f, 0.62f, 0.45f},    // teal
+                                                       {0.60f, 0.35f, 0.95f},    // violet
+                                                       {1.00f, 0.10f, 0.45f},    // rose
+                                                       {0.00f, 0.85f, 0.85f},    // cyan
+                                                       {0.55f, 0.85f, 0.00f},    // lime
+                                                       {0.55f, 0.60f, 0.00f},    // olive
+                                                       {1.00f, 1.00f, 0.70f}}};  // cream
   return kLaneColours[static_cast<size_t>(std::max(lane, 0)) % kLaneColours.size()];
 }
 

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <string>
 
+#include "ui/overlay_layout.hpp"
 #include "ui/widgets.hpp"
 
 namespace ui {
@@ -160,60 +161,129 @@ void drawStrainLegend(const PanelModel& model, ItemProbe* probe) {
 }
 
 namespace {
-// "1  rk4  dt 0.001 s", and the lane's state when it diverged
-std::string laneLabel(const PanelModel& model, size_t i) {
-  const LaneRow& row = model.lanes[i];
-  char dt[32];
-  std::snprintf(dt, sizeof dt, "%.3g", row.dt);
-  return std::to_string(i) + "  " + row.integrator + "  dt " + dt + " s";
+
+constexpr float kPad = 4.0f;                 // px around an overlay's text, at UI scale 1
+constexpr float kMargin = 10.0f;             // px from the viewport's edges and between items
+constexpr int kLaneForms = 4;                // a lane's label from full to its index alone
+const ImU32 kBand = IM_COL32(0, 0, 0, 150);  // as the caption's: white text on any scene
+const ImU32 kText = IM_COL32(235, 235, 235, 255);
+const ImU32 kDivergedText = IM_COL32(255, 115, 102, 255);
+
+float uiScale() {
+  return ImGui::GetFontSize() / 13.0f;
 }
 
-void laneSwatchAndLabel(const PanelModel& model, size_t i) {
-  const LaneColour c = laneColour(static_cast<int>(i));
-  const float side = ImGui::GetFontSize();
-  const ImVec2 p = ImGui::GetCursorScreenPos();
-  ImGui::GetWindowDrawList()->AddRectFilled(
-      p, ImVec2(p.x + side, p.y + side),
-      ImGui::ColorConvertFloat4ToU32(ImVec4(c.r, c.g, c.b, 1.0f)), 2.0f);
-  ImGui::Dummy(ImVec2(side, side));
-  ImGui::SameLine();
+// A lane's label in form 0 (full: "1  rk4  dt 0.001 s", and when it diverged), 1 ("1 rk4
+// 0.001"), 2 ("1 rk4") or 3 ("1").
+std::string laneText(const PanelModel& model, size_t i, int form) {
   const LaneRow& row = model.lanes[i];
-  if (row.diverged)  // the whole report is the lane's tooltip in the panel
-    ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s  diverged at t = %.4g s",
-                       laneLabel(model, i).c_str(), row.diverged_t);
+  char buf[160];
+  const std::string n = std::to_string(i);
+  if (form == 0 && row.diverged)
+    std::snprintf(buf, sizeof buf, "%s  %s  dt %.3g s  diverged at t = %.4g s", n.c_str(),
+                  row.integrator.c_str(), row.dt, row.diverged_t);
+  else if (form == 0)
+    std::snprintf(buf, sizeof buf, "%s  %s  dt %.3g s", n.c_str(), row.integrator.c_str(), row.dt);
+  else if (form == 1)
+    std::snprintf(buf, sizeof buf, "%s %s %.3g", n.c_str(), row.integrator.c_str(), row.dt);
+  else if (form == 2)
+    std::snprintf(buf, sizeof buf, "%s %s", n.c_str(), row.integrator.c_str());
   else
-    ImGui::TextUnformatted(laneLabel(model, i).c_str());
+    std::snprintf(buf, sizeof buf, "%s", n.c_str());
+  return buf;
 }
+
+// The sizes of a lane's forms with its swatch and padding.
+Forms laneForms(const PanelModel& model, size_t i) {
+  const float pad = kPad * uiScale(), side = ImGui::GetFontSize();
+  Forms forms;
+  for (int f = 0; f < kLaneForms; ++f) {
+    const ImVec2 t = ImGui::CalcTextSize(laneText(model, i, f).c_str());
+    forms.push_back({side + pad + t.x + 2.0f * pad, std::max(t.y, side) + 2.0f * pad});
+  }
+  return forms;
+}
+
+// The caption in one line, else wrapped to the viewport's width.
+Forms captionForms(const std::string& text, float width, float& wrap) {
+  const float pad = kPad * uiScale();
+  const ImVec2 line = ImGui::CalcTextSize(text.c_str());
+  wrap = std::max(width - 2.0f * kMargin * uiScale() - 2.0f * pad, 1.0f);
+  const ImVec2 wrapped = ImGui::CalcTextSize(text.c_str(), nullptr, false, wrap);
+  return {{line.x + 2.0f * pad, line.y + 2.0f * pad},
+          {wrapped.x + 2.0f * pad, wrapped.y + 2.0f * pad}};
+}
+
+void drawLaneBox(const PanelModel& model, size_t i, const Placed& p, bool band) {
+  if (p.rect.empty()) return;
+  ImDrawList* dl = ImGui::GetForegroundDrawList();
+  const float pad = kPad * uiScale(), side = ImGui::GetFontSize();
+  const Rect& r = p.rect;
+  dl->PushClipRect(ImVec2(r.x0, r.y0), ImVec2(r.x1, r.y1), true);
+  if (band) dl->AddRectFilled(ImVec2(r.x0, r.y0), ImVec2(r.x1, r.y1), kBand, pad);
+  const LaneColour c = laneColour(static_cast<int>(i));
+  const float y = r.y0 + pad;
+  dl->AddRectFilled(ImVec2(r.x0 + pad, y), ImVec2(r.x0 + pad + side, y + side),
+                    ImGui::ColorConvertFloat4ToU32(ImVec4(c.r, c.g, c.b, 1.0f)), 2.0f);
+  const bool diverged = model.lanes[i].diverged;  // red in every form, said in the full one
+  dl->AddText(ImVec2(r.x0 + 2.0f * pad + side, y), diverged ? kDivergedText : kText,
+              laneText(model, i, p.form).c_str());
+  dl->PopClipRect();
+}
+
+void drawCaptionBox(const std::string& text, const Placed& p, float wrap) {
+  if (p.rect.empty()) return;
+  ImDrawList* dl = ImGui::GetForegroundDrawList();
+  const float pad = kPad * uiScale();
+  const Rect& r = p.rect;
+  dl->PushClipRect(ImVec2(r.x0, r.y0), ImVec2(r.x1, r.y1), true);
+  dl->AddRectFilled(ImVec2(r.x0, r.y0), ImVec2(r.x1, r.y1), kBand, pad);
+  dl->AddText(nullptr, 0.0f, ImVec2(r.x0 + pad, r.y0 + pad), kText, text.c_str(), nullptr,
+              p.form == 0 ? 0.0f : wrap);
+  dl->PopClipRect();
+}
+
+void noteRect(ItemProbe* probe, const std::string& name, const Rect& r) {
+  if (probe && !r.empty()) probe->items.push_back({name, r.x0, r.y0, r.x1, r.y1});
+}
+
 }  // namespace
 
 void drawLaneLegend(const PanelModel& model, ItemProbe* probe) {
-  if (model.lanes.size() < 2) return;
+  drawSceneOverlays(model, "", probe);
+}
+
+void drawSceneOverlays(const PanelModel& model, const std::string& caption, ItemProbe* probe) {
   const ImGuiIO& io = ImGui::GetIO();
-  const float x0 = viewportX(model), width = io.DisplaySize.x - x0;
-  if (model.split_lanes) {  // a label at the top of each lane's column
-    const size_t n = model.lanes.size();
-    for (size_t i = 0; i < n; ++i) {
-      const std::string name = "##lane label " + std::to_string(i);
-      ImGui::SetNextWindowPos(ImVec2(x0 + width * float(i) / float(n) + 8.0f, 8.0f));
-      ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), ImVec2(width / float(n) - 16.0f, FLT_MAX));
-      ImGui::SetNextWindowBgAlpha(0.6f);
-      if (ImGui::Begin(name.c_str(), nullptr, kOverlay | ImGuiWindowFlags_NoInputs)) {
-        laneSwatchAndLabel(model, i);
-        note(probe, "lane label/" + std::to_string(i));
-      }
-      ImGui::End();
-    }
-    return;
+  OverlayRequest req;
+  // the scene's own viewport, however narrow: over the panel, a label would hide its widgets
+  const float x0 = std::isfinite(model.scene_viewport_x)
+                       ? std::clamp(model.scene_viewport_x, 0.0f, io.DisplaySize.x)
+                       : 0.0f;
+  req.viewport = {x0, 0.0f, io.DisplaySize.x, io.DisplaySize.y};
+  req.margin = kMargin * uiScale();
+  float wrap = 0.0f;
+  if (!caption.empty()) req.caption = captionForms(caption, req.viewport.width(), wrap);
+  req.side_by_side = model.split_lanes;
+  if (model.lanes.size() >= 2)
+    for (size_t i = 0; i < model.lanes.size(); ++i) req.lanes.push_back(laneForms(model, i));
+  // the strain legend, when drawn this frame, is an auto-sized window at the bottom right
+  if (const ImGuiWindow* w = ImGui::FindWindowByName("##strain legend");
+      w && w->Active && model.springs > 0)
+    req.strain_legend = {w->Size.x, w->Size.y};
+  const OverlayLayout layout = layOutOverlays(req);
+  drawCaptionBox(caption, layout.caption, wrap);
+  noteRect(probe, "caption", layout.caption.rect);
+  if (!layout.legend.empty()) {
+    ImGui::GetForegroundDrawList()->AddRectFilled(ImVec2(layout.legend.x0, layout.legend.y0),
+                                                  ImVec2(layout.legend.x1, layout.legend.y1), kBand,
+                                                  kPad * uiScale());
+    noteRect(probe, "lane legend", layout.legend);
   }
-  // overlaid: one legend, bottom left of the scene (the strain legend has the right)
-  ImGui::SetNextWindowPos(ImVec2(x0 + 10.0f, io.DisplaySize.y - 10.0f), ImGuiCond_Always,
-                          ImVec2(0.0f, 1.0f));
-  ImGui::SetNextWindowBgAlpha(0.6f);
-  if (ImGui::Begin("##lane legend", nullptr, kOverlay | ImGuiWindowFlags_NoInputs)) {
-    for (size_t i = 0; i < model.lanes.size(); ++i) laneSwatchAndLabel(model, i);
-    note(probe, "lane legend");
+  for (size_t i = 0; i < layout.lanes.size(); ++i) {
+    drawLaneBox(model, i, layout.lanes[i], layout.legend.empty());
+    noteRect(probe, "lane label/" + std::to_string(i), layout.lanes[i].rect);
   }
-  ImGui::End();
 }
 
 void drawStatus(const PanelModel& model, ItemProbe* probe) {

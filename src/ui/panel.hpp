@@ -243,6 +243,11 @@ std::string compactNumbers(std::string_view text, int digits = 6);
 // integrators and steps at the bottom left of the scene, or, side by side, a label atop each
 // lane's column; a diverged lane's entry says so.
 void drawLaneLegend(const PanelModel& model, ItemProbe* probe = nullptr);
+// The same with a caption line (none when empty): the caption, the lane labels or legend and the
+// strain legend (when drawn before) laid out by layOutOverlays (ui/overlay_layout.hpp), so that
+// none overlaps another and all stay in the picture, a label too long for its place shortened.
+void drawSceneOverlays(const PanelModel& model, const std::string& caption,
+                       ItemProbe* probe = nullptr);
 // The strain legend (bottom right) for this strain scale.
 void drawStrainLegend(double strain_scale);
 // The same, only where there are springs (model.springs > 0), with model.strain_scale.
