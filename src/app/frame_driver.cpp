@@ -19,6 +19,16 @@ namespace app {
 
 namespace {
 constexpr double kRadPerDeg = std::numbers::pi / 180.0;
+// After a divergence the banner takes the top of the view: the system is framed with this
+// fraction of its largest side added above it (+y), so that it sits below the banner.
+constexpr float kBannerRoom = 0.5f;
+
+Box withBannerRoom(Box b) {
+  if (b.empty()) return b;
+  const glm::vec3 size = b.hi - b.lo;
+  b.hi.y += kBannerRoom * std::max({size.x, size.y, size.z});
+  return b;
+}
 }  // namespace
 
 void applyCameraDef(const scene::CameraDef& def, render::Camera& camera, SceneFraming& framing) {
@@ -254,7 +264,7 @@ void FrameDriver::updateCamera(const render::SceneView& view, int width, int hei
   // blow-up spread over before it was caught
   if (session_.divergence().has_value() != divergence_framed_) {
     divergence_framed_ = !divergence_framed_;
-    if (divergence_framed_) framing_.reset(boxOf(view.positions));
+    if (divergence_framed_) framing_.reset(withBannerRoom(boxOf(view.positions)));
   }
   framing_.update(camera_, view.positions, float(draw_.viewport_width) / float(height), follow_);
   if (orbit_rad_per_s_ != 0.0 && !view.planar)  // yaw a function of simulated time: replays agree
