@@ -409,33 +409,61 @@ TEST_CASE("run's summary gives the energy drift relative to |E0|, or to S where 
 }
 
 TEST_CASE("a run whose energy runs away warns once on stderr and in the summary, exit 0") {
-  // time_fe at 32 times cloth_32's dt: finite but absurd (E ~ 1e300 J at 1.1 s)
+  // euler at dt 0.05 on seed004_fig6b: finite but absurd (E ~ 1e61 J at 1.6 s); a pendulum's rods
+  // cannot tear, so the energy part of the rule is the one that fires
   const auto energy = tempDir() / "runaway_energy.csv";
-  const auto r = springlab({"run", "cloth_32", "--integrator", "time_fe", "--dt", "0.004",
-                            "--duration", "1.1", "--energy", energy.string()});
+  const auto r = springlab({"run", "seed004_fig6b", "--integrator", "euler", "--dt", "0.05",
+                            "--duration", "1.6", "--energy", energy.string()});
   CHECK(r.status == 0);
   const auto err = lines(r.err);
   REQUIRE(err.size() == 1);
-  CHECK(err[0].rfind("springlab run: warning: runaway: the energy went from 2.443 J to ", 0) == 0);
+  CHECK(err[0].rfind("springlab run: warning: runaway: the energy went from -414 J to ", 0) == 0);
   const auto at = err[0].rfind(" at t = ");
   REQUIRE(at != std::string::npos);
   const double t = std::strtod(err[0].c_str() + at + 8, nullptr);
-  CHECK(t > 0.004);
-  CHECK(t < 1.1);  // checked on every written row, so caught before the end
-  // the time is that of a row whose energy is over 1e6 S (S = 17.2 J, in the report)
+  CHECK(t > 0.05);
+  CHECK(t < 1.6);  // checked on every written row, so caught before the end
+  // the time is that of a row whose energy is over 1e6 S (S = 1.62e3 J, in the report)
   bool rowFound = false;
   for (const auto& row : csvRows(readFile(energy)))
-    if (std::abs(row[0] - t) < 1e-9) rowFound = std::abs(row[3] - 2.44291992) > 1e6 * 17.2;
+    if (std::abs(row[0] - t) < 1e-9) rowFound = std::abs(row[3] + 414.037371) > 1e6 * 1.62e3;
   CHECK(rowFound);
-  CHECK(r.out.find("\nwarning     runaway: the energy went from 2.443 J to ") != std::string::npos);
+  CHECK(r.out.find("\nwarning     runaway: the energy went from -414 J to ") != std::string::npos);
 
-  // without files, the rule is still checked as the run goes (here every step: 275 < 1000
+  // without files, the rule is still checked as the run goes (here every step: 32 < 1000
   // checks), so the same first time is reported
   const auto bare = springlab(
-      {"run", "cloth_32", "--integrator", "time_fe", "--dt", "0.004", "--duration", "1.1"});
+      {"run", "seed004_fig6b", "--integrator", "euler", "--dt", "0.05", "--duration", "1.6"});
   CHECK(bare.status == 0);
   REQUIRE(lines(bare.err).size() == 1);
   CHECK(bare.err == r.err);
+}
+
+TEST_CASE("a torn system is a runaway: run names the spring, its particles and its stretch") {
+  // closed form: particle 1 leaves the fixed particle 0 at 8 m/s on a spring of rest length 1 m
+  // too soft to matter (k = 1e-9 N/m), no gravity: its length 1 + 8 t passes 10 at t = 1.125 s,
+  // so the first step after it, t = 1.13 s, is torn (10.04 times), though the energy holds
+  const auto scene = writeFile("torn.json", R"({"gravity": [0, 0, 0], "dt": 0.01, "duration": 2,
+    "integrator": "symplectic_euler", "system": {"type": "mass_spring",
+    "particles": [{"position": [0, 0, 0], "fixed": true},
+                  {"position": [1, 0, 0], "velocity": [8, 0, 0], "mass": 1}],
+    "springs": [{"a": 0, "b": 1, "stiffness": 1e-9, "rest_length": 1}]}})");
+  const auto r = springlab({"run", scene.string()});
+  CHECK(r.status == 0);
+  CHECK(r.err ==
+        "springlab run: warning: runaway: torn: spring 0 (particles 0 and 1) is 10.04 times its "
+        "rest length 1 m (the limit is 10) at t = 1.13 s\n");
+  CHECK(r.out.find("\nwarning     runaway: torn: spring 0 (particles 0 and 1) is 10.04 times") !=
+        std::string::npos);
+
+  // a stiff cloth that xpbd cannot hold at 1 substep: it thrashes with its energy far below the
+  // energy rule's 1e6 S, but a spring below a pinned corner is torn
+  const auto cloth = springlab({"run", "cloth_32", "--integrator", "xpbd", "--dt", "0.0166667",
+                                "--duration", "1", "--at", "0:substeps=1"});
+  CHECK(cloth.status == 0);
+  CHECK(cloth.err ==
+        "springlab run: warning: runaway: torn: spring 185 (particles 31 and 63) is 10.0269 times "
+        "its rest length 0.0322581 m (the limit is 10) at t = 0.4833343 s\n");
 }
 
 TEST_CASE("a stable run prints no warning") {

@@ -213,3 +213,18 @@ TEST_CASE("bad compare options exit 2 with one line and write nothing") {
     CHECK_FALSE(fs::exists(out));
   }
 }
+
+TEST_CASE("compare: a torn lane is a runaway, warned with its spring, while the others go on") {
+  // xpbd at 1/60 s tears cloth_32 at t = 0.4833343 s (run's warning); time_fe at 0.004 s tears
+  // it at its step nearest to the first row, t = 0.016 s
+  const auto r = springlab(
+      {"compare", "cloth_32", "--lanes", "xpbd@0.0166667,time_fe@0.004", "--duration", "0.5"});
+  CHECK(r.status == 0);  // a runaway only warns, as in run
+  const auto err = lines(r.err);
+  REQUIRE(err.size() == 2);
+  CHECK(err[0].rfind("springlab compare: lane 1: warning: runaway: torn: spring ", 0) == 0);
+  CHECK(err[0].find(" at t = 0.016 s") != std::string::npos);
+  CHECK(err[1] ==
+        "springlab compare: lane 0: warning: runaway: torn: spring 185 (particles 31 and 63) is "
+        "10.0269 times its rest length 0.0322581 m (the limit is 10) at t = 0.4833343 s");
+}

@@ -193,3 +193,20 @@ TEST_CASE("sweep: a damped scene's physical energy loss is not drift, its method
   INFO("euler drift " << cells[1].drift);
   CHECK(cells[1].cls == lab::CellClass::Drifting);
 }
+
+TEST_CASE("sweep: a torn cloth is diverged, at the time the runaway rule finds it torn") {
+  // time_fe at 16 times cloth_32's dt: a spring is torn (run's warning: t = 0.016 s) long before
+  // the energy reaches the energy rule's 1e6 S; checked every step here (25 < 200 checks)
+  const auto r = springlab({"sweep", "cloth_32", "--integrators", "time_fe", "--dt",
+                            "0.004:0.004:1", "--seconds", "0.1"});
+  REQUIRE(r.status == 0);
+  const auto ls = lines(r.out);
+  REQUIRE(ls.size() == 2);
+  CHECK(ls[1].rfind("time_fe,0.0040000000000000001,1,diverged,", 0) == 0);
+  CHECK(std::strtod(ls[1].substr(ls[1].rfind(',') + 1).c_str(), nullptr) ==
+        doctest::Approx(0.016).epsilon(1e-12));
+  const auto run = springlab(
+      {"run", "cloth_32", "--integrator", "time_fe", "--dt", "0.004", "--duration", "0.1"});
+  CHECK(run.err.find("warning: runaway: torn: spring ") != std::string::npos);
+  CHECK(run.err.find(" at t = 0.016 s\n") != std::string::npos);
+}

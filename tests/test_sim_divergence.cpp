@@ -148,3 +148,36 @@ TEST_CASE("floating-point traps are on in the tests, and FpTrapsOff lifts them f
   }
   CHECK((fegetexcept() & testutil::kTrappedExceptions) == testutil::kTrappedExceptions);
 }
+
+TEST_CASE("sim: a spring longer than 10 times its rest length is torn: a runaway naming it") {
+  // particle 1 on a spring of rest length 1 m from fixed particle 0; particle 2 on a spring of
+  // rest length 0, which the rule leaves alone (no stretch to measure against)
+  simtest::Builder b;
+  b.fixed(Vec3(0.0, 0.0, 0.0));
+  b.particle(Vec3(1.0, 0.0, 0.0), Vec3::Zero(), 1.0);
+  b.particle(Vec3(0.0, 1.0, 0.0), Vec3::Zero(), 1.0);
+  b.spring(0, 1, 1.0, 1.0);
+  b.spring(0, 2, 1.0, 0.0);
+  const sim::System sys(b.build(Vec3::Zero()).mass_spring);
+  const sim::State s0 = b.build(Vec3::Zero()).state;
+  const sim::SceneScales scales = sys.scales(s0);
+  const auto check = [&](double x1, double y2) {
+    sim::State s = s0;
+    s.x.segment<3>(3) = Vec3(x1, 0.0, 0.0);
+    s.x.segment<3>(6) = Vec3(0.0, y2, 0.0);
+    Eigen::VectorXd positions;
+    sys.positions(s, positions);
+    // the energy as at the start: only the springs' lengths can fire the rule
+    return sys.runaway(scales, 0.0, 0.0, positions, 0.5, sim::Method::Verlet);
+  };
+  CHECK_FALSE(check(sim::kTornStretchFactor - 0.01, 100.0));
+  const auto d = check(10.5, 100.0);
+  REQUIRE(d);
+  CHECK(d->what ==
+        "runaway: torn: spring 0 (particles 0 and 1) is 10.5 times its rest length 1 m (the limit "
+        "is 10)");
+  CHECK(d->body == 0);
+  CHECK(d->other_body == 1);
+  CHECK(d->t == 0.5);
+  CHECK(d->method == sim::Method::Verlet);
+}

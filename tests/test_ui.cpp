@@ -696,11 +696,21 @@ TEST_CASE("ui: the divergence banner emits Reset and Rewind") {
   h.click("Back 1 s", banner);
   REQUIRE(h.commands.size() == 1);
   CHECK(std::holds_alternative<ui::Rewind>(h.commands[0]));
+  // the replay: back, an eighth of real time, and run
+  h.commands.clear();
+  h.click("Replay slowly", banner);
+  REQUIRE(h.commands.size() == 3);
+  CHECK(std::holds_alternative<ui::Rewind>(h.commands[0]));
+  REQUIRE(std::holds_alternative<ui::SetTimeScale>(h.commands[1]));
+  CHECK(std::get<ui::SetTimeScale>(h.commands[1]).scale == 0.125);
+  REQUIRE(std::holds_alternative<ui::SetPaused>(h.commands[2]));
+  CHECK_FALSE(std::get<ui::SetPaused>(h.commands[2]).paused);
 
-  // nothing kept to rewind to: the button is disabled, with a tooltip saying why
+  // nothing kept to rewind to: the buttons are disabled, with a tooltip saying why
   f.model.can_rewind = false;
   h.commands.clear();
   h.click("Back 1 s", banner);
+  h.click("Replay slowly", banner);
   CHECK(h.commands.empty());
   h.moveTo("Back 1 s");
   h.frame(banner);
@@ -726,7 +736,7 @@ TEST_CASE("ui: the banner keeps its buttons on screen in small windows, right of
     for (int i = 0; i < 4; ++i) h.frame(banner);
     const ImGuiWindow* w = ImGui::FindWindowByName("##divergence");
     REQUIRE(w != nullptr);
-    for (const char* name : {"Reset", "Back 1 s"}) {
+    for (const char* name : {"Reset", "Back 1 s", "Replay slowly"}) {
       const ui::ItemRect& r = h.item(name);
       CHECK(r.x0 >= 0.0f);
       CHECK(r.y0 >= 0.0f);
@@ -734,8 +744,8 @@ TEST_CASE("ui: the banner keeps its buttons on screen in small windows, right of
       CHECK(r.y1 <= height);
     }
     CHECK(w->Pos.y + w->Size.y <= height);
-    // right of the panel whenever the viewport is wide enough for the buttons
-    if (width - 430.0f > 200.0f) CHECK(w->Pos.x >= 430.0f);
+    // right of the panel whenever the viewport is wide enough for the three buttons
+    if (width - 430.0f > 300.0f) CHECK(w->Pos.x >= 430.0f);
     CHECK(w->Pos.x + w->Size.x <= width);
     h.click("Back 1 s", banner);
     CHECK(h.of<ui::Rewind>().size() == 1);

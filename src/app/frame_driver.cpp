@@ -19,6 +19,16 @@ namespace app {
 
 namespace {
 constexpr double kRadPerDeg = std::numbers::pi / 180.0;
+// After a divergence the banner takes the top of the view: the system is framed with this
+// fraction of its largest side added above it (+y), so that it sits below the banner.
+constexpr float kBannerRoom = 0.5f;
+
+Box withBannerRoom(Box b) {
+  if (b.empty()) return b;
+  const glm::vec3 size = b.hi - b.lo;
+  b.hi.y += kBannerRoom * std::max({size.x, size.y, size.z});
+  return b;
+}
 }  // namespace
 
 void applyCameraDef(const scene::CameraDef& def, render::Camera& camera, SceneFraming& framing) {
@@ -254,6 +264,12 @@ void FrameDriver::updateCamera(const render::SceneView& view, int width, int hei
   camera_.planar = view.planar;
   draw_.viewport_x = sceneX_ < width - kMinSceneWidth ? sceneX_ : 0;
   draw_.viewport_width = width - draw_.viewport_x;
+  // a divergence: framed afresh on the state shown (the last checked one), not on the boxes the
+  // blow-up spread over before it was caught
+  if (session_.divergence().has_value() != divergence_framed_) {
+    divergence_framed_ = !divergence_framed_;
+    if (divergence_framed_) framing_.reset(withBannerRoom(boxOf(view.positions)));
+  }
   framing_.update(camera_, view.positions, float(draw_.viewport_width) / float(height), follow_);
   if (orbit_rad_per_s_ != 0.0 && !view.planar)  // yaw a function of simulated time: replays agree
     camera_.yaw = static_cast<float>(camera_yaw0_ + orbit_rad_per_s_ * session_.state().t);
@@ -346,9 +362,6 @@ void FrameDriver::drawLanes(const render::SceneView& primary, const render::Came
       o.tint = glm::vec4(c.r, c.g, c.b, kGhostTint);
       o.opacity = kGhostOpacity;
       o.show_grid = o.show_axes = o.show_trails = o.show_shadow = false;
-      // a diverged ghost stays where it blew up, often all over the screen: only its culprit
-      if (session_.lane(i).diverged())
-        o.show_surface = o.show_lines = o.show_points = o.wireframe = false;
     }
     renderer_->draw(view, c, o, width, height);
   }

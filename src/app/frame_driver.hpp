@@ -141,8 +141,9 @@ class FrameDriver {
   MouseControl mouse_{camera_, session_, views_};
   FrameOptions options_;
   bool show_help_ = false, quit_ = false;
-  bool follow_ = false;        // the camera re-centres on the scene's motion every frame
-  bool strain_fixed_ = false;  // the user fixed the strain scale; else it follows the scene
+  bool follow_ = false;             // the camera re-centres on the scene's motion every frame
+  bool divergence_framed_ = false;  // the camera was framed on the state shown after a divergence
+  bool strain_fixed_ = false;       // the user fixed the strain scale; else it follows the scene
   int samples_ = kHardwareSamples;
   FrameTimes times_;
   double camera_yaw0_ = 0.0, orbit_rad_per_s_ = 0.0;  // the yaw at t = 0 and the orbit (record)

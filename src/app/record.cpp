@@ -291,7 +291,9 @@ bool renderFrames(Recording& r) {
     r.d.renderFrame(clock, w, h);
     r.stepMs += r.d.times().sim, r.drawMs += r.d.times().render;
     if (r.d.session().divergence()) {
-      // the banner's frame, held for a second: the clip ends on why it stopped
+      // the banner's frame, held for a second: the clip ends on why it stopped. Drawn again
+      // without a step: ImGui lays a new window out on its first frame and shows it on the next.
+      r.d.renderFrame(still, w, h);
       r.ended = "diverged";
       const long long hold = std::max<long long>(1, std::llround(kBannerHoldSeconds * r.o.fps));
       for (long long i = 0; i < hold; ++i)

@@ -116,15 +116,20 @@ void Session::sample() {
   const sim::Energy e = energy();
   for (int i = 0; i < laneCount(); ++i) lanes_[i].checkRunaway(i == 0 ? &e : nullptr);
   if (!lanes_.anyAlive()) paused_ = true;
-  const auto t = static_cast<float>(time());
-  const int j = std::min<int>(phase_coordinate_, static_cast<int>(state().x.size()) - 1);
-  const float phase[2] = {j >= 0 ? static_cast<float>(state().x[j]) : 0.0f,
-                          j >= 0 ? static_cast<float>(state().v[j]) : 0.0f};
-  plots_.pushPrimary(t, e, static_cast<float>(std::abs(primary().driftAt(e))),
-                     j >= 0 ? phase : nullptr);
+  // a lane that has diverged is not plotted: its series end at its last checked state, the one
+  // drawn (Lane::shownState), never at one that ran away ("K inf J")
+  if (!primary().diverged()) {
+    const int j = std::min<int>(phase_coordinate_, static_cast<int>(state().x.size()) - 1);
+    const float phase[2] = {j >= 0 ? static_cast<float>(state().x[j]) : 0.0f,
+                            j >= 0 ? static_cast<float>(state().v[j]) : 0.0f};
+    plots_.pushPrimary(static_cast<float>(time()), e,
+                       static_cast<float>(std::abs(primary().driftAt(e))),
+                       j >= 0 ? phase : nullptr);
+  }
   Eigen::VectorXd primaryPositions;
-  built().positions(state(), primaryPositions);
-  for (int i = 0; i < laneCount(); ++i) sampleLane(i, primaryPositions);
+  built().positions(primary().shownState(), primaryPositions);
+  for (int i = 0; i < laneCount(); ++i)
+    if (!lanes_[i].diverged()) sampleLane(i, primaryPositions);
   plots_.dropOldMarks();
 }
 

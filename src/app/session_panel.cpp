@@ -2,6 +2,7 @@
 // parameter table (the Physics section's controls) and the registry (the integrators and their
 // properties on this kind), so that the panel never asks which kind of system it shows.
 #include <cmath>
+#include <cstdio>
 
 #include "app/session.hpp"
 #include "scene/catalog.hpp"
@@ -72,6 +73,13 @@ void Session::fillPanel(ui::PanelModel& pm) const {
   fillPlots(pm);
   pm.diverged = divergence().has_value();
   pm.divergence = divergenceSummary();
+  if (pm.diverged) {
+    // what the view and the plots show: not the state that ran away (INTERFACE.md section 2)
+    char shown[96];
+    std::snprintf(shown, sizeof shown, ". Shown: the last checked state, t = %.6g s",
+                  primary().shownState().t);
+    pm.divergence += shown;
+  }
   pm.can_rewind = canRewind();
   fillLanes(pm);
   const auto limit = dtLimit(method());

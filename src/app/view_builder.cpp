@@ -136,31 +136,35 @@ void ViewBuilder::updateAutoStrainScale(bool fresh) {
 
 // positions of the skeleton's points (a pendulum's pivot first)
 void ViewBuilder::fillPositions(const Session& s) {
-  s.built().pointPositions(s.lane(lane).state(), pos_, tmp_);
+  // a diverged lane: its last checked state, never the one that ran away (INTERFACE.md section 2)
+  s.built().pointPositions(s.lane(lane).shownState(), pos_, tmp_);
 }
 
-int ViewBuilder::fillFlagsAndRadii(const Session& s) {
+ViewBuilder::Culprits ViewBuilder::fillFlagsAndRadii(const Session& s) {
   // flags: fixed, grabbed, the divergence culprit
   flags_ = base_flags_;
   const int grabbed = s.grabbed();
   if (grabbed >= 0) flags_[pointOfBody(s, grabbed)] |= render::kPointGrabbed;
-  int culprit = -1;
-  const auto& divergence = s.lane(lane).divergence();
-  if (divergence && divergence->body >= 0) culprit = pointOfBody(s, divergence->body);
-  if (culprit >= static_cast<int>(flags_.size())) culprit = -1;
+  Culprits culprit;
+  const auto point = [&](int body) {
+    const int p = body >= 0 ? pointOfBody(s, body) : -1;
+    return p < static_cast<int>(flags_.size()) ? p : -1;
+  };
+  if (const auto& divergence = s.lane(lane).divergence())
+    culprit = {point(divergence->body), point(divergence->other_body)};
   point_radii_ = radii_;
   float culpritRadius = 0.0f;
-  if (culprit >= 0) {
+  if (culprit.a >= 0) {
     // whatever the display options (a cloth hides its springs and its beads are small and under
     // the surface): the culprit is flagged and drawn large enough to find
-    flags_[culprit] |= render::kPointHighlight;
-    // ... at the size of the scene as it is now: a runaway spreads it over hundreds of metres
+    // ... at the size of the scene as drawn
     const Box now = boxOf(pos_);
     const float spread = now.empty() ? 0.0f : glm::length(now.hi - now.lo);
     culpritRadius =
-        std::max({kCulpritRadiusScale * radii_[culprit], culprit_radius_,
+        std::max({kCulpritRadiusScale * radii_[culprit.a], culprit_radius_,
                   static_cast<float>(kCulpritOfScene) * (std::isfinite(spread) ? spread : 0.0f)});
-    point_radii_[culprit] = culpritRadius;
+    for (const int p : {culprit.a, culprit.b})
+      if (p >= 0) flags_[p] |= render::kPointHighlight, point_radii_[p] = culpritRadius;
   }
   if (culprit != shown_culprit_ || culpritRadius != shown_culprit_radius_) {
     ++topology_;  // the renderer uploads radii with the topology only
@@ -169,10 +173,16 @@ int ViewBuilder::fillFlagsAndRadii(const Session& s) {
   return culprit;
 }
 
-// line strains (l - r) / r, and the culprit's springs highlighted
-void ViewBuilder::fillLineStrains(int culprit) {
+// line strains (l - r) / r, and the culprit's springs highlighted: a torn spring itself, or every
+// spring of a single culprit
+void ViewBuilder::fillLineStrains(Culprits culprit) {
   const size_t nl = lines_.size() / 2;
   strain_.assign(nl, 0.0f);
+  const auto hotLine = [&](int a, int c) {
+    if (culprit.b >= 0)
+      return (a == culprit.a && c == culprit.b) || (a == culprit.b && c == culprit.a);
+    return culprit.a >= 0 && (a == culprit.a || c == culprit.a);
+  };
   for (size_t k = 0; k < nl; ++k) {
     const std::uint32_t a = lines_[2 * k], c = lines_[2 * k + 1];
     if (!skeleton_.rigid[k]) {
@@ -182,7 +192,7 @@ void ViewBuilder::fillLineStrains(int culprit) {
       const double r = skeleton_.rest[k];
       strain_[k] = r > 0.0 ? static_cast<float>((l - r) / r) : 0.0f;
     }
-    const bool hot = culprit >= 0 && (int(a) == culprit || int(c) == culprit);
+    const bool hot = hotLine(int(a), int(c));
     line_flags_[k] =
         (line_flags_[k] & ~render::kLineHighlight) | (hot ? render::kLineHighlight : 0);
   }
@@ -228,7 +238,7 @@ const render::SceneView& ViewBuilder::build(const Session& s, bool trails) {
   const scene::Built& b = s.built();
   if (built_ != &b) rebuildTopology(s);
   fillPositions(s);
-  const int culprit = fillFlagsAndRadii(s);
+  const Culprits culprit = fillFlagsAndRadii(s);
   fillLineStrains(culprit);
   fillTrails(s, trails);
   fillWind(s);

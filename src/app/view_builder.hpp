@@ -53,8 +53,13 @@ class ViewBuilder {
  private:
   void rebuildTopology(const Session& s);
   void fillPositions(const Session& s);
-  int fillFlagsAndRadii(const Session& s);  // returns the culprit's point, or -1
-  void fillLineStrains(int culprit);
+  // a divergence's culprit points: one body, or a torn spring's two particles; -1 for none
+  struct Culprits {
+    int a = -1, b = -1;
+    bool operator==(const Culprits&) const = default;
+  };
+  Culprits fillFlagsAndRadii(const Session& s);
+  void fillLineStrains(Culprits culprit);
   void fillTrails(const Session& s, bool advance);
   void fillSurfaceUv(const scene::Built& b);
   void fillWind(const Session& s);
@@ -73,7 +78,7 @@ class ViewBuilder {
   float culprit_radius_ = 0.0f;  // m, the least radius of a divergence's culprit
   // the culprit and its radius in the last view: the renderer takes radii with the topology only,
   // so a change of either bumps it
-  int shown_culprit_ = -1;
+  Culprits shown_culprit_;
   float shown_culprit_radius_ = 0.0f;
   std::vector<std::uint8_t> flags_, line_flags_, base_flags_;
   std::vector<std::uint32_t> lines_, tris_, shadow_tris_, trail_len_;

@@ -39,6 +39,11 @@ class Lane {
   long long steps() const { return steps_; }    // steps made since the lane started
   const std::optional<sim::Divergence>& divergence() const { return divergence_; }
   bool diverged() const { return divergence_.has_value(); }
+  // What the window and a recording draw (INTERFACE.md section 2): the current state, or once
+  // the lane has diverged, the last state that passed the checks (the runaway rule, or the
+  // lane's start), never one that ran away. Its energy is the one to show beside it.
+  const sim::State& shownState() const { return divergence_ ? checked_ : state(); }
+  sim::Energy shownEnergy() const { return system_->energy(shownState()); }
 
   void setMethod(sim::Method m) { stepper_->setMethod(m); }
   // From here on t = t_now + k dt (never an accumulated sum).
@@ -52,7 +57,8 @@ class Lane {
   void stepTo(double t);
   sim::Stepper::Clock clock() const { return stepper_->clock(); }
   // The runaway rule (sim/diagnostics.hpp) on the current state; a firing rule becomes the
-  // lane's divergence. Returns it, or nothing. `now`: the current state's energy where the caller
+  // lane's divergence, a passing one keeps a copy of the state (shownState, O(N)). Returns the
+  // divergence, or nothing. `now`: the current state's energy where the caller
   // has it already (a cloth's costs a pass over its springs).
   const std::optional<sim::Divergence>& checkRunaway(const sim::Energy* now = nullptr);
   // Starts again from `s` (steps from 0, no divergence, a fresh anchor).
@@ -99,6 +105,7 @@ class Lane {
   std::unique_ptr<sim::Stepper> stepper_;
   long long steps_ = 0;
   std::optional<sim::Divergence> divergence_;
+  sim::State checked_;  // the last state that passed the checks
   double e0_ = 0.0;
   sim::SceneScales scales_;
   sim::Work work0_;  // the stepper's work at the anchor

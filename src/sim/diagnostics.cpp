@@ -91,4 +91,27 @@ std::optional<Divergence> checkRunaway(const SceneScales& scales, double e0, dou
   return Divergence{t, method, what, culprit};
 }
 
+std::optional<Divergence> checkTorn(const MassSpringModel& m, const Eigen::VectorXd& positions,
+                                    double t, Method method) {
+  double worst = kTornStretchFactor;  // a stretch (length / rest length) above it tears
+  int culprit = -1;
+  for (int k = 0; k < m.springs(); ++k) {
+    const double rest = m.rest_length[k];
+    if (!(rest > 0.0)) continue;
+    const double l =
+        (positions.segment<3>(3 * m.spring_b[k]) - positions.segment<3>(3 * m.spring_a[k])).norm();
+    if (l > worst * rest) worst = l / rest, culprit = k;
+  }
+  if (culprit < 0) return std::nullopt;
+  char what[200];
+  std::snprintf(what, sizeof what,
+                "runaway: torn: spring %d (particles %d and %d) is %.6g times its rest length "
+                "%.6g m (the limit is %.6g)",
+                culprit, m.spring_a[culprit], m.spring_b[culprit], worst, m.rest_length[culprit],
+                kTornStretchFactor);
+  Divergence d{t, method, what, m.spring_a[culprit]};
+  d.other_body = m.spring_b[culprit];
+  return d;
+}
+
 }  // namespace sim

@@ -31,11 +31,21 @@ bool driftIsRelative(double e0, const SceneScales& scales);  // true: the refere
 // (E - E0) / driftReference(E0)
 double energyDrift(double e0, double e, const SceneScales& scales);
 
+// A spring (rest length > 0) longer than this many times its rest length has torn: no real
+// material stretches so far, only an integrator that lost the system (INTERFACE.md section 2).
+inline constexpr double kTornStretchFactor = 10.0;
+
 // The runaway rule: a state that is still finite but absurd, |E - E0| > kRunawayEnergyFactor S or
 // a body farther than kRunawayDistanceFactor L from the scene's centre. `positions` holds 3
 // coordinates per body, named `bodyNoun` ("particle", "bob") in the report.
 std::optional<Divergence> checkRunaway(const SceneScales& scales, double e0, double e,
                                        const Eigen::VectorXd& positions, double t, Method method,
                                        std::string_view bodyNoun);
+
+// The torn rule, the runaway rule's part for springs: the most stretched spring whose length in
+// `positions` (3 coordinates per particle) exceeds kTornStretchFactor times its rest length > 0,
+// reported as the culprit (body and other_body its particles); one pass over the springs.
+std::optional<Divergence> checkTorn(const MassSpringModel& m, const Eigen::VectorXd& positions,
+                                    double t, Method method);
 
 }  // namespace sim

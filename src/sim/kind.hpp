@@ -48,6 +48,9 @@ concept KindUnit = requires(K k, const K ck, const State s, Eigen::VectorXd& out
   { ck.scales(s) } -> std::same_as<SceneScales>;
   { ck.stepper(m, 0.0, s) } -> std::same_as<std::unique_ptr<Stepper>>;
   { ck.omegaMax(s) } -> std::same_as<double>;
+  // the runaway rule (sim/diagnostics.hpp) with the kind's own parts (a mass-spring system's torn
+  // springs); args: scales, E0, E (J), positions, t, method
+  { ck.runaway(SceneScales{}, 0.0, 0.0, out, 0.0, m) } -> std::same_as<std::optional<Divergence>>;
   k.setGrab(i, v, 0.0);
   { ck.grabbed() } -> std::same_as<int>;
   { ck.grabTarget() } -> std::same_as<Vec3>;

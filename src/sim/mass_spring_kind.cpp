@@ -86,6 +86,14 @@ double MassSpringKind::omegaMax(const State& s) const {
   return sim::omegaMax(model, s);
 }
 
+// the energy and distance rule, then the torn one: positions are the state's x (positions())
+std::optional<Divergence> MassSpringKind::runaway(const SceneScales& scales, double e0, double e,
+                                                  const Eigen::VectorXd& positions, double t,
+                                                  Method m) const {
+  if (auto d = checkRunaway(scales, e0, e, positions, t, m, kBodyNoun)) return d;
+  return checkTorn(model, positions, t, m);
+}
+
 void MassSpringKind::setGrab(int body, const Vec3& target, double stiffness) {
   model.grab = body, model.grab_target = target, model.grab_stiffness = stiffness;
 }

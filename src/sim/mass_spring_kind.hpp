@@ -35,6 +35,8 @@ class MassSpringKind {
   SceneScales scales(const State& s) const;
   std::unique_ptr<Stepper> stepper(Method m, double h, const State& from) const;
   double omegaMax(const State& s) const;
+  std::optional<Divergence> runaway(const SceneScales& scales, double e0, double e,
+                                    const Eigen::VectorXd& positions, double t, Method m) const;
   void setGrab(int body, const Vec3& target, double stiffness);
   int grabbed() const { return model.grab; }
   Vec3 grabTarget() const { return model.grab_target; }

@@ -39,6 +39,13 @@ double PendulumKind::omegaMax(const State& s) const {
   return sim::omegaMax(model, s);
 }
 
+// rigid rods cannot tear: the energy and distance rule alone
+std::optional<Divergence> PendulumKind::runaway(const SceneScales& scales, double e0, double e,
+                                                const Eigen::VectorXd& positions, double t,
+                                                Method m) const {
+  return checkRunaway(scales, e0, e, positions, t, m, kBodyNoun);
+}
+
 void PendulumKind::setGrab(int body, const Vec3& target, double stiffness) {
   model.grab = body, model.grab_target = target, model.grab_stiffness = stiffness;
 }

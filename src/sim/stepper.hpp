@@ -22,6 +22,7 @@ struct Divergence {
   Method method = Method::Euler;
   std::string what;             // e.g. "position of particle 3 is not finite"
   int body = -1;                // culprit particle (mass-spring) or link (pendulum), or -1
+  int other_body = -1;          // a torn spring's second particle (body is its first), or -1
   std::string message() const;  // "diverged at t = ... s with euler: ..."
 };
 

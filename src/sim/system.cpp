@@ -88,8 +88,7 @@ double System::omegaMax(const State& s) const {
 std::optional<Divergence> System::runaway(const SceneScales& scales, double e0, double e,
                                           const Eigen::VectorXd& positions, double t,
                                           Method method) const {
-  const std::string_view noun = visit([](const auto& k) { return k.kBodyNoun; });
-  return checkRunaway(scales, e0, e, positions, t, method, noun);
+  return visit([&](const auto& k) { return k.runaway(scales, e0, e, positions, t, method); });
 }
 
 void System::setGrab(int body, const Vec3& target, double stiffness) {

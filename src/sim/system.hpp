@@ -64,7 +64,7 @@ class System {
   // omega_max at state s (sim/spectrum.hpp), rad/s
   double omegaMax(const State& s) const;
   // The runaway rule (sim/diagnostics.hpp) on a state whose energy is e and bodies' positions
-  // `positions`, its culprit named as this system names its bodies.
+  // `positions`, its culprit named as this system names its bodies; a torn spring included.
   std::optional<Divergence> runaway(const SceneScales& scales, double e0, double e,
                                     const Eigen::VectorXd& positions, double t,
                                     Method method) const;

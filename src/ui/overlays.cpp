@@ -20,7 +20,12 @@ constexpr ImGuiWindowFlags kOverlay = ImGuiWindowFlags_NoDecoration |
                                       ImGuiWindowFlags_AlwaysAutoResize |
                                       ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoMove |
                                       ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav;
-}
+// The banner's replay: about one simulated second before the divergence again, at this time
+// scale (an eighth of real time: a blow-up of a few dozen frames becomes a few seconds).
+constexpr double kReplayTimeScale = 0.125;
+constexpr const char* kBack = "Back 1 s";
+constexpr const char* kReplay = "Replay slowly";
+}  // namespace
 
 namespace {
 
@@ -45,6 +50,37 @@ void bannerReport(const std::string& report, float wrap, float max_h, ItemProbe*
   if (scroll) ImGui::EndChild();
 }
 
+// Reset, Back 1 s and Replay slowly, on one line; the last two need a state kept from before.
+void bannerButtons(const PanelModel& model, std::vector<Command>& out, ItemProbe* probe) {
+  if (ImGui::Button("Reset")) detail::emit(out, Reset{});
+  note(probe, "Reset");
+  tip("Back to the initial state; the camera frames the scene again.");
+  ImGui::BeginDisabled(!model.can_rewind);
+  ImGui::SameLine();
+  if (ImGui::Button(kBack)) detail::emit(out, Rewind{});
+  note(probe, kBack);
+  const char* none = "No state from before the divergence is kept: use Reset.";
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    ImGui::SetTooltip("%s", model.can_rewind
+                                ? "Back to the state about one simulated second before the "
+                                  "divergence, paused: watch it happen again, or try a smaller "
+                                  "dt or another integrator from there."
+                                : none);
+  ImGui::SameLine();
+  if (ImGui::Button(kReplay)) {
+    detail::emit(out, Rewind{});
+    detail::emit(out, SetTimeScale{kReplayTimeScale});
+    detail::emit(out, SetPaused{false});
+  }
+  note(probe, kReplay);
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    ImGui::SetTooltip("%s", model.can_rewind
+                                ? "The last second before the divergence again, in slow motion "
+                                  "(time scale x0.125, which stays until you change it)."
+                                : none);
+  ImGui::EndDisabled();
+}
+
 }  // namespace
 
 std::vector<Command> drawDivergenceBanner(const PanelModel& model, ItemProbe* probe) {
@@ -54,10 +90,10 @@ std::vector<Command> drawDivergenceBanner(const PanelModel& model, ItemProbe* pr
   const ImGuiStyle& style = ImGui::GetStyle();
   const float margin = 10.0f, width = io.DisplaySize.x, height = io.DisplaySize.y;
   const char* title = "The simulation diverged and is paused.";
-  const char* back = "Back 1 s";
-  // the narrowest banner that still shows both buttons
-  const float buttons_w = ImGui::CalcTextSize("Reset").x + ImGui::CalcTextSize(back).x +
-                          4.0f * style.FramePadding.x + style.ItemSpacing.x;
+  // the narrowest banner that still shows its three buttons
+  const float buttons_w = ImGui::CalcTextSize("Reset").x + ImGui::CalcTextSize(kBack).x +
+                          ImGui::CalcTextSize(kReplay).x + 6.0f * style.FramePadding.x +
+                          2.0f * style.ItemSpacing.x;
   const float min_w = buttons_w + 2.0f * style.WindowPadding.x;
   // centred in the scene viewport, right of the panel; only a viewport too narrow for the buttons
   // lets the banner reach over the panel, so that they stay on screen
@@ -85,20 +121,7 @@ std::vector<Command> drawDivergenceBanner(const PanelModel& model, ItemProbe* pr
                         ImGui::GetFrameHeight() - 2.0f * style.ItemSpacing.y;
     bannerReport(compactNumbers(model.divergence), wrap,
                  std::max(max_h, ImGui::GetTextLineHeight()), probe);
-    if (ImGui::Button("Reset")) detail::emit(out, Reset{});
-    note(probe, "Reset");
-    tip("Back to the initial state; the camera frames the scene again.");
-    ImGui::SameLine();
-    ImGui::BeginDisabled(!model.can_rewind);
-    if (ImGui::Button(back)) detail::emit(out, Rewind{});
-    ImGui::EndDisabled();
-    note(probe, back);
-    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-      ImGui::SetTooltip("%s", model.can_rewind
-                                  ? "Back to the state about one simulated second before the "
-                                    "divergence, paused: watch it happen again, or try a smaller "
-                                    "dt or another integrator from there."
-                                  : "No state from before the divergence is kept: use Reset.");
+    bannerButtons(model, out, probe);
   }
   ImGui::End();
   ImGui::PopStyleColor(4);
