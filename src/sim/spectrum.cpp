@@ -170,8 +170,9 @@ constexpr double kMinReferenceSteps = 1000;
 // estimate or the last sample): a pendulum's frequency spikes as a link whips.
 constexpr int kMinSamples = 64;
 constexpr double kSamplesPerQuarter = 2.0;
-// about one step of a method at its limit: 2 sqrt(2) / (2 pi) = 0.45 of a period for rk4, 0.32 for
-// symplectic_euler and verlet
+// A frequency counts at the level it holds for this share of its period: about one step of a
+// method at its limit (2 sqrt(2) / (2 pi) = 0.45 of a period for rk4, 0.32 for symplectic_euler
+// and verlet). The bare peak puts rk4's limit at a third to a half of where sweep diverges.
 constexpr double kSpanPeriods = 0.4;
 // The cost bound, in degrees of freedom times steps (each rk4 step is 4 force passes) and in
 // degrees of freedom times samples (each an Arnoldi run, or a Lanczos run that costs about
@@ -206,7 +207,8 @@ double spectralRadius(int n,
       }
     const double b = w.norm();
     ++cols;
-    if (!(b > 1e-12 * size) || cols == m) break;  // an invariant subspace, or the last step
+    constexpr double kBreakdown = 1e-12;               // relative: what is left of w is round-off
+    if (!(b > kBreakdown * size) || cols == m) break;  // an invariant subspace, or the last step
     H(cols, cols - 1) = b;
     V.col(cols) = w / b;
   }
