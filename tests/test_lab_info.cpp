@@ -1,11 +1,14 @@
 // springlab info and order (docs/cli.md#info, #order): omega_max against dense eigen-solves and a
-// closed form, the dt limits, the JSON, the observed orders, and bad input.
+// closed form, a pendulum's local frequency against closed forms, the limits over the motion
+// against where sweep finds divergence, the dt limits, the JSON, the observed orders, and bad
+// input.
 #include <doctest/doctest.h>
 
 #include <Eigen/Dense>
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "lab/sweep.hpp"
 #include "scene/build.hpp"
 #include "scene/load.hpp"
 #include "sim/forces.hpp"
@@ -156,22 +159,110 @@ TEST_CASE("the dt limits: 2/omega, 2 sqrt(2)/omega, 0 for euler, none for implic
   CHECK_FALSE(sim::dtLimit(sim::Method::ImplicitMidpoint, 100.0));
 }
 
-TEST_CASE("info --json gives omega_max and a dt_limit per integrator") {
-  const auto r = springlab({"info", "cloth_16", "--json"});
+TEST_CASE("info --json gives omega_max, omega_max_initial and a dt_limit per integrator") {
+  const auto r = springlab({"info", "cloth_16", "--json", "--seconds", "0.2"});
   REQUIRE(r.status == 0);
   const auto j = nlohmann::json::parse(r.out);
   const double omega = j.at("omega_max").get<double>();
   const scene::Built b = scene::build(scene::loadSceneArg("cloth_16"));
-  CHECK(omega == doctest::Approx(denseOmegaMassSpring(*b.massSpring(), b.state)).epsilon(1e-8));
+  CHECK(j.at("omega_max_initial").get<double>() ==
+        doctest::Approx(denseOmegaMassSpring(*b.massSpring(), b.state)).epsilon(1e-8));
+  // the motion's largest is at least the initial state's, and a hanging cloth's stays near it
+  CHECK(omega >= j.at("omega_max_initial").get<double>());
+  CHECK(omega <= 1.5 * j.at("omega_max_initial").get<double>());
+  CHECK(j.at("reference").at("seconds").get<double>() == 0.2);
   const auto& limits = j.at("dt_limit");
   CHECK(limits.at("verlet").get<double>() == doctest::Approx(2.0 / omega));
   CHECK(limits.at("rk4").get<double>() == doctest::Approx(2.0 * std::sqrt(2.0) / omega));
   CHECK(limits.at("euler").get<double>() == 0.0);
   CHECK(limits.at("implicit_euler").is_null());
   CHECK_FALSE(limits.contains("implicit_midpoint"));  // it does not apply to a mass-spring system
-  const auto text = springlab({"info", "seed004_fig6b"});
+  // xpbd and projective: no limit from omega, but not "stable at every dt" either
+  CHECK(limits.at("xpbd").is_null());
+  CHECK(j.at("stability").at("xpbd") == "settings");
+  CHECK(j.at("stability").at("projective") == "settings");
+  CHECK(j.at("stability").at("implicit_euler") == "unconditional");
+  CHECK(j.at("stability").at("rk4") == "bounded");
+  CHECK(j.at("stability").at("euler") == "never");
+  const auto text = springlab({"info", "cloth_16", "--seconds", "0.2"});
   CHECK(text.status == 0);
-  CHECK(text.out.find("implicit_midpoint  none (implicit") != std::string::npos);
+  CHECK(text.out.find("xpbd               none from omega_max: depends on its substeps and "
+                      "iterations\n") != std::string::npos);
+  CHECK(text.out.find("implicit_euler     none (implicit: stable at every dt)\n") !=
+        std::string::npos);
+  const auto p = springlab({"info", "seed004_fig6b"});
+  CHECK(p.status == 0);
+  CHECK(p.out.find("implicit_midpoint  none (implicit") != std::string::npos);
+}
+
+TEST_CASE("a pendulum's local frequency: sqrt(g/R) hanging at rest, sqrt(5) Omega spinning") {
+  // hanging straight down at rest, undamped: the Jacobian's eigenvalues are +-i omega_max
+  sim::PendulumModel one;
+  one.length = Eigen::VectorXd::Constant(1, 0.5);
+  one.mass = Eigen::VectorXd::Constant(1, 2.0);
+  const sim::State hanging{Eigen::VectorXd::Zero(1), Eigen::VectorXd::Zero(1), 0.0};
+  CHECK(sim::localOmega(one, hanging) == doctest::Approx(std::sqrt(9.81 / 0.5)).epsilon(1e-6));
+  CHECK(sim::omegaMax(one, hanging) == doctest::Approx(std::sqrt(9.81 / 0.5)).epsilon(1e-9));
+  // two equal links (R = 1 m, m = 1 kg), no gravity, straight and spinning at Omega: the rods'
+  // tension from the motion holds the bend; linearising Lagrange's equations about psi = phi2 -
+  // phi1 = 0 gives 2 phi1'' + phi2'' = Omega^2 psi, phi1'' + phi2'' = -Omega^2 psi, so psi'' =
+  // -5 Omega^2 psi. The potential's Hessian is 0: omega_max_initial sees nothing.
+  sim::PendulumModel two;
+  two.length = Eigen::VectorXd::Ones(2);
+  two.mass = Eigen::VectorXd::Ones(2);
+  two.gravity = sim::Vec3::Zero();
+  for (double spin : {1.0, 7.0}) {
+    CAPTURE(spin);
+    const sim::State s{Eigen::VectorXd::Constant(2, 0.3), Eigen::VectorXd::Constant(2, spin), 0.0};
+    CHECK(sim::localOmega(two, s) == doctest::Approx(std::sqrt(5.0) * spin).epsilon(1e-6));
+    CHECK(sim::omegaMax(two, s) == 0.0);
+  }
+}
+
+namespace {
+
+// The smallest dt at which `sweep` finds `method` diverging on `def` over `seconds`, on a grid of
+// kCells steps from limit / 3 to 3 limit; 0 when none diverges.
+double firstDiverged(const scene::SceneDef& def, sim::Method method, double limit, double seconds) {
+  constexpr int kCells = 16;
+  lab::SweepSpec spec;
+  spec.def = def;
+  spec.methods = {method};
+  spec.dt = {limit / 3.0, 3.0 * limit, kCells};
+  spec.seconds = seconds;
+  for (const lab::CellResult& c : lab::runSweep(spec, 1, 1, 2, {}))
+    if (c.cls == lab::CellClass::Diverged) return c.dt;
+  return 0.0;
+}
+
+// info's limit for `method` on `scene` over `seconds` against the sweep's first diverged dt:
+// within a factor of 2 (docs/integrators.md#stability-limits).
+void checkAgainstSweep(const char* name, sim::Method method, double seconds) {
+  const scene::SceneDef def = scene::loadSceneArg(name);
+  const scene::Built b = scene::build(def);
+  const sim::MotionSpectrum r = sim::motionSpectrum(b, b.state, seconds);
+  const double limit = *sim::dtLimit(method, r.omega_max);
+  const double diverged = firstDiverged(def, method, limit, seconds);
+  CAPTURE(name);
+  CAPTURE(sim::info(method).name);
+  CAPTURE(limit);
+  CHECK(diverged >= limit / 2.0);
+  CHECK(diverged <= 2.0 * limit);
+}
+
+}  // namespace
+
+TEST_CASE("info's limits hold where sweep finds divergence, for pendulums and springs") {
+  // seed004_fig6b: the initial state's rk4 limit (0.65 s) is more than ten times too large; the
+  // motion's (0.054 s) is where rk4 diverges (0.048 s)
+  checkAgainstSweep("seed004_fig6b", sim::Method::Rk4, 10.0);
+  checkAgainstSweep("seed004_double_pendulum", sim::Method::Rk4, 10.0);
+  // a spring network: rk4 and symplectic_euler hold to their oscillation limits
+  checkAgainstSweep("cloth_16", sim::Method::Rk4, 0.5);
+  checkAgainstSweep("cloth_16", sim::Method::SymplecticEuler, 0.5);
+  // symplectic_euler on a pendulum also fails by its explicit velocity terms, below its limit on
+  // most scenes (docs/integrators.md#stability-limits); on a damped chain it holds
+  checkAgainstSweep("chain20_damped", sim::Method::SymplecticEuler, 10.0);
 }
 
 TEST_CASE(
@@ -202,6 +293,10 @@ TEST_CASE(
 TEST_CASE("bad info and order options exit 2 with one line") {
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
       {{"info", "cloth_16", "--dt", "1"}, "springlab info: unknown option --dt"},
+      {{"info", "cloth_16", "--seconds", "0"},
+       "springlab info: --seconds: must be a finite number > 0, not \"0\""},
+      {{"info", "cloth_16", "--seconds", "nan"},
+       "springlab info: --seconds: must be a finite number > 0, not \"nan\""},
       {{"info"},
        "springlab info: missing SCENE (a .json file or a built-in name from springlab list)"},
       {{"order", "cloth_16", "--dt", "0"},

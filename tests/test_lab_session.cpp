@@ -10,6 +10,7 @@
 
 #include "app/session.hpp"
 #include "lab/lane.hpp"
+#include "sim/spectrum.hpp"
 #include "ui/panel.hpp"
 #include "util.hpp"
 
@@ -386,4 +387,28 @@ TEST_CASE("lab: a ghosted lane shows in its colour over lane 0, side by side eac
   };
   CHECK(centreCloth(one) > one.h / 4);
   CHECK(centreCloth(split) == 0);
+}
+
+TEST_CASE("lab: the x-limit lines follow the state: a pendulum's ratio grows as the chain moves") {
+  app::Session s;
+  s.load("seed004_fig6b");  // rk4, dt 0.001 s, released at rest
+  std::string msg;
+  REQUIRE(s.apply(ui::AddLane{"symplectic_euler", 0.002}, &msg));
+  ui::PanelModel pm;
+  s.fillPanel(pm);
+  REQUIRE(pm.lanes.size() == 2);
+  const double rk4At0 = pm.lanes[0].dt_over_limit, eulerAt0 = pm.lanes[1].dt_over_limit;
+  REQUIRE(rk4At0 > 0.0);
+  CHECK(pm.dt / pm.dt_limit == doctest::Approx(rk4At0));  // the slider's line is lane 0's
+  // its local frequency from its state (sim::localOmega), not the initial Hessian
+  CHECK(pm.dt_limit ==
+        doctest::Approx(2.0 * std::sqrt(2.0) / sim::localOmega(s.built(), s.built().state)));
+  for (int k = 0; k < 4700; ++k) REQUIRE(s.stepOnce());  // near the whip at t = 4.7 s
+  for (int k = 0; k < app::Session::kOmegaRefreshFills; ++k) s.fillPanel(pm);
+  CAPTURE(rk4At0);
+  CAPTURE(pm.lanes[0].dt_over_limit);
+  CHECK(pm.lanes[0].dt_over_limit > 3.0 * rk4At0);
+  CHECK(pm.lanes[1].dt_over_limit > 3.0 * eulerAt0);
+  CHECK(pm.lanes[0].dt_over_limit ==
+        doctest::Approx(0.001 * sim::localOmega(s.built(), s.state()) / (2.0 * std::sqrt(2.0))));
 }

@@ -1214,6 +1214,32 @@ TEST_CASE("ui: the status line stays clear of the strain legend") {
   CHECK(status->Pos.x + status->Size.x <= 800.0f);
 }
 
+TEST_CASE("ui: every x-limit line is red above 1, the dt slider's and each lane's") {
+  Harness h(1280, 1600);
+  Fixture f;
+  f.model.dt = 0.001;
+  f.model.dt_limit = 0.0005;  // dt = 2 x limit
+  for (int i = 0; i < 2; ++i) {
+    ui::LaneRow row;
+    row.integrator = "rk4";
+    row.dt = 0.001;
+    row.dt_over_limit = i == 0 ? 2.0 : 0.5;
+    row.time = f.t, row.drift = f.drift, row.distance = f.drift;
+    f.model.lanes.push_back(row);
+  }
+  auto draw = f.panel(h);
+  h.frame(draw);  // opened on first use: the model has two lanes
+  h.frame(draw);
+  CHECK(h.probe.find("dt limit/above 1") != nullptr);
+  CHECK(h.probe.find("lane/0/limit above 1") != nullptr);
+  CHECK(h.probe.find("lane/1/limit") != nullptr);
+  CHECK(h.probe.find("lane/1/limit above 1") == nullptr);
+  f.model.dt_limit = 0.002;  // dt = 0.5 x limit: grey
+  h.frame(draw);
+  CHECK(h.probe.find("dt limit") != nullptr);
+  CHECK(h.probe.find("dt limit/above 1") == nullptr);
+}
+
 TEST_CASE("ui: the Lab section adds, branches and removes lanes and seeks the timeline") {
   Harness h(1280, 1600);
   Fixture f;

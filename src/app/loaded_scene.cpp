@@ -1,7 +1,10 @@
 #include "app/loaded_scene.hpp"
 
+#include <cmath>
+
 #include "scene/catalog.hpp"
 #include "scene/load.hpp"
+#include "sim/spectrum.hpp"
 
 namespace app {
 
@@ -27,6 +30,12 @@ void LoadedScene::reload() {
   if (path_.empty()) return loadDef(def_, name_, path_);
   const auto def = scene::loadFile(path_);
   loadDef(def, def.name.empty() ? path_ : def.name, path_);
+}
+
+double LoadedScene::omegaAt(const sim::State& s) const {
+  if (!sim::localOmegaIsCheap(*built_)) return omegaMax();
+  const double omega = sim::localOmega(*built_, s);
+  return std::isfinite(omega) ? omega : 0.0;  // a diverged state has no limit to show
 }
 
 scene::SceneDef LoadedScene::currentDef(sim::Method method, double dt) const {

@@ -1,6 +1,7 @@
 // The scene the window runs (docs/architecture.md#the-session-and-commands): its definition, its
 // built System with the initial state, the System as loaded (Reset with events restores its
-// parameters) and omega_max at load, from which the current one follows the parameters.
+// parameters) and omega_max at load, from which the current one follows the parameters, and the
+// local frequency of a moving state (the panel's limit lines).
 #pragma once
 
 #include <memory>
@@ -31,6 +32,11 @@ class LoadedScene {
   void restoreParameters() { built_->restore(*loaded_); }
   // omega_max now (rad/s): at load, scaled as the parameter table says (sim::System::omegaRatio).
   double omegaMax() const { return omega0_ * built_->omegaRatio(*loaded_); }
+  // The local frequency of state s with the parameters as they are now (rad/s,
+  // sim::localOmega: a pendulum's includes its rods' tension from the velocities) where that is
+  // cheap (sim::localOmegaIsCheap: a pendulum, a small spring network); for a large cloth the
+  // load-time omegaMax(), scaled, keeping the cost out of the frame.
+  double omegaAt(const sim::State& s) const;
   // The definition with the parameters as they are now, and this integrator and dt.
   scene::SceneDef currentDef(sim::Method method, double dt) const;
 

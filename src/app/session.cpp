@@ -28,6 +28,7 @@ void Session::start() {
   jobs_.stopAll();
   const scene::Built& b = built();
   lanes_.reset(b, b.state, def().integrator, def().dt);
+  lane_omega_.clear();  // another system: the limit lines' frequencies afresh
   restart(b.state);
   phase_coordinate_ = b.defaultPhaseCoordinate(kPhaseCoordinatesListed);
 }

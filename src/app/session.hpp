@@ -87,6 +87,11 @@ class Session {
   // euler, nothing for the implicit ones (sim::dtLimit).
   double omegaMax() const { return scene_.omegaMax(); }
   std::optional<double> dtLimit(sim::Method m) const { return sim::dtLimit(m, omegaMax()); }
+  // The local frequency of lane i's current state (rad/s, LoadedScene::omegaAt), as of the last
+  // refresh: every kOmegaRefreshFills panel fills (a few times a second at 60 frames a second),
+  // at once when a lane appears or its clock goes back. The limit lines follow it.
+  double laneOmega(int i) const;
+  static constexpr int kOmegaRefreshFills = 15;
   // The scene's definition with the parameters as they are now (for background jobs).
   scene::SceneDef currentDef() const { return scene_.currentDef(method(), dt()); }
   // Where "Save map PNG" writes with no path given (session_commands.cpp).
@@ -136,7 +141,15 @@ class Session {
   void fillPlots(ui::PanelModel& pm) const;
   void fillLanes(ui::PanelModel& pm) const;
   ui::ParameterControl control(const sim::ParameterInfo& row) const;
+  void refreshLaneOmegas() const;  // the cache below, when due (session_panel.cpp)
 
+  // Each lane's local omega and the time of the state it is of (laneOmega), and the panel fills
+  // since it was taken: a cache the const panel fill refreshes.
+  struct LaneOmega {
+    double omega = 0.0, t = 0.0;  // rad/s, s
+  };
+  mutable std::vector<LaneOmega> lane_omega_;
+  mutable int omega_fills_ = 0;
   LoadedScene scene_;
   lab::LaneGroup lanes_;  // on scene_.built(): reset whenever it is replaced
   lab::EventSchedule events_;

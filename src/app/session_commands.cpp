@@ -2,6 +2,7 @@
 // validated (range, applicability of the integrator or the parameter, lane index) and applied
 // between steps, or rejected with a one-line reason that the window shows. The display's and the
 // front end's commands are not the Session's.
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <filesystem>
@@ -184,9 +185,12 @@ struct Session::Applier {
   }
   Outcome operator()(const ui::RunStabilityMap&) const {
     const double scale = s.stiffnessScale();
-    const auto limit = sim::dtLimit(s.method(), s.omegaMax() / std::sqrt(scale));
+    // the map centres on the larger of the load-time limit and lane 0's now (a pendulum
+    // released at rest stiffens as it moves)
+    const double omega = std::max(s.omegaMax(), s.laneOmega(0));
+    const auto limit = sim::dtLimit(s.method(), omega / std::sqrt(scale));
     s.jobs_.startMap({s.currentDef(), s.method(), s.dt(), scale,
-                      limit && std::isfinite(*limit) ? *limit : 0.0, s.omegaMax(),
+                      limit && std::isfinite(*limit) ? *limit : 0.0, omega,
                       s.built().has(sim::Parameter::StiffnessScale)});
     return Outcome::Applied;
   }

@@ -81,8 +81,11 @@ void Session::fillPanel(ui::PanelModel& pm) const {
     pm.divergence += shown;
   }
   pm.can_rewind = canRewind();
+  refreshLaneOmegas();
   fillLanes(pm);
-  const auto limit = dtLimit(method());
+  // lane 0's limit at its current state: the line follows the motion (a pendulum stiffens as
+  // it moves)
+  const auto limit = sim::dtLimit(method(), laneOmega(0));
   pm.dt_limit = limit && std::isfinite(*limit) ? *limit : 0.0;
   const lab::Lane::Ledger ledger = primary().ledger();
   pm.work_dissipated = ledger.dissipated;
@@ -90,6 +93,24 @@ void Session::fillPanel(ui::PanelModel& pm) const {
   jobs_.fill(pm);
   pm.stability.scale_parameter = static_cast<int>(sim::Parameter::StiffnessScale);
   pm.stability.scale = stiffnessScale();
+}
+
+void Session::refreshLaneOmegas() const {
+  const int n = laneCount();
+  const bool due = ++omega_fills_ >= kOmegaRefreshFills || lane_omega_.size() != size_t(n);
+  lane_omega_.resize(static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    LaneOmega& c = lane_omega_[static_cast<size_t>(i)];
+    const sim::State& s = lanes_[i].state();
+    if (!due && s.t >= c.t) continue;  // went back (a seek, a restart): at once
+    c = {scene_.omegaAt(s), s.t};
+  }
+  if (due) omega_fills_ = 0;
+}
+
+double Session::laneOmega(int i) const {
+  if (i < 0 || static_cast<size_t>(i) >= lane_omega_.size()) return scene_.omegaAt(state());
+  return lane_omega_[static_cast<size_t>(i)].omega;
 }
 
 void Session::fillScene(ui::PanelModel& pm) const {
@@ -148,7 +169,7 @@ void Session::fillLanes(ui::PanelModel& pm) const {
     ui::LaneRow row;
     row.integrator = std::string(sim::info(lane.method()).name);
     row.dt = lane.dt();
-    const auto limit = dtLimit(lane.method());
+    const auto limit = sim::dtLimit(lane.method(), laneOmega(i));
     row.dt_over_limit = limit && *limit > 0.0 && std::isfinite(*limit) ? row.dt / *limit : 0.0;
     row.diverged = lane.diverged();
     row.diverged_t = row.diverged ? lane.divergence()->t : 0.0;

@@ -134,6 +134,8 @@ constexpr std::array kCompareOptions = {
 
 constexpr std::array kInfoOptions = {
     OptionSpec{"--json", "", "one JSON object instead of the table", ""},
+    OptionSpec{"--seconds", "T", "length of the reference run omega_max is taken over, s",
+               "the scene's duration, at most 10"},
 };
 
 constexpr std::array kOrderOptions = {
@@ -170,7 +172,7 @@ constexpr std::string_view kOverview =
     "  springlab bench [options]       timings of the integrators\n"
     "  springlab compare SCENE --lanes SPEC,SPEC[,...] [options]\n"
     "                                  integrators side by side from one initial state\n"
-    "  springlab info SCENE [--json]   omega_max and each integrator's dt limit\n"
+    "  springlab info SCENE [--json]   omega_max over the motion and each integrator's dt limit\n"
     "  springlab sweep SCENE --integrators A,B --dt LO:HI:N [options]\n"
     "                                  a stability map over dt and stiffness\n"
     "  springlab order SCENE [options] the observed order of each integrator\n"
@@ -239,11 +241,14 @@ std::string compareUsage() {
 }
 
 std::string infoUsage() {
-  return "usage: springlab info SCENE [--json]\n"
+  return "usage: springlab info SCENE [--json] [--seconds T]\n"
          "\n"
-         "The scene's size and stability facts at its initial state: omega_max, the square root\n"
-         "of the largest eigenvalue of M^-1 K (K the potential's Hessian, over the free\n"
-         "coordinates), and each integrator's step limit on undamped oscillation.\n"
+         "The scene's size and stability facts: omega_max, the largest local frequency over the\n"
+         "initial state and the states of an accurate reference run (rk4, its step following\n"
+         "the motion) over T seconds (for a pendulum including the rods' tension from its\n"
+         "velocities); omega_max_initial, the square root of the largest eigenvalue of M^-1 K\n"
+         "at the initial state (K the potential's Hessian, over the free coordinates); and each\n"
+         "integrator's step limit on undamped oscillation from omega_max.\n"
          "\n"
          "options:\n" +
          optionsHelp(infoOptions()) + "\n" + std::string(kExitStatus);

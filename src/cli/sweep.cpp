@@ -169,8 +169,9 @@ int sweepCommand(const Args& args) {
   if (o.png) {
     const scene::Built built = scene::build(spec.def);
     std::string error;
-    if (!writeSweepPng(*o.png, spec, cells, built.omegaMax(built.state), &error))
-      return badOption(error);
+    // the limit over the same T as the cells (docs/cli.md#info): omega_max over the motion
+    const double omega = sim::motionSpectrum(built, built.state, spec.seconds).omega_max;
+    if (!writeSweepPng(*o.png, spec, cells, omega, &error)) return badOption(error);
   }
   return 0;
 }

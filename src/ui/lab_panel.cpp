@@ -34,8 +34,16 @@ void laneLine(const PanelModel& m, int i, const PanelState& st, std::vector<Comm
   // the second line: the step against its limit, then the buttons
   ImGui::Indent(ImGui::GetFontSize() * 1.5f);
   if (row.dt_over_limit > 0.0) {
-    ImGui::TextDisabled("%s x limit", compact(row.dt_over_limit, 3).c_str());
-    tip("dt against this integrator's stability limit (springlab info); above 1 it diverges.");
+    const std::string ratio = compact(row.dt_over_limit, 3) + " x limit";
+    const bool above = row.dt_over_limit > 1.0;  // red, as the dt slider's line
+    if (above)
+      ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", ratio.c_str());
+    else
+      ImGui::TextDisabled("%s", ratio.c_str());
+    note(st.probe, "lane/" + std::to_string(i) + (above ? "/limit above 1" : "/limit"));
+    tip("dt against this integrator's stability limit at the lane's current state (its local "
+        "frequency, a few times a second; springlab info gives the largest over the motion); "
+        "above 1 it diverges.");
     ImGui::SameLine();
   }
   const bool full = static_cast<int>(m.lanes.size()) >= m.max_lanes;

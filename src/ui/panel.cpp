@@ -96,8 +96,8 @@ void pacingChoice(const PanelModel& m, ItemProbe* probe, std::vector<Command>& o
   }
 }
 
-// "dt = 0.36 x limit": lane 0's dt against its integrator's stability limit (docs/lab.md), red
-// above it.
+// "dt = 0.36 x limit": lane 0's dt against its integrator's stability limit at its current state
+// (docs/lab.md), red above it.
 void dtLimitLine(const PanelModel& m, ItemProbe* probe) {
   if (!(m.dt_limit > 0.0)) return;
   const double ratio = m.dt / m.dt_limit;
@@ -108,10 +108,13 @@ void dtLimitLine(const PanelModel& m, ItemProbe* probe) {
   else
     ImGui::TextDisabled("%s", text.c_str());
   note(probe, "dt limit");
+  if (ratio > 1.0) note(probe, "dt limit/above 1");  // drawn red (tests/test_lab_info.cpp)
   tip("The step against this integrator's stability limit on undamped oscillation at the "
-      "initial state (2/omega_max for symplectic_euler and verlet, 2 sqrt(2)/omega_max for "
-      "rk4; omega_max from springlab info, scaled with the stiffness). Above 1 the fastest "
-      "oscillation grows until the simulation diverges.");
+      "current state (2/omega for symplectic_euler and verlet, 2 sqrt(2)/omega for rk4; omega "
+      "the state's local frequency, a few times a second: a pendulum's grows with its "
+      "velocities; a large cloth's is the initial one, scaled with the stiffness). Above 1 the "
+      "fastest oscillation grows until the simulation diverges. springlab info gives the "
+      "largest over the scene's motion.");
 }
 
 void simulationSection(const PanelModel& m, PanelState& st, std::vector<Command>& out) {
