@@ -2,7 +2,8 @@
 // Springs and rods, drawn as screen-space quads without vertex attributes (GL 3.3 core promises no
 // line width above 1): vertex v of the draw is corner v % 6 of line v / 6's quad, two triangles
 // around the segment between its ends, u_width_px wide (u_rod_width_px for a rod) and as much
-// longer (square caps, so that a chain's segments join). The points at the ends come from the
+// longer (square caps, so that a chain's segments join). Over a cloth's surface, GL_LINES a pixel
+// wide (u_thin). The points at the ends come from the
 // line index pairs, their positions from the particles' position buffer (the very buffer particles
 // and surface read as an attribute), the line's colour from its strain and LineFlag bits: all
 // texture buffers, because a per-line value cannot be a vertex attribute of vertices that lines
@@ -18,6 +19,7 @@ uniform vec2 u_viewport;         // pixels
 uniform float u_width_px;        // a spring's full width, pixels
 uniform float u_rod_width_px;    // a rod's
 uniform bool u_all_highlighted;  // the culprits' pass: u_lines holds only them
+uniform bool u_thin;  // GL_LINES a pixel wide instead of quads (over a cloth's surface)
 uniform float u_strain_scale;    // |strain| drawn at full colour; 0: only the sign counts
 uniform vec3 u_color_rest, u_color_stretched, u_color_compressed, u_color_rigid,
     u_color_highlight;
@@ -46,6 +48,12 @@ vec3 strainColor(float strain) {
                   : mix(u_color_rest, u_color_compressed, s);
 }
 
+vec3 lineColor(uint flags, int line) {
+  if ((flags & kHighlight) != 0u) return u_color_highlight;
+  if ((flags & kRigid) != 0u) return u_color_rigid;
+  return strainColor(texelFetch(u_strain, line).r);
+}
+
 vec4 project(int end, int line) {
   int p = 3 * int(texelFetch(u_lines, 2 * line + end).r);
   vec3 x = vec3(texelFetch(u_positions, p).r, texelFetch(u_positions, p + 1).r,
@@ -54,6 +62,13 @@ vec4 project(int end, int line) {
 }
 
 void main() {
+  if (u_thin) {  // GL_LINES: vertex v is end v % 2 of line v / 2, a pixel wide
+    int line = gl_VertexID / 2;
+    gl_Position = project(gl_VertexID % 2, line);
+    uint flags = u_all_highlighted ? kHighlight : texelFetch(u_line_flags, line).r;
+    v_color = lineColor(flags, line), v_across = 0.0, v_shading = 0.0;
+    return;
+  }
   int line = gl_VertexID / 6, corner = gl_VertexID % 6;
   vec4 a = project(0, line), b = project(1, line);
   // an end behind the eye is moved along the line to the eye plane; both behind: nothing
@@ -80,10 +95,5 @@ void main() {
   gl_Position = c + vec4(offset / (0.5 * u_viewport) * c.w, 0.0, 0.0);
   v_across = side;
   v_shading = clamp((width - kShadedFrom) / kShadingRamp, 0.0, 1.0);
-  if ((flags & kHighlight) != 0u)
-    v_color = u_color_highlight;
-  else if (rigid)
-    v_color = u_color_rigid;
-  else
-    v_color = strainColor(texelFetch(u_strain, line).r);
+  v_color = lineColor(flags, line);
 }

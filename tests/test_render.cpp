@@ -1802,3 +1802,34 @@ TEST_CASE("render: a grab draws a line from the cursor's target to the grabbed p
   s.grab = {target.x, std::nanf(""), target.z, body.x, body.y, body.z};
   CHECK(renderScene(s, cam, o, w, h).rgba == none.rgba);
 }
+
+TEST_CASE("render: springs over a drawn surface stay a pixel wide, the culprit wide") {
+  REQUIRE_GL();
+  // a square of cloth at z = 0, and two springs lying on it: one plain, one a culprit
+  TestScene s;
+  const auto a = s.point({-1.0f, -1.0f, 0.0f}), b = s.point({1.0f, -1.0f, 0.0f}),
+             c = s.point({1.0f, 1.0f, 0.0f}), d = s.point({-1.0f, 1.0f, 0.0f});
+  s.triangle(a, b, c), s.triangle(a, c, d);
+  s.line(s.point({-0.9f, 0.3f, 0.0f}), s.point({0.9f, 0.3f, 0.0f}), 0.05f);
+  s.line(s.point({-0.9f, -0.3f, 0.0f}), s.point({0.9f, -0.3f, 0.0f}), 0.0f, render::kLineHighlight);
+  render::DrawOptions o = bareOptions();
+  o.show_points = false;
+  o.strain_scale = 0.05f;
+  const render::Camera cam = frontCamera();
+  const int w = 1280, h = 720;
+  const Image img = renderScene(s, cam, o, w, h);
+  // rows that are not the cloth's around each line
+  const auto rows = [&](const glm::vec3& p) {
+    const glm::ivec3 cloth = img.at(int(p.x), int(p.y) - 40);
+    int n = 0;
+    for (int y = int(p.y) - 10; y <= int(p.y) + 10; ++y) n += !near(img.at(int(p.x), y), cloth, 12);
+    return n;
+  };
+  const int plain = rows(project(cam, {0.2f, 0.3f, 0.0f}, w, h));
+  const int culprit = rows(project(cam, {0.2f, -0.3f, 0.0f}, w, h));
+  CAPTURE(plain);
+  CAPTURE(culprit);
+  CHECK(plain >= 1);
+  CHECK(plain <= 2);
+  CHECK(culprit >= 4);  // twice a spring's 2.5 pixels, give or take a boundary pixel
+}

@@ -255,7 +255,8 @@ void Renderer::Impl::Passes::drawScene(const SceneView& v, const Frame& f, const
   if (d.surface) surface.draw(f, o, d.level);
   // a collider hidden under the cloth shows through it (the solid lane's: a ghost draws none)
   if (o.opacity >= 1.0f) colliders.drawThrough(f);
-  if (d.lines) springs.draw(v, f, o);
+  // over a drawn surface the springs are a thin mesh on it (springs.hpp)
+  if (d.lines) springs.draw(v, f, o, d.surface && o.show_surface);
   if (d.points) points.draw(v, f, o);
   if (o.opacity < 1.0f) {
     glDepthMask(GL_TRUE);

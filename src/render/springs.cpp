@@ -181,7 +181,7 @@ void SpringsPass::setGhost(const DrawOptions& o) {
 }
 
 // The culprits are drawn after all lines, so that no neighbour drawn later covers them.
-void SpringsPass::draw(const SceneView& v, const Frame& f, const DrawOptions& o) {
+void SpringsPass::draw(const SceneView& v, const Frame& f, const DrawOptions& o, bool thin) {
   uploadFlagsIfChanged(v);
   // GL 3.3 promises texture buffers of only 65 536 texels (desktop drivers 2^27): beyond the
   // limit the lines are drawn 1 pixel wide in the rest colour, indexed over the position
@@ -209,7 +209,14 @@ void SpringsPass::draw(const SceneView& v, const Frame& f, const DrawOptions& o)
     glBindTexture(GL_TEXTURE_BUFFER, texture->id());
   }
   glBindVertexArray(springsVao_.id());
-  drawQuads(f, lineCount_, false);
+  springProgram_.set("u_thin", thin ? 1 : 0);
+  if (thin) {
+    springProgram_.set("u_all_highlighted", 0);
+    glDrawArrays(GL_LINES, 0, 2 * lineCount_);
+    springProgram_.set("u_thin", 0);  // the culprits stand out of the thin lines
+  } else {
+    drawQuads(f, lineCount_, false);
+  }
   if (highlightCount_ > 0) {
     // the same quads over the culprits' index pairs, all in the highlight colour, wider
     glActiveTexture(GL_TEXTURE0 + static_cast<GLenum>(kLinesUnit));

@@ -28,7 +28,9 @@ class SpringsPass {
   void uploadTopology(const SceneView& view, std::size_t n);
   int lineCount() const { return lineCount_; }  // drawn: those in range
   void setGhost(const DrawOptions& options);    // a ghosted lane's tint and opacity
-  void draw(const SceneView& view, const Frame& frame, const DrawOptions& options);
+  // `thin`: the lines a pixel wide (GL_LINES), over a cloth's surface: a 128² cloth's springs
+  // at a spring's width would paint the surface over, and a line is one primitive, a quad two
+  void draw(const SceneView& view, const Frame& frame, const DrawOptions& options, bool thin);
   // The lines, with the program in use (the shadow's).
   void drawForShadow() const;
 
