@@ -81,10 +81,9 @@ class ViewBuilder {
   std::vector<std::vector<std::uint32_t>> levels_;           // the surface's coarser levels
   std::vector<std::span<const std::uint32_t>> level_spans_;  // over levels_, for the view
   std::vector<render::ColliderShape> colliders_;
-  std::vector<float> uv_;         // surface_uv, with the topology
-  std::vector<float> wind_;       // SceneView::wind_streaks
-  std::vector<float> grab_line_;  // SceneView::grab_line
-  StreakBox streak_box_;          // about the scene's first view
+  std::vector<float> uv_;    // surface_uv, with the topology
+  std::vector<float> wind_;  // SceneView::wind_streaks
+  StreakBox streak_box_;     // about the scene's first view
   bool streak_box_valid_ = false;
   std::vector<float> abs_strain_;  // scratch of autoStrainScale's percentile
   float smoothed_strain_ = 0.0f;   // the percentile, smoothed over builds
@@ -92,6 +91,8 @@ class ViewBuilder {
   bool fresh_scene_ = true;  // the next build starts the smoothing afresh
   Eigen::VectorXd tmp_;
   render::SceneView view_;
+  // SceneView::grab_line
+  std::vector<float> grab_line_;
 };
 
 }  // namespace app
