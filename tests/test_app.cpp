@@ -526,6 +526,23 @@ TEST_CASE("app: the mouse spring pulls a particle and a pendulum bob") {
   CHECK(s.state().x[0] > phi0 + 1e-3);
 }
 
+TEST_CASE("app: a grab's view holds the line from the cursor's target to the grabbed body") {
+  app::Session s;
+  s.load("pendulum_small_angle");
+  app::ViewBuilder views;
+  CHECK(views.build(s, false).grab_line.empty());
+  s.setGrab(0, sim::Vec3(1.0, 0.5, 0.0));
+  const render::SceneView& v = views.build(s, false);
+  REQUIRE(v.grab_line.size() == 6u);
+  CHECK(v.grab_line[0] == 1.0f);
+  CHECK(v.grab_line[1] == 0.5f);
+  CHECK(v.grab_line[2] == 0.0f);
+  const int p = app::ViewBuilder::pointOfBody(s, 0);  // the bob, after the pivot
+  for (int c = 0; c < 3; ++c) CHECK(v.grab_line[3 + c] == v.positions[3 * p + c]);
+  s.setGrab(-1, sim::Vec3::Zero());
+  CHECK(views.build(s, false).grab_line.empty());
+}
+
 TEST_CASE("app: the view of a pendulum has the pivot, the bobs and rigid rods") {
   app::Session s;
   s.load("seed004_triple_pendulum");

@@ -75,7 +75,7 @@ float distanceToRay(const glm::vec3& p, const glm::vec3& origin, const glm::vec3
 constexpr std::uint64_t kFreshTopology = 1u << 20;
 
 struct TestScene {
-  std::vector<float> positions, radii, strain, trails, uv, wind;
+  std::vector<float> positions, radii, strain, trails, uv, wind, grab;
   std::vector<std::uint8_t> flags, line_flags;
   std::vector<std::uint32_t> lines, triangles, trail_lengths;
   std::vector<std::span<const std::uint32_t>> levels;  // SceneView::surface_levels
@@ -114,6 +114,7 @@ struct TestScene {
     v.trail_lengths = trail_lengths;
     v.colliders = colliders;
     v.wind_streaks = wind;
+    v.grab_line = grab;
     static std::uint64_t fresh = kFreshTopology;
     v.topology = topology ? topology : ++fresh;
     v.planar = planar;
@@ -1646,4 +1647,189 @@ TEST_CASE("render: the anti-aliasing filter gives the same pixels on 1, 2 and 3 
     CAPTURE(threads);
     CHECK(many == one);
   }
+}
+
+// ============================== wide lines, colliders seen, the grab
+// ==============================
+
+namespace {
+// The run of rows, through column x, whose pixels differ from the background's by more than
+// `tol` (summed over r g b), around row y0: how wide a horizontal line is drawn there.
+int drawnRowsAround(const Image& img, const render::DrawOptions& o, int x, int y0, int tol = 30) {
+  const auto differs = [&](int y) {
+    const glm::ivec3 d = glm::abs(img.at(x, y) - backgroundAt(o, y, img.height));
+    return d.x + d.y + d.z > tol;
+  };
+  if (!differs(y0)) return 0;
+  int top = y0, bottom = y0;
+  while (top > 0 && differs(top - 1)) --top;
+  while (bottom < img.height - 1 && differs(bottom + 1)) ++bottom;
+  return bottom - top + 1;
+}
+}  // namespace
+
+TEST_CASE("render: lineWidthPx scales with the picture's height, never below a pixel") {
+  CHECK(render::lineWidthPx(720, false) == render::kSpringWidthAt720);
+  CHECK(render::lineWidthPx(720, true) == render::kRodWidthAt720);
+  CHECK(render::lineWidthPx(1440, true) == 2.0f * render::kRodWidthAt720);
+  CHECK(render::lineWidthPx(360, false) == 0.5f * render::kSpringWidthAt720);
+  CHECK(render::lineWidthPx(100, false) == render::kMinLineWidthPx);
+  CHECK(render::lineWidthPx(0, true) == render::kMinLineWidthPx);
+  CHECK(render::kRodWidthAt720 > render::kSpringWidthAt720);
+}
+
+TEST_CASE(
+    "render: rods and springs are drawn several pixels wide at 720 rows, twice that at 1440") {
+  REQUIRE_GL();
+  TestScene s;
+  // a rod above the middle, a spring below, across most of the view; no particles
+  s.line(s.point({-1.2f, 0.3f, 0.0f}), s.point({1.2f, 0.3f, 0.0f}), 0.0f, render::kLineRigid);
+  s.line(s.point({-1.2f, -0.3f, 0.0f}), s.point({1.2f, -0.3f, 0.0f}), 0.02f);
+  render::DrawOptions o = bareOptions();
+  o.show_points = false;
+  const render::Camera cam = frontCamera();
+  int rod720 = 0, spring720 = 0;
+  for (const int h : {720, 1440}) {
+    CAPTURE(h);
+    const int w = h * 16 / 9;
+    const Image img = renderScene(s, cam, o, w, h);
+    if (h == 720) maybeSave("wide_lines", img);
+    const glm::vec3 rodAt = project(cam, {0.3f, 0.3f, 0.0f}, w, h);
+    const glm::vec3 springAt = project(cam, {0.3f, -0.3f, 0.0f}, w, h);
+    const int rod = drawnRowsAround(img, o, int(rodAt.x), int(rodAt.y));
+    const int spring = drawnRowsAround(img, o, int(springAt.x), int(springAt.y));
+    CAPTURE(rod);
+    CAPTURE(spring);
+    // the quads' width, give or take the pixel that a boundary falls on
+    CHECK(std::abs(rod - render::lineWidthPx(h, true)) <= 1.0f);
+    CHECK(std::abs(spring - render::lineWidthPx(h, false)) <= 1.0f);
+    if (h == 720) {
+      CHECK(rod >= 3);
+      CHECK(spring >= 2);
+      rod720 = rod, spring720 = spring;
+    } else {
+      CHECK(rod >= 2 * rod720 - 1);
+      CHECK(spring > spring720);
+    }
+    // shaded like a cylinder: the middle row is the rod's colour, its edges darker
+    const glm::ivec3 middle = img.at(int(rodAt.x), int(std::floor(rodAt.y)));
+    CHECK(sum(middle) > 3 * 170);
+  }
+  // a 1-pixel picture's worth: at 150 rows a line is still drawn, a pixel wide
+  const Image small = renderScene(s, cam, o, 200, 150);
+  const glm::vec3 at = project(cam, {0.3f, 0.3f, 0.0f}, 200, 150);
+  CHECK(drawnRowsAround(small, o, int(at.x), int(at.y)) >= 1);
+  CHECK(drawnRowsAround(small, o, int(at.x), int(at.y)) <= 2);
+}
+
+TEST_CASE("render: a sphere under a cloth shows through it, and its shadow darkens the cloth's") {
+  REQUIRE_GL();
+  // a sphere of radius 0.5 at the origin behind a square of cloth at z = 0.8 that covers it
+  TestScene s;
+  const auto a = s.point({-1.0f, -1.0f, 0.8f}), b = s.point({1.0f, -1.0f, 0.8f}),
+             c = s.point({1.0f, 1.0f, 0.8f}), d = s.point({-1.0f, 1.0f, 0.8f});
+  s.triangle(a, b, c), s.triangle(a, c, d);
+  render::DrawOptions o = bareOptions();
+  o.show_points = false;
+  const render::Camera cam = frontCamera(4.0f);
+  const int w = 200, h = 150;
+  const Image plain = renderScene(s, cam, o, w, h);
+  render::ColliderShape ball;
+  ball.sphere = true;
+  ball.radius = 0.5f;
+  s.colliders.push_back(ball);
+  const Image seen = renderScene(s, cam, o, w, h);
+  maybeSave("collider_through_cloth", seen);
+  // near the sphere's silhouette (its rim shows strongest) and at its middle: the cloth's
+  // colour moves toward the sphere's warm grey; beside the sphere the cloth is as it was
+  const glm::vec3 rim = project(cam, {0.47f, 0.0f, 0.0f}, w, h);
+  const glm::vec3 middle = project(cam, {0.0f, 0.0f, 0.5f}, w, h);
+  const glm::vec3 beside = project(cam, {0.8f, 0.6f, 0.8f}, w, h);
+  CAPTURE(plain.at(rim));
+  CAPTURE(seen.at(rim));
+  CHECK(seen.at(rim).r > plain.at(rim).r + 20);
+  CHECK(seen.at(rim).r - plain.at(rim).r > seen.at(middle).r - plain.at(middle).r);
+  CHECK(seen.at(middle).r > plain.at(middle).r + 5);
+  CHECK(seen.at(middle).b > seen.at(middle).r);  // still the cloth: faint in the middle
+  CHECK(near(seen.at(beside), plain.at(beside), 1));
+
+  // the shadows: a horizontal cloth 1 m up over a sphere 0.4 m up, on the ground grid
+  TestScene g = grid(5, 0.5f, 1.0f);
+  g.point({0.9f, 0.0f, 0.9f}, 0.02f);  // sets the floor near y = 0
+  o = render::DrawOptions{};
+  o.show_axes = false;
+  o.show_points = false;
+  render::Camera top;
+  top.target = {0.0f, 0.3f, 0.0f};
+  top.distance = 4.0f;
+  top.pitch = 0.35f;
+  const Image clothOnly = renderScene(g, top, o, w, h);
+  ball.point[1] = 0.4f;
+  ball.radius = 0.3f;
+  g.colliders.push_back(ball);
+  const Image both = renderScene(g, top, o, w, h);
+  maybeSave("collider_shadow", both);
+  // under the sphere (the light falls nearly straight down, x and z shifted by its tilt)
+  const glm::vec3 under = project(top, {0.07f, 0.0f, -0.05f}, w, h);
+  CAPTURE(clothOnly.at(under));
+  CAPTURE(both.at(under));
+  CHECK(sum(both.at(under)) < sum(clothOnly.at(under)) - 6);
+}
+
+TEST_CASE("render: a grab draws a line from the cursor's target to the grabbed point") {
+  REQUIRE_GL();
+  TestScene s;
+  const glm::vec3 body(0.5f, -0.2f, 0.0f), target(-0.6f, 0.4f, 0.0f);
+  s.point(body, 0.06f, render::kPointGrabbed);
+  render::DrawOptions o = bareOptions();
+  const render::Camera cam = frontCamera();
+  const int w = 320, h = 180;
+  const Image none = renderScene(s, cam, o, w, h);
+  s.grab = {target.x, target.y, target.z, body.x, body.y, body.z};
+  const Image held = renderScene(s, cam, o, w, h);
+  maybeSave("grab_line", held);
+  for (const float t : {0.2f, 0.5f, 0.8f}) {
+    CAPTURE(t);
+    const glm::vec3 p = project(cam, glm::mix(target, body, t), w, h);
+    const glm::ivec3 c = held.strongest(p, none.at(p));
+    CAPTURE(c);
+    CHECK(c.r > 180);  // the grabbed point's yellow
+    CHECK(c.g > 160);
+    CHECK(c.b < 120);
+    CHECK(near(none.at(p), backgroundAt(o, int(p.y), h), 3));
+  }
+  // nothing held: an empty or non-finite line draws nothing
+  s.grab = {target.x, std::nanf(""), target.z, body.x, body.y, body.z};
+  CHECK(renderScene(s, cam, o, w, h).rgba == none.rgba);
+}
+
+TEST_CASE("render: springs over a drawn surface stay a pixel wide, the culprit wide") {
+  REQUIRE_GL();
+  // a square of cloth at z = 0, and two springs lying on it: one plain, one a culprit
+  TestScene s;
+  const auto a = s.point({-1.0f, -1.0f, 0.0f}), b = s.point({1.0f, -1.0f, 0.0f}),
+             c = s.point({1.0f, 1.0f, 0.0f}), d = s.point({-1.0f, 1.0f, 0.0f});
+  s.triangle(a, b, c), s.triangle(a, c, d);
+  s.line(s.point({-0.9f, 0.3f, 0.0f}), s.point({0.9f, 0.3f, 0.0f}), 0.05f);
+  s.line(s.point({-0.9f, -0.3f, 0.0f}), s.point({0.9f, -0.3f, 0.0f}), 0.0f, render::kLineHighlight);
+  render::DrawOptions o = bareOptions();
+  o.show_points = false;
+  o.strain_scale = 0.05f;
+  const render::Camera cam = frontCamera();
+  const int w = 1280, h = 720;
+  const Image img = renderScene(s, cam, o, w, h);
+  // rows that are not the cloth's around each line
+  const auto rows = [&](const glm::vec3& p) {
+    const glm::ivec3 cloth = img.at(int(p.x), int(p.y) - 40);
+    int n = 0;
+    for (int y = int(p.y) - 10; y <= int(p.y) + 10; ++y) n += !near(img.at(int(p.x), y), cloth, 12);
+    return n;
+  };
+  const int plain = rows(project(cam, {0.2f, 0.3f, 0.0f}, w, h));
+  const int culprit = rows(project(cam, {0.2f, -0.3f, 0.0f}, w, h));
+  CAPTURE(plain);
+  CAPTURE(culprit);
+  CHECK(plain >= 1);
+  CHECK(plain <= 2);
+  CHECK(culprit >= 4);  // twice a spring's 2.5 pixels, give or take a boundary pixel
 }

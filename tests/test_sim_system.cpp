@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <numbers>
 #include <set>
 #include <sstream>
 #include <string>
@@ -148,6 +149,64 @@ TEST_CASE(
     b.restore(atLoad);
     CHECK(b.omegaRatio(atLoad) == 1.0);
   }
+}
+
+namespace {
+// A pendulum scene of rods `lengths` (1 kg bobs), every angle `angle`, at rest, under `gravity`.
+sim::Skeleton pendulumSkeleton(const std::string& lengths, const std::string& angles,
+                               const std::string& gravity = "[0, -9.81, 0]") {
+  const std::string masses = lengths;  // any positive numbers of the same count
+  const scene::Built b = scene::build(
+      scene::parse(R"({"gravity": )" + gravity +
+                       R"(, "system": {"type": "pendulum", "pivot": [1, 2, 0], "lengths": )" +
+                       lengths + R"(, "masses": )" + masses + R"(, "angles": )" + angles + "}}",
+                   "test"));
+  return b.skeleton(b.state, false);
+}
+}  // namespace
+
+TEST_CASE("sim: a pendulum's reach is what its energy allows, the pivot always in it") {
+  // one rod of 2 m released at rest from 60 degrees: the bob never rises above its start (1 m
+  // below the pivot) and swings 2 sin 60 degrees to each side; the box runs from the lowest
+  // point to the pivot
+  const double a = std::numbers::pi / 3;
+  sim::Skeleton k = pendulumSkeleton("[2]", "[" + std::to_string(a) + "]");
+  REQUIRE(k.has_reach);
+  CHECK(k.reach_centre.x() == doctest::Approx(1.0));
+  CHECK(k.reach_centre.y() == doctest::Approx(2.0 - 1.0));  // from -2 m to 0 about the pivot
+  CHECK(k.reach_half.y() == doctest::Approx(1.0));
+  CHECK(k.reach_half.x() == doctest::Approx(2.0 * std::sin(a)).epsilon(1e-5));
+  CHECK(k.reach_half.z() == 0.0);
+  // released from 120 degrees: the bob rises to 1 m above the pivot, and reaches 2 m sideways
+  k = pendulumSkeleton("[2]", "[" + std::to_string(2 * a) + "]");
+  CHECK(k.reach_centre.y() == doctest::Approx(2.0 - 0.5).epsilon(1e-5));  // from -2 m to 1 m
+  CHECK(k.reach_half.y() == doctest::Approx(1.5).epsilon(1e-5));
+  CHECK(k.reach_half.x() == doctest::Approx(2.0));
+  // a rope of ten links released from the horizontal: its tip can whip above the pivot, but
+  // only to about (sqrt 2 - 1) of its length, never over the whole circle
+  const std::string ten = "[0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1]";
+  const std::string flat =
+      "[1.5707963, 1.5707963, 1.5707963, 1.5707963, 1.5707963, 1.5707963, "
+      "1.5707963, 1.5707963, 1.5707963, 1.5707963]";
+  k = pendulumSkeleton(ten, flat);
+  const double top = k.reach_centre.y() + k.reach_half.y() - 2.0;
+  const double bottom = k.reach_centre.y() - k.reach_half.y() - 2.0;
+  CHECK(bottom == doctest::Approx(-1.0));
+  CHECK(top > 0.3);
+  CHECK(top < 0.5);
+  CHECK(k.reach_half.x() == doctest::Approx(1.0));
+  // no gravity: nothing bounds it but its length
+  k = pendulumSkeleton("[2, 1]", "[0.1, 0.1]", "[0, 0, 0]");
+  CHECK(k.reach_centre.y() == doctest::Approx(2.0));
+  CHECK(k.reach_half.x() == doctest::Approx(3.0));
+  CHECK(k.reach_half.y() == doctest::Approx(3.0));
+  // gravity along +x: the box turns with it (the bob starts 30 degrees off +x, so it swings 2 sin
+  // 30 degrees = 1 m to each side of it)
+  k = pendulumSkeleton("[2]", "[" + std::to_string(a) + "]", "[9.81, 0, 0]");
+  CHECK(k.reach_centre.x() == doctest::Approx(1.0 + 1.0).epsilon(1e-5));
+  CHECK(k.reach_centre.y() == doctest::Approx(2.0).epsilon(1e-5));
+  CHECK(k.reach_half.x() == doctest::Approx(1.0).epsilon(1e-5));
+  CHECK(k.reach_half.y() == doctest::Approx(1.0).epsilon(1e-5));
 }
 
 TEST_CASE("sim: each kind draws itself: a pendulum's pivot and rods, a cloth's strained springs") {

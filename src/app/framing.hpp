@@ -1,7 +1,8 @@
-// What the camera frames: for a pendulum, everything its chain can reach; for a spring system, the
-// motion seen so far, a box grown with the state every frame. The camera re-frames when the motion
-// leaves the framed box or the viewport's shape changes, until the user moves the camera; with
-// follow on, it re-centres on the bodies every frame instead.
+// What the camera frames: for a pendulum, everything its chain can reach with the energy it has
+// (a hanging chain's lower part, not the whole circle: sim::Skeleton's reach); for a spring system,
+// the motion seen so far, a box grown with the state every frame. The camera re-frames when the
+// motion leaves the framed box or the viewport's shape changes, until the user moves the camera;
+// with follow on, it re-centres on the bodies every frame instead.
 #pragma once
 
 #include <glm/glm.hpp>
@@ -23,8 +24,8 @@ struct Box {
 
 // The finite points of a flat x y z array.
 Box boxOf(std::span<const float> xyz);
-// Everything a system can reach whatever it does (sim::Skeleton's reach: a pendulum's pivot +-
-// its summed rod lengths in x and y); empty when it has none.
+// Everything a system can reach whatever it does (sim::Skeleton's reach: the part of a
+// pendulum's circle that its energy lets it reach, and its pivot); empty when it has none.
 Box reachBox(const sim::Skeleton& k);
 
 // Points the camera at `box` so that all of it shows in a viewport of the given aspect

@@ -221,6 +221,21 @@ void ViewBuilder::fillTrails(const Session& s, bool advance) {
   }
 }
 
+// The mouse's pull: from the grab's target to the grabbed body's point (render::SceneView).
+void ViewBuilder::fillGrabLine(const Session& s) {
+  grab_line_.clear();
+  const int grabbed = s.grabbed();
+  const int p = grabbed >= 0 ? pointOfBody(s, grabbed) : -1;
+  if (p < 0 || 3 * p + 2 >= static_cast<int>(pos_.size())) return;
+  const sim::Vec3 target = s.built().grabTarget();
+  grab_line_ = {static_cast<float>(target.x()),
+                static_cast<float>(target.y()),
+                static_cast<float>(target.z()),
+                pos_[3 * p],
+                pos_[3 * p + 1],
+                pos_[3 * p + 2]};
+}
+
 // The wind's streaks (app/wind_streaks.hpp) where the wind acts: a system with drag and wind.
 void ViewBuilder::fillWind(const Session& s) {
   const scene::Built& b = s.built();
@@ -242,6 +257,7 @@ const render::SceneView& ViewBuilder::build(const Session& s, bool trails) {
   fillLineStrains(culprit);
   fillTrails(s, trails);
   fillWind(s);
+  fillGrabLine(s);
   updateAutoStrainScale(fresh_scene_);
   fresh_scene_ = false;
   view_.positions = pos_;
@@ -258,6 +274,7 @@ const render::SceneView& ViewBuilder::build(const Session& s, bool trails) {
   view_.trail_lengths = trail_len_;
   view_.colliders = colliders_;
   view_.wind_streaks = wind_;
+  view_.grab_line = grab_line_;
   // each lane's builder is its own upload source: the renderer must not take one lane's radii
   // (a culprit's) for another's
   view_.topology = (topology_ << 3) | static_cast<std::uint64_t>(lane & 7);

@@ -63,6 +63,7 @@ class ViewBuilder {
   void fillTrails(const Session& s, bool advance);
   void fillSurfaceUv(const scene::Built& b);
   void fillWind(const Session& s);
+  void fillGrabLine(const Session& s);
   void updateAutoStrainScale(bool fresh);
   const scene::Built* built_ = nullptr;
   sim::Skeleton skeleton_;  // the system's, at the last rebuildTopology
@@ -95,6 +96,8 @@ class ViewBuilder {
   bool fresh_scene_ = true;  // the next build starts the smoothing afresh
   Eigen::VectorXd tmp_;
   render::SceneView view_;
+  // SceneView::grab_line
+  std::vector<float> grab_line_;
 };
 
 }  // namespace app

@@ -14,6 +14,9 @@ namespace {
 constexpr glm::vec3 kColliderSphere{0.72f, 0.69f, 0.64f};
 constexpr glm::vec3 kColliderPlane{0.24f, 0.25f, 0.28f};
 constexpr float kColliderPlaneOpacity = 0.6f;
+// a sphere hidden under a cloth shows through it (ColliderPass::drawThrough): this opaque in its
+// middle and at its silhouette
+constexpr float kThroughOpacity = 0.12f, kThroughRimOpacity = 0.5f;
 // a cloth resting on a sphere lies exactly on its surface, and the cloth is pushed back by its
 // polygon offset: the sphere is pushed back further, so that the cloth on it always wins
 constexpr float kColliderOffsetFactor = 3.0f, kColliderOffsetUnits = 3.0f;
@@ -96,7 +99,8 @@ bool floorLevel(std::span<const ColliderShape> colliders, float& level) {
 // ---- the pass ----
 
 // their own positions, normals and triangles; no uv (a constant 0)
-void ColliderPass::init() {
+bool ColliderPass::init(std::string* error) {
+  if (!throughProgram_.link("surface.vert", "collider_xray.frag", error)) return false;
   vao_.create();
   positions_.create();
   normals_.create();
@@ -111,6 +115,7 @@ void ColliderPass::init() {
   glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, triangles_.id());
   glBindVertexArray(0);
   glBindBuffer(GL_ARRAY_BUFFER, 0);
+  return true;
 }
 
 void ColliderPass::uploadMesh() {
@@ -159,6 +164,39 @@ void ColliderPass::draw(std::span<const ColliderShape> colliders, const Frame& f
     glDepthMask(GL_TRUE);
     glDisable(GL_BLEND);
   }
+}
+
+// The spheres again where something nearer hides them: depth test GREATER at the very polygon
+// offset of their first draw (so that their visible parts, at equal depth, are not drawn twice),
+// their far half culled (it lies behind their own near half), blended, no depth written.
+void ColliderPass::drawThrough(const Frame& f) {
+  const auto planes = static_cast<GLsizei>(mesh_.plane_indices);
+  const auto spheres = static_cast<GLsizei>(mesh_.triangles.size()) - planes;
+  if (spheres <= 0) return;
+  throughProgram_.use();
+  throughProgram_.set("u_view", f.view);
+  throughProgram_.set("u_proj", f.proj);
+  throughProgram_.set("u_orthographic", f.orthographic ? 1 : 0);
+  throughProgram_.set("u_color_front", kColliderSphere);
+  throughProgram_.set("u_opacity", kThroughOpacity);
+  throughProgram_.set("u_rim_opacity", kThroughRimOpacity);
+  glBindVertexArray(vao_.id());
+  glEnable(GL_BLEND);
+  glDepthMask(GL_FALSE);
+  glDepthFunc(GL_GREATER);
+  glEnable(GL_CULL_FACE);
+  glFrontFace(GL_CW);  // addSphere's triangles wind clockwise seen from outside
+  glCullFace(GL_BACK);
+  glEnable(GL_POLYGON_OFFSET_FILL);
+  glPolygonOffset(kColliderOffsetFactor, kColliderOffsetUnits);
+  glDrawElements(GL_TRIANGLES, spheres, GL_UNSIGNED_INT,
+                 reinterpret_cast<const void*>(planes * sizeof(std::uint32_t)));
+  glDisable(GL_POLYGON_OFFSET_FILL);
+  glFrontFace(GL_CCW);
+  glDisable(GL_CULL_FACE);
+  glDepthFunc(GL_LEQUAL);
+  glDepthMask(GL_TRUE);
+  glDisable(GL_BLEND);
 }
 
 void ColliderPass::skip() {

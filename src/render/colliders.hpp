@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <glm/glm.hpp>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "render/frame.hpp"
@@ -40,16 +41,20 @@ bool floorLevel(std::span<const ColliderShape> colliders, float& level);
 // The colliders lit like the cloth without its checker: the spheres opaque, then the planes as
 // translucent discs as wide as the ground grid, pushed back so that the grid and shadows lying on
 // a floor stay in front, and writing no depth. Their shadows are cast in the shadow pass (which
-// reuses this frame's mesh).
+// reuses this frame's mesh). After the scene, the spheres show through whatever hides them
+// (drawThrough).
 class ColliderPass {
  public:
   // `litProgram`: the lit program (shaders/surface.vert), shared with the surface pass
   explicit ColliderPass(Program& litProgram) : litProgram_(litProgram) {}
-  void init();
+  bool init(std::string* error);
   // Builds this frame's mesh, the planes as discs of radius `reach` about `around` (the grid's
   // centre), and draws it.
   void draw(std::span<const ColliderShape> colliders, const Frame& frame, const glm::vec3& around,
             float reach);
+  // After the cloth: this frame's spheres, faintly and with a stronger silhouette, where something
+  // nearer hides them (a ball under a draped cloth stays in view).
+  void drawThrough(const Frame& frame);
   void skip();  // the colliders are not drawn this frame: nor are their shadows
   // The spheres of this frame's mesh, with the program in use (the shadow's).
   void drawSpheresForShadow() const;
@@ -58,6 +63,7 @@ class ColliderPass {
   void uploadMesh();
 
   Program& litProgram_;
+  Program throughProgram_;  // surface.vert, collider_xray.frag
   VertexArray vao_;
   Buffer positions_, normals_, triangles_;
   ColliderMesh mesh_;  // this frame's, rebuilt with the grid's centre and reach

@@ -110,6 +110,11 @@ bool Framebuffer::resize(int width, int height, int samples, std::string* error)
 
   GLint previous = 0;
   glGetIntegerv(GL_FRAMEBUFFER_BINDING, &previous);
+  // a binding of this target's own old objects is not restored: their names are deleted, and
+  // binding a deleted name is an error in a core context
+  if (previous != 0 &&
+      (static_cast<GLuint>(previous) == fbo_ || static_cast<GLuint>(previous) == resolveFbo_))
+    previous = 0;
   releaseObjects();
   width_ = height_ = samples_ = 0;
   ended_ = false;

@@ -40,6 +40,10 @@ void Program::set(const char* name, float value) {
   glUniform1f(location(name), value);
 }
 
+void Program::set(const char* name, const glm::vec2& value) {
+  glUniform2fv(location(name), 1, glm::value_ptr(value));
+}
+
 void Program::set(const char* name, const glm::vec3& value) {
   glUniform3fv(location(name), 1, glm::value_ptr(value));
 }

@@ -28,6 +28,7 @@ class Program {
   // the linker dropped (unused by the shaders) has location -1, which GL ignores.
   void set(const char* name, int value);
   void set(const char* name, float value);
+  void set(const char* name, const glm::vec2& value);
   void set(const char* name, const glm::vec3& value);
   void set(const char* name, const glm::vec4& value);
   void set(const char* name, const glm::mat4& value);

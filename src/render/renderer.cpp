@@ -117,6 +117,7 @@ struct Renderer::Impl {
     PointsPass points;
     TrailsPass trails{lineProgram};
     WindPass wind{lineProgram};
+    GrabLinePass grab;
     std::optional<TopologyKey> topology;  // of the view last drawn
 
     bool init(std::string* error);
@@ -163,11 +164,11 @@ bool Renderer::Impl::Passes::init(std::string* error) {
   positions.create();
   if (!points.init(positions, error) || !lineProgram.link("line.vert", "line.frag", error) ||
       !springs.init(positions, error) || !litProgram.link("surface.vert", "surface.frag", error) ||
-      !background.init(error) || !shadow.init(positions, error))
+      !background.init(error) || !shadow.init(positions, error) || !colliders.init(error) ||
+      !grab.init(error))
     return false;
   surface.init(positions);
   ground.init();
-  colliders.init();
   trails.init();
   wind.init();
   return true;
@@ -252,7 +253,10 @@ void Renderer::Impl::Passes::drawScene(const SceneView& v, const Frame& f, const
     glDisable(GL_DEPTH_TEST);
   }
   if (d.surface) surface.draw(f, o, d.level);
-  if (d.lines) springs.draw(v, f, o);
+  // a collider hidden under the cloth shows through it (the solid lane's: a ghost draws none)
+  if (o.opacity >= 1.0f) colliders.drawThrough(f);
+  // over a drawn surface the springs are a thin mesh on it (springs.hpp)
+  if (d.lines) springs.draw(v, f, o, d.surface && o.show_surface);
   if (d.points) points.draw(v, f, o);
   if (o.opacity < 1.0f) {
     glDepthMask(GL_TRUE);
@@ -268,6 +272,7 @@ void Renderer::Impl::Passes::drawOverlays(const SceneView& v, const Frame& f,
   if (o.show_trails && !v.trail_lengths.empty()) trails.draw(v, f);
   // the air once, with the lane drawn solid (a ghost's would draw it twice)
   if (o.show_wind && o.opacity >= 1.0f && v.wind_streaks.size() >= 8) wind.draw(v, f);
+  if (o.opacity >= 1.0f) grab.draw(v, f);  // the solid lane's: the hand pulls that one
 }
 
 Renderer::Renderer() : impl_(std::make_unique<Impl>()) {}

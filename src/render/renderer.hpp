@@ -1,6 +1,7 @@
 // Draws a SceneView into the currently bound framebuffer (needs only a current OpenGL 3.3 core
 // context: a GLFW window or a headless EGL context). Particles are sphere impostors (point
-// sprites), springs GL_LINES coloured by strain in the shader, cloth a lit two-sided surface. Two
+// sprites), springs and rods screen-space quads (lineWidthPx wide) coloured by strain in the
+// shader, cloth a lit two-sided surface. Two
 // upload paths (docs/architecture.md#two-upload-paths): index buffers when SceneView::topology
 // changes; positions (one buffer for particles, springs and surface) and one strain per spring
 // every frame.
@@ -55,6 +56,15 @@ struct DrawOptions {
 // rest = (0.74, 0.75, 0.77) light grey, stretched = (0.93, 0.13, 0.10) red, compressed =
 // (0.12, 0.36, 0.98) blue (linear RGB); a NaN strain is drawn at rest.
 glm::vec3 strainColor(float strain, float scale);
+
+// The width of a drawn spring or rod (pixels): it scales with the picture, so that a clip reads
+// the same on a projector at any size. kSpringWidthAt720 px in a target 720 rows high (a rod
+// kRodWidthAt720: a pendulum's rods are its whole picture), in proportion to the target's height
+// (a side-by-side column keeps the full height's width), never below kMinLineWidthPx.
+inline constexpr float kLineWidthReferenceHeight = 720.0f;               // rows
+inline constexpr float kSpringWidthAt720 = 2.5f, kRodWidthAt720 = 4.0f;  // pixels
+inline constexpr float kMinLineWidthPx = 1.0f;
+float lineWidthPx(int height, bool rod);
 
 // The colour clear() gives a row at height v (0 the bottom row's centre, 1 the top's): options.
 // background at mid height, lighter above and darker below, background * (1 + g (v - 1/2)) with

@@ -51,6 +51,9 @@ struct SceneView {
   std::span<const ColliderShape> colliders;      // static; may be empty
   // the wind's streaks (app/wind_streaks.hpp): tail then head of each, x y z alpha per end
   std::span<const float> wind_streaks;
+  // the mouse's pull: where the cursor aims (the grab's target), then the grabbed point, x y z
+  // each (m); empty while nothing is held. Drawn as a line over the scene.
+  std::span<const float> grab_line;
   // changes whenever a count, an index array, the radii or surface_uv change (the renderer rebuilds
   // its index buffers and uploads the radii only then)
   std::uint64_t topology = 0;

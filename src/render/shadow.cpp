@@ -14,6 +14,17 @@ constexpr glm::vec3 kShadowLight{0.18f, -1.0f, -0.12f};
 constexpr float kShadowAlpha = 0.42f;  // under a caster touching the ground
 // a caster this many scene extents above the ground casts the faintest shadow
 constexpr float kShadowFadeExtents = 0.6f;
+// Stencil bits: each pixel is darkened once by the scene's casters and once more by the collider
+// spheres', so that a solid ball's shadow reads inside the shadow of a cloth draped over it (the
+// cloth is thin, the ball is not)
+constexpr GLuint kSceneShadowBit = 1, kColliderShadowBit = 2;
+
+// the casters that follow darken the pixels whose `bit` is clear, and set it
+void darkenOncePer(GLuint bit) {
+  glStencilMask(bit);
+  glStencilFunc(GL_EQUAL, 0, bit);
+  glStencilOp(GL_KEEP, GL_KEEP, GL_INVERT);
+}
 
 }  // namespace
 
@@ -48,9 +59,7 @@ void ShadowPass::draw(const SceneView& v, const Frame& f, const DrawOptions& o, 
   glEnable(GL_BLEND);
   glDepthMask(GL_FALSE);
   glEnable(GL_STENCIL_TEST);
-  glStencilMask(0xFF);
-  glStencilFunc(GL_EQUAL, 0, 0xFF);
-  glStencilOp(GL_KEEP, GL_KEEP, GL_INCR);
+  darkenOncePer(kSceneShadowBit);
   if (casters.surface) {  // a fine cloth's coarser shadow mesh where it has one
     if (coarseIndexCount_ > 0) {
       glBindVertexArray(coarseVao_.id());
@@ -60,13 +69,18 @@ void ShadowPass::draw(const SceneView& v, const Frame& f, const DrawOptions& o, 
     }
   }
   if (casters.springs) casters.springs->drawForShadow();
-  if (casters.colliders) casters.colliders->drawSpheresForShadow();
   if (casters.points) {
     program_.set("u_points", 1);
     program_.set("u_point_scale",
                  f.proj[1][1] * 0.5f * static_cast<float>(f.height) * o.point_scale);
     casters.points->drawForShadow(v, f.points);
+    program_.set("u_points", 0);
   }
+  if (casters.colliders) {
+    darkenOncePer(kColliderShadowBit);
+    casters.colliders->drawSpheresForShadow();
+  }
+  glStencilMask(0xFF);
   glDisable(GL_STENCIL_TEST);
   glDepthMask(GL_TRUE);
   glDisable(GL_BLEND);

@@ -1,8 +1,9 @@
 // The planar shadow of a 3-D scene on the ground grid: the cloth, springs, collider spheres and
 // particles projected along a light from nearly straight above (shaders/shadow.vert), a contact
 // cue more than a lighting effect. Drawn after the grid and before the scene: blended black, each
-// pixel darkened once however many casters overlap it (the stencil counts; a target without
-// stencil bits darkens overlaps twice), no depth written.
+// pixel darkened once however many of the scene's casters overlap it, and once more under a
+// collider sphere (a stencil bit each: a solid ball's shadow reads inside a draped cloth's; a
+// target without stencil bits darkens overlaps twice), no depth written.
 #pragma once
 
 #include <cstddef>

@@ -14,11 +14,15 @@ constexpr glm::vec3 kStrainRest{0.74f, 0.75f, 0.77f};
 constexpr glm::vec3 kStrainStretched{0.93f, 0.13f, 0.10f};
 constexpr glm::vec3 kStrainCompressed{0.12f, 0.36f, 0.98f};
 constexpr glm::vec3 kRigid{0.87f, 0.86f, 0.83f};
-// a culprit spring is drawn once more this wide (pixels), where the context allows wide lines:
-// it stands out of a dense cloth
+// a culprit spring is drawn once more, this many times as wide as a spring: it stands out of a
+// dense cloth
+constexpr float kHighlightWidthScale = 2.0f;
+// ... and, in the one-colour fallback, this wide (pixels) where the context allows wide lines
 constexpr float kHighlightLineWidth = 3.0f;
 // texture units of the texture buffers
 constexpr GLint kPositionsUnit = 0, kLinesUnit = 1, kStrainUnit = 2, kLineFlagsUnit = 3;
+// spring.vert draws each line as a quad of two triangles
+constexpr int kVerticesPerQuad = 6;
 
 // The scale the map divides by, or 0 where it cannot (the map then shows the sign only).
 float usableScale(float scale) {
@@ -26,6 +30,12 @@ float usableScale(float scale) {
 }
 
 }  // namespace
+
+float lineWidthPx(int height, bool rod) {
+  const float h = static_cast<float>(std::max(height, 0));
+  const float at720 = rod ? kRodWidthAt720 : kSpringWidthAt720;
+  return std::max(kMinLineWidthPx, at720 * h / kLineWidthReferenceHeight);
+}
 
 glm::vec3 strainColor(float strain, float scale) {
   if (std::isnan(strain)) return kStrainRest;
@@ -92,12 +102,14 @@ void SpringsPass::queryLimits() {
 // the texture buffers, read by texelFetch: views of the position and line index buffers (no
 // copies), strain and flags per line
 void SpringsPass::createTextures(const Buffer& positions) {
-  const std::pair<Texture*, const Buffer*> views[] = {{&positionsTexture_, &positions},
-                                                      {&lineIndexTexture_, &lineIndexBuffer_},
-                                                      {&strainTexture_, &strainBuffer_},
-                                                      {&flagsTexture_, &flagsBuffer_}};
-  const GLenum formats[] = {GL_R32F, GL_R32UI, GL_R32F, GL_R8UI};
-  for (int i = 0; i < 4; ++i) {
+  const std::pair<Texture*, const Buffer*> views[] = {
+      {&positionsTexture_, &positions},
+      {&lineIndexTexture_, &lineIndexBuffer_},
+      {&strainTexture_, &strainBuffer_},
+      {&flagsTexture_, &flagsBuffer_},
+      {&highlightIndexTexture_, &highlightIndexBuffer_}};
+  const GLenum formats[] = {GL_R32F, GL_R32UI, GL_R32F, GL_R8UI, GL_R32UI};
+  for (int i = 0; i < 5; ++i) {
     views[i].first->create();
     // a generated name becomes a buffer object when first bound: glTexBuffer needs an object
     glBindBuffer(GL_TEXTURE_BUFFER, views[i].second->id());
@@ -169,33 +181,60 @@ void SpringsPass::setGhost(const DrawOptions& o) {
 }
 
 // The culprits are drawn after all lines, so that no neighbour drawn later covers them.
-void SpringsPass::draw(const SceneView& v, const Frame& f, const DrawOptions& o) {
+void SpringsPass::draw(const SceneView& v, const Frame& f, const DrawOptions& o, bool thin) {
   uploadFlagsIfChanged(v);
   // GL 3.3 promises texture buffers of only 65 536 texels (desktop drivers 2^27): beyond the
-  // limit the lines are drawn in the rest colour, indexed over the position attribute
+  // limit the lines are drawn 1 pixel wide in the rest colour, indexed over the position
+  // attribute
   const size_t need = std::max(3 * f.points, lineIndices_.size());
-  if (need <= maxTexels_) {
-    uploadStrain(v);
-    springProgram_.use();
-    springProgram_.set("u_view_proj", f.viewProj);
-    springProgram_.set("u_strain_scale", usableScale(o.strain_scale));
-    for (const auto& [unit, texture] :
-         {std::pair{kPositionsUnit, &positionsTexture_}, std::pair{kLinesUnit, &lineIndexTexture_},
-          std::pair{kStrainUnit, &strainTexture_}, std::pair{kLineFlagsUnit, &flagsTexture_}}) {
-      glActiveTexture(GL_TEXTURE0 + static_cast<GLenum>(unit));
-      glBindTexture(GL_TEXTURE_BUFFER, texture->id());
-    }
-    glActiveTexture(GL_TEXTURE0);
-    glBindVertexArray(springsVao_.id());
-    glDrawArrays(GL_LINES, 0, 2 * lineCount_);
-  } else {
+  if (need > maxTexels_) {
     drawInOneColour(f, linesVao_, kStrainRest, 2 * lineCount_);
+    if (highlightCount_ > 0) {
+      if (wideLines_) glLineWidth(kHighlightLineWidth);
+      drawInOneColour(f, highlightVao_, kHighlightMagenta, 2 * highlightCount_);
+      glLineWidth(1.0f);
+    }
+    return;
+  }
+  uploadStrain(v);
+  springProgram_.use();
+  springProgram_.set("u_view_proj", f.viewProj);
+  springProgram_.set("u_strain_scale", usableScale(o.strain_scale));
+  springProgram_.set("u_viewport",
+                     glm::vec2(static_cast<float>(f.width), static_cast<float>(f.height)));
+  for (const auto& [unit, texture] :
+       {std::pair{kPositionsUnit, &positionsTexture_}, std::pair{kLinesUnit, &lineIndexTexture_},
+        std::pair{kStrainUnit, &strainTexture_}, std::pair{kLineFlagsUnit, &flagsTexture_}}) {
+    glActiveTexture(GL_TEXTURE0 + static_cast<GLenum>(unit));
+    glBindTexture(GL_TEXTURE_BUFFER, texture->id());
+  }
+  glBindVertexArray(springsVao_.id());
+  springProgram_.set("u_thin", thin ? 1 : 0);
+  if (thin) {
+    springProgram_.set("u_all_highlighted", 0);
+    glDrawArrays(GL_LINES, 0, 2 * lineCount_);
+    springProgram_.set("u_thin", 0);  // the culprits stand out of the thin lines
+  } else {
+    drawQuads(f, lineCount_, false);
   }
   if (highlightCount_ > 0) {
-    if (wideLines_) glLineWidth(kHighlightLineWidth);
-    drawInOneColour(f, highlightVao_, kHighlightMagenta, 2 * highlightCount_);
-    glLineWidth(1.0f);
+    // the same quads over the culprits' index pairs, all in the highlight colour, wider
+    glActiveTexture(GL_TEXTURE0 + static_cast<GLenum>(kLinesUnit));
+    glBindTexture(GL_TEXTURE_BUFFER, highlightIndexTexture_.id());
+    drawQuads(f, highlightCount_, true);
   }
+  glActiveTexture(GL_TEXTURE0);
+}
+
+// `count` lines of the bound index texture as quads, springs and rods each at their width
+// (the culprits' kHighlightWidthScale times a spring's)
+void SpringsPass::drawQuads(const Frame& f, int count, bool highlighted) {
+  const float spring = lineWidthPx(f.height, false), rod = lineWidthPx(f.height, true);
+  const float scale = highlighted ? kHighlightWidthScale : 1.0f;
+  springProgram_.set("u_width_px", scale * spring);
+  springProgram_.set("u_rod_width_px", highlighted ? scale * spring : rod);
+  springProgram_.set("u_all_highlighted", highlighted ? 1 : 0);
+  glDrawArrays(GL_TRIANGLES, 0, kVerticesPerQuad * count);
 }
 
 // indexed lines through the per-vertex colour program, the colour a constant attribute

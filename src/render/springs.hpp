@@ -1,7 +1,7 @@
-// Springs coloured by strain and rods in a neutral colour (shaders/spring.vert: GL_LINES whose
-// ends, strains and flags it fetches from texture buffers by line index: one float per spring
-// uploaded a frame rather than two CPU-coloured vertices). A divergence's culprit is drawn once
-// more on top, magenta and wider where the context allows.
+// Springs coloured by strain and rods in a neutral colour (shaders/spring.vert: screen-space quads
+// lineWidthPx wide, whose ends, strains and flags it fetches from texture buffers by line index:
+// one float per spring uploaded a frame rather than CPU-built vertices). A divergence's culprit
+// is drawn once more on top, magenta and twice as wide.
 #pragma once
 
 #include <cstddef>
@@ -28,7 +28,9 @@ class SpringsPass {
   void uploadTopology(const SceneView& view, std::size_t n);
   int lineCount() const { return lineCount_; }  // drawn: those in range
   void setGhost(const DrawOptions& options);    // a ghosted lane's tint and opacity
-  void draw(const SceneView& view, const Frame& frame, const DrawOptions& options);
+  // `thin`: the lines a pixel wide (GL_LINES), over a cloth's surface: a 128² cloth's springs
+  // at a spring's width would paint the surface over, and a line is one primitive, a quad two
+  void draw(const SceneView& view, const Frame& frame, const DrawOptions& options, bool thin);
   // The lines, with the program in use (the shadow's).
   void drawForShadow() const;
 
@@ -40,6 +42,7 @@ class SpringsPass {
   std::span<const T> perDrawnLine(std::span<const T> values, std::vector<T>& scratch) const;
   void uploadStrain(const SceneView& view);
   void uploadFlagsIfChanged(const SceneView& view);
+  void drawQuads(const Frame& frame, int count, bool highlighted);
   void drawInOneColour(const Frame& frame, const VertexArray& vao, const glm::vec3& color,
                        int indices);
 
@@ -51,8 +54,9 @@ class SpringsPass {
   Buffer lineIndexBuffer_;       // point index pairs of the drawn lines (also a texture buffer)
   Buffer highlightIndexBuffer_;  // point index pairs of the highlighted ones
   Buffer strainBuffer_, flagsBuffer_;  // per drawn line, texture buffers
-  Texture positionsTexture_, lineIndexTexture_, strainTexture_, flagsTexture_;
-  bool wideLines_ = false;     // glLineWidth(kHighlightLineWidth) is allowed
+  Texture positionsTexture_, lineIndexTexture_, strainTexture_, flagsTexture_,
+      highlightIndexTexture_;
+  bool wideLines_ = false;     // glLineWidth(kHighlightLineWidth) is allowed (the fallback's)
   std::size_t maxTexels_ = 0;  // GL_MAX_TEXTURE_BUFFER_SIZE
 
   // topology state

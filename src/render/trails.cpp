@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
+
+#include "render/renderer.hpp"
 
 #include "render/palette.hpp"
 
@@ -94,6 +97,42 @@ void WindPass::draw(const SceneView& v, const Frame& f) {
   beginBlendedLines(lineProgram_, f, vao_);
   glDrawArrays(GL_LINES, 0, static_cast<GLsizei>(vertexScratch_.size()));
   endBlendedLines();
+}
+
+// ---- the grab line ----
+
+namespace {
+// the grabbed point's colour (points.cpp), and the line a little wider than a rod: it is the
+// user's own hand on the scene
+constexpr glm::vec3 kGrabColor{1.0f, 0.92f, 0.15f};
+constexpr float kGrabWidthScale = 1.25f;
+constexpr int kGrabLineFloats = 6;  // two x y z
+}  // namespace
+
+bool GrabLinePass::init(std::string* error) {
+  if (!program_.link("segment.vert", "spring.frag", error)) return false;
+  vao_.create();
+  return true;
+}
+
+void GrabLinePass::draw(const SceneView& v, const Frame& f) {
+  if (v.grab_line.size() < kGrabLineFloats) return;
+  const std::span<const float> g = v.grab_line;
+  for (int i = 0; i < kGrabLineFloats; ++i)
+    if (!std::isfinite(g[i])) return;
+  program_.use();
+  program_.set("u_view_proj", f.viewProj);
+  program_.set("u_viewport", glm::vec2(static_cast<float>(f.width), static_cast<float>(f.height)));
+  program_.set("u_a", glm::vec3(g[0], g[1], g[2]));
+  program_.set("u_b", glm::vec3(g[3], g[4], g[5]));
+  program_.set("u_width_px", kGrabWidthScale * lineWidthPx(f.height, true));
+  program_.set("u_color", kGrabColor);
+  program_.set("u_tint", glm::vec4(0.0f));
+  program_.set("u_opacity", 1.0f);
+  glDisable(GL_DEPTH_TEST);
+  glBindVertexArray(vao_.id());
+  glDrawArrays(GL_TRIANGLES, 0, 6);
+  glEnable(GL_DEPTH_TEST);
 }
 
 }  // namespace render

@@ -1,8 +1,10 @@
 // The trails (SceneView::trails: recent positions of a few points) and the wind's streaks
 // (SceneView::wind_streaks, docs/architecture.md#wind-streaks): coloured lines built on the CPU
-// each frame, drawn blended over the scene without writing depth.
+// each frame, drawn blended over the scene without writing depth. The mouse's pull
+// (SceneView::grab_line): one wide line over everything.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "render/color_vertex.hpp"
@@ -44,6 +46,18 @@ class WindPass {
   VertexArray vao_;
   Buffer vertices_;
   std::vector<ColorVertex> vertexScratch_;  // this frame's, kept to avoid reallocation
+};
+
+// The grab line in the grabbed point's yellow, kGrabWidthScale times a rod's width, drawn over
+// the scene without depth test (the pull must show even where the body is behind the cloth).
+class GrabLinePass {
+ public:
+  bool init(std::string* error);
+  void draw(const SceneView& view, const Frame& frame);
+
+ private:
+  Program program_;  // segment.vert, spring.frag
+  VertexArray vao_;  // no attributes
 };
 
 }  // namespace render

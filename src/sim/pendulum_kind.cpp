@@ -13,6 +13,64 @@ namespace {
 // mass relative to the heaviest (a sphere's size for a given density).
 constexpr double kBobOfShortestRod = 0.3, kBobOfChain = 0.06;
 constexpr double kPivotOfBob = 0.4;  // the pivot: a smaller dot than the bobs
+// halvings of the search for the highest height a bob's energy allows (2^-24 of its reach)
+constexpr int kReachHalvings = 24;
+
+// The least potential (over g, kg m) of the chain with bob i at height h above the pivot: the
+// bobs above i hang from the pivot or from bob i, whichever holds them higher; those below it
+// hang straight down from it. `reach`: cumulative rod lengths, bob by bob.
+double leastPotential(const PendulumModel& m, const Eigen::VectorXd& reach, int i, double h) {
+  double v = 0.0;
+  for (int j = 0; j < m.links(); ++j) {
+    const double hj =
+        j < i ? std::max(-reach[j], h - (reach[i] - reach[j])) : h - (reach[j] - reach[i]);
+    v += m.mass[j] * hj;
+  }
+  return v;
+}
+
+// The box a pendulum can reach with the energy it has (conserved, or lost to joint damping): bob
+// i rises no higher than the height at which the chain, at rest and hanging as low as it can
+// with bob i there, would hold all of its energy, and no higher than its chain's length allows;
+// sideways it reaches its chain's length where it may rise to the pivot, less below. A hanging
+// chain swinging gently is framed on the bottom of its circle, a chain released from the
+// horizontal on the circle's lower part and what its whip can throw above. Without gravity, or
+// at a state that is not finite, the whole circle.
+void energyReach(const PendulumModel& m, const State& s, Skeleton& k) {
+  const int n = m.links();
+  Eigen::VectorXd reach(n);
+  double total = 0.0;
+  for (int i = 0; i < n; ++i) reach[i] = total += m.length[i];
+  const Vec3 g(m.gravity.x(), m.gravity.y(), 0.0);  // a planar pendulum feels only these
+  const double gn = g.norm();
+  k.reach_centre = m.pivot, k.reach_half = Vec3(total, total, 0.0);
+  Eigen::VectorXd x;
+  pendulumPositions(m, s.x, x);
+  const Energy e = energy(m, s);
+  if (!(gn > 0.0) || !x.allFinite() || !std::isfinite(e.kinetic)) return;
+  const Vec3 up = -g / gn, side(-up.y(), up.x(), 0.0);
+  double budget = e.kinetic / gn;  // the energy over g: mass-weighted heights (kg m)
+  for (int i = 0; i < n; ++i) budget += m.mass[i] * up.dot(x.segment<3>(3 * i) - m.pivot);
+  double top = -total, half = 0.0;
+  for (int i = 0; i < n; ++i) {
+    double lo = -reach[i], hi = reach[i];
+    if (leastPotential(m, reach, i, hi) > budget)
+      for (int it = 0; it < kReachHalvings; ++it) {
+        const double mid = 0.5 * (lo + hi);
+        (leastPotential(m, reach, i, mid) <= budget ? lo : hi) = mid;
+      }
+    else
+      lo = hi;
+    top = std::max(top, lo);
+    half = std::max(half, lo >= 0.0 ? reach[i] : std::sqrt(reach[i] * reach[i] - lo * lo));
+  }
+  top = std::max(top, 0.0);  // the pivot is always in view
+  const Vec3 lowCentre = m.pivot + 0.5 * (top - total) * up;
+  k.reach_centre = lowCentre;
+  const Vec3 halfUp = 0.5 * (top + total) * up, halfSide = half * side;
+  k.reach_half = Vec3(std::abs(halfUp.x()) + std::abs(halfSide.x()),
+                      std::abs(halfUp.y()) + std::abs(halfSide.y()), 0.0);
+}
 }  // namespace
 
 std::string PendulumKind::coordinateName(int j) const {
@@ -71,8 +129,9 @@ std::optional<std::string> PendulumKind::setParameter(Parameter p, double value,
 }
 
 // The pivot (point 0, fixed) and the bobs, joined by rigid rods; a trail on the last bob, which
-// traces the chaos; the reach a camera frames: the circle of the whole chain's length.
-Skeleton PendulumKind::skeleton(const State&, bool) const {
+// traces the chaos; the reach a camera frames: what the chain can reach with the energy it has
+// at `initial` (energyReach).
+Skeleton PendulumKind::skeleton(const State& initial, bool) const {
   Skeleton k;
   const int n = model.links();
   const double shortest = model.length.minCoeff(), heaviest = model.mass.maxCoeff();
@@ -90,8 +149,7 @@ Skeleton PendulumKind::skeleton(const State&, bool) const {
   }
   k.trail_bodies.push_back(n - 1);
   k.has_reach = true;
-  k.reach_centre = model.pivot;
-  k.reach_half = Vec3(total, total, 0.0);
+  energyReach(model, initial, k);
   return k;
 }
 
