@@ -24,6 +24,7 @@ void PlotHistory::clear(int lanes) {
   for (auto* v : {&t_, &kinetic_, &potential_, &total_, &drift_, &phase_q_, &phase_v_}) v->clear();
   lanes_.assign(static_cast<std::size_t>(lanes), LaneSeries{});
   marks_.clear();
+  shown_up_to_ = kEverySample;
 }
 
 void PlotHistory::mark(float t) {
@@ -51,6 +52,16 @@ void PlotHistory::rollBackTo(double t) {
   popAfter(t, {&t_, &kinetic_, &potential_, &total_, &drift_, &phase_q_, &phase_v_});
   for (LaneSeries& s : lanes_) popAfter(t, {&s.t, &s.drift, &s.distance, &s.residual});
   while (!marks_.empty() && marks_.back() > t) marks_.pop_back();
+  shown_up_to_ = kEverySample;
+}
+
+std::size_t PlotHistory::hidden(int i) const {
+  const std::vector<float>& times = i < 0 ? t_ : lanes_[static_cast<std::size_t>(i)].t;
+  std::size_t n = 0;
+  // the samples are float times of the clock: compare in float, so a seek's own sample shows
+  const auto shown = static_cast<float>(shown_up_to_);
+  while (n < times.size() && times[times.size() - 1 - n] > shown) ++n;
+  return n;
 }
 
 void PlotHistory::dropOldMarks() {

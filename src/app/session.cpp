@@ -65,6 +65,7 @@ void Session::applyDueEvents() {
 
 bool Session::stepOnce() {
   if (!lanes_.anyAlive()) return false;
+  dropFuture();
   applyDueEvents();
   if (!lanes_.step()) {
     paused_ = true;  // every lane diverged: pause; never a silent reset
@@ -79,13 +80,26 @@ void Session::keepState() {
 }
 
 void Session::seek(int entry) {
-  const lab::History::Entry& e = history_.at(static_cast<size_t>(entry));
+  // a copy: keeping the present below may thin the ring under the reference
+  const lab::History::Entry e = history_.at(static_cast<size_t>(entry));
+  keepPresent();
   lanes_.seek(e);
   events_.rewindTo(e.t);
-  history_.dropAfter(e.t);  // stepping on from here writes a new future
   paused_ = true;
-  plots_.rollBackTo(e.t);  // the plots go back with the state
-  last_sample_t_ = -1.0;
+  plots_.showUpTo(e.t);     // the plots follow the seek; the samples after it stay
+  last_sample_t_ = time();  // the samples up to here are already plotted
+}
+
+void Session::keepPresent() {
+  const std::size_t n = history_.size();
+  const bool atPresent = n == 0 || history_.at(n - 1).t < time();
+  if (atPresent) history_.push(lanes_.checkpoint());
+}
+
+void Session::dropFuture() {
+  if (history_.size() == 0 || history_.at(history_.size() - 1).t <= time()) return;
+  history_.dropAfter(time());
+  plots_.rollBackTo(time());
 }
 
 void Session::rewind() {

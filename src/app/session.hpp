@@ -121,8 +121,12 @@ class Session {
   // dt within the window's range, else false with `why` ("dt: out of range")
   static bool checkDt(double dt, std::string& why);
   void rewind();
-  void seek(int entry);  // every lane to a kept state (paused)
-  void keepState();      // on the timeline, when one is due
+  // Every lane to a kept state (paused). The states after it stay on the timeline (scrubbing
+  // goes back and forth) until the simulation steps on from an earlier state (dropFuture).
+  void seek(int entry);
+  void keepState();    // on the timeline, when one is due
+  void keepPresent();  // before a first seek: the newest state too, so a scrub comes back to it
+  void dropFuture();   // stepping on from an earlier state: the kept states and samples after it
   void applyDueEvents();
   // After a conservative change (k, gravity, grab): every lane's E0 := its current E, the scales
   // from the current state, and a mark on the plots at the current time.

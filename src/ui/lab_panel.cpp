@@ -96,11 +96,7 @@ void lanePicker(const PanelModel& m, PanelState& st, std::vector<Command>& out) 
 void timeline(const PanelModel& m, PanelState& st, std::vector<Command>& out) {
   if (m.history_size < 2) return;
   const int last = m.history_size - 1;
-  int index = last;
-  if (m.history_t1 > m.history_t0)
-    index = static_cast<int>(
-        std::lround(last * (m.sim_time - m.history_t0) / (m.history_t1 - m.history_t0)));
-  index = std::clamp(index, 0, last);
+  int index = std::clamp(m.history_index, 0, last);
   char label[96];
   std::snprintf(label, sizeof label, "t = %s s", compact(m.sim_time).c_str());
   ImGui::BeginDisabled(!m.paused);
@@ -110,8 +106,8 @@ void timeline(const PanelModel& m, PanelState& st, std::vector<Command>& out) {
   char text[256];
   std::snprintf(text, sizeof text,
                 "Pause, then drag to go back and forth through %d kept states (%s to %s s, %s "
-                "MB; older ones are thinned to stay within the memory budget). Running on, or "
-                "Branch, starts from the state shown.",
+                "MB; older ones are thinned to stay within the memory budget). The states after "
+                "the one shown stay until running on, or a step, starts from it: then they go.",
                 m.history_size, compact(m.history_t0).c_str(), compact(m.history_t1).c_str(),
                 compact(m.history_mb, 3).c_str());
   tip(text);
