@@ -370,6 +370,29 @@ TEST_CASE("lab: Measure order reports the observed orders beside the nominal one
   CHECK(after.dt_limit == doctest::Approx(*s.dtLimit(sim::Method::SymplecticEuler)));
 }
 
+TEST_CASE("lab: Measure order says nan and why where runs diverge or are not asymptotic") {
+  // as after a click on a red map cell: a spring chain at 30 times its dt; the worker thread
+  // inherits this thread's floating-point traps, off: the runs overflow on purpose
+  const testutil::FpTrapsOff overflowIsThePoint;
+  app::Session s;
+  s.load("seed000_spring_pendulum_10");
+  std::string msg;
+  REQUIRE(s.apply(ui::SetDt{0.03}, &msg));
+  REQUIRE(s.apply(ui::MeasureOrder{}, &msg));
+  const auto pm = waitFor(s, [](const ui::PanelModel& m) { return !m.orders_running; });
+  // the rule of springlab order, the same runs (lab::measureOrders): every row a nan with a reason
+  REQUIRE(pm.orders.size() == 8);
+  for (const ui::OrderRow& row : pm.orders) {
+    CAPTURE(row.integrator);
+    CAPTURE(row.note);
+    CHECK(std::isnan(row.observed));
+    CHECK((row.note.rfind("diverged at h", 0) == 0 ||
+           row.note.rfind("not in the asymptotic range: ", 0) == 0 ||
+           row.note.rfind("not converging: the difference grows as h shrinks", 0) == 0));
+  }
+  CHECK(pm.orders[0].note == "diverged at h");  // euler
+}
+
 namespace {
 struct Picture {
   int w = 0, h = 0;

@@ -240,19 +240,30 @@ void stabilitySection(const PanelModel& m, PanelState& st, std::vector<Command>&
 void ordersSection(const PanelModel& m, PanelState& st, std::vector<Command>& out) {
   ImGui::BeginDisabled(m.orders_running);
   if (button(m.orders_running ? "Measuring..." : "Measure order",
-             "Runs each integrator on this scene at h, h/2 and h/4 in the background (h: lane "
-             "0's dt) and shows the observed order of convergence beside the nominal one.",
+             "Runs each integrator on this scene at h, h/2, h/4 and h/8 in the background (h: "
+             "lane 0's dt) and shows the observed order of convergence beside the nominal one: "
+             "nan, with the reason, where a run diverged or the runs are not in their "
+             "asymptotic range (springlab order's rule).",
              st.probe))
     emit(out, MeasureOrder{});
   ImGui::EndDisabled();
   for (const OrderRow& row : m.orders) {
-    if (std::isnan(row.observed))
-      ImGui::Text("%-18s nominal %d  observed -  %s", row.integrator.c_str(), row.nominal,
-                  row.note.c_str());
+    // no number where the runs give none: nan (as `springlab order` writes) and the reason
+    if (m.orders_running)
+      ImGui::Text("%-18s nominal %d  observed ...", row.integrator.c_str(), row.nominal);
+    else if (std::isnan(row.observed))
+      ImGui::Text("%-18s nominal %d  observed nan", row.integrator.c_str(), row.nominal);
     else
       ImGui::Text("%-18s nominal %d  observed %.2f", row.integrator.c_str(), row.nominal,
                   row.observed);
     note(st.probe, "order/" + row.integrator);
+    if (!m.orders_running && std::isnan(row.observed) && !row.note.empty()) {
+      ImGui::Indent(ImGui::GetFontSize() * 1.5f);
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+      ImGui::TextWrapped("%s", row.note.c_str());
+      ImGui::PopStyleColor();
+      ImGui::Unindent(ImGui::GetFontSize() * 1.5f);
+    }
   }
 }
 }  // namespace
