@@ -46,6 +46,7 @@ void Session::restart(const sim::State& s) {
   keepState();
   plots_.clear(laneCount());
   last_sample_t_ = -1.0;
+  ++restores_;
 }
 
 void Session::reanchor() {
@@ -88,6 +89,7 @@ void Session::seek(int entry) {
   paused_ = true;
   plots_.showUpTo(e.t);     // the plots follow the seek; the samples after it stay
   last_sample_t_ = time();  // the samples up to here are already plotted
+  ++restores_;
 }
 
 void Session::keepPresent() {

@@ -75,6 +75,9 @@ class Session {
   const sim::SceneScales& scales() const { return primary().scales(); }
   const std::vector<float>& marks() const { return plots_.marks(); }
   bool canRewind() const { return divergence() && history_.size() > 0; }
+  // Counts the jumps of the state (Reset, a seek, Back 1 s): what follows the state smoothly
+  // (the auto strain scale) starts afresh from the state restored.
+  long long restores() const { return restores_; }
 
   // lanes (docs/lab.md#lanes)
   int laneCount() const { return lanes_.size(); }
@@ -149,7 +152,8 @@ class Session {
   double grab_stiffness_ = kDefaultGrabStiffness;  // N/m
   int phase_coordinate_ = 0;
   double last_sample_t_ = -1.0;  // s, the clock time of the last sample (-1: none)
-  LabJobs jobs_;                 // last: its threads stop before the rest goes
+  long long restores_ = 0;
+  LabJobs jobs_;  // last: its threads stop before the rest goes
   friend class SessionTestAccess;
 };
 
