@@ -93,11 +93,11 @@ std::vector<Command> drawDivergenceBanner(const PanelModel& model, ItemProbe* pr
     ImGui::EndDisabled();
     note(probe, back);
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-      ImGui::SetTooltip("%s", model.can_rewind
-                                  ? "Back to the state about one simulated second before the "
-                                    "divergence, paused: watch it happen again, or try a smaller "
-                                    "dt or another integrator from there."
-                                  : "No state from before the divergence is kept: use Reset.");
+      detail::tooltip(model.can_rewind
+                          ? "Back to the state about one simulated second before the "
+                            "divergence, paused: watch it happen again, or try a smaller "
+                            "dt or another integrator from there."
+                          : "No state from before the divergence is kept: use Reset.");
   }
   ImGui::End();
   ImGui::PopStyleColor(4);
@@ -151,7 +151,8 @@ void drawStrainLegend(double strain_scale) {
 }
 
 void drawStrainLegend(const PanelModel& model, ItemProbe* probe) {
-  if (model.springs <= 0) return;  // no springs, no strain to colour
+  // only the springs' lines are strain-coloured (a cloth's surface is not): no lines, no legend
+  if (model.springs <= 0 || !model.show_springs) return;
   drawStrainLegend(model.strain_scale);
   if (probe)
     if (const ImGuiWindow* w = ImGui::FindWindowByName("##strain legend"))
