@@ -194,9 +194,12 @@ void stabilityMapPlot(const PanelModel& m, PanelState& st, std::vector<Command>&
   const signed char cell = v.cells[row * v.dts.size() + column];
   static const char* const kNames[] = {"stable", "drifting", "diverged"};
   const char* what = cell >= 0 && cell <= 2 ? kNames[cell] : "not run yet";
-  if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("dt = %s s, stiffness x%s: %s\nClick to run with these.",
-                      compact(v.dts[column]).c_str(), compact(v.scales[row]).c_str(), what);
+  if (ImGui::IsItemHovered()) {
+    char text[160];
+    std::snprintf(text, sizeof text, "dt = %s s, stiffness x%s: %s\nClick to run with these.",
+                  compact(v.dts[column]).c_str(), compact(v.scales[row]).c_str(), what);
+    tooltip(text);
+  }
   if (!ImGui::IsItemClicked()) return;
   emit(out, SetDt{v.dts[column]});
   if (v.scales.size() > 1) emit(out, SetParameter{v.scale_parameter, v.scales[row]});
