@@ -220,6 +220,17 @@ TEST_CASE("lab: stepping on from an earlier state drops the timeline's future an
   s.fillPanel(pm);
   CHECK(pm.energy_time.back() == static_cast<float>(s.time()));
   CHECK(std::is_sorted(pm.energy_time.begin(), pm.energy_time.end()));
+  // a seek to the newest kept state, then on: the plots go on with the steps
+  REQUIRE(s.apply(ui::SeekHistory{static_cast<int>(s.history().size()) - 1}, &msg));
+  const auto from = static_cast<float>(s.time());
+  for (int k = 0; k < 3; ++k) {
+    REQUIRE(s.apply(ui::Step{16}, &msg));
+    s.sample();
+  }
+  s.fillPanel(pm);
+  CHECK(pm.energy_time.back() == static_cast<float>(s.time()));
+  CHECK(std::count_if(pm.energy_time.begin(), pm.energy_time.end(),
+                      [&](float t) { return t > from; }) == 3);
 }
 
 TEST_CASE("lab: after a seek with another dt, a step advances the clock by exactly that dt") {
@@ -291,6 +302,9 @@ TEST_CASE("the window and record refuse bad --lanes and --at in one line, before
        "springlab: --lanes: 5 lanes; at most 4 on screen"},
       {{"cloth_16", "--lanes", "rk4,verlet@1", "--frames", "1"},
        "springlab: --lanes: lane 1: dt: out of range (allowed 1e-07 to 0.1 s)"},
+      // the number as given, to 6 significant digits, once: not "--dt: dt: out of range"
+      {{"cloth_16", "--dt", "0.25", "--frames", "1"},
+       "springlab: --dt: 0.25 s: out of range (allowed 1e-07 to 0.1 s)"},
       {{"cloth_16", "--at", "x:dt=1", "--frames", "1"},
        "springlab: --at: \"x:dt=1\": the time must be a finite number >= 0, not \"x\""},
       {{"seed004_fig6b", "--at", "1:drag=1", "--frames", "1"},

@@ -1242,6 +1242,7 @@ TEST_CASE("ui: the Lab section adds, branches and removes lanes and seeks the ti
     f.model.lanes.push_back(row);
   }
   f.model.history_size = 10, f.model.history_t0 = 0.0, f.model.history_t1 = 9.0;
+  f.model.history_index = 9;  // the newest kept state is the one shown
   f.model.sim_time = 9.0;
   auto draw = f.panel(h);
   h.frame(draw);  // opened on first use: the model has two lanes

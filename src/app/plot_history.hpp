@@ -35,6 +35,7 @@ class PlotHistory {
   void pushLane(int i, float t, float drift, float distance, float residual);
   // Shows the samples up to time t (s) only, keeping those after it: a seek.
   void showUpTo(double t) { shown_up_to_ = t; }
+  bool seeking() const { return shown_up_to_ != kEverySample; }
   // Drops the samples after time t (s) and shows every sample again: stepping on from there.
   void rollBackTo(double t);
   // How many of the newest samples of lane 0's series (i = -1) or lane i's lie after the time

@@ -99,9 +99,9 @@ void Session::keepPresent() {
 }
 
 void Session::dropFuture() {
-  if (history_.size() == 0 || history_.at(history_.size() - 1).t <= time()) return;
-  history_.dropAfter(time());
-  plots_.rollBackTo(time());
+  const bool keptAfter = history_.size() > 0 && history_.at(history_.size() - 1).t > time();
+  if (keptAfter) history_.dropAfter(time());
+  if (keptAfter || plots_.seeking()) plots_.rollBackTo(time());
 }
 
 void Session::rewind() {
@@ -161,7 +161,7 @@ void Session::sampleLane(int i, const Eigen::VectorXd& primaryPositions) {
 
 std::string Session::summary(const std::optional<sim::Divergence>& d) {
   if (!d) return {};
-  // 6 significant digits for reading; `run` prints %.17g (Divergence::message) for CSV matching
+  // 6 significant digits for reading, as Divergence::message
   char t[32];
   std::snprintf(t, sizeof t, "%.6g", d->t);
   std::string out = "diverged at t = ";
