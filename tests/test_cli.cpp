@@ -247,6 +247,11 @@ TEST_CASE("bad options and missing files exit 2 with one line") {
       {{"run", scene, "--integrator", "leapfrog"}, "--integrator: unknown integrator \"leapfrog\""},
       {{"run", scene, "--integrator", "implicit_midpoint"}, "does not apply to mass_spring"},
       {{"run", scene, "--dt", "1e-300", "--duration", "1e300"}, "too many"},
+      // 6 significant digits, not std::to_string's "999999999999999879147136483328.000000"
+      {{"run", scene, "--dt", "1e-10", "--duration", "1e20"},
+       "springlab run: --duration / --dt: 1e+30 steps is too many"},
+      {{"run", scene, "--duration", "100", "--at", "1:dt=1e-20"},
+       "springlab run: --at: \"1:dt=1e-20\": 1e+22 steps is too many"},
       {{"run", "/nonexistent/x.json"}, "/nonexistent/x.json: cannot open the file"},
       {{"run", "no_such_builtin"}, "no such file and no built-in scene"},
       {{"run", scene, "--out", "/nonexistent/dir/out.csv"}, "cannot open for writing"},
@@ -358,6 +363,12 @@ TEST_CASE("a scene that makes euler explode exits 3 and keeps the finite rows") 
   ls.erase(ls.begin());
   CHECK(ls[0].rfind("springlab run: diverged at t = ", 0) == 0);
   CHECK(ls[0].find("with euler") != std::string::npos);
+  // the time to at most 6 significant digits ("t = 2.132 s", never "2.1320000000000001")
+  const size_t from = ls[0].find("t = ") + 4;
+  const std::string t = ls[0].substr(from, ls[0].find(" s with") - from);
+  char six[32];
+  std::snprintf(six, sizeof six, "%.6g", std::stod(t));
+  CHECK(t == six);
   const auto rows = csvRows(readFile(traj));
   const auto erows = csvRows(readFile(en));
   REQUIRE(rows.size() >= 2);

@@ -290,6 +290,26 @@ TEST_CASE(
   CHECK(rows[1][1] == doctest::Approx(2.0).epsilon(0.05));
 }
 
+TEST_CASE("order writes nan and the reason for a run that diverged or is not asymptotic") {
+  // a spring chain at 10 and 30 times its dt: euler diverges; rk4's orders from h to h/4 and
+  // from h/2 to h/8 disagree; time_fe's runs at h and h/2 are far apart
+  const auto r = springlab({"order", "seed000_spring_pendulum_10", "--dt", "0.01", "--integrators",
+                            "euler,rk4,implicit_euler"});
+  REQUIRE(r.status == 0);
+  CHECK(r.out.rfind("integrator,order\neuler,nan\nrk4,nan\nimplicit_euler,0.89", 0) == 0);
+  CHECK(r.err ==
+        "springlab order: euler: diverged at h\n"
+        "springlab order: rk4: not in the asymptotic range: order 2.69 from h to h/4, 4.07 from "
+        "h/2 to h/8\n");
+  const auto far = springlab(
+      {"order", "seed000_spring_pendulum_10", "--dt", "0.03", "--integrators", "time_fe"});
+  CHECK(far.out == "integrator,order\ntime_fe,nan\n");
+  CHECK(far.err.rfind("springlab order: time_fe: ", 0) == 0);
+  // a smooth scene keeps its numbers: the runs at h/2, h/4 and h/8 agree with h, h/2 and h/4
+  const auto ok = springlab({"order", "seed004_fig6b", "--integrators", "rk4"});
+  CHECK(ok.err.empty());
+}
+
 TEST_CASE("bad info and order options exit 2 with one line") {
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
       {{"info", "cloth_16", "--dt", "1"}, "springlab info: unknown option --dt"},

@@ -3,12 +3,14 @@
 // timeline restoring states bit-identically within its memory budget, and window events.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <fstream>
 #include <thread>
 
 #include "app/session.hpp"
+#include "fp_trap.hpp"
 #include "lab/lane.hpp"
 #include "sim/spectrum.hpp"
 #include "ui/panel.hpp"
@@ -141,6 +143,119 @@ TEST_CASE("lab: the timeline restores a state bit-identically and the future rep
   CHECK(s.history().at(s.history().size() - 1).t <= s.time());
 }
 
+TEST_CASE("lab: the timeline scrubs back and forth over every kept state, the plots with it") {
+  app::Session s;
+  s.load("seed003_table1_case1");
+  std::string msg;
+  REQUIRE(s.apply(ui::AddLane{"rk4", 0.004}, &msg));
+  for (int k = 0; k < 3000; ++k) {
+    REQUIRE(s.stepOnce());
+    if (k % 16 == 0) s.sample();  // a rendered frame's samples
+  }
+  s.sample();
+  s.setPaused(true);
+  const sim::State present = s.state(), presentLane1 = s.lane(1).state();
+  std::vector<lab::History::Entry> kept;
+  for (size_t i = 0; i < s.history().size(); ++i) kept.push_back(s.history().at(i));
+  ui::PanelModel before;
+  s.fillPanel(before);
+  const size_t samples = before.energy_time.size(), laneSamples = before.lanes[1].time.size();
+  REQUIRE(kept.size() > 20);
+  REQUIRE(kept.back().t < s.time());  // the present is between two kept moments
+  // back to the middle: the state kept there, the plots up to it, nothing dropped
+  const int mid = static_cast<int>(kept.size()) / 2;
+  REQUIRE(s.apply(ui::SeekHistory{mid}, &msg));
+  CHECK(sameState(s.state(), kept[size_t(mid)].lanes[0].state));
+  ui::PanelModel pm;
+  s.fillPanel(pm);
+  CHECK(pm.history_index == mid);
+  REQUIRE(!pm.energy_time.empty());
+  CHECK(pm.energy_time.back() <= s.time());
+  CHECK(pm.energy_time.size() < samples);
+  CHECK(pm.lanes[1].time.back() <= s.time());
+  CHECK(pm.history_size == static_cast<int>(kept.size()) + 1);  // the present kept too
+  // a drag to the start, then forward over every state: each bit-identical to the one kept
+  REQUIRE(s.apply(ui::SeekHistory{0}, &msg));
+  CHECK(s.state().t == 0.0);
+  for (size_t i = 0; i < kept.size(); ++i) {
+    REQUIRE(s.apply(ui::SeekHistory{static_cast<int>(i)}, &msg));
+    CAPTURE(i);
+    CHECK(sameState(s.state(), kept[i].lanes[0].state));
+    // the state at t = 0 was kept before lane 1 was added: lane 1 starts there from lane 0's
+    CHECK(sameState(s.lane(1).state(),
+                    kept[i].lanes[std::min<size_t>(1, kept[i].lanes.size() - 1)].state));
+    CHECK(s.steps() == kept[i].clock.total);
+  }
+  // the timeline's end is the present the scrub started from, and the plots are whole again
+  REQUIRE(s.apply(ui::SeekHistory{static_cast<int>(kept.size())}, &msg));
+  CHECK(sameState(s.state(), present));
+  CHECK(sameState(s.lane(1).state(), presentLane1));
+  s.fillPanel(pm);
+  CHECK(pm.energy_time.size() == samples);
+  CHECK(pm.lanes[1].time.size() == laneSamples);
+  CHECK(pm.history_index == static_cast<int>(kept.size()));
+}
+
+TEST_CASE("lab: stepping on from an earlier state drops the timeline's future and its samples") {
+  app::Session s;
+  s.load("seed003_table1_case1");
+  std::string msg;
+  for (int k = 0; k < 2000; ++k) {
+    REQUIRE(s.stepOnce());
+    if (k % 16 == 0) s.sample();
+  }
+  const size_t n = s.history().size();
+  const int mid = static_cast<int>(n) / 2;
+  const lab::History::Entry kept = s.history().at(size_t(mid));
+  REQUIRE(s.apply(ui::SeekHistory{mid}, &msg));
+  const size_t afterSeek = s.history().size();
+  CHECK(afterSeek >= n);
+  // a parameter change keeps the future (it is what was simulated); a step rewrites it
+  REQUIRE(s.apply(ui::SetParameter{int(sim::Parameter::Drag), 0.01}, &msg));
+  CHECK(s.history().size() == afterSeek);
+  REQUIRE(s.apply(ui::Step{1}, &msg));
+  CHECK(s.history().size() == size_t(mid) + 1);
+  CHECK(s.history().at(size_t(mid)).t == kept.t);
+  CHECK(s.history().at(s.history().size() - 1).t <= s.time());
+  s.sample();
+  ui::PanelModel pm;
+  s.fillPanel(pm);
+  CHECK(pm.energy_time.back() == static_cast<float>(s.time()));
+  CHECK(std::is_sorted(pm.energy_time.begin(), pm.energy_time.end()));
+  // a seek to the newest kept state, then on: the plots go on with the steps
+  REQUIRE(s.apply(ui::SeekHistory{static_cast<int>(s.history().size()) - 1}, &msg));
+  const auto from = static_cast<float>(s.time());
+  for (int k = 0; k < 3; ++k) {
+    REQUIRE(s.apply(ui::Step{16}, &msg));
+    s.sample();
+  }
+  s.fillPanel(pm);
+  CHECK(pm.energy_time.back() == static_cast<float>(s.time()));
+  CHECK(std::count_if(pm.energy_time.begin(), pm.energy_time.end(),
+                      [&](float t) { return t > from; }) == 3);
+}
+
+TEST_CASE("lab: after a seek with another dt, a step advances the clock by exactly that dt") {
+  app::Session s;
+  s.load("cloth_16");
+  std::string msg;
+  REQUIRE(s.apply(ui::AddLane{"verlet", 0.001}, &msg));
+  for (int k = 0; k < 2100; ++k) REQUIRE(s.stepOnce());  // 1.05 s at the scene's 0.0005 s
+  const int j = s.history().indexAtOrBefore(1.038);
+  const lab::History::Entry kept = s.history().at(size_t(j));
+  REQUIRE(s.apply(ui::SetDt{0.008, 0}, &msg));  // lane 0's dt, as the slider does
+  REQUIRE(s.apply(ui::SetDt{0.002, 1}, &msg));
+  REQUIRE(s.apply(ui::SeekHistory{j}, &msg));
+  CHECK(s.time() == kept.t);
+  CHECK(s.state().t == kept.t);
+  REQUIRE(s.apply(ui::Step{1}, &msg));  // the right-arrow key
+  CHECK(s.time() == kept.t + 0.008);
+  CHECK(s.state().t == kept.t + 0.008);
+  CHECK(s.lane(1).state().t == kept.t + 0.008);  // four of its 0.002 s steps
+  REQUIRE(s.apply(ui::Step{10}, &msg));
+  CHECK(s.time() == kept.t + 11 * 0.008);
+}
+
 TEST_CASE("lab: the timeline stays within its memory budget by thinning, keeping the start") {
   app::Session s;
   s.load("cloth_32");
@@ -189,6 +304,9 @@ TEST_CASE("the window and record refuse bad --lanes and --at in one line, before
        "springlab: --lanes: 5 lanes; at most 4 on screen"},
       {{"cloth_16", "--lanes", "rk4,verlet@1", "--frames", "1"},
        "springlab: --lanes: lane 1: dt: out of range (allowed 1e-07 to 0.1 s)"},
+      // the number as given, to 6 significant digits, once: not "--dt: dt: out of range"
+      {{"cloth_16", "--dt", "0.25", "--frames", "1"},
+       "springlab: --dt: 0.25 s: out of range (allowed 1e-07 to 0.1 s)"},
       {{"cloth_16", "--at", "x:dt=1", "--frames", "1"},
        "springlab: --at: \"x:dt=1\": the time must be a finite number >= 0, not \"x\""},
       {{"seed004_fig6b", "--at", "1:drag=1", "--frames", "1"},
@@ -316,6 +434,29 @@ TEST_CASE("lab: Measure order reports the observed orders beside the nominal one
   CHECK(after.stability.cells.empty());
   CHECK(after.orders.empty());
   CHECK(after.dt_limit == doctest::Approx(*s.dtLimit(sim::Method::SymplecticEuler)));
+}
+
+TEST_CASE("lab: Measure order says nan and why where runs diverge or are not asymptotic") {
+  // as after a click on a red map cell: a spring chain at 30 times its dt; the worker thread
+  // inherits this thread's floating-point traps, off: the runs overflow on purpose
+  const testutil::FpTrapsOff overflowIsThePoint;
+  app::Session s;
+  s.load("seed000_spring_pendulum_10");
+  std::string msg;
+  REQUIRE(s.apply(ui::SetDt{0.03}, &msg));
+  REQUIRE(s.apply(ui::MeasureOrder{}, &msg));
+  const auto pm = waitFor(s, [](const ui::PanelModel& m) { return !m.orders_running; });
+  // the rule of springlab order, the same runs (lab::measureOrders): every row a nan with a reason
+  REQUIRE(pm.orders.size() == 8);
+  for (const ui::OrderRow& row : pm.orders) {
+    CAPTURE(row.integrator);
+    CAPTURE(row.note);
+    CHECK(std::isnan(row.observed));
+    CHECK((row.note.rfind("diverged at h", 0) == 0 ||
+           row.note.rfind("not in the asymptotic range: ", 0) == 0 ||
+           row.note.rfind("not converging: the difference grows as h shrinks", 0) == 0));
+  }
+  CHECK(pm.orders[0].note == "diverged at h");  // euler
 }
 
 namespace {

@@ -642,6 +642,26 @@ TEST_CASE("ui: Substeps and Iterations show for xpbd and projective only") {
   }
 }
 
+TEST_CASE("ui: every tooltip stays inside a narrow window, wrapped") {
+  constexpr float kWidth = 420.0f;
+  Harness h(kWidth, 1800);
+  Fixture f;
+  auto draw = f.panel(h);
+  h.frame(draw);
+  const std::vector<ui::ItemRect> items = h.probe.items;
+  REQUIRE(items.size() >= 30);
+  for (const ui::ItemRect& r : items) {
+    h.moveTo(r.name, 0.95f);  // the right end of the item: the tooltip starts far right
+    h.frame(draw);
+    h.frame(draw);
+    const ImGuiWindow* w = ImGui::FindWindowByName("##Tooltip_00");
+    INFO("widget: " << r.name);
+    REQUIRE((w != nullptr && w->Active));
+    CHECK(w->Pos.x >= 0.0f);
+    CHECK(w->Pos.x + w->Size.x <= kWidth);
+  }
+}
+
 TEST_CASE("ui: every panel control shows a tooltip on hover, plots are drawn") {
   Harness h(1280, 1800);  // tall enough that nothing is scrolled away
   Fixture f;
@@ -1145,6 +1165,11 @@ TEST_CASE("ui: only what applies: springs, rods, strain, wireframe") {
   w = ImGui::FindWindowByName("##strain legend");
   REQUIRE(w != nullptr);
   CHECK(w->Active);
+  // a cloth with its springs hidden: the surface is not strain-coloured, no legend
+  f.model.show_springs = false;
+  g.probe.items.clear();
+  for (int i = 0; i < 3; ++i) g.frame(legend);
+  CHECK(g.probe.find("strain legend") == nullptr);
 }
 
 TEST_CASE("ui: the status line shows model.status in the scene viewport, and only then") {
@@ -1253,6 +1278,7 @@ TEST_CASE("ui: the Lab section adds, branches and removes lanes and seeks the ti
     f.model.lanes.push_back(row);
   }
   f.model.history_size = 10, f.model.history_t0 = 0.0, f.model.history_t1 = 9.0;
+  f.model.history_index = 9;  // the newest kept state is the one shown
   f.model.sim_time = 9.0;
   auto draw = f.panel(h);
   h.frame(draw);  // opened on first use: the model has two lanes

@@ -11,8 +11,9 @@ void push(std::vector<float>& v, float x) {
   v.push_back(x);
 }
 
-// Pops the samples of `series` while their time (the first series) is after t.
-void popAfter(double t, std::initializer_list<std::vector<float>*> series) {
+// Pops the samples of `series` while their time (the first series) is after t, compared in
+// float as the samples were stored (a sample of time t itself stays).
+void popAfter(float t, std::initializer_list<std::vector<float>*> series) {
   std::vector<float>& times = **series.begin();
   while (!times.empty() && times.back() > t)
     for (std::vector<float>* v : series)
@@ -24,6 +25,7 @@ void PlotHistory::clear(int lanes) {
   for (auto* v : {&t_, &kinetic_, &potential_, &total_, &drift_, &phase_q_, &phase_v_}) v->clear();
   lanes_.assign(static_cast<std::size_t>(lanes), LaneSeries{});
   marks_.clear();
+  shown_up_to_ = kEverySample;
 }
 
 void PlotHistory::mark(float t) {
@@ -48,9 +50,20 @@ void PlotHistory::pushLane(int i, float t, float drift, float distance, float re
 }
 
 void PlotHistory::rollBackTo(double t) {
-  popAfter(t, {&t_, &kinetic_, &potential_, &total_, &drift_, &phase_q_, &phase_v_});
-  for (LaneSeries& s : lanes_) popAfter(t, {&s.t, &s.drift, &s.distance, &s.residual});
-  while (!marks_.empty() && marks_.back() > t) marks_.pop_back();
+  const auto at = static_cast<float>(t);
+  popAfter(at, {&t_, &kinetic_, &potential_, &total_, &drift_, &phase_q_, &phase_v_});
+  for (LaneSeries& s : lanes_) popAfter(at, {&s.t, &s.drift, &s.distance, &s.residual});
+  while (!marks_.empty() && marks_.back() > at) marks_.pop_back();
+  shown_up_to_ = kEverySample;
+}
+
+std::size_t PlotHistory::hidden(int i) const {
+  const std::vector<float>& times = i < 0 ? t_ : lanes_[static_cast<std::size_t>(i)].t;
+  std::size_t n = 0;
+  // the samples are float times of the clock: compare in float, so a seek's own sample shows
+  const auto shown = static_cast<float>(shown_up_to_);
+  while (n < times.size() && times[times.size() - 1 - n] > shown) ++n;
+  return n;
 }
 
 void PlotHistory::dropOldMarks() {

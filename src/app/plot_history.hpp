@@ -1,10 +1,13 @@
 // The series the panel plots (docs/lab.md): lane 0's energies, drift and phase coordinate, each
 // lane's drift, distance from lane 0 and ledger residual, and the marks of the conservative
-// changes; each the last kSamples samples (one per rendered frame that moved).
+// changes; each the last kSamples samples (one per rendered frame that moved). A seek on the
+// timeline shows them up to its time (showUpTo) and keeps the rest, so a scrub forward shows them
+// again; stepping on from there drops them (rollBackTo).
 #pragma once
 
 #include <cstddef>
 #include <deque>
+#include <limits>
 #include <vector>
 
 #include "sim/energy.hpp"
@@ -30,8 +33,14 @@ class PlotHistory {
   // rate when there is one.
   void pushPrimary(float t, const sim::Energy& e, float drift, const float* phase);
   void pushLane(int i, float t, float drift, float distance, float residual);
-  // Drops the samples after time t (s): the plots go back with a seek.
+  // Shows the samples up to time t (s) only, keeping those after it: a seek.
+  void showUpTo(double t) { shown_up_to_ = t; }
+  bool seeking() const { return shown_up_to_ != kEverySample; }
+  // Drops the samples after time t (s) and shows every sample again: stepping on from there.
   void rollBackTo(double t);
+  // How many of the newest samples of lane 0's series (i = -1) or lane i's lie after the time
+  // shown: the series' last ones, hidden after a seek (the series are aligned at their ends).
+  std::size_t hidden(int i = -1) const;
   // Marks older than the plotted history have scrolled out.
   void dropOldMarks();
 
@@ -42,13 +51,15 @@ class PlotHistory {
   const std::vector<float>& drift() const { return drift_; }
   const std::vector<float>& phaseQ() const { return phase_q_; }
   const std::vector<float>& phaseV() const { return phase_v_; }
-  const std::vector<float>& marks() const { return marks_; }
+  const std::vector<float>& marks() const { return marks_; }  // all, the hidden ones included
   const LaneSeries& lane(int i) const { return lanes_[static_cast<std::size_t>(i)]; }
 
  private:
   std::vector<float> t_, kinetic_, potential_, total_, drift_, phase_q_, phase_v_;
   std::vector<float> marks_;  // s, times of the conservative changes within the history
   std::deque<LaneSeries> lanes_;
+  static constexpr double kEverySample = std::numeric_limits<double>::infinity();
+  double shown_up_to_ = kEverySample;  // s
 };
 
 }  // namespace app

@@ -30,6 +30,17 @@ bool parseWindowSize(const std::string& s, int& w, int& h) {
   return true;
 }
 
+void Prefs::keepWindowSize(int w, int h, int screenW, int screenH) {
+  if (screenW <= 0 || screenH <= 0) return;  // no screen to measure against: keep what was kept
+  const auto fits = [&](int a, int b) {
+    return a >= kMinWindowSide && b >= kMinWindowSide && a <= screenW && b <= screenH;
+  };
+  if (fits(w, h))
+    width = w, height = h;
+  else if (!fits(width, height))
+    width = height = 0;  // none: the next launch opens at its default size
+}
+
 std::string Prefs::path() {
   const std::string d = configDir();
   return d.empty() ? d : d + "/prefs.ini";

@@ -33,6 +33,11 @@ struct Prefs {
   void save() const;
   // One "key=value" line of the file.
   void parseLine(const std::string& line);
+  // The window's size at the end of a session, w x h, on a screen of screenW x screenH (0: not
+  // known), all in screen coordinates: kept only when it fits the screen, so that the next
+  // launch never opens larger than it (a `--size 16000x9000` on a black screen). A size that
+  // does not fit leaves the one kept before, or none when that one does not fit either.
+  void keepWindowSize(int w, int h, int screenW, int screenH);
 };
 
 }  // namespace app

@@ -47,6 +47,7 @@ void Session::restart(const sim::State& s) {
   keepState();
   plots_.clear(laneCount());
   last_sample_t_ = -1.0;
+  ++restores_;
 }
 
 void Session::reanchor() {
@@ -66,6 +67,7 @@ void Session::applyDueEvents() {
 
 bool Session::stepOnce() {
   if (!lanes_.anyAlive()) return false;
+  dropFuture();
   applyDueEvents();
   if (!lanes_.step()) {
     paused_ = true;  // every lane diverged: pause; never a silent reset
@@ -80,13 +82,27 @@ void Session::keepState() {
 }
 
 void Session::seek(int entry) {
-  const lab::History::Entry& e = history_.at(static_cast<size_t>(entry));
+  // a copy: keeping the present below may thin the ring under the reference
+  const lab::History::Entry e = history_.at(static_cast<size_t>(entry));
+  keepPresent();
   lanes_.seek(e);
   events_.rewindTo(e.t);
-  history_.dropAfter(e.t);  // stepping on from here writes a new future
   paused_ = true;
-  plots_.rollBackTo(e.t);  // the plots go back with the state
-  last_sample_t_ = -1.0;
+  plots_.showUpTo(e.t);     // the plots follow the seek; the samples after it stay
+  last_sample_t_ = time();  // the samples up to here are already plotted
+  ++restores_;
+}
+
+void Session::keepPresent() {
+  const std::size_t n = history_.size();
+  const bool atPresent = n == 0 || history_.at(n - 1).t < time();
+  if (atPresent) history_.push(lanes_.checkpoint());
+}
+
+void Session::dropFuture() {
+  const bool keptAfter = history_.size() > 0 && history_.at(history_.size() - 1).t > time();
+  if (keptAfter) history_.dropAfter(time());
+  if (keptAfter || plots_.seeking()) plots_.rollBackTo(time());
 }
 
 void Session::rewind() {
@@ -151,7 +167,7 @@ void Session::sampleLane(int i, const Eigen::VectorXd& primaryPositions) {
 
 std::string Session::summary(const std::optional<sim::Divergence>& d) {
   if (!d) return {};
-  // 6 significant digits for reading; `run` prints %.17g (Divergence::message) for CSV matching
+  // 6 significant digits for reading, as Divergence::message
   char t[32];
   std::snprintf(t, sizeof t, "%.6g", d->t);
   std::string out = "diverged at t = ";

@@ -75,6 +75,9 @@ class Session {
   const sim::SceneScales& scales() const { return primary().scales(); }
   const std::vector<float>& marks() const { return plots_.marks(); }
   bool canRewind() const { return divergence() && history_.size() > 0; }
+  // Counts the jumps of the state (Reset, a seek, Back 1 s): what follows the state smoothly
+  // (the auto strain scale) starts afresh from the state restored.
+  long long restores() const { return restores_; }
 
   // lanes (docs/lab.md#lanes)
   int laneCount() const { return lanes_.size(); }
@@ -128,8 +131,12 @@ class Session {
   // dt within the window's range, else false with `why` ("dt: out of range")
   static bool checkDt(double dt, std::string& why);
   void rewind();
-  void seek(int entry);  // every lane to a kept state (paused)
-  void keepState();      // on the timeline, when one is due
+  // Every lane to a kept state (paused). The states after it stay on the timeline (scrubbing
+  // goes back and forth) until the simulation steps on from an earlier state (dropFuture).
+  void seek(int entry);
+  void keepState();    // on the timeline, when one is due
+  void keepPresent();  // before a first seek: the newest state too, so a scrub comes back to it
+  void dropFuture();   // stepping on from an earlier state: the kept states and samples after it
   void applyDueEvents();
   // After a conservative change (k, gravity, grab): every lane's E0 := its current E, the scales
   // from the current state, and a mark on the plots at the current time.
@@ -160,7 +167,8 @@ class Session {
   double grab_stiffness_ = kDefaultGrabStiffness;  // N/m
   int phase_coordinate_ = 0;
   double last_sample_t_ = -1.0;  // s, the clock time of the last sample (-1: none)
-  LabJobs jobs_;                 // last: its threads stop before the rest goes
+  long long restores_ = 0;
+  LabJobs jobs_;  // last: its threads stop before the rest goes
   friend class SessionTestAccess;
 };
 

@@ -1,8 +1,10 @@
 // Session::fillPanel: the simulation's part of the panel's model, read from the System, the
 // parameter table (the Physics section's controls) and the registry (the integrators and their
 // properties on this kind), so that the panel never asks which kind of system it shows.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <span>
 
 #include "app/session.hpp"
 #include "scene/catalog.hpp"
@@ -141,20 +143,30 @@ void Session::fillPhysics(ui::PanelModel& pm) const {
   pm.grab_stiffness = grab_stiffness_;
 }
 
+namespace {
+// A series without its last `hidden` samples (those after a seek's time).
+std::span<const float> shown(const std::vector<float>& v, std::size_t hidden) {
+  return std::span<const float>(v).first(v.size() - std::min(hidden, v.size()));
+}
+}  // namespace
+
 void Session::fillPlots(ui::PanelModel& pm) const {
-  pm.energy_time = plots_.time();
-  pm.kinetic = plots_.kinetic();
-  pm.potential = plots_.potential();
-  pm.total = plots_.total();
-  pm.drift = plots_.drift();
-  pm.phase_q = plots_.phaseQ();
-  pm.phase_v = plots_.phaseV();
+  const std::size_t hidden = plots_.hidden();
+  pm.energy_time = shown(plots_.time(), hidden);
+  pm.kinetic = shown(plots_.kinetic(), hidden);
+  pm.potential = shown(plots_.potential(), hidden);
+  pm.total = shown(plots_.total(), hidden);
+  pm.drift = shown(plots_.drift(), hidden);
+  pm.phase_q = shown(plots_.phaseQ(), hidden);
+  pm.phase_v = shown(plots_.phaseV(), hidden);
   pm.phase_coordinates.clear();
   const int n = static_cast<int>(state().x.size());
   for (int j = 0; j < n && j < kPhaseCoordinatesListed; ++j)
     pm.phase_coordinates.push_back(built().coordinateName(j));
   pm.phase_coordinate = phase_coordinate_;
-  pm.marks = plots_.marks();
+  pm.marks.clear();  // those up to the time shown
+  for (const float t : plots_.marks())
+    if (t <= static_cast<float>(time())) pm.marks.push_back(t);
   pm.drift_label = sim::driftIsRelative(initialEnergy(), scales())
                        ? "|E - E0| / |E0|"
                        : "|E - E0| / S (scene energy scale)";
@@ -174,15 +186,17 @@ void Session::fillLanes(ui::PanelModel& pm) const {
     row.diverged = lane.diverged();
     row.diverged_t = row.diverged ? lane.divergence()->t : 0.0;
     row.divergence = summary(lane.divergence());
-    row.time = series.t;
-    row.drift = series.drift;
-    row.distance = series.distance;
-    row.residual = series.residual;
+    const std::size_t hidden = plots_.hidden(i);
+    row.time = shown(series.t, hidden);
+    row.drift = shown(series.drift, hidden);
+    row.distance = shown(series.distance, hidden);
+    row.residual = shown(series.residual, hidden);
     pm.lanes.push_back(std::move(row));
   }
   pm.history_size = static_cast<int>(history_.size());
   pm.history_t0 = history_.size() ? history_.at(0).t : 0.0;
   pm.history_t1 = history_.size() ? history_.at(history_.size() - 1).t : 0.0;
+  pm.history_index = history_.indexAtOrBefore(time());
   pm.history_mb = static_cast<double>(history_.bytes()) / (1 << 20);
 }
 

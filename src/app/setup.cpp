@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "lab/lane_spec.hpp"
+#include "util/format.hpp"
 
 namespace app {
 
@@ -59,8 +60,11 @@ std::optional<std::string> applySessionOptions(Session& s, const SessionOptions&
   std::string error;
   if (!o.integrator.empty() && !s.apply(ui::SetIntegrator{o.integrator}, &error))
     return prefix + ": --integrator: " + error;
-  if (o.dt > 0.0 && !s.apply(ui::SetDt{o.dt}, &error))
-    return prefix + ": --dt: " + error + dtRange();
+  if (o.dt > 0.0 && !s.apply(ui::SetDt{o.dt}, &error)) {
+    // "--dt: 0.5 s: out of range (allowed ...)", not the Session's "--dt: dt: out of range"
+    const std::string why = error.rfind("dt: ", 0) == 0 ? error.substr(4) : error;
+    return prefix + ": --dt: " + util::messageNumber(o.dt) + " s: " + why + dtRange();
+  }
   if (!o.lanes.empty())
     if (auto bad = applyLanes(s, o.lanes, prefix)) return bad;
   std::vector<lab::Event> events;

@@ -258,6 +258,7 @@ const render::SceneView& ViewBuilder::build(const Session& s, bool trails) {
   fillTrails(s, trails);
   fillWind(s);
   fillGrabLine(s);
+  if (s.restores() != restores_) fresh_scene_ = true, restores_ = s.restores();
   updateAutoStrainScale(fresh_scene_);
   fresh_scene_ = false;
   view_.positions = pos_;

@@ -382,7 +382,10 @@ int finish(Viewer& v, Prefs& prefs, bool scripted) {
   v.d.releaseGl();
   if (v.d.options().imgui) shutdownImGui(v.window != nullptr);
   if (v.window && !scripted) {
-    glfwGetWindowSize(v.window, &prefs.width, &prefs.height);
+    int w = 0, h = 0;
+    glfwGetWindowSize(v.window, &w, &h);
+    const GLFWvidmode* screen = glfwGetVideoMode(glfwGetPrimaryMonitor());
+    prefs.keepWindowSize(w, h, screen ? screen->width : 0, screen ? screen->height : 0);
     prefs.scene = v.d.session().sceneArg();
     const auto& c = v.d.camera();
     const float cam[6] = {c.target.x, c.target.y, c.target.z, c.distance, c.yaw, c.pitch};

@@ -75,7 +75,9 @@ int orderCommand(const Args& args) {
   }
   const double h = o.dt.value_or(def.dt);
   const double duration = o.duration.value_or(std::min(def.duration, kDefaultDuration));
-  if (!(duration / h < kMaxStepRatio / 4)) return badOption("--duration / --dt: too many steps");
+  // the finest run makes 2^(kRuns - 1) times as many steps
+  if (!(duration / h < kMaxStepRatio / (1 << (lab::kRuns - 1))))
+    return badOption("--duration / --dt: too many steps");
   std::printf("integrator,order\n");
   for (const auto& r : lab::measureOrders(def, methods, h, duration)) {
     std::printf("%s,%.6g\n", std::string(sim::info(r.method).name).c_str(), r.order);

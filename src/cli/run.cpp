@@ -14,6 +14,7 @@
 #include "sim/diagnostics.hpp"
 #include "sim/energy.hpp"
 #include "sim/stepper.hpp"
+#include "util/format.hpp"
 
 namespace cli {
 
@@ -81,12 +82,12 @@ int planRun(const RunOptions& o, RunPlan& plan) {
   if (o.duration) def.duration = *o.duration;
   const double ratio = def.duration / def.dt;
   if (!(ratio < kMaxStepRatio))
-    return badOption("--duration / --dt: " + std::to_string(ratio) + " steps is too many");
+    return badOption("--duration / --dt: " + util::messageNumber(ratio) + " steps is too many");
   plan.steps = std::llround(ratio);
   for (const auto& e : o.events) {
     if (auto bad = lab::checkEvent(e, def.kind)) return badOption("--at: " + *bad);
     if (e.key == lab::EventKey::Dt && !(def.duration / e.value < kMaxStepRatio))
-      return badOption("--at: \"" + e.text + "\": " + std::to_string(def.duration / e.value) +
+      return badOption("--at: \"" + e.text + "\": " + util::messageNumber(def.duration / e.value) +
                        " steps is too many");
   }
   return 0;
@@ -302,7 +303,7 @@ int runCommand(const Args& args) {
   }
   if (r.interrupted) {
     std::fprintf(stderr,
-                 "springlab run: interrupted at t = %.17g s; the files hold the rows so far\n",
+                 "springlab run: interrupted at t = %.6g s; the files hold the rows so far\n",
                  r.last_t);
     return 130;
   }

@@ -50,7 +50,8 @@ void Lane::restart(const sim::State& s, long long steps) {
 
 void Lane::seek(const Checkpoint& c) {
   stepper_ = system_->stepper(method(), dt(), c.state);
-  stepper_->setClock(c.clock);
+  // the kept clock counts steps of the kept dt: in another dt it would read another time
+  stepper_->setClock(c.dt == dt() ? c.clock : sim::Stepper::Clock{c.state.t, 0});
   stepper_->setWork(c.work);
   steps_ = c.steps;
   divergence_.reset();

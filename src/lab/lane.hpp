@@ -65,16 +65,21 @@ class Lane {
   void restart(const sim::State& s);
   // Starts again from `s`, as if `steps` steps had been made (rewind, branch).
   void restart(const sim::State& s, long long steps);
-  // What a lane needs to go on exactly from a kept moment: its state and its clock.
+  // What a lane needs to go on exactly from a kept moment: its state and its clock (with the dt
+  // its steps were counted in).
   struct Checkpoint {
     sim::State state;
     sim::Stepper::Clock clock;
     sim::Work work;
     long long steps = 0;
+    double dt = 0.0;  // s
   };
-  Checkpoint checkpoint() const { return {state(), stepper_->clock(), stepper_->work(), steps_}; }
-  // Goes back to a checkpoint of this lane (the timeline) keeping the energy anchor; the steps
-  // from there are bit-identical to those made from it before.
+  Checkpoint checkpoint() const {
+    return {state(), stepper_->clock(), stepper_->work(), steps_, dt()};
+  }
+  // Goes back to a checkpoint (the timeline) keeping the energy anchor and the current dt. With
+  // the checkpoint's dt the steps from there are bit-identical to those made from it before;
+  // with another dt the clock starts a new origin at the checkpoint's time (t = t0 + k dt).
   void seek(const Checkpoint& c);
   // Takes another lane's energy anchor and its ledger so far, so that drifts and ledgers of lanes
   // started apart (a branch) compare.

@@ -81,6 +81,8 @@ void LaneGroup::seek(const History::Entry& e) {
   for (size_t i = 0; i < lanes_.size(); ++i)
     lanes_[i].seek(i < e.lanes.size() ? e.lanes[i] : e.lanes.front());
   clock_ = e.clock;
+  // lane 0's dt changed since: its steps count from a new origin at the kept time
+  if (e.lanes.front().dt != primary().dt()) clock_.restartAt(e.t);
 }
 
 }  // namespace lab

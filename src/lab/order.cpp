@@ -1,6 +1,7 @@
 #include "lab/order.hpp"
 
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <optional>
 
@@ -13,15 +14,32 @@ namespace {
 
 // Differences below this (relative to the state's size) are round-off: their ratio is noise.
 constexpr double kRoundOff = 1e-13;
+// The check run's difference must stand this far above round-off (relative to the state's size)
+// for its order to mean something: round-off accumulates over its many steps.
+constexpr double kCheckFloor = 1e-11;
+// The orders from (h, h/2, h/4) and (h/2, h/4, h/8) agree within this fraction of the larger
+// (or kAgreementFloor, for orders near 0) when the runs are in their asymptotic range.
+constexpr double kAgreement = 0.1, kAgreementFloor = 0.1;
+// Runs at h and h/2 that differ by more than this fraction of the state's size are not
+// approximations of one solution: no order from them means anything.
+constexpr double kFarApart = 0.5;
+// How often a run checks the runaway rule (and the cancel flag), in steps; also at its end.
+constexpr long long kCheckEvery = 1024;
+constexpr const char* kNames[] = {"h", "h/2", "h/4", "h/8"};
 
-// The final state of one run, or nothing when it diverged or was cancelled.
-std::optional<sim::State> finalState(const scene::Built& built, sim::Method m, double h,
-                                     long long steps, const std::atomic<bool>* cancel) {
+// The final state of one run, or why there is none: "diverged at h/2", "cancelled". A run that
+// trips the runaway rule (sim/diagnostics.hpp) has diverged, as in sweep and the window.
+std::optional<sim::State> finalState(const scene::Built& built, sim::Method m, int halvings,
+                                     double h, long long steps, const std::atomic<bool>* cancel,
+                                     std::string& why) {
   Lane lane(built, built.state, m, h);
   for (long long k = 0; k < steps; ++k) {
-    if (cancel && (k & 1023) == 0 && cancel->load()) return std::nullopt;
-    if (!lane.step()) return std::nullopt;
+    if (cancel && (k % kCheckEvery) == 0 && cancel->load()) return why = "cancelled", std::nullopt;
+    const bool ok = lane.step() && ((k + 1) % kCheckEvery != 0 || !lane.checkRunaway());
+    if (!ok) return why = std::string("diverged at ") + kNames[halvings], std::nullopt;
   }
+  if (lane.checkRunaway())
+    return why = std::string("diverged at ") + kNames[halvings], std::nullopt;
   return lane.state();
 }
 
@@ -29,21 +47,53 @@ double difference(const sim::State& a, const sim::State& b) {
   return std::max((a.x - b.x).lpNorm<Eigen::Infinity>(), (a.v - b.v).lpNorm<Eigen::Infinity>());
 }
 
+// "0.19" for the notes
+std::string number(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", v);
+  return text;
+}
+
+// No order, and why.
+double undefined(std::string& why, std::string text) {
+  why = std::move(text);
+  return std::numeric_limits<double>::quiet_NaN();
+}
+
+// The order from the differences d[0] (h against h/2), d[1] and d[2], or NaN and why: not
+// converging, or the two estimates disagree (not in the asymptotic range).
+double judge(const double d[3], double size, std::string& why) {
+  if (!(d[1] > kRoundOff * size)) return undefined(why, "differences at round-off");
+  if (d[0] > kFarApart * size)
+    return undefined(why, "not in the asymptotic range: the runs at h and h/2 differ by " +
+                              number(d[0]) + ", as much as the state itself (" + number(size) +
+                              ")");
+  const double order = std::log2(d[0] / d[1]);
+  if (!(order > 0.0))
+    return undefined(
+        why, "not converging: the difference grows as h shrinks (order " + number(order) + ")");
+  if (!(d[2] > kCheckFloor * size)) return order;  // h/8 is at round-off: nothing to check
+  const double check = std::log2(d[1] / d[2]);
+  if (std::abs(order - check) >
+      std::max(kAgreementFloor, kAgreement * std::max(std::abs(order), std::abs(check))))
+    return undefined(why, "not in the asymptotic range: order " + number(order) +
+                              " from h to h/4, " + number(check) + " from h/2 to h/8");
+  return order;
+}
+
 OrderResult measureOne(const scene::Built& built, sim::Method m, double h, long long steps,
                        const std::atomic<bool>* cancel) {
   OrderResult r{m, std::numeric_limits<double>::quiet_NaN(), {}};
-  std::optional<sim::State> runs[3];
-  static const char* const kNames[] = {"h", "h/2", "h/4"};
-  for (int i = 0; i < 3; ++i) {
-    runs[i] = finalState(built, m, h / double(1 << i), steps << i, cancel);
-    if (cancel && cancel->load()) return r.note = "cancelled", r;
-    if (!runs[i]) return r.note = std::string("diverged at ") + kNames[i], r;
+  std::optional<sim::State> runs[kRuns];
+  for (int i = 0; i < kRuns; ++i) {
+    runs[i] = finalState(built, m, i, h / double(1 << i), steps << i, cancel, r.note);
+    if (!runs[i]) return r;
   }
-  const double d1 = difference(*runs[0], *runs[1]), d2 = difference(*runs[1], *runs[2]);
+  const double d[3] = {difference(*runs[0], *runs[1]), difference(*runs[1], *runs[2]),
+                       difference(*runs[2], *runs[3])};
   const double size =
       std::max({runs[2]->x.lpNorm<Eigen::Infinity>(), runs[2]->v.lpNorm<Eigen::Infinity>(), 1.0});
-  if (!(d2 > kRoundOff * size)) return r.note = "differences at round-off", r;
-  r.order = std::log2(d1 / d2);
+  r.order = judge(d, size, r.note);
   return r;
 }
 

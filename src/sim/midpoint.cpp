@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "sim/gmres.hpp"
+#include "util/format.hpp"
 
 namespace sim {
 
@@ -89,7 +90,7 @@ bool MidpointSolver::step(const PendulumModel& m, const State& in, double h, Sta
     if (newton >= kMaxNewton) {
       if (residual_ <= kRequiredTol) break;  // the margin below the bound was not reached
       error_ = "implicit_midpoint: Newton did not converge (relative residual " +
-               std::to_string(residual_) + "); try a smaller dt";
+               util::messageNumber(residual_) + "); try a smaller dt";
       return false;
     }
     newtonDirection(m, z, X, G, h, d);

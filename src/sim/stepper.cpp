@@ -7,13 +7,13 @@
 #include "sim/contacts.hpp"
 #include "sim/energy.hpp"
 #include "sim/forces.hpp"
+#include "util/format.hpp"
 
 namespace sim {
 
 std::string Divergence::message() const {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.17g", t);
-  return "diverged at t = " + std::string(buf) + " s with " + std::string(info(method).name) +
+  // a message, read by people: 6 significant digits (the CSV rows keep 17 for reading back)
+  return "diverged at t = " + util::messageNumber(t) + " s with " + std::string(info(method).name) +
          ": " + what;
 }
 

@@ -104,11 +104,7 @@ void lanePicker(const PanelModel& m, PanelState& st, std::vector<Command>& out) 
 void timeline(const PanelModel& m, PanelState& st, std::vector<Command>& out) {
   if (m.history_size < 2) return;
   const int last = m.history_size - 1;
-  int index = last;
-  if (m.history_t1 > m.history_t0)
-    index = static_cast<int>(
-        std::lround(last * (m.sim_time - m.history_t0) / (m.history_t1 - m.history_t0)));
-  index = std::clamp(index, 0, last);
+  int index = std::clamp(m.history_index, 0, last);
   char label[96];
   std::snprintf(label, sizeof label, "t = %s s", compact(m.sim_time).c_str());
   ImGui::BeginDisabled(!m.paused);
@@ -118,8 +114,8 @@ void timeline(const PanelModel& m, PanelState& st, std::vector<Command>& out) {
   char text[256];
   std::snprintf(text, sizeof text,
                 "Pause, then drag to go back and forth through %d kept states (%s to %s s, %s "
-                "MB; older ones are thinned to stay within the memory budget). Running on, or "
-                "Branch, starts from the state shown.",
+                "MB; older ones are thinned to stay within the memory budget). The states after "
+                "the one shown stay until running on, or a step, starts from it: then they go.",
                 m.history_size, compact(m.history_t0).c_str(), compact(m.history_t1).c_str(),
                 compact(m.history_mb, 3).c_str());
   tip(text);
@@ -206,9 +202,12 @@ void stabilityMapPlot(const PanelModel& m, PanelState& st, std::vector<Command>&
   const signed char cell = v.cells[row * v.dts.size() + column];
   static const char* const kNames[] = {"stable", "drifting", "diverged"};
   const char* what = cell >= 0 && cell <= 2 ? kNames[cell] : "not run yet";
-  if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("dt = %s s, stiffness x%s: %s\nClick to run with these.",
-                      compact(v.dts[column]).c_str(), compact(v.scales[row]).c_str(), what);
+  if (ImGui::IsItemHovered()) {
+    char text[160];
+    std::snprintf(text, sizeof text, "dt = %s s, stiffness x%s: %s\nClick to run with these.",
+                  compact(v.dts[column]).c_str(), compact(v.scales[row]).c_str(), what);
+    tooltip(text);
+  }
   if (!ImGui::IsItemClicked()) return;
   emit(out, SetDt{v.dts[column]});
   if (v.scales.size() > 1) emit(out, SetParameter{v.scale_parameter, v.scales[row]});
@@ -263,19 +262,30 @@ void stabilitySection(const PanelModel& m, PanelState& st, std::vector<Command>&
 void ordersSection(const PanelModel& m, PanelState& st, std::vector<Command>& out) {
   ImGui::BeginDisabled(m.orders_running);
   if (button(m.orders_running ? "Measuring..." : "Measure order",
-             "Runs each integrator on this scene at h, h/2 and h/4 in the background (h: lane "
-             "0's dt) and shows the observed order of convergence beside the nominal one.",
+             "Runs each integrator on this scene at h, h/2, h/4 and h/8 in the background (h: "
+             "lane 0's dt) and shows the observed order of convergence beside the nominal one: "
+             "nan, with the reason, where a run diverged or the runs are not in their "
+             "asymptotic range (springlab order's rule).",
              st.probe))
     emit(out, MeasureOrder{});
   ImGui::EndDisabled();
   for (const OrderRow& row : m.orders) {
-    if (std::isnan(row.observed))
-      ImGui::Text("%-18s nominal %d  observed -  %s", row.integrator.c_str(), row.nominal,
-                  row.note.c_str());
+    // no number where the runs give none: nan (as `springlab order` writes) and the reason
+    if (m.orders_running)
+      ImGui::Text("%-18s nominal %d  observed ...", row.integrator.c_str(), row.nominal);
+    else if (std::isnan(row.observed))
+      ImGui::Text("%-18s nominal %d  observed nan", row.integrator.c_str(), row.nominal);
     else
       ImGui::Text("%-18s nominal %d  observed %.2f", row.integrator.c_str(), row.nominal,
                   row.observed);
     note(st.probe, "order/" + row.integrator);
+    if (!m.orders_running && std::isnan(row.observed) && !row.note.empty()) {
+      ImGui::Indent(ImGui::GetFontSize() * 1.5f);
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+      ImGui::TextWrapped("%s", row.note.c_str());
+      ImGui::PopStyleColor();
+      ImGui::Unindent(ImGui::GetFontSize() * 1.5f);
+    }
   }
 }
 }  // namespace

@@ -61,11 +61,11 @@ void bannerButtons(const PanelModel& model, std::vector<Command>& out, ItemProbe
   note(probe, kBack);
   const char* none = "No state from before the divergence is kept: use Reset.";
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-    ImGui::SetTooltip("%s", model.can_rewind
-                                ? "Back to the state about one simulated second before the "
-                                  "divergence, paused: watch it happen again, or try a smaller "
-                                  "dt or another integrator from there."
-                                : none);
+    detail::tooltip(model.can_rewind
+                        ? "Back to the state about one simulated second before the "
+                          "divergence, paused: watch it happen again, or try a smaller "
+                          "dt or another integrator from there."
+                        : none);
   ImGui::SameLine();
   if (ImGui::Button(kReplay)) {
     detail::emit(out, Rewind{});
@@ -74,10 +74,10 @@ void bannerButtons(const PanelModel& model, std::vector<Command>& out, ItemProbe
   }
   note(probe, kReplay);
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-    ImGui::SetTooltip("%s", model.can_rewind
-                                ? "The last second before the divergence again, in slow motion "
-                                  "(time scale x0.125, which stays until you change it)."
-                                : none);
+    detail::tooltip(model.can_rewind
+                        ? "The last second before the divergence again, in slow motion "
+                          "(time scale x0.125, which stays until you change it)."
+                        : none);
   ImGui::EndDisabled();
 }
 
@@ -175,7 +175,8 @@ void drawStrainLegend(double strain_scale) {
 }
 
 void drawStrainLegend(const PanelModel& model, ItemProbe* probe) {
-  if (model.springs <= 0) return;  // no springs, no strain to colour
+  // only the springs' lines are strain-coloured (a cloth's surface is not): no lines, no legend
+  if (model.springs <= 0 || !model.show_springs) return;
   drawStrainLegend(model.strain_scale);
   if (probe)
     if (const ImGuiWindow* w = ImGui::FindWindowByName("##strain legend"))

@@ -133,6 +133,7 @@ struct PanelModel {
   // the timeline of kept states (SeekHistory): how many, from t0 to t1 (s), their memory (MB)
   int history_size = 0;
   double history_t0 = 0.0, history_t1 = 0.0, history_mb = 0.0;
+  int history_index = -1;  // the kept state shown (at or before sim_time); -1: none
 
   // scene
   std::vector<std::string> builtin_scenes;

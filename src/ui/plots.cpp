@@ -146,9 +146,9 @@ double drawMarks(ImDrawList* dl, ImVec2 p0, ImVec2 p1, const TimeAxis& axis,
 void plotTip(double mark, const char* text) {
   if (!ImGui::IsItemHovered()) return;
   if (std::isfinite(mark))
-    ImGui::SetTooltip("A parameter was changed at t = %s s.", compact(mark, 6).c_str());
+    tooltip(("A parameter was changed at t = " + compact(mark, 6) + " s.").c_str());
   else
-    ImGui::SetTooltip("%s", text);
+    tooltip(text);
 }
 
 // The legend above the energy plot: K, V, E and their latest values, wrapped rather than clipped.

@@ -12,8 +12,22 @@
 
 namespace ui::detail {
 
+void tooltip(const char* text) {
+  // ImGui moves a tooltip that would cross the display's right edge to the cursor's left, and
+  // that only works when it is narrower than the display: wrap it at a readable width within it
+  constexpr float kReadableEms = 32.0f, kMargin = 16.0f;
+  const float display = ImGui::GetIO().DisplaySize.x;
+  const float em = ImGui::GetFontSize();
+  const float width = std::max(std::min(kReadableEms * em, display - 2.0f * kMargin), 4.0f * em);
+  ImGui::BeginTooltip();
+  ImGui::PushTextWrapPos(width);
+  ImGui::TextUnformatted(text);
+  ImGui::PopTextWrapPos();
+  ImGui::EndTooltip();
+}
+
 void tip(const char* text) {
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text);
+  if (ImGui::IsItemHovered()) tooltip(text);
 }
 
 void note(ItemProbe* probe, std::string name) {

@@ -15,6 +15,8 @@ namespace ui::detail {
 
 // A tooltip on the last item: its unit and meaning. Call it after every other query on the item.
 void tip(const char* text);
+// A tooltip now, wrapped so that it fits the display (every tooltip of the panel goes through it).
+void tooltip(const char* text);
 // Reports the last item's rectangle to the probe (testing aid), if any.
 void note(ItemProbe* probe, std::string name);
 // "Label##id" -> "Label".
