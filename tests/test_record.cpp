@@ -20,6 +20,7 @@
 #include "app/window_recorder.hpp"
 #include "cli/options.hpp"
 #include "fp_trap.hpp"
+#include "lab/events.hpp"
 #include "render/frame.hpp"
 #include "render/palette.hpp"
 #include "ui/panel.hpp"
@@ -160,6 +161,25 @@ TEST_CASE("record: LockedSteps advances the session frame by frame, not by the w
   const long long anchor = s.steps();
   clock.advance(s);
   CHECK(s.steps() - anchor == 17);
+}
+
+TEST_CASE("record: a dt event within a frame: the frame shows the step nearest its time") {
+  app::Session s;
+  s.load("seed002_harmonic_oscillator");  // dt = 0.00025 s
+  lab::Event e;
+  REQUIRE_FALSE(lab::parseEvent("0.02:dt=0.004", e));  // within the clip's first frame interval
+  s.setEvents({e});
+  app::LockedSteps clock(10.0);  // frames at 0, 0.1, 0.2 ... s
+  clock.advance(s);
+  clock.advance(s);
+  // 80 steps of 0.25 ms to t = 0.02, then steps of 4 ms from there: the step nearest 0.1 s is
+  // the 20th, t = 0.02 + 20 x 0.004 (not 400 steps of the new dt, 1.62 s)
+  CHECK(s.dt() == 0.004);
+  CHECK(s.steps() == 80 + 20);
+  CHECK(s.state().t == doctest::Approx(0.1).epsilon(1e-12));
+  clock.advance(s);
+  CHECK(s.steps() == 80 + 45);
+  CHECK(s.state().t == doctest::Approx(0.2).epsilon(1e-12));
 }
 
 TEST_CASE("record: every option of the help's table parses in both spellings") {

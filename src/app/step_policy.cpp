@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "lab/lane.hpp"
+
 namespace app {
 
 FrameResult WallClockSteps::advance(Session& s) {
@@ -23,9 +25,9 @@ FrameResult LockedSteps::advance(Session& s) {
     // the next frame after something else moved the state or changed dt)
     frame_ = std::max<long long>(frame_, 0);
     anchor_frame_ = frame_, anchor_steps_ = s.steps(), anchor_dt_ = s.dt();
+    anchor_t_ = s.state().t, within_frame_ = false;
   }
-  const long long due = anchor_steps_ + lockedStepOfFrame(frame_ - anchor_frame_, fps_, anchor_dt_);
-  while (s.steps() < due) {
+  while (s.steps() < dueStep()) {
     const double t0 = s.state().t;
     if (!s.stepOnce()) {
       r.diverged = true;
@@ -33,6 +35,7 @@ FrameResult LockedSteps::advance(Session& s) {
     }
     ++r.steps;
     r.sim_seconds += s.state().t - t0;
+    followDtChange(s);
   }
   last_steps_ = s.steps();
   steps_per_second_ = fps_ * r.steps;
@@ -41,6 +44,22 @@ FrameResult LockedSteps::advance(Session& s) {
   while (frame_walls_.size() > 2 && now - frame_walls_.front() > FixedStepLoop::kRealtimeWindow)
     frame_walls_.pop_front();
   return r;
+}
+
+long long LockedSteps::dueStep() const {
+  if (!within_frame_)
+    return anchor_steps_ + lockedStepOfFrame(frame_ - anchor_frame_, fps_, anchor_dt_);
+  const double frameTime = anchor_t_ + static_cast<double>(frame_ - anchor_frame_) / fps_;
+  return change_steps_ + std::max(0LL, lab::nearestStep(change_t_, anchor_dt_, frameTime));
+}
+
+void LockedSteps::followDtChange(const Session& s) {
+  if (s.dt() == anchor_dt_) return;
+  // an event changed dt before the step just made: the new clock is t = change_t_ + k dt
+  within_frame_ = true;
+  const sim::Stepper::Clock c = s.primary().clock();
+  change_steps_ = s.steps() - c.steps, change_t_ = c.origin;
+  anchor_dt_ = s.dt();
 }
 
 double LockedSteps::realtimePercent() const {

@@ -40,7 +40,9 @@ long long lockedStepOfFrame(long long k, double fps, double dt);
 
 // Simulated time locked to a video's clock: frame k shows the state after lockedStepOfFrame(k)
 // steps counted from where the clip began, whatever the machine's speed. A change of dt during
-// the clip (the window's slider) re-anchors the count at the current frame and step.
+// the clip (the window's slider) re-anchors the count at the current frame and step; a change
+// within a frame (an `--at T:dt=` event) re-anchors at the step where it came, and the frame then
+// shows the step nearest to its time on the new clock (lab::nearestStep).
 class LockedSteps : public StepPolicy {
  public:
   explicit LockedSteps(double fps) : fps_(fps) {}
@@ -56,8 +58,19 @@ class LockedSteps : public StepPolicy {
  private:
   double fps_;
   long long frame_ = -1;
+  // The step frame_ is due to show: on the anchor's count, or after a change of dt within a
+  // frame on the clock that began there.
+  long long dueStep() const;
+  // Re-anchors on the step just made if it was made under another dt.
+  void followDtChange(const Session& s);
+
   long long anchor_frame_ = 0, anchor_steps_ = 0;  // where the count restarted, and its dt
   double anchor_dt_ = 0.0;
+  double anchor_t_ = 0.0;  // s, the simulated time at anchor_frame_
+  // after a change of dt within a frame: the step and time where the new clock began
+  bool within_frame_ = false;
+  long long change_steps_ = 0;
+  double change_t_ = 0.0;
   long long last_steps_ = 0;  // the session's count after the last frame
   SteadyClock wall_;
   std::deque<double> frame_walls_;  // wall times of the frames within the last second
