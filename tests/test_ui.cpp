@@ -736,6 +736,14 @@ TEST_CASE("ui: the divergence banner emits Reset and Rewind") {
   h.frame(banner);
   h.frame(banner);
   CHECK(h.tooltipShown());
+
+  // in a recorded clip the banner is the report alone: no one can press a button there
+  f.model.clip = true;
+  h.probe.items.clear();
+  h.frame(banner);
+  CHECK(h.probe.find("report") != nullptr);
+  CHECK(h.probe.find("Reset") == nullptr);
+  CHECK(h.probe.find("Replay slowly") == nullptr);
 }
 
 TEST_CASE("ui: the banner keeps its buttons on screen in small windows, right of the panel") {

@@ -89,7 +89,10 @@ std::vector<Command> drawDivergenceBanner(const PanelModel& model, ItemProbe* pr
   const ImGuiIO& io = ImGui::GetIO();
   const ImGuiStyle& style = ImGui::GetStyle();
   const float margin = 10.0f, width = io.DisplaySize.x, height = io.DisplaySize.y;
-  const char* title = "The simulation diverged and is paused.";
+  // a recorded clip has no one to press the buttons: the report alone
+  const bool buttons = !model.clip;
+  const char* title =
+      buttons ? "The simulation diverged and is paused." : "The simulation diverged.";
   // the narrowest banner that still shows its three buttons
   const float buttons_w = ImGui::CalcTextSize("Reset").x + ImGui::CalcTextSize(kBack).x +
                           ImGui::CalcTextSize(kReplay).x + 6.0f * style.FramePadding.x +
@@ -118,10 +121,11 @@ std::vector<Command> drawDivergenceBanner(const PanelModel& model, ItemProbe* pr
     // the report takes what the title and the buttons leave of the window's height
     const float title_h = ImGui::CalcTextSize(title, nullptr, false, wrap).y;
     const float max_h = height - 2.0f * margin - 2.0f * style.WindowPadding.y - title_h -
-                        ImGui::GetFrameHeight() - 2.0f * style.ItemSpacing.y;
+                        (buttons ? ImGui::GetFrameHeight() + style.ItemSpacing.y : 0.0f) -
+                        style.ItemSpacing.y;
     bannerReport(compactNumbers(model.divergence), wrap,
                  std::max(max_h, ImGui::GetTextLineHeight()), probe);
-    bannerButtons(model, out, probe);
+    if (buttons) bannerButtons(model, out, probe);
   }
   ImGui::End();
   ImGui::PopStyleColor(4);
