@@ -241,7 +241,7 @@ void checkAgainstSweep(const char* name, sim::Method method, double seconds) {
   const scene::SceneDef def = scene::loadSceneArg(name);
   const scene::Built b = scene::build(def);
   const sim::MotionSpectrum r = sim::motionSpectrum(b, b.state, seconds);
-  const double limit = *sim::dtLimit(method, r.omega_max);
+  const double limit = *sim::motionDtLimit(method, r);
   const double diverged = firstDiverged(def, method, limit, seconds);
   CAPTURE(name);
   CAPTURE(sim::info(method).name);
@@ -260,9 +260,34 @@ TEST_CASE("info's limits hold where sweep finds divergence, for pendulums and sp
   // a spring network: rk4 and symplectic_euler hold to their oscillation limits
   checkAgainstSweep("cloth_16", sim::Method::Rk4, 0.5);
   checkAgainstSweep("cloth_16", sim::Method::SymplecticEuler, 0.5);
-  // symplectic_euler on a pendulum also fails by its explicit velocity terms, below its limit on
-  // most scenes (docs/integrators.md#stability-limits); on a damped chain it holds
+  // symplectic_euler on a pendulum also fails by its explicit velocity terms: its limit over the
+  // motion includes their energy pumping (docs/integrators.md#stability-limits), which sets it on
+  // the chaotic chains (2/omega_max, 0.311 s and 0.253 s, was 3.2 and 2.5 times too large)
   checkAgainstSweep("chain20_damped", sim::Method::SymplecticEuler, 10.0);
+  checkAgainstSweep("seed004_triple_pendulum", sim::Method::SymplecticEuler, 10.0);
+  checkAgainstSweep("seed004_fig5a", sim::Method::SymplecticEuler, 10.0);
+}
+
+TEST_CASE(
+    "symplectic_euler's pumping limit: none on one link, below 2/omega_max on a chaotic chain") {
+  // one link: a depends on phi alone, the step's matrix has determinant 1 and nothing is pumped:
+  // every grid step below the oscillation limit 2/omega_max holds (the grid's spacing is 2^(1/4))
+  const scene::Built one = scene::build(scene::loadSceneArg("pendulum_small_angle"));
+  const sim::MotionSpectrum r1 = sim::motionSpectrum(one, one.state, 10.0);
+  CHECK(r1.pump_estimated);
+  CHECK(r1.pump_limit > std::pow(2.0, -0.25) * 2.0 / r1.omega_max);
+  // the double pendulum whips: the velocity terms pump energy in below the oscillation limit
+  const scene::Built two = scene::build(scene::loadSceneArg("seed004_double_pendulum"));
+  const sim::MotionSpectrum r2 = sim::motionSpectrum(two, two.state, 10.0);
+  CHECK(r2.pump_estimated);
+  CHECK(r2.pump_limit < 0.5 * 2.0 / r2.omega_max);
+  CHECK(*sim::motionDtLimit(sim::Method::SymplecticEuler, r2) == r2.pump_limit);
+  // the other methods keep their oscillation limits; a spring network has no pumping limit
+  CHECK(*sim::motionDtLimit(sim::Method::Rk4, r2) == *sim::dtLimit(sim::Method::Rk4, r2.omega_max));
+  const scene::Built cloth = scene::build(scene::loadSceneArg("cloth_16"));
+  const sim::MotionSpectrum r3 = sim::motionSpectrum(cloth, cloth.state, 0.5);
+  CHECK_FALSE(r3.pump_estimated);
+  CHECK(std::isinf(r3.pump_limit));
 }
 
 TEST_CASE(

@@ -1,6 +1,7 @@
 // springlab info (docs/cli.md#info): a scene's size and its stability facts: omega_max over the
 // scene's motion (an accurate reference run, sim::motionSpectrum), omega_max at the initial state,
-// and each integrator's step limit from omega_max (sim/spectrum.hpp, sim::dtLimit).
+// and each integrator's step limit from omega_max and, for symplectic_euler on a pendulum, from its
+// energy pumping over the run (sim/spectrum.hpp, sim::motionDtLimit).
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -43,9 +44,26 @@ StabilityWords stabilityWords(sim::Method m) {
 }
 
 // The limit as JSON: a number, or null where there is none (JSON has no infinity).
-nlohmann::json limitJson(sim::Method m, double omega) {
-  const auto limit = sim::dtLimit(m, omega);
+nlohmann::json limitJson(const std::optional<double>& limit) {
   return limit && std::isfinite(*limit) ? nlohmann::json(*limit) : nlohmann::json(nullptr);
+}
+
+// What sets a method's limit over the motion, for the text table: symplectic_euler's energy
+// pumping on a pendulum where it comes before the oscillation limit, or why it was not estimated.
+std::string limitNote(sim::Method m, const sim::MotionSpectrum& r, double seconds,
+                      const scene::Built& b) {
+  if (m != sim::Method::SymplecticEuler || b.kind() != sim::SystemKind::Pendulum) return "";
+  char buf[96];
+  if (!r.pump_estimated)
+    return "  (energy pumping not estimated: " + std::to_string(b.dofs()) +
+           " links are beyond its cost bound)";
+  const auto oscillation = sim::dtLimit(m, r.omega_max);
+  if (oscillation && r.pump_limit < *oscillation) {
+    std::snprintf(buf, sizeof buf, "  (limit over T = %g s: energy pumping)", seconds);
+    return buf;
+  }
+  std::snprintf(buf, sizeof buf, "  (energy pumping over T = %g s: %.3g s)", seconds, r.pump_limit);
+  return buf;
 }
 
 void printJson(const scene::SceneDef& def, const scene::Built& b, const sim::MotionSpectrum& r,
@@ -69,11 +87,13 @@ void printJson(const scene::SceneDef& def, const scene::Built& b, const sim::Mot
                  stability = nlohmann::json::object();
   for (const sim::Method m : b.integrators()) {
     const std::string name(sim::info(m).name);
-    limits[name] = limitJson(m, r.omega_max);
-    initial[name] = limitJson(m, r.omega_initial);
+    limits[name] = limitJson(sim::motionDtLimit(m, r));
+    initial[name] = limitJson(sim::dtLimit(m, r.omega_initial));
     stability[name] = stabilityWords(m).key;
   }
   j["dt_limit"] = limits;
+  // symplectic_euler's limit from its energy pumping on a pendulum (null: not estimated)
+  j["dt_limit_pumping"] = r.pump_estimated ? limitJson(r.pump_limit) : nlohmann::json(nullptr);
   j["dt_limit_initial"] = initial;
   j["stability"] = stability;
   std::printf("%s\n", j.dump(2).c_str());
@@ -94,12 +114,14 @@ void printText(const scene::SceneDef& def, const scene::Built& b, const sim::Mot
   std::printf("dt                 %g s (the scene's)\n\n", def.dt);
   std::printf("%-18s %-16s %s\n", "integrator", "dt_limit (s)", "scene dt / limit");
   for (const sim::Method m : b.integrators()) {
-    const auto limit = sim::dtLimit(m, r.omega_max);
+    const auto limit = sim::motionDtLimit(m, r);
     const std::string name(sim::info(m).name);
     if (!limit || *limit == 0.0)
       std::printf("%-18s %s\n", name.c_str(), stabilityWords(m).text);
     else if (!std::isfinite(*limit))
       std::printf("%-18s %-16s\n", name.c_str(), "none (nothing oscillates)");
+    else if (const std::string note = limitNote(m, r, seconds, b); !note.empty())
+      std::printf("%-18s %-16.6g %-16.4g%s\n", name.c_str(), *limit, def.dt / *limit, note.c_str());
     else
       std::printf("%-18s %-16.6g %.4g\n", name.c_str(), *limit, def.dt / *limit);
   }

@@ -5,10 +5,13 @@
 // the registry's (sim::dtLimit); a System answers omegaMax for its kind.
 #pragma once
 
+#include <limits>
+#include <optional>
 #include <string>
 
 #include "sim/model.hpp"
 #include "sim/pendulum.hpp"
+#include "sim/registry.hpp"
 
 namespace sim {
 
@@ -49,7 +52,17 @@ struct MotionSpectrum {
   double seconds = 0.0;        // s, the time the reference run reached
   long long steps = 0;         // the reference run's steps
   std::string stopped;         // why it stopped before `seconds` (empty: it did not)
+  // s, a pendulum's symplectic_euler limit from energy pumping: the largest step at which the
+  // growth of its linearised step beyond the motion's own, accumulated over the reference run,
+  // stays below where the pumping runs away (docs/integrators.md#stability-limits); infinite
+  // for a spring network, and for a pendulum whose links the cost bound does not afford
+  double pump_limit = std::numeric_limits<double>::infinity();
+  bool pump_estimated = false;  // whether pump_limit was estimated (a pendulum within the bound)
 };
 MotionSpectrum motionSpectrum(const System& sys, const State& initial, double seconds);
+
+// A method's step limit over the motion: sim::dtLimit at omega_max, and for symplectic_euler
+// also the pumping limit (a pendulum's; docs/integrators.md#stability-limits), the smaller.
+std::optional<double> motionDtLimit(Method m, const MotionSpectrum& r);
 
 }  // namespace sim
