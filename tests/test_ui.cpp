@@ -1339,11 +1339,13 @@ TEST_CASE("ui: Save map PNG under the stability map emits SaveMapPng and shows w
   Harness h(1280, 1600);
   Fixture f;
   f.model.dt = 0.001;
+  // the rows' spans view it: it must outlive the frames
+  const std::vector<float> distance = series(200, [](double) { return 0.0; });
   for (int i = 0; i < 2; ++i) {  // two lanes: the Lab section opens on first use
     ui::LaneRow row;
     row.integrator = "verlet";
     row.dt = 0.001;
-    row.time = f.t, row.drift = f.drift, row.distance = series(200, [](double) { return 0.0; });
+    row.time = f.t, row.drift = f.drift, row.distance = distance;
     f.model.lanes.push_back(row);
   }
   ui::StabilityMapView& map = f.model.stability;
