@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 
 #include "render/fxaa.hpp"
 #include "render/renderer.hpp"
@@ -83,26 +84,29 @@ Framebuffer::~Framebuffer() {
   if (fbo_ || resolveFbo_) releaseObjects();
 }
 
-bool Framebuffer::resize(int width, int height, int samples, std::string* error) {
-  if (width <= 0 || height <= 0) {
-    if (error)
-      *error = "framebuffer size must be positive (got " + std::to_string(width) + "x" +
-               std::to_string(height) + ")";
-    return false;
-  }
-  if (!glGenFramebuffers) {
-    if (error) *error = "OpenGL functions are not loaded (no current context?)";
-    return false;
-  }
-  GLint maxSamples = 1, maxSize = 0;
-  glGetIntegerv(GL_MAX_SAMPLES, &maxSamples);
+namespace {
+// Why a framebuffer of this size cannot be made with the current context, or nothing.
+std::optional<std::string> sizeProblem(int width, int height) {
+  if (width <= 0 || height <= 0)
+    return "framebuffer size must be positive (got " + std::to_string(width) + "x" +
+           std::to_string(height) + ")";
+  if (!glGenFramebuffers) return "OpenGL functions are not loaded (no current context?)";
+  GLint maxSize = 0;
   glGetIntegerv(GL_MAX_RENDERBUFFER_SIZE, &maxSize);
-  if (maxSize > 0 && (width > maxSize || height > maxSize)) {
-    if (error)
-      *error = "framebuffer " + std::to_string(width) + "x" + std::to_string(height) +
-               " exceeds the largest renderbuffer (" + std::to_string(maxSize) + ")";
+  if (maxSize > 0 && (width > maxSize || height > maxSize))
+    return "framebuffer " + std::to_string(width) + "x" + std::to_string(height) +
+           " exceeds the largest renderbuffer (" + std::to_string(maxSize) + ")";
+  return std::nullopt;
+}
+}  // namespace
+
+bool Framebuffer::resize(int width, int height, int samples, std::string* error) {
+  if (auto problem = sizeProblem(width, height)) {
+    if (error) *error = *problem;
     return false;
   }
+  GLint maxSamples = 1;
+  glGetIntegerv(GL_MAX_SAMPLES, &maxSamples);
   samples = std::clamp(samples, 1, std::max(1, static_cast<int>(maxSamples)));
   const bool post = samples == 1 && postAntialias_;
   if (fbo_ && width == width_ && height == height_ && samples == samples_ && post == post_)
