@@ -76,7 +76,8 @@ void Session::fillPanel(ui::PanelModel& pm) const {
   pm.diverged = divergence().has_value();
   pm.divergence = divergenceSummary();
   if (pm.diverged) {
-    // what the view and the plots show: not the state that ran away (INTERFACE.md section 2)
+    // what the view and the plots show: not the state that ran away
+    // (docs/integrators.md#runaway-rule)
     char shown[96];
     std::snprintf(shown, sizeof shown, ". Shown: the last checked state, t = %.6g s",
                   primary().shownState().t);

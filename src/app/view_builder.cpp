@@ -136,7 +136,8 @@ void ViewBuilder::updateAutoStrainScale(bool fresh) {
 
 // positions of the skeleton's points (a pendulum's pivot first)
 void ViewBuilder::fillPositions(const Session& s) {
-  // a diverged lane: its last checked state, never the one that ran away (INTERFACE.md section 2)
+  // a diverged lane: its last checked state, never the one that ran away
+  // (docs/integrators.md#runaway-rule)
   s.built().pointPositions(s.lane(lane).shownState(), pos_, tmp_);
 }
 

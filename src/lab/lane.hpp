@@ -39,8 +39,8 @@ class Lane {
   long long steps() const { return steps_; }    // steps made since the lane started
   const std::optional<sim::Divergence>& divergence() const { return divergence_; }
   bool diverged() const { return divergence_.has_value(); }
-  // What the window and a recording draw (INTERFACE.md section 2): the current state, or once
-  // the lane has diverged, the last state that passed the checks (the runaway rule, or the
+  // What the window and a recording draw (docs/integrators.md#runaway-rule): the current state, or
+  // once the lane has diverged, the last state that passed the checks (the runaway rule, or the
   // lane's start), never one that ran away. Its energy is the one to show beside it.
   const sim::State& shownState() const { return divergence_ ? checked_ : state(); }
   sim::Energy shownEnergy() const { return system_->energy(shownState()); }

@@ -32,7 +32,8 @@ bool driftIsRelative(double e0, const SceneScales& scales);  // true: the refere
 double energyDrift(double e0, double e, const SceneScales& scales);
 
 // A spring (rest length > 0) longer than this many times its rest length has torn: no real
-// material stretches so far, only an integrator that lost the system (INTERFACE.md section 2).
+// material stretches so far, only an integrator that lost the system
+// (docs/integrators.md#runaway-rule).
 inline constexpr double kTornStretchFactor = 10.0;
 
 // The runaway rule: a state that is still finite but absurd, |E - E0| > kRunawayEnergyFactor S or

@@ -282,9 +282,9 @@ Eigen::MatrixXd accelerationJacobian(const PendulumModel& m, const State& s) {
   return J;
 }
 
-// The spectral radius of symplectic_euler's linearised step at step h (INTERFACE §3: v' = v + h
-// a(x, v), x' = x + h v'): with A = da/dx, B = da/dv the step maps (dx, dv) by
-// G(h) = [[I + h^2 A, h (I + h B)], [h A, I + h B]].
+// The spectral radius of symplectic_euler's linearised step at step h
+// (docs/integrators.md#symplectic_euler: v' = v + h a(x, v), x' = x + h v'): with A = da/dx, B =
+// da/dv the step maps (dx, dv) by G(h) = [[I + h^2 A, h (I + h B)], [h A, I + h B]].
 double stepGrowth(const Eigen::MatrixXd& J, double h) {
   const int n = static_cast<int>(J.rows());
   const Eigen::MatrixXd I = Eigen::MatrixXd::Identity(n, n);
