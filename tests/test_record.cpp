@@ -182,6 +182,25 @@ TEST_CASE("record: a dt event within a frame: the frame shows the step nearest i
   CHECK(s.state().t == doctest::Approx(0.2).epsilon(1e-12));
 }
 
+TEST_CASE("record: a 10 fps clip that blows up shows a state checked just before, not a frame") {
+  app::Session s;
+  s.load("cloth_16");
+  lab::Event e;
+  REQUIRE_FALSE(lab::parseEvent("2:dt=0.004", e));  // the README's "watch it explode"
+  s.setEvents({e});
+  app::LockedSteps clock(10.0);
+  for (int frame = 0; frame < 40 && !s.divergence(); ++frame) {
+    clock.advance(s);
+    s.sample();
+  }
+  REQUIRE(s.divergence());
+  const double shown = s.primary().shownState().t, diverged = s.divergence()->t;
+  CHECK(shown < diverged);
+  // checked between the frames (0.1 s apart): at most one spacing and one step before
+  CHECK(diverged - shown <= app::Session::kRunawayCheckSpacing + s.dt() + 1e-12);
+  CHECK(s.primary().shownState().x.allFinite());
+}
+
 TEST_CASE("record: every option of the help's table parses in both spellings") {
   using Check = std::function<bool(const app::RecordOptions&)>;
   const std::map<std::string, std::pair<std::string, Check>> samples = {

@@ -67,6 +67,13 @@ void Session::applyDueEvents() {
 
 bool Session::stepOnce() {
   if (!lanes_.anyAlive()) return false;
+  // the rule on the state this step starts from, when one is due: a frame's own check
+  // (sample) then never repeats one made here
+  if (std::abs(time() - last_check_t_) >= kRunawayCheckSpacing) checkRunaways(nullptr);
+  if (!lanes_.anyAlive()) {
+    paused_ = true;  // the rule caught every lane
+    return false;
+  }
   dropFuture();
   applyDueEvents();
   if (!lanes_.step()) {
@@ -75,6 +82,11 @@ bool Session::stepOnce() {
   }
   keepState();
   return true;
+}
+
+void Session::checkRunaways(const sim::Energy* e) {
+  last_check_t_ = time();
+  for (int i = 0; i < laneCount(); ++i) lanes_[i].checkRunaway(i == 0 ? e : nullptr);
 }
 
 void Session::keepState() {
@@ -131,7 +143,7 @@ void Session::sample() {
   last_sample_t_ = time();
   // the primary's energy once a frame: its runaway check, the plots and its drift
   const sim::Energy e = energy();
-  for (int i = 0; i < laneCount(); ++i) lanes_[i].checkRunaway(i == 0 ? &e : nullptr);
+  checkRunaways(&e);
   if (!lanes_.anyAlive()) paused_ = true;
   // a lane that has diverged is not plotted: its series end at its last checked state, the one
   // drawn (Lane::shownState), never at one that ran away ("K inf J")

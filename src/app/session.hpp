@@ -37,7 +37,8 @@ class Session {
   // One step of the session's clock (lane 0's dt): events due are applied first, lane 0 steps
   // and every other lane goes to its step nearest in time (lab::LaneGroup). A lane that diverges
   // freezes; the others go on. False when every lane has diverged (the simulation then pauses).
-  // A state is kept on the timeline when one is due.
+  // A state is kept on the timeline when one is due. The runaway rule is applied first to the
+  // state the step starts from when a check is due (kRunawayCheckSpacing).
   bool stepOnce();
 
   // The mouse spring: body index (particle or bob), target (m); clear with body = -1. Taking or
@@ -114,6 +115,11 @@ class Session {
   static constexpr std::size_t kHistoryBudget = 256u << 20;  // bytes
   // How far before the divergence Rewind goes: far enough to see the instability build up.
   static constexpr double kRewindBack = 1.0;  // s
+  // The runaway rule is applied at least this often in simulated time, between rendered frames
+  // too, so that the last checked state a blow-up shows (docs/lab.md) is at most this far before
+  // it, whatever the frame rate (a 10 fps clip's frames are 0.1 s apart). A scene whose step is
+  // longer is checked every step.
+  static constexpr double kRunawayCheckSpacing = 1.0 / 240.0;  // s
   // The phase plot's choices: the first coordinates only, since the panel rebuilds the list
   // every frame (a 256 x 256 cloth has 196 608).
   static constexpr int kPhaseCoordinatesListed = 3000;
@@ -143,6 +149,8 @@ class Session {
   void reanchor();
   bool addLane(int source, const std::string& integrator, double dt, std::string& why);
   void sampleLane(int i, const Eigen::VectorXd& primaryPositions);
+  // The runaway rule on every lane (lane 0 with its energy e, where the caller has it).
+  void checkRunaways(const sim::Energy* e);
   void fillScene(ui::PanelModel& pm) const;
   void fillPhysics(ui::PanelModel& pm) const;
   void fillPlots(ui::PanelModel& pm) const;
@@ -167,6 +175,7 @@ class Session {
   double grab_stiffness_ = kDefaultGrabStiffness;  // N/m
   int phase_coordinate_ = 0;
   double last_sample_t_ = -1.0;  // s, the clock time of the last sample (-1: none)
+  double last_check_t_ = 0.0;    // s, the clock time of the last runaway check
   long long restores_ = 0;
   LabJobs jobs_;  // last: its threads stop before the rest goes
   friend class SessionTestAccess;
