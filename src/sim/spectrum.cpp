@@ -442,18 +442,25 @@ struct PumpGrowth {
   double limit() const { return alive == 0 ? 0.0 : h[alive - 1]; }
 };
 
+// symplectic_euler's pumping growth on a pendulum from its initial state, where the cost bound
+// affords it (kMaxPumpWork), or nothing.
+std::optional<PumpGrowth> startPump(const System& sys, const State& initial, double seconds,
+                                    double omega) {
+  const double affordable = kMaxPumpWork / pumpSampleCost(sys.dofs());
+  if (!sys.pendulum() || seconds <= 0.0 || affordable < kMinPumpSamples) return std::nullopt;
+  std::optional<PumpGrowth> pump(std::in_place, omega, seconds, affordable, initial.t);
+  pump->sample(*sys.pendulum(), initial, false);
+  return pump;
+}
+
 }  // namespace
 
 MotionSpectrum motionSpectrum(const System& sys, const State& initial, double seconds) {
   MotionSpectrum r;
   r.omega_initial = sys.omegaMax(initial);
   std::vector<Sample> samples{{initial.t, localOmega(sys, initial)}};
-  std::optional<PumpGrowth> pump;  // a pendulum's, where the cost bound affords it
-  if (const double affordable = kMaxPumpWork / pumpSampleCost(sys.dofs());
-      sys.pendulum() && seconds > 0.0 && affordable >= kMinPumpSamples) {
-    pump.emplace(std::max(r.omega_initial, samples[0].omega), seconds, affordable, initial.t);
-    pump->sample(*sys.pendulum(), initial, false);
-  }
+  std::optional<PumpGrowth> pump =
+      startPump(sys, initial, seconds, std::max(r.omega_initial, samples[0].omega));
   const double dofs = std::max(1, sys.dofs());
   const double stepCost = sys.pendulum() ? dofs : kSpringStepCost * dofs;
   const long long maxSteps = static_cast<long long>(kMaxReferenceWork / stepCost) + 1;
