@@ -85,6 +85,9 @@ struct Viewer : WindowInput {
       const bool ok = recorder.stop(&message);
       d.setRecording(false);
       d.showStatus(message, !ok);
+      // the terminal too: where the clip went outlives the status line
+      std::fprintf(ok ? stdout : stderr, "springlab: %s\n", message.c_str());
+      std::fflush(stdout);
       return;
     }
     const std::string name = timestampName(".mp4");

@@ -47,10 +47,11 @@ void WindowRecorder::capture(FrameDriver& d) {
 bool WindowRecorder::stop(std::string* message) {
   if (!sink_) return false;
   const bool ok = sink_->finish();
-  char seconds[64];
-  std::snprintf(seconds, sizeof seconds, "%.2f s", static_cast<double>(captured_ + 1) / kFps);
-  *message = ok ? "saved " + path_ + " (" + seconds + " of simulated time)"
-                : "recording failed: " + sink_->error();
+  const long long frames = captured_ + 1;
+  char detail[96];
+  std::snprintf(detail, sizeof detail, " (%lld frames, %.2f s of simulated time)", frames,
+                static_cast<double>(frames) / kFps);
+  *message = ok ? "saved " + path_ + detail : "recording failed: " + sink_->error();
   sink_.reset();
   return ok;
 }
