@@ -8,6 +8,8 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "fp_trap.hpp"
+#include "lab/step_limit.hpp"
 #include "lab/sweep.hpp"
 #include "scene/build.hpp"
 #include "scene/load.hpp"
@@ -193,6 +195,7 @@ TEST_CASE("info --json gives omega_max, omega_max_initial and a dt_limit per int
   const auto p = springlab({"info", "seed004_fig6b"});
   CHECK(p.status == 0);
   CHECK(p.out.find("implicit_midpoint  none (implicit") != std::string::npos);
+  CHECK(p.out.find("(measured over T = 10 s: diverges from ") != std::string::npos);
 }
 
 TEST_CASE("a pendulum's local frequency: sqrt(g/R) hanging at rest, sqrt(5) Omega spinning") {
@@ -235,13 +238,23 @@ double firstDiverged(const scene::SceneDef& def, sim::Method method, double limi
   return 0.0;
 }
 
-// info's limit for `method` on `scene` over `seconds` against the sweep's first diverged dt:
-// within a factor of 2 (docs/integrators.md#stability-limits).
-void checkAgainstSweep(const char* name, sim::Method method, double seconds) {
-  const scene::SceneDef def = scene::loadSceneArg(name);
+// info's limit for `method` on `scene` over `seconds`: lab::stepLimits, as `info` computes it.
+lab::StepLimit infoLimit(const scene::SceneDef& def, sim::Method method, double seconds) {
+  const testutil::FpTrapsOff scansDivergeOnPurpose;
   const scene::Built b = scene::build(def);
   const sim::MotionSpectrum r = sim::motionSpectrum(b, b.state, seconds);
-  const double limit = *sim::motionDtLimit(method, r);
+  for (const lab::StepLimit& l : lab::stepLimits(def, b, r, seconds))
+    if (l.method == method) return l;
+  FAIL("no limit for " << sim::info(method).name);
+  return {};
+}
+
+// info's limit against the sweep's first diverged dt: within a factor of 2
+// (docs/integrators.md#stability-limits).
+void checkAgainstSweep(const char* name, sim::Method method, double seconds) {
+  const testutil::FpTrapsOff cellsDivergeOnPurpose;
+  const scene::SceneDef def = scene::loadSceneArg(name);
+  const double limit = *infoLimit(def, method, seconds).limit();
   const double diverged = firstDiverged(def, method, limit, seconds);
   CAPTURE(name);
   CAPTURE(sim::info(method).name);
@@ -260,34 +273,49 @@ TEST_CASE("info's limits hold where sweep finds divergence, for pendulums and sp
   // a spring network: rk4 and symplectic_euler hold to their oscillation limits
   checkAgainstSweep("cloth_16", sim::Method::Rk4, 0.5);
   checkAgainstSweep("cloth_16", sim::Method::SymplecticEuler, 0.5);
-  // symplectic_euler on a pendulum also fails by its explicit velocity terms: its limit over the
-  // motion includes their energy pumping (docs/integrators.md#stability-limits), which sets it on
-  // the chaotic chains (2/omega_max, 0.311 s and 0.253 s, was 3.2 and 2.5 times too large)
-  checkAgainstSweep("chain20_damped", sim::Method::SymplecticEuler, 10.0);
-  checkAgainstSweep("seed004_triple_pendulum", sim::Method::SymplecticEuler, 10.0);
-  checkAgainstSweep("seed004_fig5a", sim::Method::SymplecticEuler, 10.0);
+  // symplectic_euler and verlet on a pendulum also fail by the velocity terms: 2/omega_max was
+  // 2.5 to 6.5 times too large on these, and 2.2 times too small on fig6b's symplectic_euler
+  for (const char* scene : {"seed004_fig6a", "seed004_fig6b", "seed004_triple_pendulum"}) {
+    checkAgainstSweep(scene, sim::Method::SymplecticEuler, 10.0);
+    checkAgainstSweep(scene, sim::Method::Verlet, 10.0);
+  }
+  checkAgainstSweep("rope_100", sim::Method::SymplecticEuler, 2.0);
 }
 
-TEST_CASE(
-    "symplectic_euler's pumping limit: none on one link, below 2/omega_max on a chaotic chain") {
-  // one link: a depends on phi alone, the step's matrix has determinant 1 and nothing is pumped:
-  // every grid step below the oscillation limit 2/omega_max holds (the grid's spacing is 2^(1/4))
-  const scene::Built one = scene::build(scene::loadSceneArg("pendulum_small_angle"));
-  const sim::MotionSpectrum r1 = sim::motionSpectrum(one, one.state, 10.0);
-  CHECK(r1.pump_estimated);
-  CHECK(r1.pump_limit > std::pow(2.0, -0.25) * 2.0 / r1.omega_max);
-  // the double pendulum whips: the velocity terms pump energy in below the oscillation limit
-  const scene::Built two = scene::build(scene::loadSceneArg("seed004_double_pendulum"));
-  const sim::MotionSpectrum r2 = sim::motionSpectrum(two, two.state, 10.0);
-  CHECK(r2.pump_estimated);
-  CHECK(r2.pump_limit < 0.5 * 2.0 / r2.omega_max);
-  CHECK(*sim::motionDtLimit(sim::Method::SymplecticEuler, r2) == r2.pump_limit);
-  // the other methods keep their oscillation limits; a spring network has no pumping limit
-  CHECK(*sim::motionDtLimit(sim::Method::Rk4, r2) == *sim::dtLimit(sim::Method::Rk4, r2.omega_max));
-  const scene::Built cloth = scene::build(scene::loadSceneArg("cloth_16"));
-  const sim::MotionSpectrum r3 = sim::motionSpectrum(cloth, cloth.state, 0.5);
-  CHECK_FALSE(r3.pump_estimated);
-  CHECK(std::isinf(r3.pump_limit));
+TEST_CASE("a pendulum's explicit limits are measured, a spring network's are omega_max's") {
+  // one link, small angle: nothing diverges over the scan, from 4 times the linear limit to a
+  // quarter of it, so 2/omega_max stands
+  const auto one =
+      infoLimit(scene::loadSceneArg("pendulum_small_angle"), sim::Method::SymplecticEuler, 10.0);
+  CHECK(one.measured);
+  CHECK_FALSE(one.firstDiverged());
+  CHECK(one.limit() == one.linear);
+  REQUIRE(one.scan.size() == 17);  // 4 to 1/4 by 2^(1/4)
+  CHECK(one.scan.front().dt == doctest::Approx(4.0 * *one.linear));
+  CHECK(one.scan.back().dt == doctest::Approx(0.25 * *one.linear));
+  // the double pendulum whips: symplectic_euler diverges below 2/omega_max; the limit is the
+  // geometric middle of the smallest step that diverged and the one from which all did, and the
+  // four grid steps below the smallest held
+  const auto two =
+      infoLimit(scene::loadSceneArg("seed004_double_pendulum"), sim::Method::SymplecticEuler, 10.0);
+  const auto first = two.firstDiverged(), solid = two.solidFrom();
+  REQUIRE(first);
+  CHECK(*first < 0.8 * *two.linear);
+  CHECK(*solid >= *first);
+  CHECK(*two.limit() == doctest::Approx(std::sqrt(*first * *solid)));
+  REQUIRE(two.scan.size() >= 5);
+  for (size_t k = two.scan.size() - 4; k < two.scan.size(); ++k) CHECK_FALSE(two.scan[k].diverged);
+  CHECK(two.scan[two.scan.size() - 5].dt == *first);
+  // solidFrom: every step from it up to two grid steps above diverged
+  for (const auto& p : two.scan)
+    if (p.dt >= *solid && p.dt <= *solid * lab::kScanRatio * lab::kScanRatio * 1.000001)
+      CHECK(p.diverged);
+  CHECK(two.stopped.empty());
+  // a spring network: no scan, the linear limit
+  const auto cloth = infoLimit(scene::loadSceneArg("cloth_16"), sim::Method::Verlet, 0.5);
+  CHECK_FALSE(cloth.measured);
+  CHECK(cloth.scan.empty());
+  CHECK(cloth.limit() == cloth.linear);
 }
 
 TEST_CASE(

@@ -1,7 +1,7 @@
 // springlab info (docs/cli.md#info): a scene's size and its stability facts: omega_max over the
 // scene's motion (an accurate reference run, sim::motionSpectrum), omega_max at the initial state,
-// and each integrator's step limit from omega_max and, for symplectic_euler on a pendulum, from its
-// energy pumping over the run (sim/spectrum.hpp, sim::motionDtLimit).
+// and each integrator's step limit from omega_max or, where that may miss (a pendulum's explicit
+// methods), from where its own runs diverge (lab/step_limit.hpp).
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "cli/commands.hpp"
+#include "lab/step_limit.hpp"
 #include "scene/build.hpp"
 #include "scene/load.hpp"
 #include "sim/spectrum.hpp"
@@ -48,26 +49,33 @@ nlohmann::json limitJson(const std::optional<double>& limit) {
   return limit && std::isfinite(*limit) ? nlohmann::json(*limit) : nlohmann::json(nullptr);
 }
 
-// What sets a method's limit over the motion, for the text table: symplectic_euler's energy
-// pumping on a pendulum where it comes before the oscillation limit, or why it was not estimated.
-std::string limitNote(sim::Method m, const sim::MotionSpectrum& r, double seconds,
-                      const scene::Built& b) {
-  if (m != sim::Method::SymplecticEuler || b.kind() != sim::SystemKind::Pendulum) return "";
-  char buf[96];
-  if (!r.pump_estimated)
-    return "  (energy pumping not estimated: " + std::to_string(b.dofs()) +
-           " links are beyond its cost bound)";
-  const auto oscillation = sim::dtLimit(m, r.omega_max);
-  if (oscillation && r.pump_limit < *oscillation) {
-    std::snprintf(buf, sizeof buf, "  (limit over T = %g s: energy pumping)", seconds);
-    return buf;
-  }
-  std::snprintf(buf, sizeof buf, "  (energy pumping over T = %g s: %.3g s)", seconds, r.pump_limit);
-  return buf;
+// How a measured limit was found, for the text table; empty where the linear limit stands alone.
+std::string limitNote(const lab::StepLimit& l, double seconds) {
+  if (!l.measured) return "";
+  char buf[160];
+  if (const auto first = l.firstDiverged())
+    std::snprintf(buf, sizeof buf,
+                  "  (measured over T = %g s: diverges from %.3g s, at every step from %.3g s; "
+                  "omega_max's %.3g s)",
+                  seconds, *first, *l.solidFrom(), *l.linear);
+  else
+    std::snprintf(buf, sizeof buf, "  (measured over T = %g s: held from %.3g s to %.3g s)",
+                  seconds, l.scan.front().dt, l.scan.back().dt);
+  return buf + (l.stopped.empty() ? "" : "; " + l.stopped);
+}
+
+// A measured limit's scan as JSON.
+nlohmann::json scanJson(const lab::StepLimit& l) {
+  return {{"first_diverged", limitJson(l.firstDiverged())},
+          {"solid_from", limitJson(l.solidFrom())},
+          {"from", l.scan.empty() ? 0.0 : l.scan.front().dt},
+          {"to", l.scan.empty() ? 0.0 : l.scan.back().dt},
+          {"runs", l.scan.size()},
+          {"stopped", l.stopped.empty() ? nlohmann::json(nullptr) : nlohmann::json(l.stopped)}};
 }
 
 void printJson(const scene::SceneDef& def, const scene::Built& b, const sim::MotionSpectrum& r,
-               double seconds) {
+               const std::vector<lab::StepLimit>& steps, double seconds) {
   nlohmann::json j;
   j["scene"] = def.name;
   j["system"] = std::string(sim::systemName(b.kind()));
@@ -84,23 +92,26 @@ void printJson(const scene::SceneDef& def, const scene::Built& b, const sim::Mot
       {"steps", r.steps},
       {"stopped", r.stopped.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.stopped)}};
   nlohmann::json limits = nlohmann::json::object(), initial = nlohmann::json::object(),
-                 stability = nlohmann::json::object();
-  for (const sim::Method m : b.integrators()) {
-    const std::string name(sim::info(m).name);
-    limits[name] = limitJson(sim::motionDtLimit(m, r));
-    initial[name] = limitJson(sim::dtLimit(m, r.omega_initial));
-    stability[name] = stabilityWords(m).key;
+                 stability = nlohmann::json::object(), linear = nlohmann::json::object(),
+                 measured = nlohmann::json::object();
+  for (const lab::StepLimit& l : steps) {
+    const std::string name(sim::info(l.method).name);
+    limits[name] = limitJson(l.limit());
+    linear[name] = limitJson(l.linear);
+    if (l.measured) measured[name] = scanJson(l);
+    initial[name] = limitJson(sim::dtLimit(l.method, r.omega_initial));
+    stability[name] = stabilityWords(l.method).key;
   }
   j["dt_limit"] = limits;
-  // symplectic_euler's limit from its energy pumping on a pendulum (null: not estimated)
-  j["dt_limit_pumping"] = r.pump_estimated ? limitJson(r.pump_limit) : nlohmann::json(nullptr);
+  j["dt_limit_omega"] = linear;       // from omega_max alone
+  j["dt_limit_measured"] = measured;  // the scans, where the linear limit may miss
   j["dt_limit_initial"] = initial;
   j["stability"] = stability;
   std::printf("%s\n", j.dump(2).c_str());
 }
 
 void printText(const scene::SceneDef& def, const scene::Built& b, const sim::MotionSpectrum& r,
-               double seconds) {
+               const std::vector<lab::StepLimit>& steps, double seconds) {
   std::printf("scene              %s\n", def.name.c_str());
   std::printf("system             %s\n", b.summary(true).c_str());
   std::printf(
@@ -113,14 +124,14 @@ void printText(const scene::SceneDef& def, const scene::Built& b, const sim::Mot
               r.omega_initial);
   std::printf("dt                 %g s (the scene's)\n\n", def.dt);
   std::printf("%-18s %-16s %s\n", "integrator", "dt_limit (s)", "scene dt / limit");
-  for (const sim::Method m : b.integrators()) {
-    const auto limit = sim::motionDtLimit(m, r);
-    const std::string name(sim::info(m).name);
+  for (const lab::StepLimit& l : steps) {
+    const auto limit = l.limit();
+    const std::string name(sim::info(l.method).name);
     if (!limit || *limit == 0.0)
-      std::printf("%-18s %s\n", name.c_str(), stabilityWords(m).text);
+      std::printf("%-18s %s\n", name.c_str(), stabilityWords(l.method).text);
     else if (!std::isfinite(*limit))
       std::printf("%-18s %-16s\n", name.c_str(), "none (nothing oscillates)");
-    else if (const std::string note = limitNote(m, r, seconds, b); !note.empty())
+    else if (const std::string note = limitNote(l, seconds); !note.empty())
       std::printf("%-18s %-16.6g %-16.4g%s\n", name.c_str(), *limit, def.dt / *limit, note.c_str());
     else
       std::printf("%-18s %-16.6g %.4g\n", name.c_str(), *limit, def.dt / *limit);
@@ -162,10 +173,11 @@ int infoCommand(const Args& args) {
   const scene::Built built = scene::build(def);
   const double seconds = o.seconds.value_or(std::min(def.duration, kDefaultMaxSeconds));
   const sim::MotionSpectrum r = sim::motionSpectrum(built, built.state, seconds);
+  const std::vector<lab::StepLimit> steps = lab::stepLimits(def, built, r, seconds);
   if (o.json)
-    printJson(def, built, r, seconds);
+    printJson(def, built, r, steps, seconds);
   else
-    printText(def, built, r, seconds);
+    printText(def, built, r, steps, seconds);
   return 0;
 }
 

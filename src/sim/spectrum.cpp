@@ -260,49 +260,13 @@ double localOmega(const PendulumModel& m, const State& s) {
   });
 }
 
-namespace {
-
-// The Jacobian of a pendulum's angular accelerations at state s, [d phi''/d phi, d phi''/d phi']
-// (n x 2n), by central differences of the O(N) forward dynamics (the grab included).
-Eigen::MatrixXd accelerationJacobian(const PendulumModel& m, const State& s) {
-  const int n = m.links();
-  Eigen::VectorXd z(2 * n), plus, minus;
-  z << s.x, s.v;
-  const double eps = kDifferenceStep * (1.0 + z.cwiseAbs().maxCoeff());
-  PendulumWork w;
-  Eigen::MatrixXd J(n, 2 * n);
-  for (int j = 0; j < 2 * n; ++j) {
-    Eigen::VectorXd zp = z, zm = z;
-    zp[j] += eps;
-    zm[j] -= eps;
-    pendulumField(m, zp, plus, w);
-    pendulumField(m, zm, minus, w);
-    J.col(j) = (plus.tail(n) - minus.tail(n)) / (2.0 * eps);
-  }
-  return J;
-}
-
-// The spectral radius of symplectic_euler's linearised step at step h
-// (docs/integrators.md#symplectic_euler: v' = v + h a(x, v), x' = x + h v'): with A = da/dx, B =
-// da/dv the step maps (dx, dv) by G(h) = [[I + h^2 A, h (I + h B)], [h A, I + h B]].
-double stepGrowth(const Eigen::MatrixXd& J, double h) {
-  const int n = static_cast<int>(J.rows());
-  const Eigen::MatrixXd I = Eigen::MatrixXd::Identity(n, n);
-  const Eigen::MatrixXd V = I + h * J.rightCols(n);  // the velocity update's dv part
-  Eigen::MatrixXd G(2 * n, 2 * n);
-  G.bottomLeftCorner(n, n) = h * J.leftCols(n);
-  G.bottomRightCorner(n, n) = V;
-  G.topLeftCorner(n, n) = I + h * G.bottomLeftCorner(n, n);
-  G.topRightCorner(n, n) = h * V;
-  if (!G.allFinite()) return std::numeric_limits<double>::infinity();
-  return Eigen::EigenSolver<Eigen::MatrixXd>(G, false).eigenvalues().cwiseAbs().maxCoeff();
-}
-
-}  // namespace
-
 double localOmega(const System& sys, const State& s) {
   if (const PendulumModel* p = sys.pendulum()) return localOmega(*p, s);
   return sys.omegaMax(s);
+}
+
+bool linearLimitMayFail(const System& sys) {
+  return sys.pendulum() != nullptr;
 }
 
 bool localOmegaIsCheap(const System& sys) {
@@ -365,102 +329,10 @@ Sample sustained(const std::vector<Sample>& samples) {
 
 }  // namespace
 
-namespace {
-
-// symplectic_euler's pumping on a pendulum (docs/integrators.md#stability-limits): the growth
-// its linearised step accumulates along the reference run beyond the motion's own (a chaotic
-// pendulum's neighbouring motions part exponentially without any energy changing hands), for a
-// grid of steps h from kPumpTop / omega down by kPumpRatio each.
-constexpr double kPumpTop = 4.0;
-constexpr double kPumpRatio = 1.189207115002721;  // 2^(1/4)
-constexpr int kPumpSteps = 48;                    // a factor 4096 below the top
-// The growth (ln of the amplitude's factor) at which the pumping runs away. Its rate grows with
-// the energy it pumps in (h |mu|^2 / 2 per second, mu ~ phi'): with g0 the reference run's rate,
-// E'/E = 2 g0 E/E0, so E = E0 / (1 - 2 G(t)) for G the growth accumulated at g0; the energy
-// passes any bound, the runaway rule's 1e6 times the scene's scale (sim/diagnostics.cpp)
-// included, as G reaches 1/2.
-constexpr double kPumpAllowed = 0.5;
-
-// The pumping's cost bound: each sample is a dense eigenvalue problem of 2N unknowns (about 10
-// (2N)^3 operations) per step of the grid; a few seconds at most. A pendulum of more links than
-// kMinPumpSamples samples afford gets no pumping limit (info says so).
-constexpr double kMaxPumpWork = 3e9;
-constexpr double kMinPumpSamples = 32;
-double pumpSampleCost(int links) {
-  const double unknowns = 2.0 * links;
-  return kPumpSteps * 10.0 * unknowns * unknowns * unknowns;
-}
-
-struct PumpGrowth {
-  // s, ascending; ln growth so far; ln growth per second at the last sample
-  std::vector<double> h, total, rate;
-  size_t alive = 0;  // the steps h[0 .. alive) have stayed within kPumpAllowed so far
-  double last_t = 0.0;
-  bool started = false;
-  double spacing = 0.0, next = 0.0;  // s, between samples (the cost bound); the next one's time
-
-  // The grid's top step is kPumpTop / omega, or the run's length where nothing oscillates.
-  PumpGrowth(double omega, double seconds, double samples, double t0) {
-    const double top = omega > 0.0 ? kPumpTop / omega : seconds;
-    for (int k = kPumpSteps - 1; k >= 0; --k) h.push_back(top / std::pow(kPumpRatio, k));
-    total.assign(h.size(), 0.0);
-    rate.assign(h.size(), 0.0);
-    alive = h.size();
-    spacing = seconds / samples;
-    next = t0;
-  }
-  // A sample at s when the cost bound's spacing has passed (or the run ends).
-  void sample(const PendulumModel& m, const State& s, bool last) {
-    if (s.t < next && !last) return;
-    add(m, s);
-    next = s.t + spacing;
-  }
-  // The excess growth rates at state s, joined to the last sample's by the trapezoid rule. A step
-  // that has once gone past kPumpAllowed has run away (the rule watches the whole run), and so
-  // has every larger one as far as the limit is concerned: the steps above it are not followed.
-  void add(const PendulumModel& m, const State& s) {
-    const int n = m.links();
-    const Eigen::MatrixXd J = accelerationJacobian(m, s);
-    Eigen::MatrixXd flow = Eigen::MatrixXd::Zero(2 * n, 2 * n);  // d/dt (dphi, dphi')
-    flow.topRightCorner(n, n).setIdentity();
-    flow.bottomRows(n) = J;
-    const double own =
-        Eigen::EigenSolver<Eigen::MatrixXd>(flow, false).eigenvalues().real().maxCoeff();
-    for (size_t k = 0; k < alive; ++k) {
-      const double r = std::log(stepGrowth(J, h[k])) / h[k] - own;
-      if (started) total[k] += 0.5 * (s.t - last_t) * (r + rate[k]);
-      rate[k] = r;
-      if (!(total[k] <= kPumpAllowed)) {
-        alive = k;
-        break;
-      }
-    }
-    last_t = s.t;
-    started = true;
-  }
-  // The largest grid step below which every grid step stayed within kPumpAllowed.
-  double limit() const { return alive == 0 ? 0.0 : h[alive - 1]; }
-};
-
-// symplectic_euler's pumping growth on a pendulum from its initial state, where the cost bound
-// affords it (kMaxPumpWork), or nothing.
-std::optional<PumpGrowth> startPump(const System& sys, const State& initial, double seconds,
-                                    double omega) {
-  const double affordable = kMaxPumpWork / pumpSampleCost(sys.dofs());
-  if (!sys.pendulum() || seconds <= 0.0 || affordable < kMinPumpSamples) return std::nullopt;
-  std::optional<PumpGrowth> pump(std::in_place, omega, seconds, affordable, initial.t);
-  pump->sample(*sys.pendulum(), initial, false);
-  return pump;
-}
-
-}  // namespace
-
 MotionSpectrum motionSpectrum(const System& sys, const State& initial, double seconds) {
   MotionSpectrum r;
   r.omega_initial = sys.omegaMax(initial);
   std::vector<Sample> samples{{initial.t, localOmega(sys, initial)}};
-  std::optional<PumpGrowth> pump =
-      startPump(sys, initial, seconds, std::max(r.omega_initial, samples[0].omega));
   const double dofs = std::max(1, sys.dofs());
   const double stepCost = sys.pendulum() ? dofs : kSpringStepCost * dofs;
   const long long maxSteps = static_cast<long long>(kMaxReferenceWork / stepCost) + 1;
@@ -492,7 +364,6 @@ MotionSpectrum motionSpectrum(const System& sys, const State& initial, double se
     const bool last = !(s.t < end - 1e-12 * seconds);
     if (s.t >= nextSample || last) {
       samples.push_back({s.t, localOmega(sys, s)});
-      if (pump) pump->sample(*pendulum, s, last);
       fastest = std::max(samples.back().omega, estimate);
       double spacing = coarse;
       if (pendulum && fastest > 0.0)
@@ -509,15 +380,7 @@ MotionSpectrum motionSpectrum(const System& sys, const State& initial, double se
   const Sample top = sustained(samples);
   r.omega_max = std::max(top.omega, r.omega_initial);
   r.t_of_max = top.omega >= r.omega_initial ? top.t - initial.t : 0.0;
-  r.pump_estimated = pump.has_value();
-  if (pump) r.pump_limit = pump->limit();
   return r;
-}
-
-std::optional<double> motionDtLimit(Method m, const MotionSpectrum& r) {
-  const std::optional<double> limit = dtLimit(m, r.omega_max);
-  if (m == Method::SymplecticEuler && limit) return std::min(*limit, r.pump_limit);
-  return limit;
 }
 
 }  // namespace sim

@@ -52,17 +52,14 @@ struct MotionSpectrum {
   double seconds = 0.0;        // s, the time the reference run reached
   long long steps = 0;         // the reference run's steps
   std::string stopped;         // why it stopped before `seconds` (empty: it did not)
-  // s, a pendulum's symplectic_euler limit from energy pumping: the largest step at which the
-  // growth of its linearised step beyond the motion's own, accumulated over the reference run,
-  // stays below where the pumping runs away (docs/integrators.md#stability-limits); infinite
-  // for a spring network, and for a pendulum whose links the cost bound does not afford
-  double pump_limit = std::numeric_limits<double>::infinity();
-  bool pump_estimated = false;  // whether pump_limit was estimated (a pendulum within the bound)
 };
 MotionSpectrum motionSpectrum(const System& sys, const State& initial, double seconds);
 
-// A method's step limit over the motion: sim::dtLimit at omega_max, and for symplectic_euler
-// also the pumping limit (a pendulum's; docs/integrators.md#stability-limits), the smaller.
-std::optional<double> motionDtLimit(Method m, const MotionSpectrum& r);
+// Whether the linear limit sim::dtLimit(m, omega_max) may miss where an explicit method diverges
+// on this system, so that `info` measures it instead (lab/step_limit.hpp): a pendulum in
+// generalised coordinates, where symplectic_euler and verlet are not symplectic in (phi, phi')
+// and the velocity terms pump energy in below the oscillation limit
+// (docs/integrators.md#stability-limits). A spring network's forces are linear in its velocities.
+bool linearLimitMayFail(const System& sys);
 
 }  // namespace sim
