@@ -137,9 +137,10 @@ TEST_CASE("obj reader: the contract's example, a face before the last vertices")
                        "flag.obj:12: face index 40 out of range (31 vertices)", scene::Error);
 }
 
-TEST_CASE("obj reader: a file that cannot be opened") {
+TEST_CASE("obj reader: a file that cannot be opened, a folder") {
   CHECK_THROWS_WITH_AS(scene::readObj("/nonexistent/springlab/x.obj", "x.obj"),
                        "x.obj: cannot open the file", scene::Error);
+  CHECK_THROWS_WITH_AS(scene::readObj("/tmp", "tmp"), "tmp: is a folder, not a file", scene::Error);
 }
 
 TEST_CASE("obj reader: a 100 000-vertex grid reads exactly") {

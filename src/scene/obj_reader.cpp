@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <numbers>
 
@@ -210,6 +211,11 @@ ObjMesh parseObj(std::string_view text, const std::string& shownName) {
 }
 
 std::optional<std::string> readObjText(const std::string& path, std::string& error) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {  // which a stream opens, with no sensible size
+    error = "is a folder, not a file";
+    return std::nullopt;
+  }
   std::ifstream in(path, std::ios::binary | std::ios::ate);
   if (!in) {
     error = "cannot open the file";

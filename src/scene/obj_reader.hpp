@@ -30,11 +30,12 @@ inline constexpr std::size_t kMaxObjBytes = std::size_t(256) << 20;
 // The subset above; every problem a scene::Error "NAME:LINE: what" (NAME as shown), or
 // "NAME: what" for the whole file (no faces).
 ObjMesh parseObj(std::string_view text, const std::string& shownName);
-// The same from a file: "NAME: cannot open the file", "NAME: larger than 256 MiB" besides.
+// The same from a file, with the problems of readObjText besides ("NAME: cannot open the file").
 ObjMesh readObj(const std::string& path, const std::string& shownName);
 
 // The whole of the file at `path`, or an empty optional with `error` set ("cannot open the
-// file", "cannot read the file", "larger than 256 MiB"): the reading half of readObj.
+// file", "is a folder, not a file", "cannot read the file", "larger than 256 MiB"): the reading
+// half of readObj.
 std::optional<std::string> readObjText(const std::string& path, std::string& error);
 
 // scale (> 0), then rotate (degrees about x, then y, then z, about the fixed axes), then translate
