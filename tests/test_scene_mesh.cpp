@@ -1,10 +1,19 @@
 // OBJ meshes in (docs/scenes.md#mesh): the reader's subset and every one of its errors, the
-// transform's order.
+// transform's order; the mesh generator's particles, springs, masses, pins and errors; the
+// built-in scenes that use it.
 #include <doctest/doctest.h>
+#include <stdlib.h>
 
 #include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <set>
 #include <string>
 
+#include "scene/catalog.hpp"
+#include "scene/generators.hpp"
+#include "scene/load.hpp"
+#include "scene/mesh_generator.hpp"
 #include "scene/obj_reader.hpp"
 
 namespace {
@@ -189,4 +198,294 @@ TEST_CASE("obj reader: the transform scales, then rotates about x, y, z in turn,
   t.rotate_deg = Vec3(0, 0, 90);
   t.translate = Vec3(0, 0, 5);
   CHECK(near(scene::applyTransform(t, Vec3(1, 0, 0)), Vec3(0, 2, 5)));
+}
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// A folder of the test's own under /tmp, removed with everything in it at the end.
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    std::string name = "/tmp/springlab_mesh_XXXXXX";
+    path = ::mkdtemp(name.data());
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+  std::string operator/(const std::string& name) const { return (path / name).string(); }
+  void write(const std::string& name, const std::string& text) const {
+    std::ofstream(path / name, std::ios::binary) << text;
+  }
+};
+
+// A 1 m x 1 m square in the x-y plane of 3 x 3 vertices 0.5 m apart, row by row from y = 0, each
+// cell cut along its rising diagonal: 8 triangles, 16 distinct edges (6 across, 6 up, 4
+// diagonals), 8 of them inside (shared by two triangles).
+const std::string kGrid =
+    "v 0 0 0\nv 0.5 0 0\nv 1 0 0\n"
+    "v 0 0.5 0\nv 0.5 0.5 0\nv 1 0.5 0\n"
+    "v 0 1 0\nv 0.5 1 0\nv 1 1 0\n"
+    "f 1 2 5\nf 1 5 4\nf 2 3 6\nf 2 6 5\nf 4 5 8\nf 4 8 7\nf 5 6 9\nf 5 9 8\n";
+
+// A scene whose one generator is the mesh entry `{"kind": "mesh", <keys>}`.
+std::string meshScene(const std::string& keys) {
+  return R"({"name": "m", "integrator": "symplectic_euler", "system": {"type": "mass_spring",
+             "generators": [{"kind": "mesh", )" +
+         keys + "}]}}";
+}
+
+// The scene `keys` loaded from a file in `dir` (beside which the meshes are written).
+scene::SceneDef loadMesh(const TempDir& dir, const std::string& keys) {
+  dir.write("scene.json", meshScene(keys));
+  return scene::loadFile(dir / "scene.json");
+}
+
+std::string loadError(const TempDir& dir, const std::string& keys) {
+  try {
+    loadMesh(dir, keys);
+  } catch (const scene::Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+std::set<std::pair<int, int>> springPairs(const scene::MassSpringDef& ms, size_t from, size_t to) {
+  std::set<std::pair<int, int>> pairs;
+  for (size_t k = from; k < to; ++k)
+    pairs.insert(
+        {std::min(ms.springs[k].a, ms.springs[k].b), std::max(ms.springs[k].a, ms.springs[k].b)});
+  return pairs;
+}
+
+}  // namespace
+
+TEST_CASE("mesh generator: a particle per vertex, a spring per distinct edge, the mass by area") {
+  TempDir dir;
+  dir.write("grid.obj", kGrid);
+  const auto def = loadMesh(dir, R"("file": "grid.obj", "mass": 2, "stiffness": 300,
+                                    "damping": 0.25)");
+  const auto& ms = def.mass_spring;
+  REQUIRE(ms.particles.size() == 9);
+  REQUIRE(ms.springs.size() == 16);
+  const std::set<std::pair<int, int>> edges = {{0, 1}, {1, 2}, {3, 4}, {4, 5}, {6, 7}, {7, 8},
+                                               {0, 3}, {3, 6}, {1, 4}, {4, 7}, {2, 5}, {5, 8},
+                                               {0, 4}, {1, 5}, {3, 7}, {4, 8}};
+  CHECK(springPairs(ms, 0, 16) == edges);
+  for (const auto& sp : ms.springs) {
+    CHECK(sp.stiffness == 300);
+    CHECK(sp.damping == 0.25);
+    CHECK(!sp.rest_length);  // the initial distance
+  }
+  // each triangle's area is 1/8 m^2; a vertex carries a third of each of its triangles': the
+  // centre (6 triangles) 1/4 of the mass, the corners on the diagonal (2) 1/12, the others (1)
+  // 1/24, the edges' middles (3) 1/8
+  const double expected[9] = {1.0 / 12, 1.0 / 8,  1.0 / 24, 1.0 / 8, 1.0 / 4,
+                              1.0 / 8,  1.0 / 24, 1.0 / 8,  1.0 / 12};
+  double total = 0;
+  for (int i = 0; i < 9; ++i) {
+    CHECK(ms.particles[size_t(i)].mass == doctest::Approx(2 * expected[i]).epsilon(1e-14));
+    CHECK(!ms.particles[size_t(i)].fixed);
+    total += ms.particles[size_t(i)].mass;
+  }
+  CHECK(total == doctest::Approx(2.0).epsilon(1e-14));
+  // the mesh's triangles are the drawn surface, in file order
+  REQUIRE(ms.triangles.size() == 8);
+  CHECK(ms.triangles[0] == Tri{0, 1, 4});
+  CHECK(ms.triangles[7] == Tri{4, 8, 7});
+}
+
+TEST_CASE("mesh generator: bending springs join the vertices across each interior edge") {
+  TempDir dir;
+  dir.write("grid.obj", kGrid);
+  const auto def = loadMesh(dir, R"("file": "grid.obj", "mass": 1, "stiffness": 300,
+                                    "bending_stiffness": 2)");
+  const auto& ms = def.mass_spring;
+  REQUIRE(ms.springs.size() == 16 + 8);
+  // across 0-4: 1 (of 0 1 4) and 3 (of 0 4 3); across 1-4: 0 and 5; across 3-4: 0 and 7; ...
+  const std::set<std::pair<int, int>> across = {{1, 3}, {0, 5}, {0, 7}, {2, 4},
+                                                {1, 8}, {4, 6}, {5, 7}, {3, 8}};
+  CHECK(springPairs(ms, 16, 24) == across);
+  for (size_t k = 16; k < 24; ++k) CHECK(ms.springs[k].stiffness == 2);
+}
+
+TEST_CASE("mesh generator: pin and pin_box fix vertices, the transform places them") {
+  TempDir dir;
+  dir.write("grid.obj", kGrid);
+  // scale 2, then 90 degrees about z, then up 1: (x, y, 0) -> (-2y, 2x + 1, 0)
+  const auto def = loadMesh(dir, R"("file": "grid.obj", "mass": 1, "stiffness": 300,
+      "scale": 2, "rotate": [0, 0, 90], "translate": [0, 1, 0], "pin": [0, 2],
+      "pin_box": [[-2.5, 0, -1], [-1.5, 4, 1]])");
+  const auto& ms = def.mass_spring;
+  constexpr double kTol = 1e-14;
+  CHECK((ms.particles[1].position - Vec3(0, 2, 0)).norm() < kTol);
+  CHECK((ms.particles[5].position - Vec3(-1, 3, 0)).norm() < kTol);
+  // pinned: 0 and 2 by index; 6, 7, 8 (y = 1, now x = -2) by the box
+  std::vector<int> fixed;
+  for (int i = 0; i < 9; ++i)
+    if (ms.particles[size_t(i)].fixed) fixed.push_back(i);
+  CHECK(fixed == std::vector<int>{0, 2, 6, 7, 8});
+  // a fixed particle carries no mass; the free ones keep their shares of the whole (scaled) mesh
+  double freeMass = 0;
+  for (const auto& p : ms.particles) freeMass += p.mass;
+  CHECK(freeMass == doctest::Approx(1.0 / 8 + 1.0 / 8 + 1.0 / 4 + 1.0 / 8).epsilon(1e-14));
+}
+
+TEST_CASE("mesh generator: paths are relative to the scene's folder") {
+  TempDir dir;
+  fs::create_directories(dir.path / "scenes");
+  fs::create_directories(dir.path / "meshes");
+  dir.write("meshes/grid.obj", kGrid);
+  dir.write("scenes/s.json",
+            meshScene(R"("file": "../meshes/grid.obj", "mass": 1, "stiffness": 300)"));
+  CHECK(scene::loadFile(dir / "scenes/s.json").mass_spring.particles.size() == 9);
+  // and an absolute path is itself
+  dir.write("scenes/a.json", meshScene(R"("file": ")" + dir / "meshes/grid.obj" +
+                                       R"(", "mass": 1, "stiffness": 3)"));
+  CHECK(scene::loadFile(dir / "scenes/a.json").mass_spring.particles.size() == 9);
+}
+
+TEST_CASE("mesh generator: every bad mesh or key is one line naming the file and the place") {
+  TempDir dir;
+  const std::string d = dir.path.string() + "/";
+  const std::string at = d + "scene.json: system.generators[0].";
+  dir.write("grid.obj", kGrid);
+  const std::string k = R"("mass": 1, "stiffness": 300)";
+  // the OBJ's own errors, through the scene
+  std::string flag;
+  for (int i = 0; i < 11; ++i) flag += "v " + std::to_string(i) + " 0 0\n";
+  flag += "f 1 2 40\n";
+  for (int i = 11; i < 31; ++i) flag += "v " + std::to_string(i) + " 0 0\n";
+  dir.write("flag.obj", flag);
+  CHECK(loadError(dir, R"("file": "flag.obj", )" + k) ==
+        d + "flag.obj:12: face index 40 out of range (31 vertices)");
+  CHECK(loadError(dir, R"("file": "nope.obj", )" + k) ==
+        at + "file: " + d + "nope.obj: cannot open the file");
+  CHECK(loadError(dir, R"("file": "", )" + k) == at + "file: must name an OBJ file");
+  dir.write("lone.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 5 5 5\nf 1 2 3\n");
+  CHECK(loadError(dir, R"("file": "lone.obj", )" + k) ==
+        d + "lone.obj:4: vertex 3 (0-based) is in no triangle");
+  dir.write("twice.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\nf 2 1 3\n");
+  CHECK(loadError(dir, R"("file": "twice.obj", )" + k) ==
+        d + "twice.obj:5: a triangle of this face repeats one of line 4");
+  // a square and a sliver on its bottom edge: vertex 4 has no area
+  dir.write("flat.obj", "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nv 0.5 0 0\nf 1 2 3 4\nf 1 5 2\n");
+  CHECK(loadError(dir, R"("file": "flat.obj", )" + k) ==
+        d + "flat.obj:5: vertex 4 (0-based) has no area to carry its mass: its triangles are "
+            "degenerate");
+  // three triangles on the edge 0-1: fine without bending springs, an error with them
+  dir.write("fan.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nv 0 -1 0\nf 1 2 3\nf 1 2 4\nf 2 1 5\n");
+  CHECK(loadError(dir, R"("file": "fan.obj", )" + k) == "");
+  CHECK(loadError(dir, R"("file": "fan.obj", "bending_stiffness": 1, )" + k) ==
+        d + "fan.obj:8: edge 0-1 (0-based) is shared by 3 triangles (lines 6, 7, 8): bending "
+            "springs need at most 2");
+  // the keys
+  const std::string g = R"("file": "grid.obj", )" + k;
+  CHECK(loadError(dir, g + R"(, "pin": [0, 9])") ==
+        at + "pin[1]: must be a vertex index between 0 and 8 (got 9)");
+  CHECK(loadError(dir, g + R"(, "pin": [-1])") ==
+        at + "pin[0]: must be a vertex index between 0 and 8 (got -1)");
+  CHECK(loadError(dir, g + R"(, "pin": [1.5])") ==
+        at + "pin[0]: must be a vertex index between 0 and 8, not 1.5");
+  CHECK(loadError(dir, g + R"(, "pin": 3)") ==
+        at + "pin: must be an array of vertex indices (0-based)");
+  CHECK(loadError(dir, g + R"(, "pin_box": [[2, 2, 2], [3, 3, 3]])") ==
+        at + "pin_box: pins no vertex: the mesh spans [0, 0, 0] to [1, 1, 0] after its transform");
+  CHECK(loadError(dir, g + R"(, "pin_box": [[0, 2, 0], [1, 1, 1]])") ==
+        at + "pin_box: its min must not exceed its max (y: 2 > 1)");
+  CHECK(loadError(dir, g + R"(, "pin_box": [[0, 0, 0]])") ==
+        at + "pin_box: must be [[min x, y, z], [max x, y, z]]");
+  CHECK(loadError(dir, g + R"(, "pin_box": [[0, 0, 0], [1, "a", 1]])") ==
+        at + "pin_box[1][1]: must be a number, not a string");
+  CHECK(loadError(dir, g + R"(, "scale": 0)") == at + "scale: must be > 0 (got 0)");
+  CHECK(loadError(dir, g + R"(, "bending_stiffness": -1)") ==
+        at + "bending_stiffness: must be >= 0 (got -1)");
+  CHECK(loadError(dir, R"("file": "grid.obj", "stiffness": 300)") ==
+        at + "mass: required key is missing");
+}
+
+TEST_CASE("mesh generator: a built-in scene's meshes are the embedded assets/meshes") {
+  const auto names = scene::builtinMeshNames();
+  CHECK(names == std::vector<std::string>{"flag_hole.obj", "icosphere.obj", "tablecloth.obj"});
+  const std::string text = meshScene(R"("file": "../meshes/nope.obj", "mass": 1, "stiffness": 1)");
+  CHECK_THROWS_WITH_AS(scene::parse(text, "builtin:x"),
+                       "builtin:x: system.generators[0].file: no built-in mesh "
+                       "\"meshes/nope.obj\" (a built-in scene names ../meshes/NAME.obj, one of: "
+                       "flag_hole.obj, icosphere.obj, tablecloth.obj)",
+                       scene::Error);
+  const std::string sphere =
+      meshScene(R"("file": "../meshes/icosphere.obj", "mass": 1, "stiffness": 1)");
+  const auto def = scene::parse(sphere, "builtin:x");
+  CHECK(def.mass_spring.particles.size() == 162);
+  CHECK(def.mass_spring.springs.size() == 480);
+}
+
+TEST_CASE("mesh generator: the built-in mesh scenes load, the same from the repository's files") {
+  // counts from scripts/make_meshes.py's report: vertices; edges + interior edges
+  struct Expected {
+    const char* name;
+    size_t particles, springs, triangles, pinned;
+  };
+  const Expected scenes[] = {{"tablecloth_on_sphere", 1801, 5256 + 5112, 3456, 0},
+                             {"flag_in_wind", 1206, 3453 + 3288, 2247, 28}};
+  for (const Expected& e : scenes) {
+    CAPTURE(e.name);
+    const auto def = scene::loadSceneArg(e.name);
+    const auto& ms = def.mass_spring;
+    CHECK(ms.particles.size() == e.particles);
+    CHECK(ms.springs.size() == e.springs);
+    CHECK(ms.triangles.size() == e.triangles);
+    size_t pinned = 0;
+    for (const auto& p : ms.particles) pinned += p.fixed;
+    CHECK(pinned == e.pinned);
+    const auto fromFile =
+        scene::loadFile(std::string(SPRINGLAB_SOURCE_DIR) + "/assets/scenes/" + e.name + ".json");
+    REQUIRE(fromFile.mass_spring.particles.size() == e.particles);
+    for (size_t i = 0; i < e.particles; ++i)
+      CHECK(fromFile.mass_spring.particles[i].position == ms.particles[i].position);
+  }
+}
+
+TEST_CASE("mesh generator: a 100 000-vertex mesh: its counts and its whole mass") {
+  constexpr int kSide = 317;  // 100 489 vertices
+  std::string text;
+  for (int j = 0; j < kSide; ++j)
+    for (int i = 0; i < kSide; ++i)
+      text += "v " + std::to_string(i * 0.25) + " " + std::to_string(j * 0.25) + " 0\n";
+  for (int j = 0; j + 1 < kSide; ++j)
+    for (int i = 0; i + 1 < kSide; ++i) {
+      const int a = j * kSide + i + 1;
+      text += "f " + std::to_string(a) + " " + std::to_string(a + 1) + " " +
+              std::to_string(a + kSide + 1) + " " + std::to_string(a + kSide) + "\n";
+    }
+  const auto mesh = scene::parseObj(text, "big.obj");
+  scene::MassSpringDef out;
+  scene::MeshParams p;
+  p.mass = 3.0;
+  p.bending_stiffness = 1.0;
+  scene::addMesh(out, mesh, p, "big.obj");
+  const size_t n = kSide, cells = (n - 1) * (n - 1);
+  const size_t edges = 2 * n * (n - 1) + cells, boundary = 4 * (n - 1);
+  CHECK(out.particles.size() == n * n);
+  CHECK(out.springs.size() == edges + (edges - boundary));
+  double total = 0;
+  for (const auto& q : out.particles) total += q.mass;
+  // summed over 100 000 shares: round-off of about n * 1e-16
+  CHECK(total == doctest::Approx(3.0).epsilon(1e-10));
+}
+
+TEST_CASE("mesh generator: a cloth's coarse surfaces cover a mesh added after it") {
+  scene::MassSpringDef out;
+  scene::ClothParams c;
+  c.nx = c.ny = 128;  // fine enough for a shadow mesh and surface levels
+  scene::addCloth(out, c);
+  REQUIRE(!out.shadow_triangles.empty());
+  REQUIRE(!out.surface_levels.empty());
+  const size_t shadow = out.shadow_triangles.size(), level0 = out.surface_levels[0].size();
+  scene::addMesh(out, obj(kGrid), scene::MeshParams{}, "grid.obj");
+  CHECK(out.shadow_triangles.size() == shadow + 8);
+  CHECK(out.surface_levels[0].size() == level0 + 8);
+  CHECK(out.surface_levels[0].back() == Tri{128 * 128 + 4, 128 * 128 + 8, 128 * 128 + 7});
 }
