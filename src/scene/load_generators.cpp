@@ -134,10 +134,10 @@ std::vector<int> meshPins(const Obj& o, size_t vertices) {
   for (size_t i = 0; i < a.size(); ++i) {
     const std::string at = o.file() + ": " + o.at("pin") + "[" + std::to_string(i) + "]: ";
     if (!a[i].is_number_integer()) throw Error(at + range + ", not " + a[i].dump());
-    const bool inRange =
-        a[i].is_number_unsigned()
-            ? a[i].get<unsigned long long>() < vertices
-            : a[i].get<long long>() >= 0 && a[i].get<long long>() < (long long)vertices;
+    const bool inRange = a[i].is_number_unsigned()
+                             ? a[i].get<unsigned long long>() < vertices
+                             : a[i].get<long long>() >= 0 &&
+                                   a[i].get<long long>() < static_cast<long long>(vertices);
     if (!inRange) throw Error(at + range + " (got " + a[i].dump() + ")");
     pins.push_back(a[i].get<int>());
   }
