@@ -5,6 +5,7 @@
 
 #include "scene/generators.hpp"
 #include "scene/load_parts.hpp"
+#include "scene/mesh_generator.hpp"
 
 namespace scene::detail {
 namespace {
@@ -124,6 +125,79 @@ void parseCloth(const Obj& o, MassSpringDef& out) {
   addCloth(out, p);
 }
 
+// "pin": vertex indices of the mesh, 0-based, each in range.
+std::vector<int> meshPins(const Obj& o, size_t vertices) {
+  const json& a = o.raw("pin");
+  if (!a.is_array()) o.fail("pin", "must be an array of vertex indices (0-based)");
+  const std::string range = "must be a vertex index between 0 and " + std::to_string(vertices - 1);
+  std::vector<int> pins;
+  for (size_t i = 0; i < a.size(); ++i) {
+    const std::string at = o.file() + ": " + o.at("pin") + "[" + std::to_string(i) + "]: ";
+    if (!a[i].is_number_integer()) throw Error(at + range + ", not " + a[i].dump());
+    const bool inRange = a[i].is_number_unsigned()
+                             ? a[i].get<unsigned long long>() < vertices
+                             : a[i].get<long long>() >= 0 &&
+                                   a[i].get<long long>() < static_cast<long long>(vertices);
+    if (!inRange) throw Error(at + range + " (got " + a[i].dump() + ")");
+    pins.push_back(a[i].get<int>());
+  }
+  return pins;
+}
+
+// "pin_box": [[min x, y, z], [max x, y, z]], m, min <= max on every axis.
+std::pair<Vec3, Vec3> pinBox(const Obj& o) {
+  const json& a = o.raw("pin_box");
+  const std::string at = o.at("pin_box");
+  auto corner = [&](size_t k) {
+    Vec3 c = Vec3::Zero();
+    const json& v = a[k];
+    if (!v.is_array() || (v.size() != 2 && v.size() != 3))
+      throw Error(o.file() + ": " + at + "[" + std::to_string(k) +
+                  "]: must be an array of 2 or 3 numbers");
+    for (size_t i = 0; i < v.size(); ++i)
+      c[Eigen::Index(i)] = finiteNumber(
+          v[i], at + "[" + std::to_string(k) + "][" + std::to_string(i) + "]", o.file());
+    return c;
+  };
+  if (!a.is_array() || a.size() != 2) o.fail("pin_box", "must be [[min x, y, z], [max x, y, z]]");
+  const std::pair<Vec3, Vec3> box{corner(0), corner(1)};
+  for (int k = 0; k < 3; ++k)
+    if (box.first[k] > box.second[k])
+      o.fail("pin_box", std::string("its min must not exceed its max (") + "xyz"[k] + ": " +
+                            formatNumber(box.first[k]) + " > " + formatNumber(box.second[k]) + ")");
+  return box;
+}
+
+std::string vecText(const Vec3& v) {
+  std::string text(1, '[');  // appended: GCC 12 warns falsely on "[" + string (-Wrestrict)
+  for (int k = 0; k < 3; ++k) text.append(k ? ", " : "").append(formatNumber(v[k]));
+  return text + "]";
+}
+
+void parseMesh(const Obj& o, MassSpringDef& out) {
+  MeshParams p;
+  const std::string file = o.string("file");
+  if (file.empty()) o.fail("file", "must name an OBJ file");
+  p.mass = o.positive("mass");
+  p.stiffness = o.positive("stiffness");
+  p.bending_stiffness = o.optNonNegative("bending_stiffness", 0);
+  p.damping = o.optNonNegative("damping", 0);
+  p.transform.scale = o.optPositive("scale", 1);
+  p.transform.rotate_deg = o.optVec("rotate", Vec3::Zero());
+  p.transform.translate = o.optVec("translate", Vec3::Zero());
+  if (o.has("pin_box")) p.pin_box = pinBox(o);
+  std::string problem;
+  const std::optional<SceneMesh> mesh = readSceneMesh(o.file(), file, problem);
+  if (!mesh) o.fail("file", problem);
+  if (o.has("pin")) p.pin = meshPins(o, mesh->mesh.vertices.size());
+  const MeshSummary s = addMesh(out, mesh->mesh, p, mesh->shown);
+  // a box that holds nothing is a typo (the wrong units, a translate forgotten): say where the
+  // mesh is
+  if (p.pin_box && s.box_pinned == 0)
+    o.fail("pin_box", "pins no vertex: the mesh spans " + vecText(s.lo) + " to " + vecText(s.hi) +
+                          " after its transform");
+}
+
 // One generator kind: its name (the message for an unknown kind lists them all), its keys and the
 // function that reads them and adds its particles.
 struct GeneratorKind {
@@ -152,6 +226,10 @@ const GeneratorKind kGenerators[] = {
      {"kind", "nx", "ny", "width", "height", "mass", "stiffness", "shear_stiffness",
       "bending_stiffness", "damping", "center", "orientation", "tilt", "pins"},
      parseCloth},
+    {"mesh",
+     {"kind", "file", "mass", "stiffness", "bending_stiffness", "damping", "scale", "rotate",
+      "translate", "pin", "pin_box"},
+     parseMesh},
 };
 
 }  // namespace
