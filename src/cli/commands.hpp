@@ -13,6 +13,11 @@
 
 namespace cli {
 
+// `run` and `compare` check the runaway rule on every row they write, on the last step, and at
+// least this many times over a run that writes few rows (--every N), so that a blow-up between
+// rows is still reported.
+inline constexpr long long kRunawayChecks = 1000;
+
 // duration / dt at or above this is refused: a run of 1e15 steps would take decades even at a
 // nanosecond per step, and below it the step count is an exact whole number in a double
 // (2^53 ~ 9e15) and fits a long long.

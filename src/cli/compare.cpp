@@ -123,6 +123,7 @@ class CompareLoop {
                                                             plan.def.duration));
     const auto& lane0 = *lanes_[0];
     progress_.emplace(Progress::forStderr("springlab compare", "steps", lane0.lastStep()));
+    check_every_ = std::max(1LL, lane0.lastStep() / kRunawayChecks);
   }
 
   // Returns true when it was interrupted.
@@ -137,8 +138,11 @@ class CompareLoop {
       if (!reports_[0].diverged && !lane0.advance()) noteDivergence(0);
       ++k;
       const bool alive0 = !reports_[0].diverged;
+      const double t = alive0 ? lane0.state().t : lane0.timeOfStep(k);
       if (k % every_ == 0 || k == lane0.lastStep())
-        writeGroup(alive0 ? lane0.state().t : lane0.timeOfStep(k));
+        writeGroup(t);
+      else if (k % check_every_ == 0)
+        writeGroup(t, false);  // the runaway rule between rows (--every N)
       progress_->update(k, lane0.timeOfStep(k));
     }
     const bool interrupted = k < lane0.lastStep();
@@ -159,8 +163,9 @@ class CompareLoop {
   }
 
   // Every lane at time t (lane 0's clock), one row each in lane order; a lane that diverged
-  // writes its last finite row once, at its own time, then no more.
-  void writeGroup(double t) {
+  // writes its last finite row once, at its own time, then no more. Without `write`, the lanes
+  // are brought to t and the runaway rule checked on each, no row written.
+  void writeGroup(double t, bool write = true) {
     for (size_t i = 0; i < lanes_.size(); ++i) {
       lab::ScheduledLane& lane = *lanes_[i];
       LaneReport& report = reports_[i];
@@ -173,6 +178,10 @@ class CompareLoop {
           }
       }
       if (report.final_written) continue;
+      if (!write) {
+        checkLane(i);
+        continue;
+      }
       report.final_written = report.diverged.has_value();
       writeRow(i, report.diverged ? lane.state().t : t);
     }
@@ -209,6 +218,13 @@ class CompareLoop {
     ledger_.endRow();
   }
 
+  // The runaway rule on lane i's state between written rows.
+  void checkLane(size_t i) {
+    const lab::ScheduledLane& lane = *lanes_[i];
+    largestDistance(lane.system(), lane.state(), lanes_[0]->state(), pa_, pb_);  // fills pa_
+    checkRunaway(i, lane.system().energy(lane.state()).total());
+  }
+
   // The runaway rule on a written row (pa_ holds the lane's positions): a warning, as in run.
   void checkRunaway(size_t i, double energy) {
     LaneReport& report = reports_[i];
@@ -222,7 +238,7 @@ class CompareLoop {
                  report.runaway->what.c_str(), report.runaway->t);
   }
 
-  long long every_;
+  long long every_, check_every_ = 1;
   CsvFile &csv_, &ledger_;
   std::vector<std::unique_ptr<lab::ScheduledLane>> lanes_;
   std::vector<LaneReport> reports_;

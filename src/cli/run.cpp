@@ -234,8 +234,6 @@ class RunLoop {
   RowWriter& rows_;
   Progress progress_;
   Eigen::VectorXd positions_;
-  // the runaway rule is checked at least this many times over a run that writes few rows
-  static constexpr long long kRunawayChecks = 1000;
   long long check_every_;
   long long last_recorded_ = -1;
   RunOutcome out_;
