@@ -262,3 +262,29 @@ TEST_CASE("self-collision: the scene key, and its errors exactly") {
     CHECK_THROWS_WITH_AS(scene::parse(scene(self), "s.json"), message, scene::Error);
   }
 }
+
+TEST_CASE("cloth_fold: the cloth folds onto itself, its layers kept the thickness apart") {
+  const auto def = scene::loadSceneArg("cloth_fold");
+  REQUIRE(def.integrator == Method::Xpbd);
+  auto b = scene::build(def);
+  const sim::MassSpringModel& m = *b.massSpring();
+  REQUIRE(m.self_thickness == 0.02);
+  const auto st = b.stepper(def.integrator, def.dt);
+  double worst = 1.0;
+  for (int k = 0; k < 12; ++k) {  // 2 s: it has piled up and fallen over
+    REQUIRE(!st->advance(10));
+    worst = std::min(worst, closestUnjoined(m, st->state().x));
+  }
+  CHECK(worst > 0.95);
+  // folded: some particle lies over another, within a third of a cell sideways and at least a
+  // thickness above it
+  const Eigen::VectorXd& x = st->state().x;
+  int over = 0;
+  for (int i = 0; i < m.particles(); ++i)
+    for (int j = 0; j < m.particles(); ++j) {
+      const double dx = x[3 * i] - x[3 * j], dz = x[3 * i + 2] - x[3 * j + 2];
+      over += dx * dx + dz * dz < 0.0085 * 0.0085 && x[3 * i + 1] - x[3 * j + 1] > 0.019;
+    }
+  CHECK(over > 100);
+  CHECK(x(Eigen::seqN(1, m.particles(), 3)).minCoeff() >= 0.0);  // on the floor, not through it
+}
