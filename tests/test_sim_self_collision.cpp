@@ -137,7 +137,7 @@ TEST_CASE("self-collision: the neighbour list is the brute force's unjoined pair
   sim::SelfCollision sc;
   sc.resolveStep(s.mass_spring, x0, x, v, 1e-3);
   const auto brute =
-      sim::nearPairsBruteForce(s.mass_spring, x0.data(), (1.0 + sim::kSelfCollisionSkin) * 0.02);
+      sim::nearPairsBruteForce(s.mass_spring, x0.data(), sim::SelfCollision::listRadius(0.02));
   REQUIRE(brute.size() > 50);
   CHECK(sc.listedPairs(s.mass_spring) == brute);
   CHECK(sc.builds() == 1);

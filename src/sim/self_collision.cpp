@@ -10,7 +10,11 @@ namespace sim {
 
 namespace {
 
-constexpr double kSkin = kSelfCollisionSkin;
+// The neighbour list holds the pairs within (1 + kSkin) thickness, and is built again once a
+// particle has moved more than half of kSkin thickness since: no pair can then have come within
+// thickness unlisted (each of the two moved at most half the margin). A wider margin lists more
+// pairs and builds less often: measured below (docs/benchmarks.md#self-collision).
+constexpr double kSkin = 1.0;
 // Passes of projection per step (substep for xpbd), at most; they stop once no pair overlaps by
 // more than kTolerance of the thickness (what the contract's "within the method's tolerance"
 // is for this projection, colliders apart).
@@ -106,6 +110,10 @@ void SelfCollision::prepare(const MassSpringModel& m) {
   revision_ = m.revision, particles_ = n;
 }
 
+double SelfCollision::listRadius(double thickness) {
+  return (1.0 + kSkin) * thickness;
+}
+
 bool SelfCollision::joined(int i, int j) const {
   return std::binary_search(joined_.begin() + joined_start_[i],
                             joined_.begin() + joined_start_[i + 1], j);
@@ -123,34 +131,42 @@ bool SelfCollision::needsList(const MassSpringModel& m, const double* x) const {
 }
 
 // Particle i's neighbours within the list's radius that no spring joins (none for a fixed i: it
-// never moves), into out when it is given; returns how many.
-int SelfCollision::listNear(const MassSpringModel& m, const double* x, int i, int* out) const {
+// never moves), appended to out; returns how many.
+int SelfCollision::listNear(const MassSpringModel& m, const double* x, int i,
+                            std::vector<int>& out) const {
   if (m.fixed(i)) return 0;
   const double r = (1.0 + kSkin) * m.self_thickness, r2 = r * r;
-  int count = 0;
+  const size_t before = out.size();
   hash_.forNear(i, [&](int j) {
-    if (j == i || !(dist2(x, i, j) < r2) || joined(i, j)) return;
-    if (out) out[count] = j;
-    ++count;
+    if (j != i && dist2(x, i, j) < r2 && !joined(i, j)) out.push_back(j);
   });
-  return count;
+  return static_cast<int>(out.size() - before);
 }
 
+// One query per particle: each member appends its block's lists to a buffer of its own (kept
+// between builds: no allocation once grown), and the buffers are joined in member order, which
+// is particle order, so the list is the same on any thread count.
 void SelfCollision::buildList(util::TeamMember& team, const MassSpringModel& m, const double* x) {
   const int n = m.particles();
   team.single([&] {
     hash_.build(x, n, (1.0 + kSkin) * m.self_thickness);
     listed_at_ = Eigen::Map<const Eigen::VectorXd>(x, 3 * n);
     thickness_ = m.self_thickness;
+    if (member_near_.size() < size_t(team.size())) member_near_.resize(team.size());
     ++builds_;
   });
-  team.forEach(0, n, [&](int i) { near_start_[i + 1] = listNear(m, x, i, nullptr); });
+  std::vector<int>& mine = member_near_[team.id()];
+  mine.clear();
+  team.forRange(0, n, [&](int from, int to) {
+    for (int i = from; i < to; ++i) near_start_[i + 1] = listNear(m, x, i, mine);
+  });
   team.single([&] {
     near_start_[0] = 0;
     for (int i = 0; i < n; ++i) near_start_[i + 1] += near_start_[i];
-    near_.resize(near_start_[n]);  // grows only past the largest list so far
+    near_.clear();
+    for (int k = 0; k < team.size(); ++k)
+      near_.insert(near_.end(), member_near_[k].begin(), member_near_[k].end());
   });
-  team.forEach(0, n, [&](int i) { listNear(m, x, i, near_.data() + near_start_[i]); });
 }
 
 // The square of the distance pair (i, j) is held at: the thickness, or the pair's distance in

@@ -22,11 +22,6 @@
 
 namespace sim {
 
-// The neighbour list holds the pairs within (1 + kSelfCollisionSkin) thickness, and is built
-// again once a particle has moved more than half of kSelfCollisionSkin thickness since: no pair
-// can then have come within thickness unlisted (each of the two moved at most half the margin).
-inline constexpr double kSelfCollisionSkin = 0.5;
-
 // Points sorted into cubic cells of one size by a counting sort into a flat table of twice as
 // many buckets as points (Teschner et al. 2003's hash of the cell's integer coordinates). A
 // bucket may hold other cells too (collisions): forNear checks each point's own cell, so every
@@ -89,6 +84,10 @@ class SelfCollision {
   void resolveSubstep(util::TeamMember& team, const MassSpringModel& m, double* x, double* p,
                       double hs, double* work);
 
+  // The neighbour list's radius for a thickness t (m): the pairs within it are listed, and the
+  // list is kept until a particle has moved half of its margin over t (sim/self_collision.cpp).
+  static double listRadius(double thickness);
+
   const Eigen::VectorXd& shift() const { return shift_; }
   const Eigen::VectorXd& approach() const { return approach_; }
   // the unordered pairs in the neighbour list (each once, i < j) and how often it was built: for
@@ -101,7 +100,7 @@ class SelfCollision {
   bool joined(int i, int j) const;
   bool needsList(const MassSpringModel& m, const double* x) const;
   void buildList(util::TeamMember& team, const MassSpringModel& m, const double* x);
-  int listNear(const MassSpringModel& m, const double* x, int i, int* out) const;
+  int listNear(const MassSpringModel& m, const double* x, int i, std::vector<int>& out) const;
   char pass(util::TeamMember& team, const MassSpringModel& m, const double* from, double* to);
   double minDistance2(const MassSpringModel& m, int i, int j) const;
   std::uint64_t revision_ = ~std::uint64_t{0};
@@ -109,8 +108,9 @@ class SelfCollision {
   double thickness_ = 0.0;                  // m, the list's
   std::vector<int> joined_start_, joined_;  // each particle's spring partners, sorted (CSR)
   SpatialHash hash_;
-  std::vector<int> near_start_, near_;  // each free particle's listed neighbours (CSR)
-  Eigen::VectorXd listed_at_;           // where the particles were when the list was built
+  std::vector<int> near_start_, near_;         // each free particle's listed neighbours (CSR)
+  std::vector<std::vector<int>> member_near_;  // each team member's part of near_, as built
+  Eigen::VectorXd listed_at_;                  // where the particles were when the list was built
   Eigen::VectorXd delta_, shift_, approach_, delta_approach_;
   std::vector<char> moved_;         // per particle: corrected in this pass
   std::vector<char> member_found_;  // per team member: what its particles' pairs found (pass)
