@@ -9,7 +9,8 @@
 // the passes run on all threads and give the same bits on any count), each pair's correction shared
 // by inverse mass, then out of the colliders again. No bounce: only the part of a correction that
 // undoes the pair's approach during the step becomes velocity; an overlap the pair already had is
-// removed by position alone, so that leftover overlaps never pump energy in. No friction.
+// removed by position alone, so that leftover overlaps never pump energy in. Coulomb friction at
+// position level, as the colliders' (Macklin et al. 2014 6.1).
 #pragma once
 
 #include <cstdint>
