@@ -178,47 +178,54 @@ double SelfCollision::minDistance2(const MassSpringModel& m, int i, int j) const
   return std::min(t2, dist2(m.self_rest.data(), i, j));
 }
 
-// One Jacobi pass: each free particle's correction, the mean over its overlapping pairs of its
-// share (by inverse mass) of pushing the pair apart to its minimum distance, along the line
-// through them, or along their line at the start where they crossed during the step (so it goes
-// back to the side it came from); then every corrected particle moved and out of the colliders.
+namespace {
+
+// Pair (i, j)'s push on i, of which `approach` is the part that undoes the pair's approach during
+// the step: i's share of pushing the pair apart to sqrt(lo2) along the line through them, or
+// along their line at the start where they passed through each other during the step (so it goes
+// back to the side it came from), less the sliding that Coulomb friction takes back (position
+// level, as the colliders' holdBack: up to kSelfFriction times the push). Returns the overlap, m
+// (0: none).
+double pairPush(const double* from, const double* to, int i, int j, double lo2, double share,
+                Vec3& push, Vec3& approach) {
+  const Eigen::Map<const Vec3> pi(to + 3 * i), fi(from + 3 * i), pj(to + 3 * j), fj(from + 3 * j);
+  const Vec3 d = pi - pj, d0 = fi - fj;
+  const double dd = dist2(to, i, j);
+  const bool crossed = d.dot(d0) < 0.0 && passedWithin(d0, d, lo2);
+  if (dd >= lo2 && !crossed) return 0.0;
+  const double lo = std::sqrt(lo2), l0 = d0.norm(), l = std::sqrt(dd);
+  if ((crossed || l == 0.0) && l0 == 0.0) return 0.0;  // no direction to push along
+  const Vec3 nrm = crossed || l == 0.0 ? Vec3(d0 / l0) : Vec3(d / l);
+  const double along = d.dot(nrm), c = lo - along;  // the overlap
+  if (!(c > 0.0)) return 0.0;
+  const double undone = std::min(c, std::max(0.0, std::min(l0, lo) - along));
+  const Vec3 moved = (pi - fi) - (pj - fj);
+  const Vec3 slide = moved - moved.dot(nrm) * nrm;
+  const double sliding = slide.norm(), limit = kSelfFriction * c;
+  const Vec3 back = sliding <= limit ? slide : Vec3(slide * (limit / sliding));
+  push = share * (c * nrm - back), approach = share * (undone * nrm - back);
+  return c;
+}
+
+}  // namespace
+
+// One Jacobi pass: each free particle's correction, the mean of its overlapping pairs' pushes on
+// it (pairPush); then every corrected particle moved and out of the colliders.
 char SelfCollision::pass(util::TeamMember& team, const MassSpringModel& m, const double* from,
                          double* to) {
   const int n = m.particles();
   const double slack = kTolerance * m.self_thickness;
   char found = 0;  // 1: a pair overlapped; 2: one by more than the slack
   team.forEach(0, n, [&](int i) {
-    Vec3 sum = Vec3::Zero(), sum_approach = Vec3::Zero();
+    Vec3 sum = Vec3::Zero(), sum_approach = Vec3::Zero(), push, approach;
     int count = 0;
-    const Eigen::Map<const Vec3> pi(to + 3 * i), fi(from + 3 * i);
     for (int k = near_start_[i]; k < near_start_[i + 1]; ++k) {
       const int j = near_[k];
-      const double lo2 = minDistance2(m, i, j), dd = dist2(to, i, j);
-      const Vec3 d = pi - Eigen::Map<const Vec3>(to + 3 * j);
-      const Vec3 d0 = fi - Eigen::Map<const Vec3>(from + 3 * j);
-      const bool crossed = d.dot(d0) < 0.0 && passedWithin(d0, d, lo2);
-      if (dd >= lo2 && !crossed) continue;
-      const double lo = std::sqrt(lo2), l0 = d0.norm(), l = std::sqrt(dd);
-      Vec3 nrm;
-      if (crossed || l == 0.0) {
-        if (l0 == 0.0) continue;  // no direction to push along
-        nrm = d0 / l0;
-      } else {
-        nrm = d / l;
-      }
-      const double along = d.dot(nrm), c = lo - along;  // the overlap
-      if (!(c > 0.0)) continue;
-      found = std::max<char>(found, c > slack ? 2 : 1);
       const double share = m.inv_mass[i] / (m.inv_mass[i] + m.inv_mass[j]);
-      const double approach = std::min(c, std::max(0.0, std::min(l0, lo) - along));
-      // Coulomb at position level, as the colliders' holdBack: the pair's sliding over the step
-      // taken back up to kSelfFriction times the push
-      const Vec3 moved =
-          (pi - fi) - (Eigen::Map<const Vec3>(to + 3 * j) - Eigen::Map<const Vec3>(from + 3 * j));
-      const Vec3 slide = moved - moved.dot(nrm) * nrm;
-      const double sliding = slide.norm(), limit = kSelfFriction * c;
-      const Vec3 back = sliding <= limit ? slide : Vec3(slide * (limit / sliding));
-      sum += share * (c * nrm - back), sum_approach += share * (approach * nrm - back);
+      const double c = pairPush(from, to, i, j, minDistance2(m, i, j), share, push, approach);
+      if (c == 0.0) continue;
+      found = std::max<char>(found, c > slack ? 2 : 1);
+      sum += push, sum_approach += approach;
       ++count;
     }
     moved_[i] = count > 0;
