@@ -66,6 +66,10 @@ const std::map<std::string, Sample> kBenchSamples = {
       [](const auto& o) {
         return o.stiff == std::vector<std::string>{"cloth_64", "cloth_32"};
       }}},
+    {"--self",
+     {"cloth_fold",
+      {},
+      [](const auto& o) { return o.self == std::vector<std::string>{"cloth_fold"}; }}},
     {"--swing", {"2.5", {}, [](const auto& o) { return o.swing == 2.5; }}},
 };
 
@@ -162,7 +166,7 @@ TEST_CASE("the parsers reject what their tables do not name") {
   CHECK(cli::parseBenchOptions({"--swing", "-1"}, b) ==
         "--swing: must be a number > 0, not \"-1\"");
   CHECK(cli::parseBenchOptions({"--suite", "stif"}, b) ==
-        "--suite: must be all, cloth, stiff or pendulum, not \"stif\"");
+        "--suite: must be all, cloth, stiff, self or pendulum, not \"stif\"");
 }
 
 TEST_CASE("every subcommand with a SCENE words a missing or second one alike") {

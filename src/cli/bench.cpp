@@ -64,12 +64,16 @@ std::optional<std::string> setBenchOption(const OptionSpec& spec, const std::str
     if (!parseWhole(value, o.max_steps) || o.max_steps < 1)
       return "--max-steps: must be a whole number >= 1, not \"" + value + "\"";
   } else if (name == "--suite") {
-    if (value != "all" && value != "cloth" && value != "stiff" && value != "pendulum")
-      return "--suite: must be all, cloth, stiff or pendulum, not \"" + value + "\"";
+    if (value != "all" && value != "cloth" && value != "stiff" && value != "self" &&
+        value != "pendulum")
+      return "--suite: must be all, cloth, stiff, self or pendulum, not \"" + value + "\"";
     o.suite = value;
   } else if (name == "--stiff") {
     o.stiff = split(value);
     if (o.stiff.empty()) return "--stiff: no scene named";
+  } else if (name == "--self") {
+    o.self = split(value);
+    if (o.self.empty()) return "--self: no scene named";
   } else if (name == "--swing") {
     if (!parseDouble(value, o.swing) || !(o.swing > 0))
       return "--swing: must be a number > 0, not \"" + value + "\"";
@@ -344,6 +348,47 @@ void benchStiff(const scene::SceneDef& def, const std::string& name, double swin
   printRow(progress, out);
 }
 
+// Self-collision's cost (docs/benchmarks.md#self-collision): each scene with its own method for
+// `swing` simulated seconds without self-collision and with it, at the scene's thickness or, where
+// it has none, at kSelfShare of its shortest rest length (a cloth's cell: the thickness that
+// stops a particle slipping through the middle of a cell, more than 1/sqrt 2 of it).
+constexpr double kSelfShare = 0.78;
+void benchSelf(const std::vector<BenchScene>& scenes, double swing, Progress& progress,
+               long long& cells) {
+  std::string header;
+  // in parts: appendf formats at most 127 characters at a time
+  appendf(header, "\n# self-collision: each scene with its own method for %.3g s, ", swing);
+  appendf(header, "compute per simulated 1/60 s without it and with it, on one thread ");
+  appendf(header, "(thickness: the scene's, or %.2f of its shortest spring)\n", kSelfShare);
+  appendf(header, "%-14s %9s %13s %12s %12s %12s %12s\n", "scene", "particles", "thickness mm",
+          "method", "without ms", "with ms", "extra ms");
+  printRow(progress, header);
+  // one thread: the figure is the work's, not that of a busy machine's barriers
+  const int before = sim::kernelThreads();
+  sim::setKernelThreads(1);
+  for (const auto& s : scenes) {
+    scene::SceneDef with = s.def, without = s.def;
+    without.mass_spring.self_thickness = 0.0;
+    if (with.mass_spring.self_thickness == 0.0) {
+      const scene::Built b = scene::build(s.def);
+      with.mass_spring.self_thickness = kSelfShare * springsOf(b).rest_length.minCoeff();
+    }
+    const long long steps = std::llround(swing / s.def.dt);
+    const double simulated = double(std::max(steps - 1, 1LL)) * s.def.dt;
+    const Swing a = swingCloth(without, steps), b = swingCloth(with, steps);
+    const double ms_a = 1e3 * a.stepping * kFrame / simulated,
+                 ms_b = 1e3 * b.stepping * kFrame / simulated;
+    std::string row;
+    appendf(row, "%-14s %9d %13.2f %12s %12.3f %12.3f %12.3f%s\n", s.name.c_str(),
+            int(s.def.mass_spring.particles.size()), 1e3 * with.mass_spring.self_thickness,
+            std::string(sim::info(s.def.integrator).name).c_str(), ms_a, ms_b, ms_b - ms_a,
+            a.diverged || b.diverged ? " (diverged)" : "");
+    progress.update(++cells, NAN);
+    printRow(progress, row);
+  }
+  sim::setKernelThreads(before);
+}
+
 // Time per step of `m` on a uniform chain of n links (1 m long, 1 kg), released at 45 degrees.
 // `diverged` is set if the run diverged (its timing would then measure garbage states).
 double pendulumStepTime(int n, sim::Method m, double h, double budget, long long maxSteps,
@@ -427,7 +472,7 @@ int benchCommand(const Args& args) {
     return 2;
   }
   const bool all = o.suite == "all";
-  std::vector<BenchScene> scenes, stiff;
+  std::vector<BenchScene> scenes, stiff, self;
   if (all || o.suite == "cloth") {
     if (const auto problem = loadBenchScenes(o.scenes, "--scenes", scenes)) {
       std::fprintf(stderr, "%s\n", problem->c_str());
@@ -440,13 +485,20 @@ int benchCommand(const Args& args) {
       return 2;
     }
   }
+  if (all || o.suite == "self") {
+    if (const auto problem = loadBenchScenes(o.self, "--self", self)) {
+      std::fprintf(stderr, "%s\n", problem->c_str());
+      return 2;
+    }
+  }
   const long long clothCells = static_cast<long long>(scenes.size() * o.integrators.size());
-  const long long total = clothCells + static_cast<long long>(stiff.size()) +
+  const long long total = clothCells + static_cast<long long>(stiff.size() + self.size()) +
                           (all || o.suite == "pendulum" ? kPendulumCells : 0);
   Progress progress = Progress::forStderr("springlab bench", "cells", total);
   long long cells = 0;
   if (!scenes.empty()) benchCloth(scenes, o.integrators, o.seconds, o.max_steps, progress, cells);
   for (const auto& s : stiff) benchStiff(s.def, s.name, o.swing, progress, cells);
+  if (!self.empty()) benchSelf(self, o.swing, progress, cells);
   if (all || o.suite == "pendulum") benchPendulum(o.seconds, o.max_steps, progress, cells);
   progress.finish(cells, NAN);
   if (const auto peak = peakResidentMiB())

@@ -53,9 +53,11 @@ struct BenchOptions {
   std::vector<sim::Method> integrators;  // every mass-spring integrator unless given
   double seconds = 1.0;                  // s of stepping per cell
   long long max_steps = 500;
-  std::string suite = "all";  // all, cloth, stiff or pendulum
+  std::string suite = "all";  // all, cloth, stiff, self or pendulum
   // the stiff-cloth swings: the 128 x 128 cloth with its method (projective) and with xpbd
   std::vector<std::string> stiff = {"cloth_128", "cloth_128_xpbd"};
+  // self-collision's cost: each scene with its own method, without and with it
+  std::vector<std::string> self = {"cloth_64", "cloth_128", "cloth_fold"};
   double swing = 5.0;  // s simulated
 };
 std::optional<std::string> parseBenchOptions(const Args& args, BenchOptions& o);

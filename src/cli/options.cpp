@@ -51,13 +51,20 @@ constexpr std::array kBenchOptions = {
     OptionSpec{"--max-steps", "N", "at most N timed steps per cell (20 N in the pendulum table)",
                "500"},
     OptionSpec{"--suite", "NAME",
-               "cloth (the scenes table), stiff (the stiff-cloth swing), pendulum (the N-link "
-               "table) or all",
+               "cloth (the scenes table), stiff (the stiff-cloth swing), self (self-collision's "
+               "cost), pendulum (the N-link table) or all",
                "all"},
     OptionSpec{"--stiff", "A,B,...",
                "the stiff-cloth swings: each scene with its own method, for --swing seconds",
                "cloth_128,cloth_128_xpbd"},
-    OptionSpec{"--swing", "S", "simulated seconds of the stiff-cloth swing; a number > 0", "5"},
+    OptionSpec{"--self", "A,B,...",
+               "self-collision's cost: each scene with its own method, without and with it, for "
+               "--swing seconds",
+               "cloth_64,cloth_128,cloth_fold"},
+    OptionSpec{"--swing", "S",
+               "simulated seconds of the stiff-cloth swing and of the self-collision runs; a "
+               "number > 0",
+               "5"},
 };
 
 constexpr std::array kWindowOptions = {

@@ -131,6 +131,8 @@ Built buildMassSpring(const SceneDef& def) {
   setSurfaces(ms, out);
   setSprings(ms, m);
   if (ms.tethers) addTethers(m, out.state.x);
+  m.self_thickness = ms.self_thickness;
+  if (ms.self_thickness > 0.0) m.self_rest = out.state.x;  // pairs that start closer keep that
   sim::buildAdjacency(m);
   static_cast<sim::System&>(out) = sim::System(std::move(m));
   return out;

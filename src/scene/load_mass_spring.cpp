@@ -134,12 +134,19 @@ void parseColliders(const Obj& sys, MassSpringDef& def) {
   }
 }
 
+// springlab's extension: self-collision (docs/scenes.md#self-collision), an object with exactly
+// its thickness.
+void parseSelfCollision(const Obj& sys, MassSpringDef& def) {
+  const Obj o(sys.raw("self_collision"), sys.at("self_collision"), sys.file(), {"thickness"});
+  def.self_thickness = o.positive("thickness");
+}
+
 }  // namespace
 
 MassSpringDef parseMassSpring(const json& system, const std::string& file) {
   const Obj sys(system, "system", file,
                 {"type", "drag", "tethers", "wind", "colliders", "particles", "springs",
-                 "generators", "triangles"});
+                 "generators", "triangles", "self_collision"});
   MassSpringDef def;
   def.drag = sys.optNonNegative("drag", 0.0);
   def.tethers = sys.boolean("tethers", false);
@@ -157,6 +164,7 @@ MassSpringDef parseMassSpring(const json& system, const std::string& file) {
   if (sys.has("springs")) parseSprings(sys, n, def);
   if (sys.has("triangles")) parseTriangles(sys, n, def);
   if (sys.has("colliders")) parseColliders(sys, def);
+  if (sys.has("self_collision")) parseSelfCollision(sys, def);
   def.wind = sys.optVec("wind", Vec3::Zero());
   if (def.wind != Vec3::Zero() && def.drag == 0.0)
     sys.fail("wind", "acts through the drag: set system.drag > 0");

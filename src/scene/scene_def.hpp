@@ -36,6 +36,7 @@ struct MassSpringDef {
   bool tethers = false;      // xpbd's long-range attachments (docs/integrators.md#tethers)
   Vec3 wind = Vec3::Zero();  // m/s, the air's velocity (felt through the drag)
   std::vector<sim::Collider> colliders;  // static obstacles (docs/scenes.md#colliders)
+  double self_thickness = 0.0;  // m, self-collision's (docs/scenes.md#self-collision); 0: off
   std::vector<ParticleDef> particles;
   std::vector<SpringDef> springs;
   std::vector<std::array<int, 3>> triangles;  // surface for display (cloth); no physics

@@ -68,6 +68,12 @@ struct MassSpringModel {
   // (xpbd), in this order (sim/contacts.hpp).
   std::vector<Collider> colliders;
 
+  // Self-collision (sim/self_collision.hpp): particles that no spring joins are kept
+  // self_thickness (m) apart, 0: off; a pair closer in self_rest (the initial positions, 3 per
+  // particle; empty: none) is held at that distance instead.
+  double self_thickness = 0.0;
+  Eigen::VectorXd self_rest;
+
   // Each particle's springs in increasing spring index, for the gather form of the force pass
   // (sim/forces.cpp): particle i's are adjacency_spring[adjacency_start[i] .. adjacency_start[i +
   // 1]). Built with the topology (sim::buildAdjacency); empty means the one-thread scatter pass.

@@ -174,13 +174,19 @@ std::optional<Divergence> Stepper::checkNext() const {
 bool Stepper::ledgerActive() const {
   if (pendulum_) return pendulum_->joint_damping != 0.0 || pendulum_->grab >= 0;
   return mass_spring_->drag != 0.0 || mass_spring_->anyDashpot() || mass_spring_->grab >= 0 ||
-         !mass_spring_->colliders.empty();
+         !mass_spring_->colliders.empty() || mass_spring_->self_thickness > 0.0;
 }
 
 double Stepper::resolveContacts() {
-  if (!mass_spring_ || mass_spring_->colliders.empty() || method_ == Method::Xpbd) return 0.0;
+  if (!mass_spring_ || method_ == Method::Xpbd) return 0.0;
+  const MassSpringModel& m = *mass_spring_;
+  const bool self = m.self_thickness > 0.0;
+  if (m.colliders.empty() && !self) return 0.0;
   before_contacts_ = next_;
-  if (!resolveStepContacts(*mass_spring_, cur_.x, next_.x, next_.v)) return 0.0;
+  bool touched = !m.colliders.empty() && resolveStepContacts(m, cur_.x, next_.x, next_.v);
+  // then the pairs apart (and out of the colliders again, within its passes)
+  if (self && self_collision_.resolveStep(m, cur_.x, next_.x, next_.v, h_)) touched = true;
+  if (!touched) return 0.0;
   // what the contacts took out, exactly: the energy before them minus after (computed only on
   // the steps where a particle touched)
   return sim::energy(*mass_spring_, before_contacts_).total() -

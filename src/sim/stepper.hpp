@@ -13,6 +13,7 @@
 #include "sim/pendulum.hpp"
 #include "sim/projective.hpp"
 #include "sim/registry.hpp"
+#include "sim/self_collision.hpp"
 #include "sim/xpbd.hpp"
 
 namespace sim {
@@ -87,8 +88,9 @@ class Stepper {
   // The work of the step cur_ -> next_ just made (integrate's stages still in place).
   Work stepWork();
   bool ledgerActive() const;  // dissipation, a grab or colliders: else the work stays 0 at no cost
-  // The colliders after a step of a method other than xpbd (which meets them in its sweeps):
-  // next_ moved out of them; returns the energy the contacts removed (J), 0 when none touched.
+  // The colliders and self-collision after a step of a method other than xpbd (which meets them
+  // in its substeps): next_ moved out of them; returns the energy the contacts removed (J), 0
+  // when none touched.
   double resolveContacts();
   // F_diss(x, v) . dir and F_grab(x) . dir (generalised forces for a pendulum)
   Work forceDot(const Eigen::VectorXd& x, const Eigen::VectorXd& v, const Eigen::VectorXd& dir);
@@ -108,6 +110,7 @@ class Stepper {
   MidpointSolver midpoint_;
   XpbdSolver xpbd_;
   ProjectiveSolver projective_;
+  SelfCollision self_collision_;
   Work xpbd_work_;         // the last xpbd or projective step's, summed over its substeps
   State before_contacts_;  // next_ as the method left it, for the contacts' energy
   std::string solver_error_;

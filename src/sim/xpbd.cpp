@@ -407,6 +407,8 @@ bool XpbdSolver::step(const MassSpringModel& m, const State& in, double h, State
     });
     for (int k = 0; k < substeps; ++k) {
       project(team, m, hs);
+      if (m.self_thickness > 0.0)
+        self_collision_.resolveSubstep(team, m, x_.data(), p_.data(), hs, particle_work_.data());
       finishSubstep(team, m, hs, k + 1 == substeps);
     }
   });

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "sim/model.hpp"
+#include "sim/self_collision.hpp"
 #include "sim/xpbd_kernels.hpp"
 #include "util/team.hpp"
 
@@ -94,6 +95,7 @@ class XpbdSolver {
   // this substep's contacts: the total correction the colliders (and their friction) made to
   // each particle, the last surface normal, its friction coefficient (-1: no contact)
   Eigen::VectorXd contact_shift_, contact_normal_, contact_friction_;
+  SelfCollision self_collision_;  // after each substep's sweeps
 };
 
 }  // namespace sim
