@@ -1,9 +1,11 @@
 // The generators' keys (docs/scenes.md#generators): each kind's allowed keys, their checks and the
 // scene::addX of generators.hpp that expands them.
+#include <algorithm>
 #include <ranges>
 #include <string>
 
 #include "scene/generators.hpp"
+#include "scene/lattice.hpp"
 #include "scene/load_parts.hpp"
 
 namespace scene::detail {
@@ -124,6 +126,90 @@ void parseCloth(const Obj& o, MassSpringDef& out) {
   addCloth(out, p);
 }
 
+// ---- lattice (docs/scenes.md#lattice) -----------------------------------------------------------
+
+// "pin_box": [[min x, y, z], [max x, y, z]], m, min <= max along every axis.
+std::array<Vec3, 2> pinBox(const Obj& o) {
+  const json& v = o.raw("pin_box");
+  const char* form = "must be [[min x, y, z], [max x, y, z]]";
+  if (!v.is_array() || v.size() != 2) o.fail("pin_box", form);
+  std::array<Vec3, 2> box{Vec3::Zero(), Vec3::Zero()};
+  for (size_t c = 0; c < 2; ++c) {
+    if (!v[c].is_array() || (v[c].size() != 2 && v[c].size() != 3)) o.fail("pin_box", form);
+    for (size_t i = 0; i < v[c].size(); ++i)
+      box[c][Eigen::Index(i)] = finiteNumber(
+          v[c][i], o.at("pin_box") + "[" + std::to_string(c) + "][" + std::to_string(i) + "]",
+          o.file());
+  }
+  for (int a = 0; a < 3; ++a)
+    if (box[0][a] > box[1][a])
+      o.fail("pin_box", std::string("its min exceeds its max along ") + "xyz"[a]);
+  return box;
+}
+
+// The grid points along each axis of `size` at `spacing`, checked: at least 2 along each axis and
+// at most kMaxLatticeCells cells, before anything is allocated (and before any count could
+// overflow). `what` names the size in messages.
+std::array<int, 3> latticeCounts(const Obj& o, const std::string& key, const std::string& what,
+                                 const Vec3& size, double spacing) {
+  const std::string tooMany = formatNumber(spacing) + " m makes more than the " +
+                              std::to_string(kMaxLatticeCells) + " cells a lattice may have";
+  std::array<double, 3> n{};
+  for (int a = 0; a < 3; ++a) {
+    if (size[a] / double(kMaxLatticeCells) > spacing) o.fail("spacing", tooMany);
+    n[size_t(a)] = latticePointsAlong(size[a], spacing);
+    if (n[size_t(a)] < 2)
+      o.fail(key, what + formatNumber(size[a]) + " m along " + "xyz"[a] + " at spacing " +
+                      formatNumber(spacing) + " m gives " + formatNumber(n[size_t(a)]) +
+                      " grid point (round(size / spacing) + 1); a lattice needs at least 2 along "
+                      "each axis");
+  }
+  if ((n[0] - 1) * (n[1] - 1) * (n[2] - 1) > double(kMaxLatticeCells)) o.fail("spacing", tooMany);
+  return {int(n[0]), int(n[1]), int(n[2])};
+}
+
+// The physical keys every shape shares.
+LatticeParams latticeParams(const Obj& o) {
+  LatticeParams p;
+  p.mass = o.positive("mass");
+  p.stiffness = o.positive("stiffness");
+  if (o.has("shear_stiffness")) p.shear_stiffness = o.positive("shear_stiffness");
+  p.damping = o.optNonNegative("damping", 0);
+  p.velocity = o.optVec("velocity", Vec3::Zero());
+  if (o.has("pin_box")) p.pin_box = pinBox(o);
+  return p;
+}
+
+constexpr const char* kLatticeShapes[] = {"box", "ellipsoid", "mesh"};
+constexpr const char* kMeshOnlyKeys[] = {"file", "scale", "rotate", "translate"};
+
+void parseLattice(const Obj& o, MassSpringDef& out) {
+  const std::string shape = o.optString("shape").value_or("box");
+  if (std::ranges::find(kLatticeShapes, shape) == std::end(kLatticeShapes))
+    o.fail("shape", "must be one of " + commaList(kLatticeShapes) + ", not \"" + shape + "\"");
+  if (shape == "mesh") o.fail("shape", "\"mesh\" is not available yet");
+  for (const char* key : kMeshOnlyKeys)
+    if (o.has(key)) o.fail(key, "applies to the mesh shape only");
+  const Vec3 size = o.vec("size");
+  for (int a = 0; a < 3; ++a)
+    if (!(size[a] > 0))
+      o.fail("size",
+             std::string("must be > 0 along ") + "xyz"[a] + " (got " + formatNumber(size[a]) + ")");
+  LatticeGrid g;
+  g.spacing = o.positive("spacing");
+  g.center = o.optVec("center", Vec3::Zero());
+  g.n = latticeCounts(o, "size", "", size, g.spacing);
+  const LatticeParams p = latticeParams(o);
+  const std::vector<char> occupied = shape == "box" ? boxOccupancy(g) : ellipsoidOccupancy(g, size);
+  const LatticeCounts counts = addLattice(out, g, occupied, p);
+  if (counts.particles == 0)
+    o.failHere("the " + shape + " holds no two neighbouring grid points at spacing " +
+               formatNumber(g.spacing) + " m");
+  if (p.pin_box && counts.pinned == 0)
+    o.fail("pin_box",
+           "pins none of the lattice's " + std::to_string(counts.particles) + " particles");
+}
+
 // One generator kind: its name (the message for an unknown kind lists them all), its keys and the
 // function that reads them and adds its particles.
 struct GeneratorKind {
@@ -152,6 +238,10 @@ const GeneratorKind kGenerators[] = {
      {"kind", "nx", "ny", "width", "height", "mass", "stiffness", "shear_stiffness",
       "bending_stiffness", "damping", "center", "orientation", "tilt", "pins"},
      parseCloth},
+    {"lattice",
+     {"kind", "shape", "size", "spacing", "center", "mass", "stiffness", "shear_stiffness",
+      "damping", "velocity", "pin_box", "file", "scale", "rotate", "translate"},
+     parseLattice},
 };
 
 }  // namespace
