@@ -238,11 +238,14 @@ TEST_CASE("lattice errors: one line naming the key and the problem") {
         "t.json: system.generators[0]: the ellipsoid holds no two neighbouring grid points at "
         "spacing 0.05 m");
   CHECK(errorOf(R"("size": [0.1, 0.1, 0.1], "spacing": 0.05, "pin_box": [[0, 1, 0], [1, 2, 1]])") ==
-        at + "pin_box: pins none of the lattice's 27 particles");
+        at + "pin_box: pins no particle: the lattice spans [-0.05, -0.05, -0.05] to [0.05, 0.05, "
+             "0.05]");
   CHECK(errorOf(R"("size": [0.1, 0.1, 0.1], "spacing": 0.05, "pin_box": [[0, 1, 0]])") ==
         at + "pin_box: must be [[min x, y, z], [max x, y, z]]");
+  CHECK(errorOf(R"("size": [0.1, 0.1, 0.1], "spacing": 0.05, "pin_box": [[0, 1, 0], 1])") ==
+        at + "pin_box[1]: must be an array of 2 or 3 numbers");
   CHECK(errorOf(R"("size": [0.1, 0.1, 0.1], "spacing": 0.05, "pin_box": [[0, 1, 0], [1, 0, 1]])") ==
-        at + "pin_box: its min exceeds its max along y");
+        at + "pin_box: its min must not exceed its max (y: 1 > 0)");
   CHECK(
       errorOf(R"("size": [0.1, 0.1, 0.1], "spacing": 0.05, "pin_box": [[0, 1, 0], [1, "a", 1]])") ==
       at + "pin_box[1][1]: must be a number, not a string");

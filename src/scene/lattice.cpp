@@ -85,6 +85,8 @@ void addPoints(MassSpringDef& out, const LatticeGrid& g, const std::vector<char>
         d.mass = d.fixed ? 0.0 : share;
         d.velocity = d.fixed ? Vec3::Zero() : p.velocity;
         id[index(g, i, j, k)] = static_cast<int>(out.particles.size());
+        counts.lo = counts.particles ? counts.lo.cwiseMin(d.position) : d.position;
+        counts.hi = counts.particles ? counts.hi.cwiseMax(d.position) : d.position;
         out.particles.push_back(d);
         ++counts.particles;
         counts.pinned += d.fixed;

@@ -59,6 +59,7 @@ struct LatticeParams {
 
 struct LatticeCounts {
   int particles = 0, pinned = 0, springs = 0, triangles = 0;
+  Vec3 lo = Vec3::Zero(), hi = Vec3::Zero();  // m: the particles' bounding box
 };
 
 // Appends the lattice of the occupied points to `out`: a point with no occupied neighbour among

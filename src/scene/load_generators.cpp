@@ -128,23 +128,31 @@ void parseCloth(const Obj& o, MassSpringDef& out) {
 
 // ---- lattice (docs/scenes.md#lattice) -----------------------------------------------------------
 
-// "pin_box": [[min x, y, z], [max x, y, z]], m, min <= max along every axis.
-std::array<Vec3, 2> pinBox(const Obj& o) {
+// A lattice's "pin_box": [[min x, y, z], [max x, y, z]], m, min <= max along every axis (the
+// messages those of the mesh generator's pin_box).
+std::array<Vec3, 2> latticePinBox(const Obj& o) {
   const json& v = o.raw("pin_box");
-  const char* form = "must be [[min x, y, z], [max x, y, z]]";
-  if (!v.is_array() || v.size() != 2) o.fail("pin_box", form);
+  if (!v.is_array() || v.size() != 2) o.fail("pin_box", "must be [[min x, y, z], [max x, y, z]]");
   std::array<Vec3, 2> box{Vec3::Zero(), Vec3::Zero()};
   for (size_t c = 0; c < 2; ++c) {
-    if (!v[c].is_array() || (v[c].size() != 2 && v[c].size() != 3)) o.fail("pin_box", form);
+    const std::string at = o.at("pin_box") + "[" + std::to_string(c) + "]";
+    if (!v[c].is_array() || (v[c].size() != 2 && v[c].size() != 3))
+      throw Error(o.file() + ": " + at + ": must be an array of 2 or 3 numbers");
     for (size_t i = 0; i < v[c].size(); ++i)
-      box[c][Eigen::Index(i)] = finiteNumber(
-          v[c][i], o.at("pin_box") + "[" + std::to_string(c) + "][" + std::to_string(i) + "]",
-          o.file());
+      box[c][Eigen::Index(i)] = finiteNumber(v[c][i], at + "[" + std::to_string(i) + "]", o.file());
   }
   for (int a = 0; a < 3; ++a)
     if (box[0][a] > box[1][a])
-      o.fail("pin_box", std::string("its min exceeds its max along ") + "xyz"[a]);
+      o.fail("pin_box", std::string("its min must not exceed its max (") + "xyz"[a] + ": " +
+                            formatNumber(box[0][a]) + " > " + formatNumber(box[1][a]) + ")");
   return box;
+}
+
+// "[x, y, z]" for messages.
+std::string latticeVecText(const Vec3& v) {
+  std::string text(1, '[');  // appended: GCC 12 warns falsely on "[" + string (-Wrestrict)
+  for (int k = 0; k < 3; ++k) text.append(k ? ", " : "").append(formatNumber(v[k]));
+  return text + "]";
 }
 
 // The grid points along each axis of `size` at `spacing`, checked: at least 2 along each axis and
@@ -176,7 +184,7 @@ LatticeParams latticeParams(const Obj& o) {
   if (o.has("shear_stiffness")) p.shear_stiffness = o.positive("shear_stiffness");
   p.damping = o.optNonNegative("damping", 0);
   p.velocity = o.optVec("velocity", Vec3::Zero());
-  if (o.has("pin_box")) p.pin_box = pinBox(o);
+  if (o.has("pin_box")) p.pin_box = latticePinBox(o);
   return p;
 }
 
@@ -205,9 +213,10 @@ void parseLattice(const Obj& o, MassSpringDef& out) {
   if (counts.particles == 0)
     o.failHere("the " + shape + " holds no two neighbouring grid points at spacing " +
                formatNumber(g.spacing) + " m");
+  // a box that holds nothing is a typo (the wrong units, a centre moved): say where the body is
   if (p.pin_box && counts.pinned == 0)
-    o.fail("pin_box",
-           "pins none of the lattice's " + std::to_string(counts.particles) + " particles");
+    o.fail("pin_box", "pins no particle: the lattice spans " + latticeVecText(counts.lo) + " to " +
+                          latticeVecText(counts.hi));
 }
 
 // One generator kind: its name (the message for an unknown kind lists them all), its keys and the
