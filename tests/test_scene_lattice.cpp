@@ -280,3 +280,39 @@ TEST_CASE("jelly_cube: the cube bounces off the floor and keeps its volume withi
   CHECK(vMin > 0.75 * v0);              // 0.85 measured (docs/scenes.md#lattice)
   CHECK(vMax < 1.25 * v0);
 }
+
+TEST_CASE("lattice meshOccupancy: a closed mesh's inside by ray parity, its surface included") {
+  // the octahedron |x| + |y| + |z| <= 0.2 on a 9 x 9 x 9 grid of spacing 0.05: grid lines run
+  // through its vertices and along its edges, and many grid points lie on its faces
+  const std::vector<Vec3> v = {{0.2, 0, 0},  {-0.2, 0, 0}, {0, 0.2, 0},
+                               {0, -0.2, 0}, {0, 0, 0.2},  {0, 0, -0.2}};
+  const std::vector<std::array<int, 3>> t = {{0, 2, 4}, {2, 1, 4}, {1, 3, 4}, {3, 0, 4},
+                                             {2, 0, 5}, {1, 2, 5}, {3, 1, 5}, {0, 3, 5}};
+  CHECK(!scene::openEdge(t));
+  const auto [lo, hi] = scene::boundingBox(v);
+  CHECK(lo == Vec3(-0.2, -0.2, -0.2));
+  CHECK(hi == Vec3(0.2, 0.2, 0.2));
+  scene::LatticeGrid g;
+  g.n = {9, 9, 9};
+  const auto inside = scene::meshOccupancy(g, v, t);
+  for (int k = 0; k < 9; ++k)
+    for (int j = 0; j < 9; ++j)
+      for (int i = 0; i < 9; ++i) {
+        CAPTURE(i);
+        CAPTURE(j);
+        CAPTURE(k);
+        CHECK(bool(inside[size_t(i + 9 * (j + 9 * k))]) ==
+              (std::abs(i - 4) + std::abs(j - 4) + std::abs(k - 4) <= 4));
+      }
+  // a torus-like hole is kept: two nested octahedra, the inner one wound inward
+  std::vector<Vec3> v2 = v;
+  std::vector<std::array<int, 3>> t2 = t;
+  for (const Vec3& p : v) v2.push_back(p / 2);
+  for (const auto& f : t) t2.push_back({f[0] + 6, f[2] + 6, f[1] + 6});
+  const auto shell = scene::meshOccupancy(g, v2, t2);
+  CHECK(shell[size_t(4 + 9 * (4 + 9 * 4))] == 0);  // the centre, inside the inner one: out
+  CHECK(shell[size_t(4 + 9 * (4 + 9 * 6))] == 1);  // (0, 0, 0.1): on the inner surface, in
+  CHECK(shell[size_t(4 + 9 * (4 + 9 * 7))] == 1);  // (0, 0, 0.15): between them
+  t2.pop_back();
+  CHECK(scene::openEdge(t2) == std::array<int, 2>{6, 9});
+}

@@ -16,7 +16,7 @@ using Cell = std::array<int, 3>;
 constexpr double kRimTolerance = 1e-9;
 // The perturbation of a mesh's rays, in spacings: far below any grid's resolution, far above
 // round-off, along y and z in an irrational ratio so that a ray meets no edge of a grid-aligned
-// mesh. Along x the same size: a point on a face across the ray counts as inside.
+// mesh. A point this close to the surface counts as inside.
 constexpr double kRayJitter = 1e-7;
 constexpr double kJitterRatio = 1.6180339887498949;  // the golden ratio
 
@@ -261,6 +261,50 @@ void markRow(const LatticeGrid& g, const std::vector<Vec3>& vs,
   }
 }
 
+// The point of triangle (a, b, c) nearest to p (Ericson, Real-Time Collision Detection, 5.1.5).
+Vec3 nearestOnTriangle(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c) {
+  const Vec3 ab = b - a, ac = c - a, ap = p - a;
+  const double d1 = ab.dot(ap), d2 = ac.dot(ap);
+  if (d1 <= 0 && d2 <= 0) return a;
+  const Vec3 bp = p - b;
+  const double d3 = ab.dot(bp), d4 = ac.dot(bp);
+  if (d3 >= 0 && d4 <= d3) return b;
+  const double vc = d1 * d4 - d3 * d2;
+  if (vc <= 0 && d1 >= 0 && d3 <= 0) return a + d1 / (d1 - d3) * ab;
+  const Vec3 cp = p - c;
+  const double d5 = ab.dot(cp), d6 = ac.dot(cp);
+  if (d6 >= 0 && d5 <= d6) return c;
+  const double vb = d5 * d2 - d1 * d6;
+  if (vb <= 0 && d2 >= 0 && d6 <= 0) return a + d2 / (d2 - d6) * ac;
+  const double va = d3 * d6 - d5 * d4;
+  if (va <= 0 && d4 - d3 >= 0 && d5 - d6 >= 0)
+    return b + (d4 - d3) / ((d4 - d3) + (d5 - d6)) * (c - b);
+  const double denom = va + vb + vc;
+  if (!(denom > 0)) return a;  // a degenerate triangle: its first corner
+  return a + (vb / denom) * ab + (vc / denom) * ac;
+}
+
+// Marks the grid points within `tol` of triangle (a, b, c): the surface counts as inside, which
+// the ray's parity leaves to chance.
+void markNear(const LatticeGrid& g, const Vec3& a, const Vec3& b, const Vec3& c, double tol,
+              std::vector<char>& inside) {
+  Cell lo{}, hi{};
+  for (int ax = 0; ax < 3; ++ax) {
+    const double origin = g.center[ax] - 0.5 * (g.n[ax] - 1) * g.spacing;
+    const double mn = std::min({a[ax], b[ax], c[ax]}) - tol - origin;
+    const double mx = std::max({a[ax], b[ax], c[ax]}) + tol - origin;
+    lo[size_t(ax)] = std::max(0, static_cast<int>(std::ceil(mn / g.spacing)));
+    hi[size_t(ax)] = std::min(g.n[ax] - 1, static_cast<int>(std::floor(mx / g.spacing)));
+  }
+  for (int k = lo[2]; k <= hi[2]; ++k)
+    for (int j = lo[1]; j <= hi[1]; ++j)
+      for (int i = lo[0]; i <= hi[0]; ++i) {
+        const Vec3 p = g.point(i, j, k);
+        if ((nearestOnTriangle(p, a, b, c) - p).squaredNorm() <= tol * tol)
+          inside[size_t(index(g, i, j, k))] = 1;
+      }
+}
+
 }  // namespace
 
 Vec3 LatticeGrid::point(int i, int j, int k) const {
@@ -289,14 +333,10 @@ std::vector<char> ellipsoidOccupancy(const LatticeGrid& g, const Vec3& diameters
   return inside;
 }
 
-LatticeGrid meshGrid(const std::vector<Vec3>& vertices, double spacing) {
+std::array<Vec3, 2> boundingBox(const std::vector<Vec3>& vertices) {
   Vec3 lo = vertices.front(), hi = lo;
   for (const Vec3& v : vertices) lo = lo.cwiseMin(v), hi = hi.cwiseMax(v);
-  LatticeGrid g;
-  g.spacing = spacing;
-  g.center = 0.5 * (lo + hi);
-  for (int a = 0; a < 3; ++a) g.n[a] = static_cast<int>(latticePointsAlong(hi[a] - lo[a], spacing));
-  return g;
+  return {lo, hi};
 }
 
 std::vector<char> meshOccupancy(const LatticeGrid& g, const std::vector<Vec3>& vertices,
@@ -305,9 +345,9 @@ std::vector<char> meshOccupancy(const LatticeGrid& g, const std::vector<Vec3>& v
   const double e = kRayJitter * g.spacing;
   for (int k = 0; k < g.n[2]; ++k)
     for (int j = 0; j < g.n[1]; ++j)
-      for (double sy : {e, -e})
-        for (double sz : {e * kJitterRatio, -e * kJitterRatio})
-          for (double sx : {e, -e}) markRow(g, vertices, triangles, j, k, Vec3(sx, sy, sz), inside);
+      markRow(g, vertices, triangles, j, k, Vec3(0, e, e * kJitterRatio), inside);
+  for (const auto& t : triangles)
+    markNear(g, vertices[size_t(t[0])], vertices[size_t(t[1])], vertices[size_t(t[2])], e, inside);
   return inside;
 }
 

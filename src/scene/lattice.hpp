@@ -36,12 +36,12 @@ std::vector<char> boxOccupancy(const LatticeGrid& g);
 // The points inside the ellipsoid of the given diameters centred on the grid's centre; points on
 // its surface (within round-off) count as inside.
 std::vector<char> ellipsoidOccupancy(const LatticeGrid& g, const Vec3& diameters);
-// The grid of a closed mesh: its bounding box's centre and size (round(size / spacing) + 1 points
-// along each axis, as for a box of that size).
-LatticeGrid meshGrid(const std::vector<Vec3>& vertices, double spacing);
-// The points inside a closed triangle mesh, by the parity of crossings along rays in +x from
-// slightly perturbed copies of each point (so that a ray never runs exactly through an edge or
-// vertex); a point on the surface (within 1e-7 of the spacing) counts as inside.
+// [min, max] of the vertices (at least one): a mesh's grid is a box of its size on its centre.
+std::array<Vec3, 2> boundingBox(const std::vector<Vec3>& vertices);
+// The points inside a closed triangle mesh, by the parity of the crossings of a ray in +x from
+// each, its line nudged by 1e-7 spacings in y and z (so that it never runs exactly through an edge
+// or vertex of a mesh laid on the grid); a point within 1e-7 spacings of the surface counts as
+// inside.
 std::vector<char> meshOccupancy(const LatticeGrid& g, const std::vector<Vec3>& vertices,
                                 const std::vector<std::array<int, 3>>& triangles);
 // An edge of the mesh that only an odd number of its triangles share ([a, b]): the mesh is not
