@@ -16,6 +16,7 @@
 #include "scene/lattice.hpp"
 #include "scene/load.hpp"
 #include "sim/stepper.hpp"
+#include "util.hpp"
 
 namespace {
 
@@ -315,4 +316,109 @@ TEST_CASE("lattice meshOccupancy: a closed mesh's inside by ray parity, its surf
   CHECK(shell[size_t(4 + 9 * (4 + 9 * 7))] == 1);  // (0, 0, 0.15): between them
   t2.pop_back();
   CHECK(scene::openEdge(t2) == std::array<int, 2>{6, 9});
+}
+
+namespace {
+
+// A closed octahedron |x| + |y| + |z| <= 1 and a cube [-1, 1]^3, outward-wound.
+constexpr const char* kOctahedron = R"(v 1 0 0
+v -1 0 0
+v 0 1 0
+v 0 -1 0
+v 0 0 1
+v 0 0 -1
+f 1 3 5
+f 3 2 5
+f 2 4 5
+f 4 1 5
+f 3 1 6
+f 2 3 6
+f 4 2 6
+f 1 4 6
+)";
+constexpr const char* kCube = R"(v -1 -1 -1
+v 1 -1 -1
+v 1 1 -1
+v -1 1 -1
+v -1 -1 1
+v 1 -1 1
+v 1 1 1
+v -1 1 1
+f 1 4 3 2
+f 5 6 7 8
+f 1 2 6 5
+f 3 4 8 7
+f 2 3 7 6
+f 1 5 8 4
+)";
+
+std::string meshScene(const std::string& obj, const std::string& keys) {
+  testutil::writeFile("lattice_mesh.obj", obj);
+  const auto scene = testutil::writeFile(
+      "lattice_mesh.json", R"({"system": {"type": "mass_spring", "generators": [{"kind":
+      "lattice", "shape": "mesh", "file": "lattice_mesh.obj", "mass": 1, "stiffness": 100, )" +
+                               keys + "}]}}");
+  return scene.string();
+}
+
+}  // namespace
+
+TEST_CASE("lattice mesh: the grid points inside a closed mesh, those on its faces included") {
+  // the octahedron |x| + |y| + |z| <= 0.2 about (1, 2, 3): rays along grid lines meet its edges
+  // and vertices, and many points lie on its faces
+  const auto d = scene::loadFile(meshScene(kOctahedron, R"("spacing": 0.05, "scale": 0.2,
+      "translate": [1, 2, 3])"))
+                     .mass_spring;
+  std::set<std::array<long, 3>> expected, got;
+  for (int k = -4; k <= 4; ++k)
+    for (int j = -4; j <= 4; ++j)
+      for (int i = -4; i <= 4; ++i)
+        if (std::abs(i) + std::abs(j) + std::abs(k) <= 4) expected.insert({i, j, k});
+  for (const auto& p : d.particles) {
+    const Vec3 g = (p.position - Vec3(1, 2, 3)) / 0.05;
+    CHECK((g - g.array().round().matrix()).norm() < 1e-9);
+    got.insert({std::lround(g.x()), std::lround(g.y()), std::lround(g.z())});
+  }
+  CHECK(got == expected);
+  CHECK(closedAndConsistent(d.triangles));
+  // a cube rotated 90 degrees about z onto itself: every point of its 5 x 5 x 5 grid, as a box
+  const auto c = scene::loadFile(meshScene(kCube, R"("spacing": 0.05, "scale": 0.1,
+      "rotate": [0, 0, 90])"))
+                     .mass_spring;
+  CHECK(c.particles.size() == 125);
+  CHECK(c.springs.size() == size_t(3 * 4 * 25 + 2 * 3 * 4 * 4 * 5 + 4 * 4 * 4 * 4));
+  CHECK(c.triangles.size() == size_t(2 * 6 * 16));
+}
+
+TEST_CASE("lattice mesh: errors name the key, and the file where the mesh is at fault") {
+  const std::string at = ": system.generators[0].";
+  auto error = [](const std::string& obj, const std::string& keys) -> std::string {
+    const std::string path = meshScene(obj, keys);
+    try {
+      scene::loadFile(path);
+    } catch (const scene::Error& e) {
+      const std::string what = e.what();
+      return what.starts_with(path) ? "SCENE" + what.substr(path.size()) : what;
+    }
+    return "(no error)";
+  };
+  const std::string obj = (testutil::tempDir() / "lattice_mesh.obj").lexically_normal().string();
+  std::string open = kOctahedron;
+  open.resize(open.rfind("f 1 4 6"));  // one face gone
+  CHECK(error(open, R"("spacing": 0.1)") ==
+        "SCENE" + at + "file: " + obj +
+            ": the mesh is not closed: its edge from vertex 1 to 4 (1-based, as in the file) "
+            "borders an odd number of triangles");
+  CHECK(error(kCube, R"("spacing": 0.1, "size": [1, 1, 1])") ==
+        "SCENE" + at + "size: does not apply to the mesh shape: the grid spans its mesh");
+  CHECK(error(kCube, R"("spacing": 0.1, "center": [1, 1, 1])") ==
+        "SCENE" + at +
+            "center: does not apply to the mesh shape: the grid is centred on its mesh (move it "
+            "with translate)");
+  CHECK(error(kCube, R"("spacing": 0.1, "scale": 0.01)") ==
+        "SCENE" + at +
+            "file: the mesh spans 0.02 m along x at spacing 0.1 m gives 1 grid point (round(size "
+            "/ spacing) + 1); a lattice needs at least 2 along each axis");
+  CHECK(error("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 4\n", R"("spacing": 0.1)") ==
+        obj + ":4: face index 4 out of range (3 vertices)");
 }

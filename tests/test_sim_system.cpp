@@ -91,7 +91,8 @@ TEST_CASE("sim: the rules' messages") {
   CHECK(*sim::checkValue(sim::parameterInfo(sim::Parameter::Drag), -1.0) ==
         "must be a finite number >= 0");
   CHECK(*sim::checkValue(sim::parameterInfo(sim::Parameter::Substeps), 2.5) ==
-        "must be a whole number from 1 to 1000");
+        "must be a whole number from 0 to 1000 (0: automatic)");
+  CHECK_FALSE(sim::checkValue(sim::parameterInfo(sim::Parameter::Iterations), 0.0));
   const double fast[3] = {0.0, 0.0, 101.0};
   CHECK(*sim::checkVector(sim::parameterInfo(sim::Parameter::Wind), fast) == "faster than 100 m/s");
   CHECK(sim::eventParameterKeys() ==

@@ -161,8 +161,9 @@ std::optional<std::string> prepare(Recording& r) {
   if (!o.replay.empty()) {
     if (auto problem = readProvenance(o.replay, o)) return std::string(kPrefix) + ": " + *problem;
     try {
-      r.d.session().loadDef(scene::parse(o.scene_json, o.replay + ": scene.definition"),
-                            o.scene_name, "");
+      // read as from its source ("builtin:NAME" or the scene file's path), so that the meshes
+      // it names are found where they were (docs/scenes.md#mesh)
+      r.d.session().loadDef(scene::parse(o.scene_json, o.scene_source), o.scene_name, "");
     } catch (const scene::Error& e) {
       return std::string(e.what());
     }

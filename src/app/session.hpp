@@ -156,6 +156,7 @@ class Session {
   void fillPlots(ui::PanelModel& pm) const;
   void fillLanes(ui::PanelModel& pm) const;
   ui::ParameterControl control(const sim::ParameterInfo& row) const;
+  std::string automaticFormat(sim::Parameter p) const;
   void refreshLaneOmegas() const;  // the cache below, when due (session_panel.cpp)
 
   // Each lane's local omega and the time of the state it is of (laneOmega), and the panel fills

@@ -31,6 +31,13 @@ std::string typedMax(double hi) {
 }
 }  // namespace
 
+// An automatic setting's text on its slider: "auto (12)", what lane 0's last step took.
+std::string Session::automaticFormat(sim::Parameter p) const {
+  const sim::Stepper::Settings used = primary().settingsUsed();
+  const int n = p == sim::Parameter::Substeps ? used.substeps : used.iterations;
+  return n > 0 ? "auto (" + std::to_string(n) + ")" : "auto";
+}
+
 // A row of the parameter table as the panel's control: its range, format, commit and tooltip;
 // the iterated methods' settings say what they are for the current integrator.
 ui::ParameterControl Session::control(const sim::ParameterInfo& row) const {
@@ -55,6 +62,7 @@ ui::ParameterControl Session::control(const sim::ParameterInfo& row) const {
   c.live = row.live;
   c.whole = row.rule == sim::Rule::Whole;
   c.value = built().parameter(row.parameter);
+  if (row.method_setting && c.value == sim::kAutomatic) c.format = automaticFormat(row.parameter);
   const sim::Vec3 v = built().vectorParameter(row.parameter);
   c.vec = {v.x(), v.y(), v.z()};
   return c;

@@ -260,6 +260,10 @@ struct Swing {
   double stepping = 0.0;  // s of compute of the other steps
   double worst = 0.0;     // max structural stretch
   bool diverged = false;
+  // the substeps and iterations of the last step, and the mean iterations per step (automatic
+  // settings vary, docs/integrators.md#automatic-settings)
+  sim::Stepper::Settings last;
+  double mean_iterations = 0.0;
 };
 
 // Steps the stiff cloth for `steps` steps; the stretch is measured between the timed steps.
@@ -268,13 +272,31 @@ Swing swingCloth(const scene::SceneDef& def, long long steps) {
   const auto st = b.stepper(def.integrator, def.dt);
   Swing w;
   w.worst = maxStructuralStretch(springsOf(b), b.state.x);
-  for (long long i = 0; i < steps && !w.diverged; ++i) {
+  long long made = 0;
+  for (long long i = 0; i < steps && !w.diverged; ++i, ++made) {
     const auto t0 = Clock::now();
     w.diverged = st->advance().has_value();
     (i == 0 ? w.first : w.stepping) += seconds(t0);
     w.worst = std::max(w.worst, maxStructuralStretch(springsOf(b), st->state().x));
+    w.last = st->settingsUsed();
+    w.mean_iterations += w.last.iterations;
   }
+  w.mean_iterations /= double(std::max(made, 1LL));
   return w;
+}
+
+// "10 substeps x 1 iterations", the automatic ones as they went: "automatic: 1 substeps x 2.9
+// iterations on average".
+std::string settingsText(const sim::System& b, const Swing& w) {
+  const int substeps = int(b.parameter(sim::Parameter::Substeps));
+  const int iterations = int(b.parameter(sim::Parameter::Iterations));
+  std::string text;
+  if (substeps == sim::kAutomatic || iterations == sim::kAutomatic)
+    appendf(text, "automatic: %d substeps x %.3g iterations on average", w.last.substeps,
+            w.mean_iterations);
+  else
+    appendf(text, "%d substeps x %d iterations", substeps, iterations);
+  return text;
 }
 
 // The stiff-cloth swing (issue 10's measure): the scene with its own method for `swing` simulated
@@ -299,8 +321,7 @@ void benchStiff(const scene::SceneDef& def, const std::string& name, double swin
           counts.particles, counts.springs, std::string(sim::info(def.integrator).name).c_str(),
           def.dt);
   if (sim::info(def.integrator).iterated)
-    appendf(out, " (%d substeps x %d iterations)", int(b.parameter(sim::Parameter::Substeps)),
-            int(b.parameter(sim::Parameter::Iterations)));
+    appendf(out, " (%s)", settingsText(b, w).c_str());
   appendf(out, ", %.3g s swing\n", swing);
   // the steps after the first: the method's set-up is a one-off, printed apart
   const double simulated = double(std::max(steps - 1, 1LL)) * def.dt;

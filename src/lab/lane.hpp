@@ -56,6 +56,8 @@ class Lane {
   // back; stops where it diverges.
   void stepTo(double t);
   sim::Stepper::Clock clock() const { return stepper_->clock(); }
+  // xpbd's or projective's substeps and iterations in the last step (automatic ones vary)
+  sim::Stepper::Settings settingsUsed() const { return stepper_->settingsUsed(); }
   // The runaway rule (sim/diagnostics.hpp) on the current state; a firing rule becomes the
   // lane's divergence, a passing one keeps a copy of the state (shownState, O(N)). Returns the
   // divergence, or nothing. `now`: the current state's energy where the caller

@@ -29,4 +29,18 @@ const std::string_view* findBuiltin(std::string_view name) {
   return nullptr;
 }
 
+std::vector<std::string> builtinMeshNames() {
+  std::vector<std::string> names;
+  for (int i = 0; i < detail::kEmbeddedMeshCount; ++i)
+    names.emplace_back(detail::kEmbeddedMeshes[i].name);
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+std::optional<std::string_view> findBuiltinMesh(std::string_view name) {
+  for (int i = 0; i < detail::kEmbeddedMeshCount; ++i)
+    if (name == detail::kEmbeddedMeshes[i].name) return detail::kEmbeddedMeshes[i].text;
+  return std::nullopt;
+}
+
 }  // namespace scene

@@ -65,8 +65,8 @@ std::vector<char> withNeighbours(const LatticeGrid& g, const std::vector<char>& 
   return kept;
 }
 
-bool inBox(const std::array<Vec3, 2>& box, const Vec3& x) {
-  return (x.array() >= box[0].array()).all() && (x.array() <= box[1].array()).all();
+bool inBox(const std::pair<Vec3, Vec3>& box, const Vec3& x) {
+  return (x.array() >= box.first.array()).all() && (x.array() <= box.second.array()).all();
 }
 
 // One particle per kept point, in grid order; `id` gets each point's particle index (or -1).

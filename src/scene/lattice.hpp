@@ -6,6 +6,7 @@
 
 #include <array>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "scene/scene_def.hpp"
@@ -54,7 +55,7 @@ struct LatticeParams {
   std::optional<double> shear_stiffness;  // N/m, face and body diagonals; default stiffness / 2
   double damping = 0.0;                   // N s/m, every spring's dashpot
   Vec3 velocity = Vec3::Zero();           // m/s, every moving particle
-  std::optional<std::array<Vec3, 2>> pin_box;  // m: [min, max]; the particles inside are fixed
+  std::optional<std::pair<Vec3, Vec3>> pin_box;  // m: [min, max]; the particles inside are fixed
 };
 
 struct LatticeCounts {

@@ -7,6 +7,7 @@
 #include "scene/generators.hpp"
 #include "scene/lattice.hpp"
 #include "scene/load_parts.hpp"
+#include "scene/mesh_generator.hpp"
 
 namespace scene::detail {
 namespace {
@@ -126,34 +127,80 @@ void parseCloth(const Obj& o, MassSpringDef& out) {
   addCloth(out, p);
 }
 
-// ---- lattice (docs/scenes.md#lattice) -----------------------------------------------------------
-
-// A lattice's "pin_box": [[min x, y, z], [max x, y, z]], m, min <= max along every axis (the
-// messages those of the mesh generator's pin_box).
-std::array<Vec3, 2> latticePinBox(const Obj& o) {
-  const json& v = o.raw("pin_box");
-  if (!v.is_array() || v.size() != 2) o.fail("pin_box", "must be [[min x, y, z], [max x, y, z]]");
-  std::array<Vec3, 2> box{Vec3::Zero(), Vec3::Zero()};
-  for (size_t c = 0; c < 2; ++c) {
-    const std::string at = o.at("pin_box") + "[" + std::to_string(c) + "]";
-    if (!v[c].is_array() || (v[c].size() != 2 && v[c].size() != 3))
-      throw Error(o.file() + ": " + at + ": must be an array of 2 or 3 numbers");
-    for (size_t i = 0; i < v[c].size(); ++i)
-      box[c][Eigen::Index(i)] = finiteNumber(v[c][i], at + "[" + std::to_string(i) + "]", o.file());
+// "pin": vertex indices of the mesh, 0-based, each in range.
+std::vector<int> meshPins(const Obj& o, size_t vertices) {
+  const json& a = o.raw("pin");
+  if (!a.is_array()) o.fail("pin", "must be an array of vertex indices (0-based)");
+  const std::string range = "must be a vertex index between 0 and " + std::to_string(vertices - 1);
+  std::vector<int> pins;
+  for (size_t i = 0; i < a.size(); ++i) {
+    const std::string at = o.file() + ": " + o.at("pin") + "[" + std::to_string(i) + "]: ";
+    if (!a[i].is_number_integer()) throw Error(at + range + ", not " + a[i].dump());
+    const bool inRange = a[i].is_number_unsigned()
+                             ? a[i].get<unsigned long long>() < vertices
+                             : a[i].get<long long>() >= 0 &&
+                                   a[i].get<long long>() < static_cast<long long>(vertices);
+    if (!inRange) throw Error(at + range + " (got " + a[i].dump() + ")");
+    pins.push_back(a[i].get<int>());
   }
-  for (int a = 0; a < 3; ++a)
-    if (box[0][a] > box[1][a])
-      o.fail("pin_box", std::string("its min must not exceed its max (") + "xyz"[a] + ": " +
-                            formatNumber(box[0][a]) + " > " + formatNumber(box[1][a]) + ")");
+  return pins;
+}
+
+// "pin_box": [[min x, y, z], [max x, y, z]], m, min <= max on every axis.
+std::pair<Vec3, Vec3> pinBox(const Obj& o) {
+  const json& a = o.raw("pin_box");
+  const std::string at = o.at("pin_box");
+  auto corner = [&](size_t k) {
+    Vec3 c = Vec3::Zero();
+    const json& v = a[k];
+    if (!v.is_array() || (v.size() != 2 && v.size() != 3))
+      throw Error(o.file() + ": " + at + "[" + std::to_string(k) +
+                  "]: must be an array of 2 or 3 numbers");
+    for (size_t i = 0; i < v.size(); ++i)
+      c[Eigen::Index(i)] = finiteNumber(
+          v[i], at + "[" + std::to_string(k) + "][" + std::to_string(i) + "]", o.file());
+    return c;
+  };
+  if (!a.is_array() || a.size() != 2) o.fail("pin_box", "must be [[min x, y, z], [max x, y, z]]");
+  const std::pair<Vec3, Vec3> box{corner(0), corner(1)};
+  for (int k = 0; k < 3; ++k)
+    if (box.first[k] > box.second[k])
+      o.fail("pin_box", std::string("its min must not exceed its max (") + "xyz"[k] + ": " +
+                            formatNumber(box.first[k]) + " > " + formatNumber(box.second[k]) + ")");
   return box;
 }
 
-// "[x, y, z]" for messages.
-std::string latticeVecText(const Vec3& v) {
+std::string vecText(const Vec3& v) {
   std::string text(1, '[');  // appended: GCC 12 warns falsely on "[" + string (-Wrestrict)
   for (int k = 0; k < 3; ++k) text.append(k ? ", " : "").append(formatNumber(v[k]));
   return text + "]";
 }
+
+void parseMesh(const Obj& o, MassSpringDef& out) {
+  MeshParams p;
+  const std::string file = o.string("file");
+  if (file.empty()) o.fail("file", "must name an OBJ file");
+  p.mass = o.positive("mass");
+  p.stiffness = o.positive("stiffness");
+  p.bending_stiffness = o.optNonNegative("bending_stiffness", 0);
+  p.damping = o.optNonNegative("damping", 0);
+  p.transform.scale = o.optPositive("scale", 1);
+  p.transform.rotate_deg = o.optVec("rotate", Vec3::Zero());
+  p.transform.translate = o.optVec("translate", Vec3::Zero());
+  if (o.has("pin_box")) p.pin_box = pinBox(o);
+  std::string problem;
+  const std::optional<SceneMesh> mesh = readSceneMesh(o.file(), file, problem);
+  if (!mesh) o.fail("file", problem);
+  if (o.has("pin")) p.pin = meshPins(o, mesh->mesh.vertices.size());
+  const MeshSummary s = addMesh(out, mesh->mesh, p, mesh->shown);
+  // a box that holds nothing is a typo (the wrong units, a translate forgotten): say where the
+  // mesh is
+  if (p.pin_box && s.box_pinned == 0)
+    o.fail("pin_box", "pins no vertex: the mesh spans " + vecText(s.lo) + " to " + vecText(s.hi) +
+                          " after its transform");
+}
+
+// ---- lattice (docs/scenes.md#lattice) -----------------------------------------------------------
 
 // The grid points along each axis of `size` at `spacing`, checked: at least 2 along each axis and
 // at most kMaxLatticeCells cells, before anything is allocated (and before any count could
@@ -184,18 +231,15 @@ LatticeParams latticeParams(const Obj& o) {
   if (o.has("shear_stiffness")) p.shear_stiffness = o.positive("shear_stiffness");
   p.damping = o.optNonNegative("damping", 0);
   p.velocity = o.optVec("velocity", Vec3::Zero());
-  if (o.has("pin_box")) p.pin_box = latticePinBox(o);
+  if (o.has("pin_box")) p.pin_box = pinBox(o);
   return p;
 }
 
 constexpr const char* kLatticeShapes[] = {"box", "ellipsoid", "mesh"};
 constexpr const char* kMeshOnlyKeys[] = {"file", "scale", "rotate", "translate"};
 
-void parseLattice(const Obj& o, MassSpringDef& out) {
-  const std::string shape = o.optString("shape").value_or("box");
-  if (std::ranges::find(kLatticeShapes, shape) == std::end(kLatticeShapes))
-    o.fail("shape", "must be one of " + commaList(kLatticeShapes) + ", not \"" + shape + "\"");
-  if (shape == "mesh") o.fail("shape", "\"mesh\" is not available yet");
+// A box's or an ellipsoid's grid (size and center) and the points it holds.
+std::vector<char> shapeOccupancy(const Obj& o, const std::string& shape, LatticeGrid& g) {
   for (const char* key : kMeshOnlyKeys)
     if (o.has(key)) o.fail(key, "applies to the mesh shape only");
   const Vec3 size = o.vec("size");
@@ -203,20 +247,62 @@ void parseLattice(const Obj& o, MassSpringDef& out) {
     if (!(size[a] > 0))
       o.fail("size",
              std::string("must be > 0 along ") + "xyz"[a] + " (got " + formatNumber(size[a]) + ")");
-  LatticeGrid g;
-  g.spacing = o.positive("spacing");
   g.center = o.optVec("center", Vec3::Zero());
   g.n = latticeCounts(o, "size", "", size, g.spacing);
+  return shape == "box" ? boxOccupancy(g) : ellipsoidOccupancy(g, size);
+}
+
+// The closed OBJ a lattice fills (relative to the scene file's folder, as the mesh generator's),
+// transformed.
+ObjMesh latticeMesh(const Obj& o) {
+  const std::string file = o.string("file");
+  if (file.empty()) o.fail("file", "must name an OBJ file");
+  std::string problem;
+  std::optional<SceneMesh> read = readSceneMesh(o.file(), file, problem);
+  if (!read) o.fail("file", problem);
+  MeshTransform t;
+  t.scale = o.optPositive("scale", 1);
+  t.rotate_deg = o.optVec("rotate", Vec3::Zero());
+  t.translate = o.optVec("translate", Vec3::Zero());
+  for (Vec3& v : read->mesh.vertices) v = applyTransform(t, v);
+  if (const auto edge = openEdge(read->mesh.triangles))
+    o.fail("file", read->shown + ": the mesh is not closed: its edge from vertex " +
+                       std::to_string((*edge)[0] + 1) + " to " + std::to_string((*edge)[1] + 1) +
+                       " (1-based, as in the file) borders an odd number of triangles");
+  return std::move(read->mesh);
+}
+
+// A mesh's grid (its bounding box's size and centre) and the points inside it.
+std::vector<char> meshLatticeOccupancy(const Obj& o, LatticeGrid& g) {
+  if (o.has("size")) o.fail("size", "does not apply to the mesh shape: the grid spans its mesh");
+  if (o.has("center"))
+    o.fail("center",
+           "does not apply to the mesh shape: the grid is centred on its mesh (move it with "
+           "translate)");
+  const ObjMesh mesh = latticeMesh(o);
+  const auto [lo, hi] = boundingBox(mesh.vertices);
+  g.center = 0.5 * (lo + hi);
+  g.n = latticeCounts(o, "file", "the mesh spans ", hi - lo, g.spacing);
+  return meshOccupancy(g, mesh.vertices, mesh.triangles);
+}
+
+void parseLattice(const Obj& o, MassSpringDef& out) {
+  const std::string shape = o.optString("shape").value_or("box");
+  if (std::ranges::find(kLatticeShapes, shape) == std::end(kLatticeShapes))
+    o.fail("shape", "must be one of " + commaList(kLatticeShapes) + ", not \"" + shape + "\"");
+  LatticeGrid g;
+  g.spacing = o.positive("spacing");
+  const std::vector<char> occupied =
+      shape == "mesh" ? meshLatticeOccupancy(o, g) : shapeOccupancy(o, shape, g);
   const LatticeParams p = latticeParams(o);
-  const std::vector<char> occupied = shape == "box" ? boxOccupancy(g) : ellipsoidOccupancy(g, size);
   const LatticeCounts counts = addLattice(out, g, occupied, p);
   if (counts.particles == 0)
     o.failHere("the " + shape + " holds no two neighbouring grid points at spacing " +
                formatNumber(g.spacing) + " m");
   // a box that holds nothing is a typo (the wrong units, a centre moved): say where the body is
   if (p.pin_box && counts.pinned == 0)
-    o.fail("pin_box", "pins no particle: the lattice spans " + latticeVecText(counts.lo) + " to " +
-                          latticeVecText(counts.hi));
+    o.fail("pin_box", "pins no particle: the lattice spans " + vecText(counts.lo) + " to " +
+                          vecText(counts.hi));
 }
 
 // One generator kind: its name (the message for an unknown kind lists them all), its keys and the
@@ -247,6 +333,10 @@ const GeneratorKind kGenerators[] = {
      {"kind", "nx", "ny", "width", "height", "mass", "stiffness", "shear_stiffness",
       "bending_stiffness", "damping", "center", "orientation", "tilt", "pins"},
      parseCloth},
+    {"mesh",
+     {"kind", "file", "mass", "stiffness", "bending_stiffness", "damping", "scale", "rotate",
+      "translate", "pin", "pin_box"},
+     parseMesh},
     {"lattice",
      {"kind", "shape", "size", "spacing", "center", "mass", "stiffness", "shear_stiffness",
       "damping", "velocity", "pin_box", "file", "scale", "rotate", "translate"},

@@ -97,8 +97,10 @@ struct SceneDef {
   sim::Method integrator = sim::Method::Rk4;
   double dt = 0.001;     // s
   double duration = 10;  // s
-  int substeps = 1;      // xpbd's and projective's substeps per step (docs/scenes.md)
-  int iterations = 1;    // their sweeps or iterations per substep
+  // xpbd's and projective's substeps per step and sweeps or iterations per substep
+  // (docs/scenes.md); 0 where the scene names none: each method chooses (sim::kAutomatic)
+  int substeps = 0;
+  int iterations = 0;
   sim::SystemKind kind = sim::SystemKind::MassSpring;
   MassSpringDef mass_spring;  // when kind == MassSpring
   PendulumDef pendulum;       // when kind == Pendulum

@@ -28,7 +28,6 @@ void acceleration(const MassSpringModel& m, const Eigen::VectorXd& x, const Eige
 // changes.
 void buildAdjacency(MassSpringModel& m);
 
-
 // d f_b / d x_b (Kx) and d f_b / d v_b (Dv) of spring s at (x, v); the blocks of f_a are their
 // negatives. Kx includes the geometric term k (1 - r/l)(I - u u^T) and the dashpot's dependence on
 // x through u. Used by implicit_euler and by the spectrum (sim/spectrum.hpp).

@@ -29,6 +29,9 @@ struct Collider {
 // than a category 5 hurricane's sustained wind (70 m/s).
 inline constexpr double kMaxWind = 100.0;
 
+// A substeps or iterations setting the method chooses itself (a scene that names none).
+inline constexpr int kAutomatic = 0;
+
 struct MassSpringModel {
   int dim = 3;                    // 2 when the scene is planar (x-y): every z then stays exactly 0
   Eigen::VectorXd mass;           // kg per particle; 0 for fixed particles
@@ -50,7 +53,8 @@ struct MassSpringModel {
 
   // The substeps of one step and the sweeps (xpbd) or local-global iterations (projective) of one
   // substep, for the methods that have them (docs/integrators.md#xpbd, #projective). Integrator
-  // settings, kept here so that every lane on the system sees a change, like k.
+  // settings, kept here so that every lane on the system sees a change, like k. kAutomatic (0):
+  // the method chooses from the system (docs/integrators.md#automatic-settings).
   int substeps = 1;
   int iterations = 1;
 

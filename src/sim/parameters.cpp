@@ -48,7 +48,7 @@ constexpr ParameterInfo kTable[] = {
      .label = "Substeps",
      .unit = "",
      .rule = Rule::Whole,
-     .lo = 1.0,
+     .lo = 0.0,  // kAutomatic
      .hi = kMaxSubsteps,
      .slider_hi = kIterationSliderMax,
      .neutral = 1.0,
@@ -57,13 +57,14 @@ constexpr ParameterInfo kTable[] = {
      .method_setting = true,
      .mass_spring = kApplies,
      .pendulum = {.absent = kNoSprings},
-     .tooltip = "xpbd's and projective's substeps per step."},
+     .tooltip = "xpbd's and projective's substeps per step; 0: the method chooses (xpbd from "
+                "the system's highest frequency, projective 1)."},
     {.parameter = Parameter::Iterations,
      .key = "iterations",
      .label = "Iterations",
      .unit = "",
      .rule = Rule::Whole,
-     .lo = 1.0,
+     .lo = 0.0,  // kAutomatic
      .hi = kMaxIterations,
      .slider_hi = kIterationSliderMax,
      .neutral = 1.0,
@@ -72,7 +73,8 @@ constexpr ParameterInfo kTable[] = {
      .method_setting = true,
      .mass_spring = kApplies,
      .pendulum = {.absent = kNoSprings},
-     .tooltip = "xpbd's sweeps or projective's iterations per substep."},
+     .tooltip = "xpbd's sweeps or projective's iterations per substep; 0: the method chooses "
+                "(xpbd 1, projective until its increment is 1 % of the substep's motion)."},
     {.parameter = Parameter::Drag,
      .key = "drag",
      .label = "Drag",
@@ -159,8 +161,10 @@ std::optional<std::string> checkValue(const ParameterInfo& p, double v) {
       if (std::isfinite(v) && v >= 0.0) return std::nullopt;
       return "must be a finite number >= 0";
     case Rule::Whole:
-      if (std::isfinite(v) && v >= 1.0 && v <= p.hi && v == std::floor(v)) return std::nullopt;
-      return "must be a whole number from 1 to " + wholeNumber(p.hi);
+      if (std::isfinite(v) && v >= p.lo && v <= p.hi && v == std::floor(v)) return std::nullopt;
+      // a method setting's 0 is kAutomatic: the method chooses (docs/integrators.md)
+      return "must be a whole number from " + wholeNumber(p.lo) + " to " + wholeNumber(p.hi) +
+             (p.method_setting ? " (0: automatic)" : "");
     case Rule::Vector:
     case Rule::Velocity:
       return "must be a vector";

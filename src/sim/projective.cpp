@@ -151,6 +151,25 @@ double ProjectiveSolver::chebyshevWeight(int k, double previous) const {
   return k == kChebyshevFirst ? 2.0 / (2.0 - rho2) : 4.0 / (4.0 - rho2 * previous);
 }
 
+// The solve's increment over the substep's motion, |q^(k+1) - q^(k)| / |q^(k) - x| over the free
+// rows: how far the iteration still is from its fixed point, relative to the step it makes.
+double ProjectiveSolver::relativeIncrement(const MassSpringModel& m) {
+  const int nf = static_cast<int>(free_.particle.size()), r = static_cast<int>(low_rows_.size());
+  double increment = 0.0, motion = 0.0;
+  for (int k = 0; k < nf; ++k) {
+    const double* lanes = solver_.lanes(k);
+    for (int d = 0; d < m.dim; ++d) {
+      double shift = 0.0;
+      for (int a = 0; a < r; ++a)
+        shift += response_(k, column_of_[low_rows_[a]]) * low_shift_(a, d);
+      const int j = 3 * free_.particle[k] + d;
+      increment += (lanes[d] - shift) * (lanes[d] - shift);
+      motion += (q_[j] - x_[j]) * (q_[j] - x_[j]);
+    }
+  }
+  return motion > 0.0 ? std::sqrt(increment / motion) : 0.0;
+}
+
 // A new factor: no row's response is known.
 void ProjectiveSolver::forgetResponses() {
   for (int k : response_row_) column_of_[k] = -1;
@@ -276,9 +295,12 @@ void ProjectiveSolver::substep(const MassSpringModel& m, double hs, double& diss
     factoriseContacts();
   }
   prepareLowRank(m);
-  const int iterations = std::max(1, m.iterations);
+  // automatic (m.iterations == 0): to kAutoTolerance, within kAutoMinIterations..kAutoMaxIterations
+  const bool automatic = m.iterations <= 0;
+  const int most = automatic ? kAutoMaxIterations : m.iterations;
+  int iterations = 0;
   double weight = 1.0;
-  for (int it = 0; it < iterations; ++it) {
+  for (int it = 0; it < most; ++it) {
     if (it > 0) weight = chebyshevWeight(it, weight);
     if (it > 0)
       util::runTeam(threads, [&](util::TeamMember& team) {
@@ -291,7 +313,11 @@ void ProjectiveSolver::substep(const MassSpringModel& m, double hs, double& diss
     });
     solver_.solveLanes();
     lowRankShift(m);
+    iterations = it + 1;
+    if (automatic && iterations >= kAutoMinIterations && relativeIncrement(m) <= kAutoTolerance)
+      break;
   }
+  last_iterations_ = iterations;
   weight = chebyshevWeight(iterations, weight);
   const int grab = m.grab >= 0 && !m.fixed(m.grab) ? m.grab : -1;
   util::runTeam(threads, [&](util::TeamMember& team) {
@@ -318,7 +344,8 @@ void ProjectiveSolver::dashpotsAt(const MassSpringModel& m, double hs) {
 
 bool ProjectiveSolver::step(const MassSpringModel& m, const State& in, double h, State& out,
                             double& dissipated, double& external) {
-  const int substeps = std::max(1, m.substeps);
+  const int substeps = std::max(1, m.substeps);  // automatic: one (kAutomatic is 0)
+  last_substeps_ = substeps;
   const double hs = h / substeps;
   if (revision_ != m.revision || damping_revision_ != m.damping_revision || hs_ != hs ||
       free_.of_particle.size() != size_t(m.particles()))

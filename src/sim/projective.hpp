@@ -55,6 +55,12 @@ namespace sim {
 // iterations on cloth_64 and cloth_128 mid-swing, and within 20 % of it at 4 and 5
 // (docs/integrators.md#projective).
 constexpr double kChebyshevRho = 0.7;
+// Automatic iterations (a scene that names none, docs/integrators.md#automatic-settings): iterate
+// until the solve's increment is kAutoTolerance of the substep's motion, at least
+// kAutoMinIterations and at most kAutoMaxIterations times; automatic substeps: one.
+constexpr double kAutoTolerance = 0.03;
+constexpr int kAutoMinIterations = 2;
+constexpr int kAutoMaxIterations = 12;
 constexpr int kChebyshevFirst = 3;
 // A contact's weight, in multiples of its row's diagonal of M/h_s^2 + L + C/h_s: on
 // cloth_on_sphere at 1 x 3, 0.01 left the least stretch (1.075; 0.03 1.082; larger weights, which
@@ -76,6 +82,9 @@ class ProjectiveSolver {
   // The spectral radius assumed by the Chebyshev weights; 0 turns the acceleration off (the
   // plain local-global iterations). kChebyshevRho unless set.
   void setChebyshevRho(double rho) { rho_ = rho; }
+  // The iterations the last substep took (automatic ones vary).
+  int lastIterations() const { return last_iterations_; }
+  int lastSubsteps() const { return last_substeps_; }
 
  private:
   void factorise(const MassSpringModel& m, double hs);
@@ -92,12 +101,14 @@ class ProjectiveSolver {
   void factoriseContacts();
   Vec3 contactForce(const MassSpringModel& m, int k, int i) const;
   double chebyshevWeight(int k, double previous) const;
+  double relativeIncrement(const MassSpringModel& m);
   void finishRows(const MassSpringModel& m, double hs, int from, int to);
   FreeIndex free_;
   std::uint64_t revision_ = ~std::uint64_t{0}, damping_revision_ = ~std::uint64_t{0};
   double hs_ = 0.0;  // what the factor was made for
   bool ok_ = false;
   double rho_ = kChebyshevRho;
+  int last_iterations_ = 0, last_substeps_ = 0;
   // the rows the factor lacks (the mouse spring's, contacts new to it) with their weights, each
   // row's column in response_ (-1: none) and each column's row, and the capacitance's factor
   // and last solve (prepareLowRank)

@@ -274,4 +274,11 @@ std::optional<Divergence> Stepper::advance(long n) {
   return std::nullopt;
 }
 
+Stepper::Settings Stepper::settingsUsed() const {
+  if (method_ == Method::Xpbd) return {xpbd_.lastSubsteps(), xpbd_.lastIterations()};
+  if (method_ == Method::Projective)
+    return {projective_.lastSubsteps(), projective_.lastIterations()};
+  return {};
+}
+
 }  // namespace sim

@@ -61,6 +61,14 @@ class Stepper {
   const Work& work() const { return work_; }
   void setWork(const Work& w) { work_ = w; }  // a restored checkpoint's
 
+  // The substeps and iterations (sweeps) per substep the last step of xpbd or projective took:
+  // automatic ones follow the system (docs/integrators.md#automatic-settings); {0, 0} before the
+  // first such step.
+  struct Settings {
+    int substeps = 0, iterations = 0;
+  };
+  Settings settingsUsed() const;
+
   // One step; on divergence the state is left at the last finite step.
   std::optional<Divergence> advance();
   // Up to n steps; stops at the first divergence.

@@ -1,5 +1,7 @@
 #include "sim/xpbd.hpp"
 
+#include "sim/spectrum.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -246,7 +248,7 @@ void XpbdSolver::rub(util::TeamMember& team, const MassSpringModel& m) {
 void XpbdSolver::project(util::TeamMember& team, const MassSpringModel& m, double hs) {
   const double inv_hs = 1.0 / hs, inv_hs2 = inv_hs * inv_hs;
   const int colours = static_cast<int>(colour_start_.size()) - 1;
-  const int iterations = std::max(1, m.iterations);
+  const int iterations = std::max(1, m.iterations);  // automatic: one sweep (Macklin 2019)
   const double* X = x_.data();
   double* P = p_.data();
   double* lambda = lambda_.data();
@@ -343,6 +345,32 @@ void XpbdSolver::updateCircles(util::TeamMember& team) {
   });
 }
 
+namespace {
+
+// Whether omega_max^2 ~ k/m lies beyond what Lanczos can compute without overflow (a spring of
+// k = 1e308 and a gram): then xpbd, which holds any k, takes its most automatic substeps.
+constexpr double kLogSafeOmegaSquared = 300.0;  // ln(1e130)
+bool beyondRange(const MassSpringModel& m) {
+  const double k = m.stiffness.size() ? m.stiffness.maxCoeff() : 0.0;
+  const double w = m.inv_mass.size() ? m.inv_mass.maxCoeff() : 0.0;
+  return k > 0.0 && w > 0.0 && !(std::log(k) + std::log(w) < kLogSafeOmegaSquared);
+}
+
+}  // namespace
+
+// The scene's substeps, or automatic ones from omega_max at the state a new stiffness or step
+// first meets (docs/integrators.md#automatic-settings): ceil(h omega_max / kAutoSubstepPhase).
+int XpbdSolver::substepsFor(const MassSpringModel& m, const State& in, double h) {
+  if (m.substeps != kAutomatic) return std::max(1, m.substeps);
+  if (auto_revision_ != m.revision || auto_h_ != h || auto_substeps_ < 1) {
+    double phase = beyondRange(m) ? kMaxAutoSubsteps : h * omegaMax(m, in) / kAutoSubstepPhase;
+    if (!std::isfinite(phase)) phase = kMaxAutoSubsteps;  // a state that is not finite
+    auto_substeps_ = static_cast<int>(std::clamp(std::ceil(phase), 1.0, double(kMaxAutoSubsteps)));
+    auto_revision_ = m.revision, auto_h_ = h;
+  }
+  return auto_substeps_;
+}
+
 bool XpbdSolver::step(const MassSpringModel& m, const State& in, double h, State& out,
                       double& dissipated, double& external) {
   if (revision_ != m.revision || springs_ != m.springs() || particles_ != m.particles()) colour(m);
@@ -350,7 +378,8 @@ bool XpbdSolver::step(const MassSpringModel& m, const State& in, double h, State
   damped_ = m.anyDashpot();
   if (damped_)
     for (int j = 0; j < m.springs(); ++j) sweep_.damping[j] = m.damping[order_[j]];
-  const int substeps = std::max(1, m.substeps);
+  const int substeps = substepsFor(m, in, h);
+  last_substeps_ = substeps, last_iterations_ = std::max(1, m.iterations);
   const double hs = h / substeps;
   const int n = m.particles();
   // x_ and p_ end in kSweepPadding zeros that the vector kernels may read (sim/xpbd_kernels.hpp)

@@ -30,6 +30,11 @@ namespace sim {
 // The largest substeps per step and sweeps per substep the scene, the options and the panel accept.
 inline constexpr int kMaxSubsteps = 1000;
 inline constexpr int kMaxIterations = 1000;
+// Automatic substeps (a scene that names none, docs/integrators.md#automatic-settings): enough that
+// a substep turns the system's fastest mode by at most kAutoSubstepPhase radians,
+// h_s omega_max <= kAutoSubstepPhase, at most kMaxAutoSubsteps; one sweep each.
+inline constexpr double kAutoSubstepPhase = 8.0;
+inline constexpr int kMaxAutoSubsteps = 200;
 
 // The colour of each spring in xpbd's sweeps (0, 1, ...; swept in that order): no two springs of a
 // colour share a particle, and springs whose ends lie the same index distance b - a apart (a
@@ -43,8 +48,12 @@ class XpbdSolver {
   // the projections cannot fail (a non-finite state is caught by the Stepper's check).
   bool step(const MassSpringModel& m, const State& in, double h, State& out, double& dissipated,
             double& external);
+  // The substeps the last step took (automatic ones follow the system).
+  int lastSubsteps() const { return last_substeps_; }
+  int lastIterations() const { return last_iterations_; }
 
  private:
+  int substepsFor(const MassSpringModel& m, const State& in, double h);
   void colour(const MassSpringModel& m);  // springs grouped so no two of a group share a particle
   // each called for one particle by the member of the step's team that owns it
   struct Prediction {  // the model's constants of the prediction, for one substep h_s
@@ -64,6 +73,10 @@ class XpbdSolver {
   void updateCircles(util::TeamMember& team);
   std::uint64_t revision_ = ~std::uint64_t{0};
   int springs_ = -1, particles_ = -1;
+  // automatic substeps: the count, and the revision and step it was chosen for
+  int auto_substeps_ = 0, last_substeps_ = 0, last_iterations_ = 0;
+  std::uint64_t auto_revision_ = ~std::uint64_t{0};
+  double auto_h_ = 0.0;
   std::vector<int> order_;         // springs sorted by colour
   std::vector<int> colour_start_;  // colour c is order_[colour_start_[c] .. colour_start_[c+1])
   std::vector<int> tether_start_;  // a particle's tethers: [tether_start_[i], tether_start_[i+1])

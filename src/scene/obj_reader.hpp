@@ -1,0 +1,48 @@
+// A strict reader of Wavefront OBJ meshes, the subset of docs/scenes.md#mesh: `v x y z` and
+// `f i j k ...` (polygons fan-triangulated; `i/t/n` forms use `i`; negative indices count back
+// from the last vertex read); every other line is ignored. Used by the `mesh` generator and by the
+// lattice's `"shape": "mesh"`.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "scene/scene_def.hpp"
+
+namespace scene {
+
+struct ObjMesh {
+  std::vector<Vec3> vertices;                 // file order
+  std::vector<std::array<int, 3>> triangles;  // 0-based, polygons fan-triangulated
+  // where each came from, for messages that name a line of the file (1-based)
+  std::vector<int> vertex_lines;    // the `v` line of each vertex
+  std::vector<int> triangle_lines;  // the `f` line each triangle was cut from
+};
+
+// A file larger than this is refused before it is read: a typo must not swallow the memory (the
+// largest mesh a scene may hold, 4 million vertices, takes about 160 MB as text).
+inline constexpr std::size_t kMaxObjBytes = std::size_t(256) << 20;
+
+// The subset above; every problem a scene::Error "NAME:LINE: what" (NAME as shown), or
+// "NAME: what" for the whole file (no faces).
+ObjMesh parseObj(std::string_view text, const std::string& shownName);
+// The same from a file, with the problems of readObjText besides ("NAME: cannot open the file").
+ObjMesh readObj(const std::string& path, const std::string& shownName);
+
+// The whole of the file at `path`, or an empty optional with `error` set ("cannot open the
+// file", "is a folder, not a file", "cannot read the file", "larger than 256 MiB"): the reading
+// half of readObj.
+std::optional<std::string> readObjText(const std::string& path, std::string& error);
+
+// scale (> 0), then rotate (degrees about x, then y, then z, about the fixed axes), then translate
+struct MeshTransform {
+  double scale = 1.0;
+  Vec3 rotate_deg = Vec3::Zero(), translate = Vec3::Zero();
+};
+Vec3 applyTransform(const MeshTransform& t, const Vec3& p);
+
+}  // namespace scene
