@@ -1,9 +1,11 @@
 // The generators' keys (docs/scenes.md#generators): each kind's allowed keys, their checks and the
 // scene::addX of generators.hpp that expands them.
+#include <algorithm>
 #include <ranges>
 #include <string>
 
 #include "scene/generators.hpp"
+#include "scene/lattice.hpp"
 #include "scene/load_parts.hpp"
 #include "scene/mesh_generator.hpp"
 
@@ -198,6 +200,111 @@ void parseMesh(const Obj& o, MassSpringDef& out) {
                           " after its transform");
 }
 
+// ---- lattice (docs/scenes.md#lattice) -----------------------------------------------------------
+
+// The grid points along each axis of `size` at `spacing`, checked: at least 2 along each axis and
+// at most kMaxLatticeCells cells, before anything is allocated (and before any count could
+// overflow). `what` names the size in messages.
+std::array<int, 3> latticeCounts(const Obj& o, const std::string& key, const std::string& what,
+                                 const Vec3& size, double spacing) {
+  const std::string tooMany = formatNumber(spacing) + " m makes more than the " +
+                              std::to_string(kMaxLatticeCells) + " cells a lattice may have";
+  std::array<double, 3> n{};
+  for (int a = 0; a < 3; ++a) {
+    if (size[a] / double(kMaxLatticeCells) > spacing) o.fail("spacing", tooMany);
+    n[size_t(a)] = latticePointsAlong(size[a], spacing);
+    if (n[size_t(a)] < 2)
+      o.fail(key, what + formatNumber(size[a]) + " m along " + "xyz"[a] + " at spacing " +
+                      formatNumber(spacing) + " m gives " + formatNumber(n[size_t(a)]) +
+                      " grid point (round(size / spacing) + 1); a lattice needs at least 2 along "
+                      "each axis");
+  }
+  if ((n[0] - 1) * (n[1] - 1) * (n[2] - 1) > double(kMaxLatticeCells)) o.fail("spacing", tooMany);
+  return {int(n[0]), int(n[1]), int(n[2])};
+}
+
+// The physical keys every shape shares.
+LatticeParams latticeParams(const Obj& o) {
+  LatticeParams p;
+  p.mass = o.positive("mass");
+  p.stiffness = o.positive("stiffness");
+  if (o.has("shear_stiffness")) p.shear_stiffness = o.positive("shear_stiffness");
+  p.damping = o.optNonNegative("damping", 0);
+  p.velocity = o.optVec("velocity", Vec3::Zero());
+  if (o.has("pin_box")) p.pin_box = pinBox(o);
+  return p;
+}
+
+constexpr const char* kLatticeShapes[] = {"box", "ellipsoid", "mesh"};
+constexpr const char* kMeshOnlyKeys[] = {"file", "scale", "rotate", "translate"};
+
+// A box's or an ellipsoid's grid (size and center) and the points it holds.
+std::vector<char> shapeOccupancy(const Obj& o, const std::string& shape, LatticeGrid& g) {
+  for (const char* key : kMeshOnlyKeys)
+    if (o.has(key)) o.fail(key, "applies to the mesh shape only");
+  const Vec3 size = o.vec("size");
+  for (int a = 0; a < 3; ++a)
+    if (!(size[a] > 0))
+      o.fail("size",
+             std::string("must be > 0 along ") + "xyz"[a] + " (got " + formatNumber(size[a]) + ")");
+  g.center = o.optVec("center", Vec3::Zero());
+  g.n = latticeCounts(o, "size", "", size, g.spacing);
+  return shape == "box" ? boxOccupancy(g) : ellipsoidOccupancy(g, size);
+}
+
+// The closed OBJ a lattice fills (relative to the scene file's folder, as the mesh generator's),
+// transformed.
+ObjMesh latticeMesh(const Obj& o) {
+  const std::string file = o.string("file");
+  if (file.empty()) o.fail("file", "must name an OBJ file");
+  std::string problem;
+  std::optional<SceneMesh> read = readSceneMesh(o.file(), file, problem);
+  if (!read) o.fail("file", problem);
+  MeshTransform t;
+  t.scale = o.optPositive("scale", 1);
+  t.rotate_deg = o.optVec("rotate", Vec3::Zero());
+  t.translate = o.optVec("translate", Vec3::Zero());
+  for (Vec3& v : read->mesh.vertices) v = applyTransform(t, v);
+  if (const auto edge = openEdge(read->mesh.triangles))
+    o.fail("file", read->shown + ": the mesh is not closed: its edge from vertex " +
+                       std::to_string((*edge)[0] + 1) + " to " + std::to_string((*edge)[1] + 1) +
+                       " (1-based, as in the file) borders an odd number of triangles");
+  return std::move(read->mesh);
+}
+
+// A mesh's grid (its bounding box's size and centre) and the points inside it.
+std::vector<char> meshLatticeOccupancy(const Obj& o, LatticeGrid& g) {
+  if (o.has("size")) o.fail("size", "does not apply to the mesh shape: the grid spans its mesh");
+  if (o.has("center"))
+    o.fail("center",
+           "does not apply to the mesh shape: the grid is centred on its mesh (move it with "
+           "translate)");
+  const ObjMesh mesh = latticeMesh(o);
+  const auto [lo, hi] = boundingBox(mesh.vertices);
+  g.center = 0.5 * (lo + hi);
+  g.n = latticeCounts(o, "file", "the mesh spans ", hi - lo, g.spacing);
+  return meshOccupancy(g, mesh.vertices, mesh.triangles);
+}
+
+void parseLattice(const Obj& o, MassSpringDef& out) {
+  const std::string shape = o.optString("shape").value_or("box");
+  if (std::ranges::find(kLatticeShapes, shape) == std::end(kLatticeShapes))
+    o.fail("shape", "must be one of " + commaList(kLatticeShapes) + ", not \"" + shape + "\"");
+  LatticeGrid g;
+  g.spacing = o.positive("spacing");
+  const std::vector<char> occupied =
+      shape == "mesh" ? meshLatticeOccupancy(o, g) : shapeOccupancy(o, shape, g);
+  const LatticeParams p = latticeParams(o);
+  const LatticeCounts counts = addLattice(out, g, occupied, p);
+  if (counts.particles == 0)
+    o.failHere("the " + shape + " holds no two neighbouring grid points at spacing " +
+               formatNumber(g.spacing) + " m");
+  // a box that holds nothing is a typo (the wrong units, a centre moved): say where the body is
+  if (p.pin_box && counts.pinned == 0)
+    o.fail("pin_box", "pins no particle: the lattice spans " + vecText(counts.lo) + " to " +
+                          vecText(counts.hi));
+}
+
 // One generator kind: its name (the message for an unknown kind lists them all), its keys and the
 // function that reads them and adds its particles.
 struct GeneratorKind {
@@ -230,6 +337,10 @@ const GeneratorKind kGenerators[] = {
      {"kind", "file", "mass", "stiffness", "bending_stiffness", "damping", "scale", "rotate",
       "translate", "pin", "pin_box"},
      parseMesh},
+    {"lattice",
+     {"kind", "shape", "size", "spacing", "center", "mass", "stiffness", "shear_stiffness",
+      "damping", "velocity", "pin_box", "file", "scale", "rotate", "translate"},
+     parseLattice},
 };
 
 }  // namespace
