@@ -137,7 +137,7 @@ TEST_CASE("obj reader: every bad line is one error naming the file and the line"
 }
 
 TEST_CASE("obj reader: the contract's example, a face before the last vertices") {
-  // line 12 names vertex 40 of a file of 31 vertices (INTERFACE.md's example message)
+  // line 12 names vertex 40 of a file of 31 vertices (the example message of docs/scenes.md#mesh)
   std::string text;
   for (int i = 0; i < 11; ++i) text += "v " + std::to_string(i) + " 0 0\n";
   text += "f 1 2 40\n";

@@ -1,5 +1,5 @@
-// The automatic substeps and iterations of xpbd and projective (docs/integrators.md#automatic-
-// settings): a scene that names none gets settings that hold a stiff cloth of its own.
+// The automatic substeps and iterations of xpbd and projective: a scene that names none gets
+// settings that hold a stiff cloth of its own (docs/integrators.md#automatic-settings).
 #include <doctest/doctest.h>
 
 #include <cmath>
