@@ -52,16 +52,17 @@ nlohmann::json limitJson(const std::optional<double>& limit) {
 // How a measured limit was found, for the text table; empty where the linear limit stands alone.
 std::string limitNote(const lab::StepLimit& l, double seconds) {
   if (!l.measured) return "";
+  if (l.scan.empty()) return "  (not measured: " + l.stopped + ")";  // the first run's cost
   char buf[160];
   if (const auto first = l.firstDiverged())
     std::snprintf(buf, sizeof buf,
                   "  (measured over T = %g s: diverges from %.3g s, at every step from %.3g s; "
-                  "omega_max's %.3g s)",
+                  "omega_max's %.3g s",
                   seconds, *first, *l.solidFrom(), *l.linear);
   else
-    std::snprintf(buf, sizeof buf, "  (measured over T = %g s: held from %.3g s to %.3g s)",
-                  seconds, l.scan.front().dt, l.scan.back().dt);
-  return buf + (l.stopped.empty() ? "" : "; " + l.stopped);
+    std::snprintf(buf, sizeof buf, "  (measured over T = %g s: held from %.3g s to %.3g s", seconds,
+                  l.scan.front().dt, l.scan.back().dt);
+  return buf + (l.stopped.empty() ? ")" : "; " + l.stopped + ")");
 }
 
 // A measured limit's scan as JSON.
