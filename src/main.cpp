@@ -1,6 +1,7 @@
 // springlab: subcommand dispatch. The top-level catch keeps the promise of docs/cli.md#exit-status
 // that no input crashes the program.
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <new>
 
@@ -34,11 +35,30 @@ bool asksForHelp(int argc, char** argv) {
 bool windowAsksForHelp(int argc, char** argv) {
   return argc >= 2 && !isSubcommand(argv[1]) && asksForHelp(argc, argv);
 }
+// The kernels' threads: every core, or SPRINGLAB_THREADS=N (1 to sim::kMaxKernelThreads) where
+// the user shares the machine out (docs/cli.md#threads); false, with a line on stderr, when the
+// variable holds anything else.
+bool setKernelThreadsFromEnvironment() {
+  const char* env = std::getenv("SPRINGLAB_THREADS");
+  if (!env || !*env) {
+    sim::setKernelThreads(sim::hardwareThreads());
+    return true;
+  }
+  long long n = 0;
+  if (!cli::parseWhole(env, n) || n < 1 || n > sim::kMaxKernelThreads) {
+    std::fprintf(stderr,
+                 "springlab: SPRINGLAB_THREADS: must be a whole number from 1 to %d, not \"%s\"\n",
+                 sim::kMaxKernelThreads, env);
+    return false;
+  }
+  sim::setKernelThreads(static_cast<int>(n));
+  return true;
+}
 }  // namespace
 
 int main(int argc, char** argv) {
   // this thread owns the machine: its kernels may use every core (sim/parallel.hpp)
-  sim::setKernelThreads(sim::hardwareThreads());
+  if (!setKernelThreadsFromEnvironment()) return 2;
   try {
     if (windowAsksForHelp(argc, argv)) {
       std::fputs(cli::usage("")->c_str(), stdout);

@@ -477,6 +477,27 @@ TEST_CASE("a torn system is a runaway: run names the spring, its particles and i
         "its rest length 0.0322581 m (the limit is 10) at t = 0.4833343 s\n");
 }
 
+TEST_CASE(
+    "SPRINGLAB_THREADS sets the kernels' threads, which change no number, and a bad value is "
+    "refused") {
+  // cloth_128's force pass takes a second thread (4096 springs or more): the same bits on one
+  const std::vector<std::string> args = {"run",   "cloth_128", "--integrator", "symplectic_euler",
+                                         "--dt",  "1e-5",      "--duration",   "5e-5",
+                                         "--out", "-"};
+  const auto one = springlab(args, "SPRINGLAB_THREADS=1 ");
+  const auto two = springlab(args, "SPRINGLAB_THREADS=2 ");
+  REQUIRE(one.status == 0);
+  REQUIRE(two.status == 0);
+  CHECK(one.out.size() > 100000);
+  CHECK(one.out == two.out);
+  for (const std::string bad : {"0", "65", "two", "-1"}) {
+    const auto r = springlab({"list"}, "SPRINGLAB_THREADS=" + bad + " ");
+    CHECK(r.status == 2);
+    CHECK(r.err == "springlab: SPRINGLAB_THREADS: must be a whole number from 1 to 64, not \"" +
+                       bad + "\"\n");
+  }
+}
+
 TEST_CASE("a stable run prints no warning") {
   const auto energy = tempDir() / "stable_energy.csv";
   const auto r = springlab(

@@ -272,3 +272,20 @@ TEST_CASE("bench accepts --name=value") {
   REQUIRE(ls[4].rfind(peak, 0) == 0);
   CHECK(std::stod(ls[4].substr(peak.size())) > 1.0);
 }
+
+TEST_CASE("cli: the runaway checks are spaced out on big systems stepped by an explicit method") {
+  const sim::Counts small{.particles = 2, .springs = 1},
+      cloth{.particles = 16384, .springs = 97026};
+  const sim::Counts chain{.links = 10000};
+  // at least kRunawayChecks checks over a run (every step of a short one) on a small system
+  CHECK(cli::runawayCheckSpacing(200, sim::Method::SymplecticEuler, small) == 1);
+  CHECK(cli::runawayCheckSpacing(2'000'000, sim::Method::SymplecticEuler, small) == 2000);
+  // a big one: three passes a check, a sixteenth of the stepping
+  CHECK(cli::runawayCheckSpacing(2000, sim::Method::SymplecticEuler, cloth) == 48);
+  CHECK(cli::runawayCheckSpacing(2000, sim::Method::Verlet, cloth) == 24);
+  CHECK(cli::runawayCheckSpacing(2000, sim::Method::Rk4, chain) == 12);
+  CHECK(cli::runawayCheckSpacing(200'000, sim::Method::Euler, cloth) == 200);
+  // a step with a solver costs many passes: its checks stay as they were
+  CHECK(cli::runawayCheckSpacing(200, sim::Method::Xpbd, cloth) == 1);
+  CHECK(cli::runawayCheckSpacing(2000, sim::Method::ImplicitEuler, cloth) == 2);
+}

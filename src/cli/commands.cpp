@@ -37,6 +37,41 @@ bool loadSceneOrReport(const std::string& arg, scene::SceneDef& def) {
   }
 }
 
+namespace {
+// A system at least this big (springs plus particles, or links) has checks worth spacing out:
+// below it a check costs microseconds (the threshold at which the force pass takes a second
+// thread, sim/parallel.hpp).
+constexpr long long kBigSystem = 4096;
+// A check (the energy and the torn rule) costs about this many force passes of the system, and
+// the checks may cost this share of the stepping (measured on cloth_128,
+// docs/benchmarks.md#the-step-around-the-force-pass).
+constexpr long long kCheckCostInPasses = 3;
+constexpr long long kCheckShare = 16;  // one sixteenth
+
+// The force evaluations of one step of an explicit method; 0 for a method with a solver.
+long long passesPerStep(sim::Method m) {
+  switch (m) {
+    case sim::Method::Euler:
+    case sim::Method::SymplecticEuler:
+      return 1;
+    case sim::Method::Verlet:
+      return 2;
+    case sim::Method::Rk4:
+      return 4;
+    default:
+      return 0;
+  }
+}
+}  // namespace
+
+long long runawayCheckSpacing(long long steps, sim::Method m, const sim::Counts& counts) {
+  const long long spacing = std::max(1LL, steps / kRunawayChecks);
+  const long long size = std::max<long long>(counts.springs + counts.particles, counts.links);
+  const long long passes = passesPerStep(m);
+  if (size < kBigSystem || passes == 0) return spacing;
+  return std::max(spacing, kCheckCostInPasses * kCheckShare / passes);
+}
+
 int listCommand(const Args& args) {
   if (!args.empty()) {
     std::fprintf(stderr, "springlab list: unexpected argument \"%s\"\n", args[0].c_str());

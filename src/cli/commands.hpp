@@ -9,6 +9,7 @@
 #include "cli/options.hpp"
 #include "lab/events.hpp"
 #include "scene/scene_def.hpp"
+#include "sim/kind.hpp"
 #include "sim/registry.hpp"
 
 namespace cli {
@@ -17,6 +18,13 @@ namespace cli {
 // least this many times over a run that writes few rows (--every N), so that a blow-up between
 // rows is still reported.
 inline constexpr long long kRunawayChecks = 1000;
+
+// The steps between two of those checks over a run of `steps` steps of m on a system of `counts`
+// (docs/cli.md#run): steps / kRunawayChecks, and on a big system stepped by an explicit method at
+// least enough steps that the checks (the energy and the torn rule, about three force passes)
+// cost a sixteenth of the stepping. On a small system a check is cheap whatever the method, and a
+// method with a solver spends many force passes on each step.
+long long runawayCheckSpacing(long long steps, sim::Method m, const sim::Counts& counts);
 
 // duration / dt at or above this is refused: a run of 1e15 steps would take decades even at a
 // nanosecond per step, and below it the step count is an exact whole number in a double

@@ -123,7 +123,7 @@ class CompareLoop {
                                                             plan.def.duration));
     const auto& lane0 = *lanes_[0];
     progress_.emplace(Progress::forStderr("springlab compare", "steps", lane0.lastStep()));
-    check_every_ = std::max(1LL, lane0.lastStep() / kRunawayChecks);
+    check_every_ = runawayCheckSpacing(lane0.lastStep(), plan.lanes[0].method, built.counts());
   }
 
   // Returns true when it was interrupted.

@@ -168,7 +168,7 @@ class RunLoop {
         every_(o.every),
         rows_(rows),
         progress_(Progress::forStderr("springlab run", "steps", plan.steps)),
-        check_every_(std::max(1LL, plan.steps / kRunawayChecks)) {}
+        check_every_(runawayCheckSpacing(plan.steps, plan.def.integrator, built.counts())) {}
 
   RunOutcome run() {
     const auto start = std::chrono::steady_clock::now();

@@ -311,6 +311,30 @@ void dissipativeForce(const MassSpringModel& m, const Eigen::VectorXd& x, const 
   addDrag(m, v.data(), 0, m.particles(), f.data());
 }
 
+namespace {
+template <bool kFrom>
+double dragWorkOver(const MassSpringModel& m, const double* V, const double* to,
+                    const double* from) {
+  const double wind[3] = {m.wind[0], m.wind[1], m.wind[2]};
+  const double* inv = m.inv_mass.data();
+  double power[3] = {0.0, 0.0, 0.0};  // by component: three independent sums
+  for (int i = 0, n = m.particles(); i < n; ++i) {
+    for (int c = 0; c < 3; ++c) {
+      const double d = kFrom ? to[3 * i + c] - from[3 * i + c] : to[3 * i + c];
+      power[c] += inv[i] != 0.0 ? (V[3 * i + c] - wind[c]) * d : 0.0;  // fixed: no drag
+    }
+  }
+  return -m.drag * (power[0] + power[1] + power[2]);
+}
+}  // namespace
+
+double dragWork(const MassSpringModel& m, const Eigen::VectorXd& v, const Eigen::VectorXd& to,
+                const Eigen::VectorXd* from) {
+  if (m.drag == 0.0) return 0.0;
+  return from ? dragWorkOver<true>(m, v.data(), to.data(), from->data())
+              : dragWorkOver<false>(m, v.data(), to.data(), nullptr);
+}
+
 void acceleration(const MassSpringModel& m, const Eigen::VectorXd& x, const Eigen::VectorXd& v,
                   Eigen::VectorXd& a) {
   totalForce(m, x, v, a);

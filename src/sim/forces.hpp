@@ -19,6 +19,13 @@ void elasticForce(const MassSpringModel& m, const Eigen::VectorXd& x, Eigen::Vec
 void dissipativeForce(const MassSpringModel& m, const Eigen::VectorXd& x, const Eigen::VectorXd& v,
                       Eigen::VectorXd& f);
 
+// The work (J) of the drag at velocities v over the free particles' displacement d = to - from
+// (from == nullptr: d = to itself), sum_i -c (v_i - wind) . d_i: the energy ledger's dissipated
+// work of a system without dashpots in one pass, with no force array
+// (docs/integrators.md#the-energy-ledger).
+double dragWork(const MassSpringModel& m, const Eigen::VectorXd& v, const Eigen::VectorXd& to,
+                const Eigen::VectorXd* from = nullptr);
+
 // a = f / m for free particles, 0 for fixed ones (m/s^2).
 void acceleration(const MassSpringModel& m, const Eigen::VectorXd& x, const Eigen::VectorXd& v,
                   Eigen::VectorXd& a);

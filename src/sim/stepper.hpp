@@ -92,8 +92,10 @@ class Stepper {
   // in its substeps): next_ moved out of them; returns the energy the contacts removed (J), 0
   // when none touched.
   double resolveContacts();
-  // F_diss(x, v) . dir and F_grab(x) . dir (generalised forces for a pendulum)
-  Work forceDot(const Eigen::VectorXd& x, const Eigen::VectorXd& v, const Eigen::VectorXd& dir);
+  // F_diss(x, v) . d and F_grab(x) . d (generalised forces for a pendulum), d = dir - *from, or
+  // dir itself when from is null
+  Work forceDot(const Eigen::VectorXd& x, const Eigen::VectorXd& v, const Eigen::VectorXd& dir,
+                const Eigen::VectorXd* from = nullptr);
   const MassSpringModel* mass_spring_ = nullptr;
   const PendulumModel* pendulum_ = nullptr;
   State cur_, next_;
@@ -104,7 +106,7 @@ class Stepper {
   Eigen::VectorXd a_, k1x_, k1v_, k2x_, k2v_, k3x_, k3v_, tmpx_, tmpv_;
   PendulumWork pwork_;
   Work work_;
-  Eigen::VectorXd fwork_, sx_, sv_;  // the ledger's scratch
+  Eigen::VectorXd fwork_, sx_, sv_, dirx_;  // the ledger's scratch
   ImplicitEulerSolver implicit_;
   TimeFeSolver time_fe_;
   MidpointSolver midpoint_;
