@@ -11,6 +11,7 @@
 
 #include "cli/commands.hpp"
 #include "sim/parallel.hpp"
+#include "util/team.hpp"
 #ifdef SPRINGLAB_VIEWER
 #include "app/record.hpp"
 #include "app/viewer.hpp"
@@ -57,8 +58,10 @@ bool setKernelThreadsFromEnvironment() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  // this thread owns the machine: its kernels may use every core (sim/parallel.hpp)
+  // this thread owns the machine: its kernels may use every core (sim/parallel.hpp), or one
+  // while the machine is too busy for their team to be worth it (util::TeamGovernor)
   if (!setKernelThreadsFromEnvironment()) return 2;
+  util::teamGovernor().enable(true);
   try {
     if (windowAsksForHelp(argc, argv)) {
       std::fputs(cli::usage("")->c_str(), stdout);

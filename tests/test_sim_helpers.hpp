@@ -121,7 +121,7 @@ inline void checkStretchShrinks(const std::vector<double>& stretch) {
 // (the settings restored after each), checking that each gives the first's state bit for bit.
 // step returns whether it succeeded.
 inline void checkSameBitsOnEveryPath(const std::function<bool(sim::State&)>& step) {
-  const int before = sim::kernelThreads();
+  const int before = sim::kernelThreadsSetting();
   sim::State first;
   for (const bool simd : {true, false})
     for (const int threads : {2, 1}) {

@@ -53,7 +53,7 @@ Sheet sheet(int n, int ny = 0, bool loose = true) {
 }
 
 Eigen::VectorXd forces(const sim::MassSpringModel& m, const sim::State& s, int threads) {
-  const int before = sim::kernelThreads();
+  const int before = sim::kernelThreadsSetting();
   sim::setKernelThreads(threads);
   Eigen::VectorXd f;
   sim::totalForce(m, s.x, s.v, f);

@@ -206,7 +206,7 @@ TEST_CASE(
     b.col(0).head(40).setZero();
     const Eigen::MatrixXd eigen = llt.solve(b);
     CHECK((A * eigen - b).norm() < 1e-9 * b.norm());
-    const int before = sim::kernelThreads();
+    const int before = sim::kernelThreadsSetting();
     Eigen::MatrixXd first;  // the AVX2 path on one thread
     for (const bool simd : {true, false}) {
       for (const int threads : {1, 2}) {

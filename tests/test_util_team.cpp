@@ -93,3 +93,62 @@ TEST_CASE("util: team: single runs once, and the workers wake from sleep for the
   util::runTeam(5, [&](util::TeamMember& team) { sizes[team.id()] = team.size(); });
   CHECK(sizes == std::vector<int>(5, 5));
 }
+
+TEST_CASE("util: team: the governor keeps the team or one thread, whichever runs faster") {
+  using namespace std::chrono;
+  using G = util::TeamGovernor;
+  auto now = G::Clock::time_point{} + hours(1);
+  // `runs` kernel runs of `took` each, `waited` of it waiting, as runTeam records them; returns
+  // how many members the governor gave the last of them
+  auto kernels = [&](G& g, int runs, microseconds took, microseconds waited) {
+    int size = 0;
+    for (int i = 0; i < runs; ++i) {
+      size = g.size(2);
+      REQUIRE(g.takeGoverned());
+      now += took;
+      g.record(took, size > 1 ? waited : microseconds(0), now);
+    }
+    return size;
+  };
+  G off;  // off, as made: the team whatever it costs, and nothing is timed
+  CHECK(off.size(2) == 2);
+  CHECK_FALSE(off.takeGoverned());
+  G g;
+  g.enable(true);
+  CHECK(g.size(1) == 1);
+  CHECK_FALSE(g.takeGoverned());  // one thread asked: nothing to govern
+  // a quiet machine: a team run takes 100 us, one thread 180 us. A first window of the team
+  // (4 ms), then a trial window alone, which loses: the team stays for the next 100 ms
+  CHECK(kernels(g, 40, microseconds(100), microseconds(10)) == 2);
+  CHECK(g.alone());  // the trial
+  CHECK(kernels(g, 23, microseconds(180), microseconds(0)) == 1);
+  CHECK_FALSE(g.alone());
+  const auto trial = now + 2 * G::kFirstHold;
+  CHECK(kernels(g, 40, microseconds(100), microseconds(10)) == 2);
+  CHECK_FALSE(g.alone());
+  // the machine gets busy: a team run takes 1 ms, waiting 0.3 ms (less than it works), one thread
+  // 0.5 ms. The team stays until its trial falls due, and one thread wins it
+  int guard = 0;
+  while (!g.alone() && ++guard < 1000) kernels(g, 1, microseconds(1000), microseconds(300));
+  CHECK(now >= trial);
+  CHECK(now < trial + G::kWindow + milliseconds(1));
+  CHECK(kernels(g, 8, microseconds(500), microseconds(0)) == 1);
+  CHECK(g.alone());  // chosen now, for a hold that starts over at 50 ms
+  // still busy: the team's next trial (its first member idle at the barriers) loses, and the hold
+  // doubles
+  const auto hold_over = now + G::kFirstHold;
+  while (g.alone() && ++guard < 10000) kernels(g, 1, microseconds(500), microseconds(0));
+  CHECK(now >= hold_over);
+  CHECK(now < hold_over + G::kWindow + milliseconds(1));
+  CHECK(kernels(g, 4, microseconds(1000), microseconds(600)) == 2);
+  CHECK(g.alone());
+  const auto longer = now + 2 * G::kFirstHold;
+  while (g.alone() && ++guard < 10000) kernels(g, 1, microseconds(500), microseconds(0));
+  CHECK(now >= longer);
+  // quiet again: the team's trial wins, by more than the margin
+  CHECK(kernels(g, 40, microseconds(100), microseconds(10)) == 2);
+  CHECK_FALSE(g.alone());
+  // a team window whose first member waits longer than it works ends the team at once
+  CHECK(kernels(g, 4, microseconds(1000), microseconds(600)) == 2);
+  CHECK(g.alone());
+}

@@ -137,7 +137,7 @@ double clothStepTime(const scene::Built& b, sim::Method m, double dt, double bud
 constexpr double kForcePassBudgetShare = 0.5;
 constexpr long long kMinForcePasses = 3;
 double springEvaluationRate(const scene::Built& b, double budget, int threads) {
-  const int before = sim::kernelThreads();
+  const int before = sim::kernelThreadsSetting();
   sim::setKernelThreads(threads);
   Eigen::VectorXd f;
   long long passes = 0;
@@ -324,8 +324,7 @@ void benchStiff(const scene::SceneDef& def, const std::string& name, double swin
   appendf(out, "\n# stiff cloth: %s, %d particles, %d springs, %s at dt = %.4g s", name.c_str(),
           counts.particles, counts.springs, std::string(sim::info(def.integrator).name).c_str(),
           def.dt);
-  if (sim::info(def.integrator).iterated)
-    appendf(out, " (%s)", settingsText(b, w).c_str());
+  if (sim::info(def.integrator).iterated) appendf(out, " (%s)", settingsText(b, w).c_str());
   appendf(out, ", %.3g s swing\n", swing);
   // the steps after the first: the method's set-up is a one-off, printed apart
   const double simulated = double(std::max(steps - 1, 1LL)) * def.dt;
@@ -364,7 +363,7 @@ void benchSelf(const std::vector<BenchScene>& scenes, double swing, Progress& pr
           "method", "without ms", "with ms", "extra ms");
   printRow(progress, header);
   // one thread: the figure is the work's, not that of a busy machine's barriers
-  const int before = sim::kernelThreads();
+  const int before = sim::kernelThreadsSetting();
   sim::setKernelThreads(1);
   for (const auto& s : scenes) {
     scene::SceneDef with = s.def, without = s.def;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <thread>
 
+#include "util/team.hpp"
+
 namespace sim {
 
 namespace {
@@ -10,6 +12,11 @@ thread_local int t_kernel_threads = 1;
 }
 
 int kernelThreads() {
+  // fewer while the team has not been worth its threads (a busy machine): util::TeamGovernor
+  return util::teamGovernor().size(t_kernel_threads);
+}
+
+int kernelThreadsSetting() {
   return t_kernel_threads;
 }
 

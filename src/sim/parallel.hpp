@@ -8,7 +8,10 @@
 
 namespace sim {
 
+// The threads the next kernel may use: the setting, or 1 while the calling thread's team has not
+// been worth its threads (util::TeamGovernor: a busy machine).
 int kernelThreads();
+int kernelThreadsSetting();
 void setKernelThreads(int n);  // clamped to [1, kMaxKernelThreads]
 int hardwareThreads();         // std::thread::hardware_concurrency(), at least 1
 

@@ -1,5 +1,6 @@
 #include "util/team.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <memory>
 #include <thread>
@@ -31,17 +32,24 @@ inline void cpuRelax() {
 // checks the word again and sleeps; wake() changes the word before it reads `sleepers` (both
 // sequentially consistent), so either the waker sees the sleeper and notifies, or the sleeper
 // sees the new word and never sleeps: no wake-up is lost.
+// What this thread spent waiting in awaitChange (the governor reads the first member's).
+thread_local std::chrono::steady_clock::duration t_waited{0};
+
 void awaitChange(const std::atomic<unsigned>& word, unsigned old, std::atomic<int>& sleepers) {
-  const auto until = std::chrono::steady_clock::now() + kPollTime;
+  if (word.load(std::memory_order_acquire) != old) return;  // no wait: no clock read
+  const auto start = std::chrono::steady_clock::now();
+  const auto until = start + kPollTime;
+  auto done = [&] { t_waited += std::chrono::steady_clock::now() - start; };
   do {
     for (int i = 0; i < kPausesPerClockRead; ++i) {
-      if (word.load(std::memory_order_acquire) != old) return;
+      if (word.load(std::memory_order_acquire) != old) return done();
       cpuRelax();
     }
   } while (std::chrono::steady_clock::now() < until);
   sleepers.fetch_add(1);
   while (word.load() == old) word.wait(old);
   sleepers.fetch_sub(1);
+  done();
 }
 
 // Changes `word` and wakes its sleepers, if any (no system call when none sleeps).
@@ -117,17 +125,67 @@ void Signal::wait() {
   awaitChange(word_, 0, sleepers_);
 }
 
+int TeamGovernor::size(int wanted) {
+  governed_ = enabled_ && wanted > 1;
+  if (!governed_) return wanted;
+  return mode_ == Mode::Alone ? 1 : wanted;
+}
+
+void TeamGovernor::record(Clock::duration took, Clock::duration waited, Clock::time_point now) {
+  took_ += took, waited_ += waited, ++runs_;
+  if (took_ >= kWindow) endWindow(now);
+}
+
+void TeamGovernor::choose(Mode m, Clock::time_point now) {
+  hold_ = m == chosen_ ? std::min<Clock::duration>(2 * hold_, kMaxHold) : kFirstHold;
+  if (m != chosen_) chosen_mean_ = 0.0;
+  chosen_ = mode_ = m;
+  next_trial_ = now + hold_;
+}
+
+void TeamGovernor::endWindow(Clock::time_point now) {
+  const double mean = std::chrono::duration<double>(took_).count() / static_cast<double>(runs_);
+  const bool idle_team = mode_ == Mode::Team && waited_ > took_ - waited_;
+  took_ = waited_ = Clock::duration{0}, runs_ = 0;
+  const Mode other = mode_ == Mode::Team ? Mode::Alone : Mode::Team;
+  if (mode_ != chosen_) {  // a trial window: the other mode wins only by the margin
+    const bool wins = !idle_team && (chosen_mean_ == 0.0 || mean < (1.0 - kMargin) * chosen_mean_);
+    choose(wins ? mode_ : chosen_, now);
+    if (wins) chosen_mean_ = mean;
+    return;
+  }
+  if (idle_team) {  // the team waited longer than it worked: one thread is faster
+    choose(Mode::Alone, now);
+    return;
+  }
+  chosen_mean_ = mean;
+  if (now >= next_trial_) mode_ = other;  // try the other for the next window
+}
+
+TeamGovernor& teamGovernor() {
+  thread_local TeamGovernor governor;
+  return governor;
+}
+
 void runTeam(int threads, const TeamBody& body) {
+  TeamGovernor& governor = teamGovernor();
+  const bool timed = governor.takeGoverned();
+  const auto start =
+      timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
+  const auto waited_before = t_waited;
   if (threads <= 1) {
     TeamMember alone(0, 1, nullptr);
     body(alone);
-    return;
+  } else {
+    if (!t_pool || t_pool->size() != threads) {
+      t_pool.reset();
+      t_pool = std::make_unique<Pool>(threads);
+    }
+    t_pool->run(body);
   }
-  if (!t_pool || t_pool->size() != threads) {
-    t_pool.reset();
-    t_pool = std::make_unique<Pool>(threads);
-  }
-  t_pool->run(body);
+  if (!timed) return;
+  const auto end = std::chrono::steady_clock::now();
+  governor.record(end - start, t_waited - waited_before, end);
 }
 
 }  // namespace util

@@ -9,7 +9,9 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <functional>
+#include <utility>
 
 namespace util {
 
@@ -82,10 +84,57 @@ class TeamMember {
   SpinBarrier* barrier_;
 };
 
+// Whether a calling thread's teams are worth their threads (docs/architecture.md#threads). On a
+// busy machine a worker loses its core for a scheduler's time slice and the team's first member
+// waits for it at every barrier: the team then runs slower than one thread. The governor runs
+// the kernels in windows (kWindow of their time) and measures: the mean time of a kernel run with
+// the team, and alone. It keeps the faster and, after a hold, tries the other for one window
+// again (the hold doubles each time the choice stands, up to kMaxHold, and starts over when it
+// changes). A team window whose first member waited at barriers and signals longer than it worked
+// ends the team at once. A pure record of times, so that tests feed it their own.
+class TeamGovernor {
+ public:
+  using Clock = std::chrono::steady_clock;
+  // How many members the next kernel's team of at most `wanted` should have; a team of more
+  // than one, or one that the governor made alone, is then timed by runTeam and recorded here.
+  int size(int wanted);
+  // Whether size() chose the team of the next run (cleared as it is read).
+  bool takeGoverned() { return std::exchange(governed_, false); }
+  // That run took `took`, of which the first member spent `waited` waiting; it ended `now`.
+  void record(Clock::duration took, Clock::duration waited, Clock::time_point now);
+  bool alone() const { return mode_ == Mode::Alone; }
+  // Off (as made): size() is always `wanted`. The program turns it on for the threads that own
+  // the machine (main.cpp); tests that compare thread counts bit for bit need the team they ask.
+  void enable(bool on) { enabled_ = on; }
+
+  static constexpr auto kWindow = std::chrono::milliseconds(4);      // of kernel runs
+  static constexpr auto kFirstHold = std::chrono::milliseconds(50);  // before the other is tried
+  static constexpr auto kMaxHold = std::chrono::milliseconds(1600);
+  static constexpr double kMargin = 0.05;  // the other must be this much faster to be chosen
+
+ private:
+  enum class Mode { Team, Alone };
+  void endWindow(Clock::time_point now);
+  void choose(Mode m, Clock::time_point now);
+
+  bool enabled_ = false, governed_ = false;
+  Mode mode_ = Mode::Team;    // what runs now
+  Mode chosen_ = Mode::Team;  // what was chosen (mode_ differs from it in a trial window)
+  double chosen_mean_ = 0.0;  // s per run of the chosen mode's last window; 0: not measured yet
+  Clock::time_point next_trial_{};
+  Clock::duration hold_ = kFirstHold;
+  Clock::duration took_{0}, waited_{0};  // the window so far
+  long long runs_ = 0;
+};
+
+// The calling thread's governor (each thread that runs teams has its own).
+TeamGovernor& teamGovernor();
+
 using TeamBody = std::function<void(TeamMember&)>;
 
 // Runs body(member) on `threads` members (1 or fewer: on the calling thread alone, with no
-// synchronisation) and returns when every member has returned. The body must not throw.
+// synchronisation) and returns when every member has returned. The body must not throw. A run
+// whose size the calling thread's governor chose (sim::kernelThreads asks it) is timed for it.
 void runTeam(int threads, const TeamBody& body);
 
 }  // namespace util
