@@ -34,120 +34,138 @@ namespace sim {
 // clang-format on
 namespace {
 
-// The leading minors p_{i-1}, p_i of the tension system, rescaled alike: the elimination's state.
-struct Minors {
-  double prev = 1.0, cur = 0.0;
-};
-
-// Row i of the tension system, a T_i - B_i T_{i+1} - B_{i-1} T_{i-1} = r (off holds -B),
-// eliminated with pivots d_i = p_i / p_{i-1}, p_i = A_i p_{i-1} - B_{i-1}^2 p_{i-2}: no division on
-// the recurrence's critical path (the plain Thomas algorithm waits for one per row).
-inline void eliminateRow(int i, double a, double r, const double* off, double* dinv, double* rhs,
-                         Minors& p) {
-  if (i == 0) {
-    p.cur = a;
-    dinv[0] = 1.0 / a;
-    rhs[0] = r;
-    return;
-  }
-  const double next = a * p.cur - (off[i - 1] * off[i - 1]) * p.prev;
-  p.prev = p.cur, p.cur = next;
-  dinv[i] = p.prev / p.cur;
-  rhs[i] = r - (off[i - 1] * dinv[i - 1]) * rhs[i - 1];
-  if (std::abs(p.cur) > 0x1p500 || std::abs(p.cur) < 0x1p-500) {
-    const int e = std::ilogb(p.cur);  // a power of two keeps the ratio exact
-    p.cur = std::ldexp(p.cur, -e), p.prev = std::ldexp(p.prev, -e);
-  }
-}
-
-// The sweeps' work arrays (PendulumWork's, sized to the chain's n links).
+// The sweeps' work arrays (PendulumWork's, sized to the chain's n links). Each sweep is a loop of
+// its own over contiguous arrays: the ones without a recurrence (the forces, the rows, the
+// accelerations) vectorise, and the two recurrences (elimination, back substitution) run with
+// nothing else in their way. Every value is computed by the same operations in the same order as
+// in one fused sweep, so the split changes no bit.
 struct TensionArrays {
   int n;
-  double *sn, *cs;  // each link's sin and cos
-  double *fx, *fy;  // bob i's applied force over its mass, F_i / m_i
-  double* off;      // -B_i, the tension system's off-diagonal
-  double* dinv;     // inverse pivots
-  double* rhs;      // the eliminated right-hand side, then the tensions
+  double* __restrict sn;   // each link's sin
+  double* __restrict cs;   // and cos
+  double* __restrict inv;  // each bob's inverse mass
+  double* __restrict fx;   // bob i's applied force over its mass, F_i / m_i; then its acceleration
+  double* __restrict fy;
+  double* __restrict off;   // -B_i, the tension system's off-diagonal (first Q_i/R_i, if any)
+  double* __restrict dinv;  // the diagonal A_i, then the inverse pivots
+  double* __restrict rhs;   // the right-hand side, then eliminated, then the tensions
 };
 
-// The first sweep, forward: each link's sin and cos (evaluated once), bob i's applied force over
-// its mass, and row i of the tension system, eliminated as it is built. Arguments as
-// forwardDynamics's.
-[[gnu::always_inline]] inline void buildTensionSystem(const PendulumModel& m,
-                                                      const Eigen::VectorXd& phi,
-                                                      const Eigen::VectorXd& omega,
-                                                      const Eigen::VectorXd* q, bool gravity,
-                                                      bool withVelocity, const TensionArrays& t) {
+// Each link's sin and cos, once per evaluation (one sincos each: the angle is read once).
+void linkAngles(const Eigen::VectorXd& phi, const TensionArrays& t) {
+  const double* angle = phi.data();
+  for (int i = 0; i < t.n; ++i) {
+    const double a = angle[i];
+    t.sn[i] = std::sin(a), t.cs[i] = std::cos(a);
+  }
+}
+
+// Bob i's applied force over its mass: gravity, its link's pair +Q_i/R_i n_i and the reaction
+// -Q_{i+1}/R_{i+1} n_{i+1} of the next link's (a generalised force Q_k enters as that pair).
+// Without generalised forces the pairs are 0.0, multiplied as before (no sign of zero changes).
+template <bool kPairs>
+void appliedForces(const PendulumModel& m, bool gravity, const TensionArrays& t) {
   const int n = t.n;
-  double *sn = t.sn, *cs = t.cs, *fx = t.fx, *fy = t.fy, *off = t.off;
   const double gx = gravity ? m.gravity.x() : 0.0, gy = gravity ? m.gravity.y() : 0.0;
-  // generalised force Q_k as the pair +Q_k/R_k n_k on bob k, -Q_k/R_k n_k on bob k-1
-  auto pair = [&](int k) { return q ? (*q)[k] / m.length[k] : 0.0; };
-
-  sn[0] = std::sin(phi[0]), cs[0] = std::cos(phi[0]);
-  Minors minors;
-  double fPrevX = 0.0, fPrevY = 0.0, invPrev = 0.0;
-  double pairI = pair(0);
-  for (int i = 0; i < n; ++i) {
-    const double inv = 1.0 / m.mass[i];
-    double pairNext = 0.0;
-    if (i + 1 < n) {
-      sn[i + 1] = std::sin(phi[i + 1]), cs[i + 1] = std::cos(phi[i + 1]);
-      pairNext = pair(i + 1);
-    }
-    // applied force on bob i: gravity, its own pair, and the reaction of link i+1's pair
-    double Fx = m.mass[i] * gx + pairI * cs[i], Fy = m.mass[i] * gy + pairI * sn[i];
-    if (i + 1 < n) Fx -= pairNext * cs[i + 1], Fy -= pairNext * sn[i + 1];
-    Fx *= inv, Fy *= inv;
-    fx[i] = Fx, fy[i] = Fy;
-    // row i of the tension system: A_i T_i - B_i T_{i+1} - B_{i-1} T_{i-1} = r_i
-    const double ex = sn[i], ey = -cs[i];
-    double r = ex * Fx + ey * Fy, a = inv;
-    if (i > 0) a += invPrev, r -= ex * fPrevX + ey * fPrevY;
-    if (withVelocity) r += m.length[i] * omega[i] * omega[i];
-    off[i] = i + 1 < n ? -(cs[i] * cs[i + 1] + sn[i] * sn[i + 1]) * inv : 0.0;  // -B_i
-    eliminateRow(i, a, r, off, t.dinv, t.rhs, minors);
-    fPrevX = Fx, fPrevY = Fy, invPrev = inv, pairI = pairNext;
-  }
+  const double *mass = m.mass.data(), *pair = t.off;
+  auto pairOf = [&](int k) { return kPairs ? pair[k] : 0.0; };
+  auto force = [&](int i, bool last) {
+    double Fx = mass[i] * gx + pairOf(i) * t.cs[i], Fy = mass[i] * gy + pairOf(i) * t.sn[i];
+    if (!last) Fx -= pairOf(i + 1) * t.cs[i + 1], Fy -= pairOf(i + 1) * t.sn[i + 1];
+    t.fx[i] = Fx * t.inv[i], t.fy[i] = Fy * t.inv[i];
+  };
+  for (int i = 0; i < n; ++i) t.inv[i] = 1.0 / mass[i];
+  for (int i = 0; i + 1 < n; ++i) force(i, false);
+  force(n - 1, true);
 }
 
-// The second and third sweeps: back substitution gives the tensions (in place of the right-hand
-// side), then bob accelerations a_i = F_i/m_i + (-T_i e_i + T_{i+1} e_{i+1}) / m_i give
-// phi''_i = n_i . (a_i - a_{i-1}) / R_i.
-[[gnu::always_inline]] inline void accelerationsFromTensions(const PendulumModel& m,
-                                                             const TensionArrays& t,
-                                                             Eigen::VectorXd& acc) {
+// Row i of the tension system, A_i T_i - B_i T_{i+1} - B_{i-1} T_{i-1} = r_i:
+//   r_i = e_i.F_i/m_i - [i>0] e_i.F_{i-1}/m_{i-1} + R_i phi'_i^2,  A_i = 1/m_i + [i>0] 1/m_{i-1}.
+void tensionRows(const PendulumModel& m, const Eigen::VectorXd& omega, bool withVelocity,
+                 const TensionArrays& t) {
   const int n = t.n;
-  const double *sn = t.sn, *cs = t.cs, *fx = t.fx, *fy = t.fy, *off = t.off, *dinv = t.dinv;
-  double* T = t.rhs;
-  T[n - 1] *= dinv[n - 1];
-  for (int i = n - 2; i >= 0; --i) T[i] = (T[i] - off[i] * T[i + 1]) * dinv[i];
-  acc.resize(n);
-  double pax = 0.0, pay = 0.0;
-  for (int i = 0; i < n; ++i) {
-    double tx = -T[i] * sn[i], ty = T[i] * cs[i];
-    if (i + 1 < n) tx += T[i + 1] * sn[i + 1], ty -= T[i + 1] * cs[i + 1];
-    const double inv = 1.0 / m.mass[i];
-    const double ax = fx[i] + tx * inv, ay = fy[i] + ty * inv;
-    acc[i] = (cs[i] * (ax - pax) + sn[i] * (ay - pay)) / m.length[i];
-    pax = ax, pay = ay;
-  }
+  const double *len = m.length.data(), *w = omega.data();
+  auto row = [&](int i, bool first, bool last) {
+    const double ex = t.sn[i], ey = -t.cs[i];
+    double r = ex * t.fx[i] + ey * t.fy[i], a = t.inv[i];
+    if (!first) a += t.inv[i - 1], r -= ex * t.fx[i - 1] + ey * t.fy[i - 1];
+    if (withVelocity) r += len[i] * w[i] * w[i];
+    t.off[i] = last ? 0.0 : -(t.cs[i] * t.cs[i + 1] + t.sn[i] * t.sn[i + 1]) * t.inv[i];
+    t.rhs[i] = r, t.dinv[i] = a;
+  };
+  row(0, true, n == 1);
+  for (int i = 1; i + 1 < n; ++i) row(i, false, false);
+  if (n > 1) row(n - 1, false, true);
 }
 
-// The whole recursion in three sweeps over the chain (forward: build and eliminate the tension
-// system; backward: tensions; forward: accelerations). `q` (may be null) holds generalised forces;
-// `gravity` and `withVelocity` select the terms (both off gives M^-1 q). The sweeps are inlined
-// (always_inline) and share their arrays' pointers: as calls, or reading the pointers back from
-// w, they cost a double pendulum's rk4 step about 1 % more instructions.
+// The tension system eliminated with pivots d_i = p_i / p_{i-1} from its leading minors,
+// p_i = A_i p_{i-1} - B_{i-1}^2 p_{i-2}: no division on the recurrence's critical path (the plain
+// Thomas algorithm waits for one per row). The minors are rescaled by powers of two, which keep
+// their ratios exact. Then back substitution leaves the tensions in rhs.
+void solveTensions(const TensionArrays& t) {
+  const int n = t.n;
+  double *off = t.off, *dinv = t.dinv, *rhs = t.rhs;
+  // the recurrences' values stay in registers (a store and reload would lengthen each step)
+  double prev = 1.0, cur = dinv[0], d = 1.0 / cur, y = rhs[0];
+  dinv[0] = d;
+  for (int i = 1; i < n; ++i) {
+    const double o = off[i - 1];
+    const double next = dinv[i] * cur - (o * o) * prev;
+    prev = cur, cur = next;
+    y = rhs[i] - (o * d) * y;
+    d = prev / cur;
+    dinv[i] = d, rhs[i] = y;
+    if (std::abs(cur) > 0x1p500 || std::abs(cur) < 0x1p-500) {
+      const int e = std::ilogb(cur);
+      cur = std::ldexp(cur, -e), prev = std::ldexp(prev, -e);
+    }
+  }
+  y *= d;
+  rhs[n - 1] = y;
+  for (int i = n - 2; i >= 0; --i) rhs[i] = y = (rhs[i] - off[i] * y) * dinv[i];
+}
+
+// Bob accelerations a_i = F_i/m_i + (-T_i e_i + T_{i+1} e_{i+1}) / m_i (in place of F_i/m_i),
+// then phi''_i = n_i . (a_i - a_{i-1}) / R_i.
+void accelerationsFromTensions(const PendulumModel& m, const TensionArrays& t,
+                               Eigen::VectorXd& acc) {
+  const int n = t.n;
+  const double *T = t.rhs, *len = m.length.data();
+  auto bob = [&](int i, bool last) {
+    double tx = -T[i] * t.sn[i], ty = T[i] * t.cs[i];
+    if (!last) tx += T[i + 1] * t.sn[i + 1], ty -= T[i + 1] * t.cs[i + 1];
+    t.fx[i] = t.fx[i] + tx * t.inv[i], t.fy[i] = t.fy[i] + ty * t.inv[i];
+  };
+  for (int i = 0; i + 1 < n; ++i) bob(i, false);
+  bob(n - 1, true);
+  acc.resize(n);
+  double* __restrict out = acc.data();
+  out[0] = (t.cs[0] * (t.fx[0] - 0.0) + t.sn[0] * (t.fy[0] - 0.0)) / len[0];
+  for (int i = 1; i < n; ++i)
+    out[i] = (t.cs[i] * (t.fx[i] - t.fx[i - 1]) + t.sn[i] * (t.fy[i] - t.fy[i - 1])) / len[i];
+}
+
+// The whole recursion (docs above): the link angles, the applied forces, the tension system's
+// rows, its solution, the accelerations. `q` (may be null) holds generalised forces; `gravity`
+// and `withVelocity` select the terms (both off gives M^-1 q).
 void forwardDynamics(const PendulumModel& m, const Eigen::VectorXd& phi,
                      const Eigen::VectorXd& omega, const Eigen::VectorXd* q, bool gravity,
                      bool withVelocity, Eigen::VectorXd& acc, PendulumWork& w) {
   const int n = m.links();
-  w.sn.resize(n), w.cs.resize(n), w.fx.resize(n), w.fy.resize(n);
+  w.sn.resize(n), w.cs.resize(n), w.inv_mass.resize(n), w.fx.resize(n), w.fy.resize(n);
   w.off.resize(n), w.inv_pivot.resize(n), w.T.resize(n);
-  const TensionArrays t{n,           w.sn.data(),  w.cs.data(),        w.fx.data(),
-                        w.fy.data(), w.off.data(), w.inv_pivot.data(), w.T.data()};
-  buildTensionSystem(m, phi, omega, q, gravity, withVelocity, t);
+  const TensionArrays t{n,           w.sn.data(), w.cs.data(),  w.inv_mass.data(),
+                        w.fx.data(), w.fy.data(), w.off.data(), w.inv_pivot.data(),
+                        w.T.data()};
+  linkAngles(phi, t);
+  if (q) {
+    for (int k = 0; k < n; ++k) t.off[k] = (*q)[k] / m.length[k];
+    appliedForces<true>(m, gravity, t);
+  } else {
+    appliedForces<false>(m, gravity, t);
+  }
+  tensionRows(m, omega, withVelocity, t);
+  solveTensions(t);
   accelerationsFromTensions(m, t, acc);
 }
 

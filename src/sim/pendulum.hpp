@@ -27,7 +27,8 @@ struct PendulumModel {
 
 // Workspace for the O(N) recursions (no allocation per call once sized).
 struct PendulumWork {
-  Eigen::VectorXd sn, cs, fx, fy, off, inv_pivot, T, q;  // inv_pivot: 1/pivot of the LDL^T sweep
+  // inv_pivot: 1/pivot of the elimination; T: the rods' tensions (N) after each call
+  Eigen::VectorXd sn, cs, inv_mass, fx, fy, off, inv_pivot, T, q;
 };
 
 // Angular accelerations phi'' = M(phi)^-1 (Q_gravity + Q_damping + Q_extra - C(phi, phi')), O(N).
