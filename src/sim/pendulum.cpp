@@ -81,20 +81,36 @@ void appliedForces(const PendulumModel& m, bool gravity, const TensionArrays& t)
 
 // Row i of the tension system, A_i T_i - B_i T_{i+1} - B_{i-1} T_{i-1} = r_i:
 //   r_i = e_i.F_i/m_i - [i>0] e_i.F_{i-1}/m_{i-1} + R_i phi'_i^2,  A_i = 1/m_i + [i>0] 1/m_{i-1}.
-void tensionRows(const PendulumModel& m, const Eigen::VectorXd& omega, bool withVelocity,
-                 const TensionArrays& t) {
+// The velocity term is a template argument and the rows' inner part two loops: with a test, or
+// all of a row in one body, GCC 12 does not vectorise them.
+template <bool kVelocity>
+void tensionRows(const PendulumModel& m, const Eigen::VectorXd& omega, const TensionArrays& t) {
   const int n = t.n;
   const double *len = m.length.data(), *w = omega.data();
+  // local copies: a store through one of t's pointers could otherwise change t itself
+  const double* __restrict sn = t.sn, * __restrict cs = t.cs, * __restrict inv = t.inv;
+  const double* __restrict fx = t.fx, * __restrict fy = t.fy;
+  double* __restrict off = t.off, * __restrict rhs = t.rhs, * __restrict diag = t.dinv;
   auto row = [&](int i, bool first, bool last) {
-    const double ex = t.sn[i], ey = -t.cs[i];
-    double r = ex * t.fx[i] + ey * t.fy[i], a = t.inv[i];
-    if (!first) a += t.inv[i - 1], r -= ex * t.fx[i - 1] + ey * t.fy[i - 1];
-    if (withVelocity) r += len[i] * w[i] * w[i];
-    t.off[i] = last ? 0.0 : -(t.cs[i] * t.cs[i + 1] + t.sn[i] * t.sn[i + 1]) * t.inv[i];
-    t.rhs[i] = r, t.dinv[i] = a;
+    const double ex = sn[i], ey = -cs[i];
+    double r = ex * fx[i] + ey * fy[i], a = inv[i];
+    if (!first) a += inv[i - 1], r -= ex * fx[i - 1] + ey * fy[i - 1];
+    if (kVelocity) r += len[i] * w[i] * w[i];
+    off[i] = last ? 0.0 : -(cs[i] * cs[i + 1] + sn[i] * sn[i + 1]) * inv[i];
+    rhs[i] = r, diag[i] = a;
   };
   row(0, true, n == 1);
-  for (int i = 1; i + 1 < n; ++i) row(i, false, false);
+  for (int i = 1; i + 1 < n; ++i) {
+    const double ex = sn[i], ey = -cs[i];
+    double r = ex * fx[i] + ey * fy[i];
+    r -= ex * fx[i - 1] + ey * fy[i - 1];
+    if (kVelocity) r += len[i] * w[i] * w[i];
+    rhs[i] = r;
+  }
+  for (int i = 1; i + 1 < n; ++i) {
+    diag[i] = inv[i] + inv[i - 1];
+    off[i] = -(cs[i] * cs[i + 1] + sn[i] * sn[i + 1]) * inv[i];
+  }
   if (n > 1) row(n - 1, false, true);
 }
 
@@ -164,7 +180,10 @@ void forwardDynamics(const PendulumModel& m, const Eigen::VectorXd& phi,
   } else {
     appliedForces<false>(m, gravity, t);
   }
-  tensionRows(m, omega, withVelocity, t);
+  if (withVelocity)
+    tensionRows<true>(m, omega, t);
+  else
+    tensionRows<false>(m, omega, t);
   solveTensions(t);
   accelerationsFromTensions(m, t, acc);
 }
