@@ -1,6 +1,11 @@
 #include "sim/pendulum.hpp"
 
+#include <bit>
 #include <cmath>
+#include <cstdint>
+
+#include "sim/simd.hpp"
+#include "sim/simd_lanes.hpp"
 
 namespace sim {
 
@@ -34,6 +39,89 @@ namespace sim {
 // clang-format on
 namespace {
 
+// sin and cos by Cody and Waite's reduction to |r| <= pi/4 and fdlibm's kernels (k_sin.c,
+// k_cos.c: minimax polynomials, under an ulp on that interval), in plain multiplications and
+// additions that a vectorising compiler turns into vector instructions of any width. The constants
+// are fdlibm's: pi/2 in three parts of 33 bits, so that j * part is exact for |j| < 2^20.
+constexpr double kTwoOverPi = 6.36619772367581382433e-01;
+constexpr double kPio2Part1 = 1.57079632673412561417e+00, kPio2Part2 = 6.07710050630396597660e-11,
+                 kPio2Part3 = 2.02226624871116645580e-21;
+constexpr double kRoundingShift = 0x1.8p52;  // v + shift - shift: v rounded to an integer
+// |x| >= 2^19 (biased exponent from here), infinities and NaNs: the C library's sin and cos
+constexpr std::uint64_t kFarExponent = 1023 + 19;
+constexpr double kS1 = -1.66666666666666324348e-01, kS2 = 8.33333333332248946124e-03,
+                 kS3 = -1.98412698298579493134e-04, kS4 = 2.75573137070700676789e-06,
+                 kS5 = -2.50507602534068634195e-08, kS6 = 1.58969099521155010221e-10;
+constexpr double kC1 = 4.16666666666666019037e-02, kC2 = -1.38888888888741095749e-03,
+                 kC3 = 2.48015872894767294178e-05, kC4 = -2.75573143513906633035e-07,
+                 kC5 = 2.08757232129817482790e-09, kC6 = -1.13596475577881948265e-11;
+
+// One angle; inlined into each target's loop below, where the compiler vectorises it.
+[[gnu::always_inline]] inline void sinCosOne(double x, double& s, double& c) {
+  const double j = (x * kTwoOverPi + kRoundingShift) - kRoundingShift;  // the nearest quadrant
+  const double r = ((x - j * kPio2Part1) - j * kPio2Part2) - j * kPio2Part3;
+  const double z = r * r, w = z * z;
+  const double sr = r + (z * r) * (kS1 + z * (kS2 + z * (kS3 + z * (kS4 + z * (kS5 + z * kS6)))));
+  const double pc = z * (kC1 + z * (kC2 + z * kC3)) + (w * w) * (kC4 + z * (kC5 + z * kC6));
+  const double hz = 0.5 * z, v = 1.0 - hz;
+  const double cr = v + (((1.0 - v) - hz) + z * pc);
+  // j mod 4 = q in 0..3 (no ties to round), then sin x = sr, cr, -sr, -cr and cos x = cr, -sr,
+  // -cr, sr by q: chosen by exact multiplications with 0, 1 and -1 (comparisons would make the
+  // loop branch, which no vector path takes)
+  auto round = [](double v) { return (v + kRoundingShift) - kRoundingShift; };
+  const double q = j - 4.0 * round(j * 0.25 - 0.375);
+  const double odd = q - 2.0 * round(q * 0.5 - 0.25);  // 0 or 1
+  const double a = sr * (1.0 - odd) + cr * odd, b = cr * (1.0 - odd) + sr * odd;
+  s = a * (1.0 - (q - odd));                        // q >= 2: -1
+  c = b * (1.0 - 2.0 * (1.5 - std::abs(q - 1.5)));  // q = 1 or 2: -1
+}
+
+// Whether x is beyond the reduction's reach (or not finite), from its exponent's bits: integer
+// operations, which vectorise and raise no floating-point exception on an infinity or a NaN.
+[[gnu::always_inline]] inline std::uint64_t farAngle(std::uint64_t bits) {
+  return ((bits >> 52) & 0x7ff) >= kFarExponent;
+}
+
+// sinCos's loop, compiled for each target below: the kernel takes 0 in place of a far angle,
+// which the C library's sin and cos then take.
+[[gnu::always_inline]] inline void sinCosBody(const double* __restrict x, double* __restrict s,
+                                              double* __restrict c, int n) {
+  std::uint64_t anyFar = 0;
+  for (int i = 0; i < n; ++i) {
+    const std::uint64_t bits = std::bit_cast<std::uint64_t>(x[i]), far = farAngle(bits);
+    anyFar |= far;
+    sinCosOne(std::bit_cast<double>(bits & (far - 1)), s[i], c[i]);  // far: +0
+  }
+  if (anyFar)
+    for (int i = 0; i < n; ++i)
+      if (farAngle(std::bit_cast<std::uint64_t>(x[i])))
+        s[i] = std::sin(x[i]), c[i] = std::cos(x[i]);
+}
+
+void sinCosGeneric(const double* x, double* s, double* c, int n) {
+  sinCosBody(x, s, c, n);
+}
+#ifdef SPRINGLAB_X86_SIMD
+SPRINGLAB_AVX2 void sinCosAvx2(const double* x, double* s, double* c, int n) {
+  sinCosBody(x, s, c, n);
+}
+SPRINGLAB_AVX512 void sinCosAvx512(const double* x, double* s, double* c, int n) {
+  sinCosBody(x, s, c, n);
+}
+#endif
+
+}  // namespace
+
+void sinCos(const double* x, double* s, double* c, int n) {
+#ifdef SPRINGLAB_X86_SIMD
+  if (wideSimdEnabled()) return sinCosAvx512(x, s, c, n);
+  if (simdEnabled()) return sinCosAvx2(x, s, c, n);
+#endif
+  sinCosGeneric(x, s, c, n);
+}
+
+namespace {
+
 // The sweeps' work arrays (PendulumWork's, sized to the chain's n links). Each sweep is a loop of
 // its own over contiguous arrays: the ones without a recurrence (the forces, the rows, the
 // accelerations) vectorise, and the two recurrences (elimination, back substitution) run with
@@ -51,20 +139,12 @@ struct TensionArrays {
   double* __restrict rhs;   // the right-hand side, then eliminated, then the tensions
 };
 
-// Each link's sin and cos, once per evaluation (one sincos each: the angle is read once).
-void linkAngles(const Eigen::VectorXd& phi, const TensionArrays& t) {
-  const double* angle = phi.data();
-  for (int i = 0; i < t.n; ++i) {
-    const double a = angle[i];
-    t.sn[i] = std::sin(a), t.cs[i] = std::cos(a);
-  }
-}
-
 // Bob i's applied force over its mass: gravity, its link's pair +Q_i/R_i n_i and the reaction
 // -Q_{i+1}/R_{i+1} n_{i+1} of the next link's (a generalised force Q_k enters as that pair).
 // Without generalised forces the pairs are 0.0, multiplied as before (no sign of zero changes).
 template <bool kPairs>
-void appliedForces(const PendulumModel& m, bool gravity, const TensionArrays& t) {
+[[gnu::always_inline]] inline void appliedForces(const PendulumModel& m, bool gravity,
+                                                 const TensionArrays& t) {
   const int n = t.n;
   const double gx = gravity ? m.gravity.x() : 0.0, gy = gravity ? m.gravity.y() : 0.0;
   const double *mass = m.mass.data(), *pair = t.off;
@@ -84,7 +164,8 @@ void appliedForces(const PendulumModel& m, bool gravity, const TensionArrays& t)
 // The velocity term is a template argument and the rows' inner part two loops: with a test, or
 // all of a row in one body, GCC 12 does not vectorise them.
 template <bool kVelocity>
-void tensionRows(const PendulumModel& m, const Eigen::VectorXd& omega, const TensionArrays& t) {
+[[gnu::always_inline]] inline void tensionRows(const PendulumModel& m, const Eigen::VectorXd& omega,
+                                               const TensionArrays& t) {
   const int n = t.n;
   const double *len = m.length.data(), *w = omega.data();
   // local copies: a store through one of t's pointers could otherwise change t itself
@@ -118,7 +199,7 @@ void tensionRows(const PendulumModel& m, const Eigen::VectorXd& omega, const Ten
 // p_i = A_i p_{i-1} - B_{i-1}^2 p_{i-2}: no division on the recurrence's critical path (the plain
 // Thomas algorithm waits for one per row). The minors are rescaled by powers of two, which keep
 // their ratios exact. Then back substitution leaves the tensions in rhs.
-void solveTensions(const TensionArrays& t) {
+[[gnu::always_inline]] inline void solveTensions(const TensionArrays& t) {
   const int n = t.n;
   double *off = t.off, *dinv = t.dinv, *rhs = t.rhs;
   // the recurrences' values stay in registers (a store and reload would lengthen each step)
@@ -143,8 +224,9 @@ void solveTensions(const TensionArrays& t) {
 
 // Bob accelerations a_i = F_i/m_i + (-T_i e_i + T_{i+1} e_{i+1}) / m_i (in place of F_i/m_i),
 // then phi''_i = n_i . (a_i - a_{i-1}) / R_i.
-void accelerationsFromTensions(const PendulumModel& m, const TensionArrays& t,
-                               Eigen::VectorXd& acc) {
+[[gnu::always_inline]] inline void accelerationsFromTensions(const PendulumModel& m,
+                                                             const TensionArrays& t,
+                                                             Eigen::VectorXd& acc) {
   const int n = t.n;
   const double *T = t.rhs, *len = m.length.data();
   auto bob = [&](int i, bool last) {
@@ -163,17 +245,21 @@ void accelerationsFromTensions(const PendulumModel& m, const TensionArrays& t,
 
 // The whole recursion (docs above): the link angles, the applied forces, the tension system's
 // rows, its solution, the accelerations. `q` (may be null) holds generalised forces; `gravity`
-// and `withVelocity` select the terms (both off gives M^-1 q).
-void forwardDynamics(const PendulumModel& m, const Eigen::VectorXd& phi,
-                     const Eigen::VectorXd& omega, const Eigen::VectorXd* q, bool gravity,
-                     bool withVelocity, Eigen::VectorXd& acc, PendulumWork& w) {
+// and `withVelocity` select the terms (both off gives M^-1 q). Compiled for each vector target
+// (its loops vectorise at that width; the same operations, so the same bits).
+[[gnu::always_inline]] inline void forwardDynamicsBody(const PendulumModel& m,
+                                                       const Eigen::VectorXd& phi,
+                                                       const Eigen::VectorXd& omega,
+                                                       const Eigen::VectorXd* q, bool gravity,
+                                                       bool withVelocity, Eigen::VectorXd& acc,
+                                                       PendulumWork& w) {
   const int n = m.links();
   w.sn.resize(n), w.cs.resize(n), w.inv_mass.resize(n), w.fx.resize(n), w.fy.resize(n);
   w.off.resize(n), w.inv_pivot.resize(n), w.T.resize(n);
   const TensionArrays t{n,           w.sn.data(), w.cs.data(),  w.inv_mass.data(),
                         w.fx.data(), w.fy.data(), w.off.data(), w.inv_pivot.data(),
                         w.T.data()};
-  linkAngles(phi, t);
+  sinCosBody(phi.data(), t.sn, t.cs, n);  // each link's sin and cos, once per evaluation
   if (q) {
     for (int k = 0; k < n; ++k) t.off[k] = (*q)[k] / m.length[k];
     appliedForces<true>(m, gravity, t);
@@ -187,6 +273,32 @@ void forwardDynamics(const PendulumModel& m, const Eigen::VectorXd& phi,
   solveTensions(t);
   accelerationsFromTensions(m, t, acc);
 }
+
+#define SPRINGLAB_DYNAMICS_ARGS                                                        \
+  const PendulumModel &m, const Eigen::VectorXd &phi, const Eigen::VectorXd &omega,    \
+      const Eigen::VectorXd *q, bool gravity, bool withVelocity, Eigen::VectorXd &acc, \
+      PendulumWork &w
+void forwardDynamicsGeneric(SPRINGLAB_DYNAMICS_ARGS) {
+  forwardDynamicsBody(m, phi, omega, q, gravity, withVelocity, acc, w);
+}
+#ifdef SPRINGLAB_X86_SIMD
+SPRINGLAB_AVX2 void forwardDynamicsAvx2(SPRINGLAB_DYNAMICS_ARGS) {
+  forwardDynamicsBody(m, phi, omega, q, gravity, withVelocity, acc, w);
+}
+SPRINGLAB_AVX512 void forwardDynamicsAvx512(SPRINGLAB_DYNAMICS_ARGS) {
+  forwardDynamicsBody(m, phi, omega, q, gravity, withVelocity, acc, w);
+}
+#endif
+
+void forwardDynamics(SPRINGLAB_DYNAMICS_ARGS) {
+#ifdef SPRINGLAB_X86_SIMD
+  if (wideSimdEnabled())
+    return forwardDynamicsAvx512(m, phi, omega, q, gravity, withVelocity, acc, w);
+  if (simdEnabled()) return forwardDynamicsAvx2(m, phi, omega, q, gravity, withVelocity, acc, w);
+#endif
+  forwardDynamicsGeneric(m, phi, omega, q, gravity, withVelocity, acc, w);
+}
+#undef SPRINGLAB_DYNAMICS_ARGS
 
 }  // namespace
 

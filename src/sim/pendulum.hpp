@@ -53,6 +53,10 @@ void pendulumVelocity(const PendulumModel& m, const Eigen::VectorXd& phi, const 
 void pendulumHamiltonianGradient(const PendulumModel& m, const Eigen::VectorXd& phi,
                                  const Eigen::VectorXd& omega, Eigen::VectorXd& grad);
 
+// sin and cos of n angles (rad), within about an ulp of the C library's, in vector instructions
+// where the processor has them (sim/simd.hpp); every path gives the same bits.
+void sinCos(const double* x, double* s, double* c, int n);
+
 // Bob positions, 3 per bob (m).
 void pendulumPositions(const PendulumModel& m, const Eigen::VectorXd& phi, Eigen::VectorXd& out);
 Energy energy(const PendulumModel& m, const State& s);
