@@ -21,9 +21,10 @@
 namespace {
 
 constexpr double kRelease = M_PI / 4;  // rad, every link's angle at release
-// A bob's rotational inertia as a fraction of m L^2: a point mass as closely as MuJoCo allows
-// (a body's inertia must exceed mjMINVAL = 1e-15; at N = 1000, m L^2 = 1e-9).
-constexpr double kBobInertia = 1e-6;
+// A bob's rotational inertia: a point mass as closely as MuJoCo allows. A fraction of m L^2, but
+// no less than kLeastInertia (a body's inertia must exceed mjMINVAL = 1e-15 kg m^2; at N = 1000,
+// m L^2 = 1e-9 kg m^2).
+constexpr double kBobInertia = 1e-9, kLeastInertia = 1e-14;  // -, kg m^2
 constexpr int kMinSteps = 3;  // timed steps at least, however slow (after one untimed)
 
 // MuJoCo's XML parser stops at an element depth of 100: each file holds this many nested bodies
@@ -34,7 +35,8 @@ constexpr int kBodiesPerFile = 40;
 // (0, 0, -L): MuJoCo's chain hangs along -z, gravity along -z. Written to dir/chain.xml and
 // dir/partK.xml; returns the main file's path.
 std::string writeChain(const std::string& dir, int n, double dt) {
-  const double len = 1.0 / n, mass = 1.0 / n, inertia = kBobInertia * mass * len * len;
+  const double len = 1.0 / n, mass = 1.0 / n;
+  const double inertia = std::max(kBobInertia * mass * len * len, kLeastInertia);
   char buf[512];
   std::snprintf(buf, sizeof buf,
                 "<mujoco model=\"chain\"><option timestep=\"%.17g\" integrator=\"RK4\" "
