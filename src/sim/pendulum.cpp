@@ -29,7 +29,7 @@ namespace sim {
 //   A_i = 1/m_i + [i>0] 1/m_{i-1}
 //   B_i = (e_i . e_{i+1}) / m_i = cos(phi_{i+1} - phi_i) / m_i
 //
-// which is J Mc^-1 J^T (positive definite) and is solved by the Thomas algorithm in O(N). Then
+// which is J Mc^-1 J^T (positive definite) and is solved in O(N) by elimination from both ends. Then
 //
 //   phi''_i = n_i . (a_i - a_{i-1}) / R_i,      n_i = (cos phi_i, sin phi_i) = de_i/dphi_i.
 //
@@ -195,31 +195,69 @@ template <bool kVelocity>
   if (n > 1) row(n - 1, false, true);
 }
 
-// The tension system eliminated with pivots d_i = p_i / p_{i-1} from its leading minors,
-// p_i = A_i p_{i-1} - B_{i-1}^2 p_{i-2}: no division on the recurrence's critical path (the plain
-// Thomas algorithm waits for one per row). The minors are rescaled by powers of two, which keep
-// their ratios exact. Then back substitution leaves the tensions in rhs.
-[[gnu::always_inline]] inline void solveTensions(const TensionArrays& t) {
-  const int n = t.n;
-  double *off = t.off, *dinv = t.dinv, *rhs = t.rhs;
-  // the recurrences' values stay in registers (a store and reload would lengthen each step)
-  double prev = 1.0, cur = dinv[0], d = 1.0 / cur, y = rhs[0];
-  dinv[0] = d;
-  for (int i = 1; i < n; ++i) {
-    const double o = off[i - 1];
-    const double next = dinv[i] * cur - (o * o) * prev;
+// One end's elimination of the tension system, with pivots d_i = p_i / p_{i-1} from its leading
+// minors, p_i = A_i p_{i-1} - B^2 p_{i-2} (B the coupling to the row before): no division on the
+// recurrence's critical path (the plain Thomas algorithm waits for one per row). The minors are
+// rescaled by powers of two, which keep their ratios exact. Its values stay in registers (a
+// store and reload would lengthen each row).
+struct Elimination {
+  double prev, cur;  // p_{i-1}, p_i
+  double d, y;       // 1/d_i and the eliminated right-hand side of row i
+  Elimination(double a, double r) : prev(1.0), cur(a), d(1.0 / a), y(r) {}
+  // the next row (diagonal a, coupling o to this one, right-hand side r): its 1/d and y
+  [[gnu::always_inline]] void row(double a, double o, double r, double& dOut, double& yOut) {
+    const double next = a * cur - (o * o) * prev;
     prev = cur, cur = next;
-    y = rhs[i] - (o * d) * y;
+    y = r - (o * d) * y;
     d = prev / cur;
-    dinv[i] = d, rhs[i] = y;
+    dOut = d, yOut = y;
     if (std::abs(cur) > 0x1p500 || std::abs(cur) < 0x1p-500) {
       const int e = std::ilogb(cur);
       cur = std::ldexp(cur, -e), prev = std::ldexp(prev, -e);
     }
   }
-  y *= d;
-  rhs[n - 1] = y;
-  for (int i = n - 2; i >= 0; --i) rhs[i] = y = (rhs[i] - off[i] * y) * dinv[i];
+};
+
+// Chains shorter than this are solved from one end.
+constexpr int kTwistedLinks = 4;
+
+// The tension system solved from both ends at once (a twisted factorisation): rows 0..k-1
+// eliminated down from the pivot, rows n-1..k+1 up from the free end, two independent chains
+// that the processor runs side by side; row k takes both, and back substitution runs outwards
+// from it, again two chains. Each recurrence waits a few operations' latency a row, so two at
+// once take half the time of one twice as long. Leaves the tensions in rhs.
+[[gnu::always_inline]] inline void solveTensions(const TensionArrays& t) {
+  const int n = t.n;
+  double *off = t.off, *dinv = t.dinv, *rhs = t.rhs;
+  const int k = n < kTwistedLinks ? n - 1 : n / 2;  // the meeting row (short chains: the last)
+  Elimination down(dinv[0], rhs[0]);
+  dinv[0] = down.d;
+  int i = 1, j = n - 2;
+  if (k < n - 1) {
+    Elimination up(dinv[n - 1], rhs[n - 1]);
+    dinv[n - 1] = up.d;
+    for (; i < k && j > k; ++i, --j) {
+      down.row(dinv[i], off[i - 1], rhs[i], dinv[i], rhs[i]);
+      up.row(dinv[j], off[j], rhs[j], dinv[j], rhs[j]);
+    }
+    for (; j > k; --j) up.row(dinv[j], off[j], rhs[j], dinv[j], rhs[j]);
+    for (; i < k; ++i) down.row(dinv[i], off[i - 1], rhs[i], dinv[i], rhs[i]);
+    // row k, with both sides eliminated into it
+    const double above = off[k - 1] * down.d, below = off[k] * up.d;
+    const double gamma = (dinv[k] - above * off[k - 1]) - below * off[k];
+    rhs[k] = ((rhs[k] - above * down.y) - below * up.y) / gamma;
+  } else {
+    for (; i <= k; ++i) down.row(dinv[i], off[i - 1], rhs[i], dinv[i], rhs[i]);
+    rhs[k] *= dinv[k];
+  }
+  // back substitution outwards from row k
+  double ti = rhs[k], tj = rhs[k];
+  for (i = k - 1, j = k + 1; i >= 0 && j < n; --i, ++j) {
+    rhs[i] = ti = (rhs[i] - off[i] * ti) * dinv[i];
+    rhs[j] = tj = (rhs[j] - off[j - 1] * tj) * dinv[j];
+  }
+  for (; i >= 0; --i) rhs[i] = ti = (rhs[i] - off[i] * ti) * dinv[i];
+  for (; j < n; ++j) rhs[j] = tj = (rhs[j] - off[j - 1] * tj) * dinv[j];
 }
 
 // Bob accelerations a_i = F_i/m_i + (-T_i e_i + T_{i+1} e_{i+1}) / m_i (in place of F_i/m_i),
