@@ -29,7 +29,8 @@ namespace sim {
 //   A_i = 1/m_i + [i>0] 1/m_{i-1}
 //   B_i = (e_i . e_{i+1}) / m_i = cos(phi_{i+1} - phi_i) / m_i
 //
-// which is J Mc^-1 J^T (positive definite) and is solved in O(N) by elimination from both ends. Then
+// which is J Mc^-1 J^T (positive definite) and is solved in O(N) by elimination from both ends.
+// Then
 //
 //   phi''_i = n_i . (a_i - a_{i-1}) / R_i,      n_i = (cos phi_i, sin phi_i) = de_i/dphi_i.
 //
