@@ -2,25 +2,31 @@
 // tension recursion of sim/pendulum.cpp against seed 004's closed form (N = 2) and its dense N x N
 // system (written out here independently, solved in long double), the canonical momenta and the
 // Hamiltonian gradient, the integrators' orders, energy behaviour, joint damping, the implicit
-// midpoint rule's residual, reversibility and symplecticity, and the pendulum scenes of the
-// catalog.
+// midpoint rule's residual, reversibility and symplecticity, the pendulum scenes of the
+// catalog, and the recursion's sin and cos (within an ulp, the same bits on every vector path).
 #include <doctest/doctest.h>
 
 #include <Eigen/Dense>
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
+#include <limits>
 #include <numbers>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "fp_trap.hpp"
 #include "scene/build.hpp"
 #include "scene/catalog.hpp"
 #include "scene/load.hpp"
 #include "sim/midpoint.hpp"
 #include "sim/pendulum.hpp"
 #include "sim/registry.hpp"
+#include "sim/simd.hpp"
 #include "sim/stepper.hpp"
 
 namespace {
@@ -676,4 +682,82 @@ TEST_CASE("pendulum: every pendulum scene of the catalog runs 1000 steps finite"
     }
   }
   CHECK(count >= 9);
+}
+
+namespace {
+// |a - b| in units in the last place of b
+double ulps(double a, double b) {
+  if (a == b) return 0.0;
+  const double ulp =
+      std::nextafter(std::abs(b), std::numeric_limits<double>::infinity()) - std::abs(b);
+  return std::abs(a - b) / ulp;
+}
+
+// The recursion's sin and cos on every path the processor has (scalar, AVX2, AVX-512).
+std::vector<std::pair<std::vector<double>, std::vector<double>>> sinCosByPath(
+    const std::vector<double>& x) {
+  std::vector<std::pair<std::vector<double>, std::vector<double>>> out;
+  for (int path = 0; path < 3; ++path) {
+    sim::setSimd(path > 0), sim::setWideSimd(path > 1);
+    std::vector<double> s(x.size()), c(x.size());
+    sim::sinCos(x.data(), s.data(), c.data(), static_cast<int>(x.size()));
+    out.emplace_back(s, c);
+  }
+  sim::setSimd(true), sim::setWideSimd(true);
+  return out;
+}
+}  // namespace
+
+TEST_CASE("pendulum: sinCos is within an ulp of the C library's, the same bits on every path") {
+  std::vector<double> x;
+  for (int i = -20000; i <= 20000; ++i) x.push_back(i * 1e-3);  // every quadrant, finely
+  for (int j = -400; j <= 400; ++j)                             // near each multiple of pi/2
+    for (double d : {0.0, 1e-300, 1e-17, -1e-12, 1e-6})
+      x.push_back(j * (kPi / 2) + d), x.push_back(std::nextafter(j * (kPi / 2), 1e9));
+  for (double v : {0.0, -0.0, 1e-310, 3.0e5, -5.2e5, 0x1p19, 1e6, 1e22, 1e300}) x.push_back(v);
+  std::mt19937_64 gen(7);
+  std::uniform_real_distribution<double> wide(-1e4, 1e4);
+  for (int i = 0; i < 20000; ++i) x.push_back(wide(gen));
+  const auto paths = sinCosByPath(x);
+  double worst = 0.0;
+  for (size_t i = 0; i < x.size(); ++i) {
+    const double s = paths[0].first[i], c = paths[0].second[i];
+    CAPTURE(x[i]);
+    // beside a zero of sin or cos the reference's ulp is tiny: the error is absolute there
+    const double es = std::min(ulps(s, std::sin(x[i])), std::abs(s - std::sin(x[i])) / 0x1p-53);
+    const double ec = std::min(ulps(c, std::cos(x[i])), std::abs(c - std::cos(x[i])) / 0x1p-53);
+    CHECK(es <= 1.0);
+    CHECK(ec <= 1.0);
+    worst = std::max({worst, es, ec});
+    for (size_t p = 1; p < paths.size(); ++p) {  // bit for bit
+      CHECK(std::bit_cast<uint64_t>(paths[p].first[i]) == std::bit_cast<uint64_t>(s));
+      CHECK(std::bit_cast<uint64_t>(paths[p].second[i]) == std::bit_cast<uint64_t>(c));
+    }
+  }
+  {
+    testutil::FpTrapsOff off;  // the C library's sin of an infinity raises FE_INVALID, as before
+    const double inf = std::numeric_limits<double>::infinity();
+    for (const auto& [sn, cs] : sinCosByPath({inf, -inf, std::numeric_limits<double>::quiet_NaN()}))
+      for (int i = 0; i < 3; ++i) CHECK((std::isnan(sn[i]) && std::isnan(cs[i])));
+  }
+  MESSAGE("sinCos against the C library: at most " << worst << " ulp over " << x.size()
+                                                   << " angles");
+}
+
+TEST_CASE("pendulum: the recursion gives the same bits on every vector path") {
+  const int n = 37;  // not a multiple of any width: the loops' remainders run too
+  std::vector<double> R, m;
+  for (int i = 0; i < n; ++i) R.push_back(uniform(0.05, 0.5)), m.push_back(uniform(0.01, 2.0));
+  PendulumModel p = makeModel(R, m, Vec3(0.3, -9.81, 0.0), 0.02);
+  const VectorXd phi = randomVector(n, -20.0, 20.0), w = randomVector(n, -5.0, 5.0);
+  std::vector<VectorXd> acc;
+  for (int path = 0; path < 3; ++path) {
+    sim::setSimd(path > 0), sim::setWideSimd(path > 1);
+    acc.push_back(accel(p, phi, w));
+  }
+  sim::setSimd(true), sim::setWideSimd(true);
+  CHECK(acc[0].allFinite());
+  for (int path = 1; path < 3; ++path)
+    for (int i = 0; i < n; ++i)
+      CHECK(std::bit_cast<uint64_t>(acc[path][i]) == std::bit_cast<uint64_t>(acc[0][i]));
 }

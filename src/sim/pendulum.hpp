@@ -27,7 +27,8 @@ struct PendulumModel {
 
 // Workspace for the O(N) recursions (no allocation per call once sized).
 struct PendulumWork {
-  Eigen::VectorXd sn, cs, fx, fy, off, inv_pivot, T, q;  // inv_pivot: 1/pivot of the LDL^T sweep
+  // inv_pivot: 1/pivot of the elimination; T: the rods' tensions (N) after each call
+  Eigen::VectorXd sn, cs, inv_mass, fx, fy, off, inv_pivot, T, q;
 };
 
 // Angular accelerations phi'' = M(phi)^-1 (Q_gravity + Q_damping + Q_extra - C(phi, phi')), O(N).
@@ -51,6 +52,10 @@ void pendulumVelocity(const PendulumModel& m, const Eigen::VectorXd& phi, const 
 // dH/dphi at fixed p, for H = (1/2) p^T M^-1 p + V, given phi' = M^-1 p; O(N).
 void pendulumHamiltonianGradient(const PendulumModel& m, const Eigen::VectorXd& phi,
                                  const Eigen::VectorXd& omega, Eigen::VectorXd& grad);
+
+// sin and cos of n angles (rad), within about an ulp of the C library's, in vector instructions
+// where the processor has them (sim/simd.hpp); every path gives the same bits.
+void sinCos(const double* x, double* s, double* c, int n);
 
 // Bob positions, 3 per bob (m).
 void pendulumPositions(const PendulumModel& m, const Eigen::VectorXd& phi, Eigen::VectorXd& out);
