@@ -174,3 +174,27 @@ TEST_CASE("ledger: run and compare write it with --ledger, one row per written s
   CHECK(both.err ==
         "springlab run: at most one of --out, --energy and --ledger can be - (standard output)\n");
 }
+
+TEST_CASE("ledger: symplectic_euler's one-pass step gives the update's bits and the drag's work") {
+  // cloth_in_wind: drag, wind and pinned corners, no dashpots or contacts (the one-pass step)
+  scene::Built b = scene::build(scene::loadSceneArg("cloth_in_wind"));
+  const sim::MassSpringModel& m = *b.massSpring();
+  REQUIRE(m.colliders.empty());
+  const double h = 1e-4;
+  sim::State in = b.state;
+  for (Eigen::Index j = 0; j < in.v.size(); ++j) in.v[j] = 0.3 * std::sin(0.7 * j);
+  auto stepper = b.stepper(sim::Method::SymplecticEuler, h, in);
+  REQUIRE_FALSE(stepper->advance());
+  // acceleration() and the update as explicitStep writes them
+  Eigen::VectorXd a, dissipative;
+  sim::acceleration(m, in.x, in.v, a);
+  const Eigen::VectorXd v1 = in.v + h * a;
+  const Eigen::VectorXd x1 = in.x + h * v1;
+  CHECK(stepper->state().v == v1);
+  CHECK(stepper->state().x == x1);
+  sim::dissipativeForce(m, in.x, in.v, dissipative);
+  const double work = -dissipative.dot(x1 - in.x);
+  CHECK(work > 0.0);
+  CHECK(stepper->work().dissipated == doctest::Approx(work).epsilon(1e-12));
+  CHECK(stepper->work().external == 0.0);
+}

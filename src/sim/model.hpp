@@ -91,7 +91,12 @@ struct MassSpringModel {
   int particles() const { return static_cast<int>(mass.size()); }
   int springs() const { return static_cast<int>(spring_a.size()); }
   bool fixed(int i) const { return inv_mass[i] == 0.0; }
-  bool anyDashpot() const { return damping.size() > 0 && damping.maxCoeff() > 0.0; }
+  // Whether a spring has a dashpot: what noteDashpots recorded as of this damping_revision, else
+  // a look through them all (a large system's steps ask it every step).
+  bool anyDashpot() const {
+    if (spring_runs.dashpots_at == damping_revision) return spring_runs.dashpots;
+    return damping.size() > 0 && damping.maxCoeff() > 0.0;
+  }
 };
 
 // Positions and velocities, 3 doubles per particle (x0 y0 z0 x1 ...), and the time.

@@ -157,17 +157,18 @@ namespace {
 // pass a value up to 2^-20 above the bound, which still leaves the energy's square (1e200) far
 // from overflow. The step itself costs a force pass, so this check must cost a small part of one
 // (docs/benchmarks.md#the-step-around-the-force-pass).
+inline std::int32_t highBits(double v) {  // of |v|: its exponent and 20 bits of mantissa
+  std::uint64_t bits;
+  std::memcpy(&bits, &v, sizeof bits);
+  return static_cast<std::int32_t>((bits >> 32) & 0x7fffffffu);
+}
+
 bool allFiniteAndModerate(const Eigen::VectorXd& a, const Eigen::VectorXd& b) {
-  const auto high = [](double v) {
-    std::uint64_t bits;
-    std::memcpy(&bits, &v, sizeof bits);
-    return static_cast<std::int32_t>((bits >> 32) & 0x7fffffffu);
-  };
-  const std::int32_t bound = high(kEnergyOverflowCheck);
+  const std::int32_t bound = highBits(kEnergyOverflowCheck);
   const double *pa = a.data(), *pb = b.data();
   std::uint32_t above = 0;
   for (Eigen::Index j = 0, n = a.size(); j < n; ++j)
-    above |= static_cast<std::uint32_t>(high(pa[j]) > bound) | (high(pb[j]) > bound);
+    above |= static_cast<std::uint32_t>(highBits(pa[j]) > bound) | (highBits(pb[j]) > bound);
   return above == 0;
 }
 }  // namespace
@@ -295,7 +296,86 @@ Work Stepper::stepWork() {
   return w;
 }
 
+bool Stepper::fusedApplies() const {
+  if (method_ != Method::SymplecticEuler || !mass_spring_) return false;
+  const MassSpringModel& m = *mass_spring_;
+  return m.colliders.empty() && !(m.self_thickness > 0.0) && !m.anyDashpot();
+}
+
+namespace {
+// What the fused pass found: the drag's power sum over the free particles, sum (v - wind) . dx
+// (the dissipated work is c times it), and whether every new value is finite and moderate.
+struct FusedPass {
+  double drag_sum = 0.0;
+  bool moderate = true;
+};
+
+// v' = v + h a and x' = x + h v' with a = F / m (0 for a fixed particle): the operations of
+// acceleration() and explicitStep(), so the same bits, in one pass that also sums the drag's
+// power over the displacement x' - x and checks x' and v' as allFiniteAndModerate does. One loop
+// over the coordinates, each with its particle's inverse mass (`inv3`, 0 when fixed), which the
+// compiler vectorises; the wind (a vector per particle) is taken off after it, from the sums of
+// the displacement by component.
+FusedPass symplecticUpdate(const MassSpringModel& m, const State& in, double h,
+                           const Eigen::VectorXd& force, const Eigen::VectorXd& inv3, State& out) {
+  const Eigen::Index n3 = in.x.size();
+  out.x.resize(n3), out.v.resize(n3);
+  const double *X = in.x.data(), *V = in.v.data(), *F = force.data(), *inv = inv3.data();
+  double *X1 = out.x.data(), *V1 = out.v.data();
+  const std::int32_t bound = highBits(kEnergyOverflowCheck);
+  // kLanes partial sums and flags, one per coordinate j mod kLanes: independent, so the compiler
+  // makes them the lanes of a vector (a single running sum would keep the loop scalar)
+  constexpr int kLanes = 4;
+  double partial[kLanes] = {};
+  std::int32_t high[kLanes] = {};
+  auto coordinate = [&](Eigen::Index j, int lane) {
+    const bool free = inv[j] != 0.0;
+    const double a = free ? inv[j] * F[j] : 0.0;
+    const double v1 = V[j] + h * a, x1 = X[j] + h * v1;
+    V1[j] = v1, X1[j] = x1;
+    partial[lane] += free ? V[j] * (x1 - X[j]) : 0.0;
+    high[lane] = std::max(high[lane], std::max(highBits(x1), highBits(v1)));
+  };
+  Eigen::Index j = 0;
+  for (; j + kLanes <= n3; j += kLanes)
+    for (int lane = 0; lane < kLanes; ++lane) coordinate(j + lane, lane);
+  for (int lane = 0; j < n3; ++j, ++lane) coordinate(j, lane);
+  double power = 0.0;
+  bool above = false;
+  for (int lane = 0; lane < kLanes; ++lane) power += partial[lane], above |= high[lane] > bound;
+  if (m.wind != Vec3::Zero())  // sum (v - wind) . dx = sum v . dx - wind . sum dx
+    for (Eigen::Index j = 0; j < n3; ++j)
+      if (inv[j] != 0.0) power -= m.wind[j % 3] * (X1[j] - X[j]);
+  return {power, !above};
+}
+}  // namespace
+
+std::optional<Divergence> Stepper::advanceFused() {
+  const MassSpringModel& m = *mass_spring_;
+  next_.t = t_origin_ + static_cast<double>(steps_since_origin_ + 1) * h_;  // k h, not a sum
+  if (inv3_revision_ != m.revision || inv3_.size() != cur_.x.size()) {
+    inv3_.resize(cur_.x.size());
+    for (int i = 0; i < m.particles(); ++i) inv3_.segment<3>(3 * i).setConstant(m.inv_mass[i]);
+    inv3_revision_ = m.revision;
+  }
+  totalForce(m, cur_.x, cur_.v, a_);
+  const FusedPass pass = symplecticUpdate(m, cur_, h_, a_, inv3_, next_);
+  if (!pass.moderate)
+    if (auto d = checkNext()) return d;        // names the culprit
+  work_.dissipated += m.drag * pass.drag_sum;  // -(F_drag . dx), F_drag = -c (v - wind)
+  if (m.grab >= 0 && !m.fixed(m.grab)) {       // the mouse spring's work over its particle's move
+    const int g = 3 * m.grab;
+    work_.external +=
+        m.grab_stiffness *
+        (m.grab_target - cur_.x.segment<3>(g)).dot(next_.x.segment<3>(g) - cur_.x.segment<3>(g));
+  }
+  std::swap(cur_, next_);
+  ++steps_since_origin_;
+  return std::nullopt;
+}
+
 std::optional<Divergence> Stepper::advance() {
+  if (fusedApplies()) return advanceFused();
   if (!integrate()) return Divergence{next_.t, method_, solver_error_, -1};
   if (auto d = checkNext()) return d;  // never commit a non-finite step
   const double contact_work = resolveContacts();

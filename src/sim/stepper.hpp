@@ -4,6 +4,7 @@
 // returns a report.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -92,6 +93,12 @@ class Stepper {
   // in its substeps): next_ moved out of them; returns the energy the contacts removed (J), 0
   // when none touched.
   double resolveContacts();
+  // symplectic_euler on a mass-spring system whose ledger is the drag's and the mouse's alone and
+  // which meets no contact: the update, the finite check and the ledger in one pass after the
+  // force pass (docs/benchmarks.md#the-step-around-the-force-pass); the same bits as advance()'s
+  // general path, and the ledger's to rounding.
+  bool fusedApplies() const;
+  std::optional<Divergence> advanceFused();
   // F_diss(x, v) . d and F_grab(x) . d (generalised forces for a pendulum), d = dir - *from, or
   // dir itself when from is null
   Work forceDot(const Eigen::VectorXd& x, const Eigen::VectorXd& v, const Eigen::VectorXd& dir,
@@ -107,6 +114,8 @@ class Stepper {
   PendulumWork pwork_;
   Work work_;
   Eigen::VectorXd fwork_, sx_, sv_, dirx_;  // the ledger's scratch
+  Eigen::VectorXd inv3_;  // advanceFused's inverse mass per coordinate, as of inv3_revision_
+  std::uint64_t inv3_revision_ = ~std::uint64_t{0};
   ImplicitEulerSolver implicit_;
   TimeFeSolver time_fe_;
   MidpointSolver midpoint_;
