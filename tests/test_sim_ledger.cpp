@@ -9,6 +9,7 @@
 #include "scene/build.hpp"
 #include "scene/load.hpp"
 #include "sim/forces.hpp"
+#include "sim/parallel.hpp"
 #include "util.hpp"
 
 using namespace testutil;
@@ -176,25 +177,36 @@ TEST_CASE("ledger: run and compare write it with --ledger, one row per written s
 }
 
 TEST_CASE("ledger: symplectic_euler's one-pass step gives the update's bits and the drag's work") {
-  // cloth_in_wind: drag, wind and pinned corners, no dashpots or contacts (the one-pass step)
-  scene::Built b = scene::build(scene::loadSceneArg("cloth_in_wind"));
-  const sim::MassSpringModel& m = *b.massSpring();
-  REQUIRE(m.colliders.empty());
-  const double h = 1e-4;
-  sim::State in = b.state;
-  for (Eigen::Index j = 0; j < in.v.size(); ++j) in.v[j] = 0.3 * std::sin(0.7 * j);
-  auto stepper = b.stepper(sim::Method::SymplecticEuler, h, in);
-  REQUIRE_FALSE(stepper->advance());
-  // acceleration() and the update as explicitStep writes them
-  Eigen::VectorXd a, dissipative;
-  sim::acceleration(m, in.x, in.v, a);
-  const Eigen::VectorXd v1 = in.v + h * a;
-  const Eigen::VectorXd x1 = in.x + h * v1;
-  CHECK(stepper->state().v == v1);
-  CHECK(stepper->state().x == x1);
-  sim::dissipativeForce(m, in.x, in.v, dissipative);
-  const double work = -dissipative.dot(x1 - in.x);
-  CHECK(work > 0.0);
-  CHECK(stepper->work().dissipated == doctest::Approx(work).epsilon(1e-12));
-  CHECK(stepper->work().external == 0.0);
+  // cloth_in_wind: drag, wind and pinned corners; cloth_128: the force pass in blocks, the update
+  // of each block inside it (on 1 and 2 threads); neither has dashpots or contacts
+  for (const char* name : {"cloth_in_wind", "cloth_128"})
+    for (const int threads : {1, 2}) {
+      CAPTURE(name);
+      CAPTURE(threads);
+      scene::Built b = scene::build(scene::loadSceneArg(name));
+      const sim::MassSpringModel& m = *b.massSpring();
+      REQUIRE(m.colliders.empty());
+      const double h = 1e-5;
+      sim::State in = b.state;
+      for (Eigen::Index j = 0; j < in.v.size(); ++j) in.v[j] = 0.3 * std::sin(0.7 * j);
+      const int before = sim::kernelThreadsSetting();
+      sim::setKernelThreads(threads);
+      auto stepper = b.stepper(sim::Method::SymplecticEuler, h, in);
+      const bool diverged = stepper->advance().has_value();
+      sim::setKernelThreads(before);
+      REQUIRE_FALSE(diverged);
+      // acceleration() and the update as explicitStep writes them
+      Eigen::VectorXd a, dissipative;
+      sim::acceleration(m, in.x, in.v, a);
+      const Eigen::VectorXd v1 = in.v + h * a;
+      const Eigen::VectorXd x1 = in.x + h * v1;
+      CHECK(stepper->state().v == v1);
+      CHECK(stepper->state().x == x1);
+      sim::dissipativeForce(m, in.x, in.v, dissipative);
+      const double work = -dissipative.dot(x1 - in.x);
+      CHECK(work > 0.0);
+      CHECK(stepper->work().dissipated == doctest::Approx(work).epsilon(1e-12));
+      CHECK(stepper->work().external == 0.0);
+    }
+  REQUIRE_FALSE(scene::build(scene::loadSceneArg("cloth_128")).massSpring()->spring_runs.empty());
 }

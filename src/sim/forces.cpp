@@ -221,16 +221,19 @@ void evenItem(const RunsPass& p, const double* x, int i) {
   addBlockSpringForces(p.runs, 2 * i, p.in, p.forces);
 }
 
+using BlockEpilogue = std::function<void(int, int, int)>;  // totalForceThen's `after`
+
 // With loose springs, the phases after the even one: the odd blocks' runs, the loose springs on
 // one member (in spring order), then every block merged back into F less the drag.
 void oddPhasesWithLoose(util::TeamMember& team, const RunsPass& p, const MassSpringModel& m,
-                        double* F) {
+                        double* F, const BlockEpilogue* after) {
   team.forEach(0, p.blocks / 2,
                [&](int i) { addBlockSpringForces(p.runs, 2 * i + 1, p.in, p.forces); });
   team.single([&] { addLooseSpringForces(p.runs, m.spring_a, m.spring_b, p.in, p.forces); });
   team.forEach(0, p.blocks, [&](int k) {
     const auto [from, to] = p.particlesOf(k);
     mergeComponents(p.forces, p.body, from, to, F);
+    if (after) (*after)(from, to, k);
   });
 }
 
@@ -242,7 +245,7 @@ void oddPhasesWithLoose(util::TeamMember& team, const RunsPass& p, const MassSpr
 // without dashpots: the even phase also looks for one (dashpotInSlice), and if it finds one the
 // pass stops there, before F is written, and returns false.
 bool totalForceInRuns(const MassSpringModel& m, const Eigen::VectorXd& x, const Eigen::VectorXd& v,
-                      double* F, bool elastic_only = false) {
+                      double* F, bool elastic_only = false, const BlockEpilogue* after = nullptr) {
   const RunsPass p = runsPass(m, v, elastic_only);
   const int items = (p.blocks + 1) / 2;
   // looked for only where the dampings changed since noteDashpots
@@ -258,7 +261,7 @@ bool totalForceInRuns(const MassSpringModel& m, const Eigen::VectorXd& x, const 
     });
     if (dashpot.load(std::memory_order_relaxed)) return;  // after the barrier: every member sees it
     if (!p.runs.loose.empty()) {
-      oddPhasesWithLoose(team, p, m, F);
+      oddPhasesWithLoose(team, p, m, F, after);
       return;
     }
     mergeAsOddBlocksComplete(
@@ -269,6 +272,11 @@ bool totalForceInRuns(const MassSpringModel& m, const Eigen::VectorXd& x, const 
         [&](int k0, int k1) {
           mergeComponents(p.forces, p.body, p.particlesOf(k0).first, p.particlesOf(k1 - 1).second,
                           F);
+          if (after)  // the last merge may name a block past the end (empty)
+            for (int k = k0; k < std::min(k1, p.blocks); ++k) {
+              const auto [from, to] = p.particlesOf(k);
+              (*after)(from, to, k);
+            }
         },
         handOver);
   });
@@ -294,6 +302,28 @@ void totalForce(const MassSpringModel& m, const Eigen::VectorXd& x, const Eigen:
   }
   if (m.grab >= 0 && !m.fixed(m.grab))
     f.segment<3>(3 * m.grab) += m.grab_stiffness * (m.grab_target - x.segment<3>(3 * m.grab));
+}
+
+namespace {
+// Whether the pass runs in blocks for totalForceThen: runs built, no dashpot on the first spring
+// (a damped cloth goes spring by spring at once), no mouse spring (added after the pass).
+bool passInBlocks(const MassSpringModel& m) {
+  return adjacencyBuilt(m) && !m.spring_runs.empty() &&
+         !(m.damping.size() > 0 && m.damping[0] > 0.0) && !(m.grab >= 0 && !m.fixed(m.grab));
+}
+}  // namespace
+
+int forcePassSlots(const MassSpringModel& m) {
+  return passInBlocks(m) ? std::max(1, m.spring_runs.blocks()) : 1;
+}
+
+void totalForceThen(const MassSpringModel& m, const Eigen::VectorXd& x, const Eigen::VectorXd& v,
+                    Eigen::VectorXd& f, const BlockEpilogue& after) {
+  const int n = m.particles();
+  f.resize(3 * n);
+  if (passInBlocks(m) && totalForceInRuns(m, x, v, f.data(), false, &after)) return;
+  totalForce(m, x, v, f);  // the pass found a dashpot, or runs spring by spring
+  after(0, n, 0);
 }
 
 void elasticForce(const MassSpringModel& m, const Eigen::VectorXd& x, Eigen::VectorXd& f) {

@@ -3,6 +3,8 @@
 // dashpot along u, linear drag (seed 000 eq. A2) and gravity. docs/scenes.md#mass-spring-systems.
 #pragma once
 
+#include <functional>
+
 #include "sim/model.hpp"
 
 namespace sim {
@@ -10,6 +12,16 @@ namespace sim {
 // f = total force on every particle (N); rows of fixed particles hold the spring forces on them.
 void totalForce(const MassSpringModel& m, const Eigen::VectorXd& x, const Eigen::VectorXd& v,
                 Eigen::VectorXd& f);
+
+// totalForce, and then after(from, to, slot) on the particles [from, to) once their force in f is
+// complete, while it is still in cache: on the kernel thread that merged them, in the pass's
+// blocks, each block a slot of its own in [0, forcePassSlots(m)) (a pass that does not run in
+// blocks calls it once, on everything, in slot 0). Calls may run at once on different threads,
+// on disjoint particles; a sum over the slots in slot order is the same whatever the thread count.
+// (docs/benchmarks.md#the-step-around-the-force-pass)
+int forcePassSlots(const MassSpringModel& m);
+void totalForceThen(const MassSpringModel& m, const Eigen::VectorXd& x, const Eigen::VectorXd& v,
+                    Eigen::VectorXd& f, const std::function<void(int, int, int)>& after);
 
 // Only the springs' elastic forces, -k (l - r) u on each end b and its negative on a, by the same
 // passes (the same bits as totalForce's spring terms; no gravity, drag, dashpots or mouse).

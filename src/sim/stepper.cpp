@@ -303,28 +303,23 @@ bool Stepper::fusedApplies() const {
 }
 
 namespace {
-// What the fused pass found: the drag's power sum over the free particles, sum (v - wind) . dx
-// (the dissipated work is c times it), and whether every new value is finite and moderate.
-struct FusedPass {
+// What the update of a range of particles found: the drag's power sum over its free particles,
+// sum (v - wind) . dx (the dissipated work is c times it), and the largest highBits of a new value.
+struct RangeUpdate {
   double drag_sum = 0.0;
-  bool moderate = true;
+  std::int32_t high = 0;
 };
 
-// v' = v + h a and x' = x + h v' with a = F / m (0 for a fixed particle): the operations of
-// acceleration() and explicitStep(), so the same bits, in one pass that also sums the drag's
-// power over the displacement x' - x and checks x' and v' as allFiniteAndModerate does. One loop
-// over the coordinates, each with its particle's inverse mass (`inv3`, 0 when fixed), which the
-// compiler vectorises; the wind (a vector per particle) is taken off after it, from the sums of
-// the displacement by component.
-FusedPass symplecticUpdate(const MassSpringModel& m, const State& in, double h,
-                           const Eigen::VectorXd& force, const Eigen::VectorXd& inv3, State& out) {
-  const Eigen::Index n3 = in.x.size();
-  out.x.resize(n3), out.v.resize(n3);
-  const double *X = in.x.data(), *V = in.v.data(), *F = force.data(), *inv = inv3.data();
+// v' = v + h a and x' = x + h v' with a = F / m (0 for a fixed particle) on the coordinates
+// [j0, j1): the operations of acceleration() and explicitStep(), so the same bits, in one pass
+// that also sums the drag's power over the displacement x' - x and takes the values' highBits
+// as allFiniteAndModerate does. Each coordinate has its particle's inverse mass (`inv3`, 0 when
+// fixed), and kLanes partial sums (one per coordinate j mod kLanes) are independent, so the
+// compiler makes them the lanes of a vector; the wind is taken off after, from the displacements.
+RangeUpdate symplecticUpdate(const MassSpringModel& m, const State& in, double h, const double* F,
+                             const double* inv, Eigen::Index j0, Eigen::Index j1, State& out) {
+  const double *X = in.x.data(), *V = in.v.data();
   double *X1 = out.x.data(), *V1 = out.v.data();
-  const std::int32_t bound = highBits(kEnergyOverflowCheck);
-  // kLanes partial sums and flags, one per coordinate j mod kLanes: independent, so the compiler
-  // makes them the lanes of a vector (a single running sum would keep the loop scalar)
   constexpr int kLanes = 4;
   double partial[kLanes] = {};
   std::int32_t high[kLanes] = {};
@@ -336,34 +331,46 @@ FusedPass symplecticUpdate(const MassSpringModel& m, const State& in, double h,
     partial[lane] += free ? V[j] * (x1 - X[j]) : 0.0;
     high[lane] = std::max(high[lane], std::max(highBits(x1), highBits(v1)));
   };
-  Eigen::Index j = 0;
-  for (; j + kLanes <= n3; j += kLanes)
+  Eigen::Index j = j0;
+  for (; j + kLanes <= j1; j += kLanes)
     for (int lane = 0; lane < kLanes; ++lane) coordinate(j + lane, lane);
-  for (int lane = 0; j < n3; ++j, ++lane) coordinate(j, lane);
-  double power = 0.0;
-  bool above = false;
-  for (int lane = 0; lane < kLanes; ++lane) power += partial[lane], above |= high[lane] > bound;
+  for (int lane = 0; j < j1; ++j, ++lane) coordinate(j, lane);
+  RangeUpdate r;
+  for (int lane = 0; lane < kLanes; ++lane)
+    r.drag_sum += partial[lane], r.high = std::max(r.high, high[lane]);
   if (m.wind != Vec3::Zero())  // sum (v - wind) . dx = sum v . dx - wind . sum dx
-    for (Eigen::Index j = 0; j < n3; ++j)
-      if (inv[j] != 0.0) power -= m.wind[j % 3] * (X1[j] - X[j]);
-  return {power, !above};
+    for (j = j0; j < j1; ++j)
+      if (inv[j] != 0.0) r.drag_sum -= m.wind[j % 3] * (X1[j] - X[j]);
+  return r;
 }
 }  // namespace
 
+// The update runs inside the force pass, block by block as each block's forces are complete
+// (sim::totalForceThen): in cache, and on both kernel threads. Each block's sums go to its own
+// slot, added in slot order after the pass, so the ledger does not depend on the thread count.
 std::optional<Divergence> Stepper::advanceFused() {
   const MassSpringModel& m = *mass_spring_;
   next_.t = t_origin_ + static_cast<double>(steps_since_origin_ + 1) * h_;  // k h, not a sum
-  if (inv3_revision_ != m.revision || inv3_.size() != cur_.x.size()) {
-    inv3_.resize(cur_.x.size());
+  const Eigen::Index n3 = cur_.x.size();
+  if (inv3_revision_ != m.revision || inv3_.size() != n3) {
+    inv3_.resize(n3);
     for (int i = 0; i < m.particles(); ++i) inv3_.segment<3>(3 * i).setConstant(m.inv_mass[i]);
     inv3_revision_ = m.revision;
   }
-  totalForce(m, cur_.x, cur_.v, a_);
-  const FusedPass pass = symplecticUpdate(m, cur_, h_, a_, inv3_, next_);
-  if (!pass.moderate)
-    if (auto d = checkNext()) return d;        // names the culprit
-  work_.dissipated += m.drag * pass.drag_sum;  // -(F_drag . dx), F_drag = -c (v - wind)
-  if (m.grab >= 0 && !m.fixed(m.grab)) {       // the mouse spring's work over its particle's move
+  next_.x.resize(n3), next_.v.resize(n3);
+  slots_.assign(forcePassSlots(m), RangeUpdateSlot{});
+  totalForceThen(m, cur_.x, cur_.v, a_, [&](int from, int to, int slot) {
+    const RangeUpdate r =
+        symplecticUpdate(m, cur_, h_, a_.data(), inv3_.data(), 3 * from, 3 * to, next_);
+    slots_[slot] = {r.drag_sum, r.high};
+  });
+  double drag_sum = 0.0;
+  std::int32_t high = 0;
+  for (const RangeUpdateSlot& s : slots_) drag_sum += s.drag_sum, high = std::max(high, s.high);
+  if (high > highBits(kEnergyOverflowCheck))
+    if (auto d = checkNext()) return d;   // names the culprit
+  work_.dissipated += m.drag * drag_sum;  // -(F_drag . dx), F_drag = -c (v - wind)
+  if (m.grab >= 0 && !m.fixed(m.grab)) {  // the mouse spring's work over its particle's move
     const int g = 3 * m.grab;
     work_.external +=
         m.grab_stiffness *

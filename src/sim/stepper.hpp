@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "sim/implicit.hpp"
 #include "sim/midpoint.hpp"
@@ -116,6 +117,11 @@ class Stepper {
   Eigen::VectorXd fwork_, sx_, sv_, dirx_;  // the ledger's scratch
   Eigen::VectorXd inv3_;  // advanceFused's inverse mass per coordinate, as of inv3_revision_
   std::uint64_t inv3_revision_ = ~std::uint64_t{0};
+  struct RangeUpdateSlot {  // advanceFused's sums of one block of the force pass
+    double drag_sum = 0.0;
+    std::int32_t high = 0;
+  };
+  std::vector<RangeUpdateSlot> slots_;
   ImplicitEulerSolver implicit_;
   TimeFeSolver time_fe_;
   MidpointSolver midpoint_;
