@@ -321,7 +321,7 @@ void benchStiff(const scene::SceneDef& def, const std::string& name, double swin
   const scene::Built b = scene::build(def);
   const sim::Counts counts = b.counts();
   std::string out;
-  appendf(out, "\n# stiff cloth: %s, %d particles, %d springs, %s at dt = %.4g s", name.c_str(),
+  appendf(out, "\n# swing: %s, %d particles, %d springs, %s at dt = %.4g s", name.c_str(),
           counts.particles, counts.springs, std::string(sim::info(def.integrator).name).c_str(),
           def.dt);
   if (sim::info(def.integrator).iterated) appendf(out, " (%s)", settingsText(b, w).c_str());

@@ -55,8 +55,10 @@ constexpr std::array kBenchOptions = {
                "cost), pendulum (the N-link table) or all",
                "all"},
     OptionSpec{"--stiff", "A,B,...",
-               "the stiff-cloth swings: each scene with its own method, for --swing seconds",
-               "cloth_128,cloth_128_xpbd"},
+               "the swings (the stiff cloths, the mesh and lattice scenes): each scene with its "
+               "own method, for --swing seconds",
+               "cloth_128,cloth_128_xpbd,tablecloth_on_sphere,flag_in_wind,jelly_cube,jelly_ball,"
+               "jelly_hanging"},
     OptionSpec{"--self", "A,B,...",
                "self-collision's cost: each scene with its own method, without and with it, for "
                "--swing seconds",
