@@ -1,12 +1,18 @@
 #include "app/provenance.hpp"
 
+#include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "app/prefs.hpp"
 #include "cli/options.hpp"
+#include "scene/load.hpp"
+#include "scene/scene_def.hpp"
 #include "util/atomic_file.hpp"
+#include "util/one_line.hpp"
 
 namespace app {
 
@@ -69,28 +75,60 @@ T field(const json& j, const char* key) {
   }
 }
 
-void fill(const json& j, RecordOptions& o) {
+// A number of `key` from lo to hi (whole where `whole`), or an exception naming the range: a
+// file's values meet the limits of the options they stand for (docs/cli.md#record), so that a
+// replay never sizes a picture or a clip beyond what the command line allows.
+double bounded(const json& j, const char* key, double lo, double hi, bool whole = false) {
+  const double x = field<double>(j, key);
+  if (!(x >= lo && x <= hi) || (whole && x != std::floor(x))) {
+    char range[96];
+    std::snprintf(range, sizeof range, "%s from %g to %g", whole ? "a whole number" : "a number",
+                  lo, hi);
+    throw std::runtime_error(std::string("key \"") + key + "\" must be " + range + ", not " +
+                             j.at(key).dump());
+  }
+  return x;
+}
+
+// A duration or step: a number > 0 (as --seconds and --dt).
+double positive(const json& j, const char* key) {
+  const double x = field<double>(j, key);
+  if (!(x > 0))
+    throw std::runtime_error(std::string("key \"") + key + "\" must be a number > 0, not " +
+                             j.at(key).dump());
+  return x;
+}
+
+void fillScene(const json& j, RecordOptions& o) {
   const json& scene = j.at("scene");
   o.scene_name = field<std::string>(scene, "name");
   o.scene_source = field<std::string>(scene, "source");
   if (!scene.contains("definition") || !scene.at("definition").is_object())
     throw std::runtime_error("key \"scene.definition\" must be the scene's JSON object");
   o.scene_json = scene.at("definition").dump();
+}
+
+void fill(const json& j, RecordOptions& o) {
+  fillScene(j, o);
   o.session.integrator = field<std::string>(j, "integrator");
-  o.session.dt = field<double>(j, "dt");
+  o.session.dt = positive(j, "dt");
   // absent in provenance files of springlab 0.8 (before lanes and events)
   if (j.contains("lanes")) o.session.lanes = field<std::string>(j, "lanes");
   if (j.contains("side_by_side")) o.side_by_side = field<bool>(j, "side_by_side");
   o.session.at = field<std::vector<std::string>>(j, "events");
-  o.fps = field<double>(j, "fps");
-  o.width = field<int>(j, "width");
-  o.height = field<int>(j, "height");
-  o.seconds = field<double>(j, "seconds");
+  o.fps = bounded(j, "fps", kMinRecordFps, kMaxRecordFps);
+  o.width = int(bounded(j, "width", kMinWindowSide, kMaxRecordWidth, true));
+  o.height = int(bounded(j, "height", kMinWindowSide, kMaxRecordHeight, true));
+  o.seconds = positive(j, "seconds");
   // "ui" where present; a file of a build before it has only "no_ui", and that build drew the
   // panel unless no_ui was true: replayed as it was recorded
   o.ui = j.contains("ui") ? field<bool>(j, "ui") : !field<bool>(j, "no_ui");
   o.caption = field<bool>(j, "caption");
   o.camera = field<std::vector<std::string>>(j, "camera");
+  scene::CameraDef probe;  // as --camera: each item must apply
+  for (const std::string& item : o.camera)
+    if (auto problem = scene::applyCameraOption(item, probe))
+      throw std::runtime_error("key \"camera\": " + *problem);
 }
 
 }  // namespace
@@ -100,17 +138,41 @@ std::optional<std::string> readProvenance(const std::string& path, RecordOptions
   if (!in) return path + ": cannot read the provenance file";
   std::stringstream text;
   text << in.rdbuf();
+  return parseProvenance(text.str(), path, o);
+}
+
+namespace {
+std::optional<std::string> parseProvenanceText(std::string_view text, const std::string& name,
+                                               RecordOptions& o) {
+  // the scene's limit on nesting, with the two levels around its definition ("scene", then
+  // "definition"): the definition is printed again, which recurses once per level
+  constexpr int kMaxDepth = scene::kMaxJsonDepth + 2;
+  const auto limitDepth = [](int depth, json::parse_event_t, json&) {
+    if (depth > kMaxDepth)
+      throw std::runtime_error("arrays and objects nested deeper than " +
+                               std::to_string(kMaxDepth) + " levels");
+    return true;
+  };
   try {
-    const json j = json::parse(text.str());
+    const json j = json::parse(text, limitDepth);
     if (!j.is_object() || !j.contains("scene") || !j.at("scene").is_object())
-      return path + ": not a springlab provenance file (no \"scene\" object)";
+      return name + ": not a springlab provenance file (no \"scene\" object)";
     fill(j, o);
   } catch (const json::parse_error& e) {
-    return path + ": not valid JSON (byte " + std::to_string(e.byte) + ")";
+    return name + ": not valid JSON (byte " + std::to_string(e.byte) + ")";
   } catch (const std::exception& e) {
-    return path + ": " + e.what();
+    return name + ": " + e.what();
   }
   return std::nullopt;
+}
+}  // namespace
+
+// The problem in one line (util/one_line.hpp): the text may hold a line break
+std::optional<std::string> parseProvenance(std::string_view text, const std::string& name,
+                                           RecordOptions& o) {
+  auto problem = parseProvenanceText(text, name, o);
+  if (problem) *problem = util::oneLine(*problem);
+  return problem;
 }
 
 }  // namespace app

@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "app/record.hpp"
@@ -27,5 +28,9 @@ bool writeProvenance(const std::string& path, const Provenance& p, std::string* 
 // Reads one back into `o` (scene text, integrator, dt, fps, size, seconds, ui or an older file's
 // no_ui, caption, camera, lanes, events); the problem (naming the file and key) or nothing.
 std::optional<std::string> readProvenance(const std::string& path, RecordOptions& o);
+// The same from the file's text, `name` naming it in the problem ("NAME: key \"fps\" must be...");
+// every value within the limits the command line's options have (fps, size, seconds, dt, camera).
+std::optional<std::string> parseProvenance(std::string_view text, const std::string& name,
+                                           RecordOptions& o);
 
 }  // namespace app

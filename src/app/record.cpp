@@ -21,14 +21,15 @@
 #include "cli/progress.hpp"
 #include "scene/catalog.hpp"
 #include "scene/load.hpp"
+#include "util/one_line.hpp"
 
 namespace app {
 
 namespace {
 
 constexpr const char* kPrefix = "springlab record";
-constexpr int kMinFps = 1, kMaxFps = 240;
-constexpr int kMinSide = kMinWindowSide, kMaxWidth = 3840, kMaxHeight = 2160;  // px: up to 4K UHD
+constexpr int kMinFps = kMinRecordFps, kMaxFps = kMaxRecordFps;
+constexpr int kMinSide = kMinWindowSide, kMaxWidth = kMaxRecordWidth, kMaxHeight = kMaxRecordHeight;
 constexpr double kBannerHoldSeconds = 1.0;  // a divergence's last frame stays this long
 constexpr double kMaxFrames = 1e7;          // 46 hours at 60 fps: beyond it a typo, not a clip
 
@@ -108,8 +109,9 @@ std::optional<std::string> readSceneText(RecordOptions& o) {
 
 }  // namespace
 
-std::optional<std::string> parseRecordOptions(const std::vector<std::string>& args,
-                                              RecordOptions& o) {
+namespace {
+std::optional<std::string> parseRecordOptionsText(const std::vector<std::string>& args,
+                                                  RecordOptions& o) {
   cli::SplitArgs split;
   if (auto problem = cli::splitArgs(args, cli::recordOptions(), split)) return problem;
   for (const cli::GivenOption& given : split.options)
@@ -125,6 +127,15 @@ std::optional<std::string> parseRecordOptions(const std::vector<std::string>& ar
   }
   if (o.scene.empty()) return cli::missingScene();
   return std::nullopt;
+}
+}  // namespace
+
+// The problem in one line (util/one_line.hpp): the text may hold a line break
+std::optional<std::string> parseRecordOptions(const std::vector<std::string>& args,
+                                              RecordOptions& o) {
+  auto problem = parseRecordOptionsText(args, o);
+  if (problem) *problem = util::oneLine(*problem);
+  return problem;
 }
 
 }  // namespace app

@@ -11,6 +11,11 @@
 
 namespace app {
 
+// The limits of a recording's rate and picture (docs/cli.md#record): --fps and --size, and the
+// same keys of a provenance file that --replay reads.
+inline constexpr int kMinRecordFps = 1, kMaxRecordFps = 240;
+inline constexpr int kMaxRecordWidth = 3840, kMaxRecordHeight = 2160;  // px: up to 4K UHD
+
 struct RecordOptions {
   std::string scene;  // a built-in name or a .json path (empty with --replay)
   std::string out;

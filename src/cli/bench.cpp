@@ -19,6 +19,7 @@
 #include "sim/spring_runs.hpp"
 #include "sim/stepper.hpp"
 #include "sim/xpbd_kernels.hpp"
+#include "util/one_line.hpp"
 
 namespace cli {
 
@@ -451,7 +452,8 @@ void benchPendulum(double budget, long long maxSteps, Progress& progress, long l
 }
 }  // namespace
 
-std::optional<std::string> parseBenchOptions(const Args& args, BenchOptions& o) {
+namespace {
+std::optional<std::string> parseBenchOptionsText(const Args& args, BenchOptions& o) {
   SplitArgs given;
   if (auto problem = splitArgs(args, benchOptions(), given)) return problem;
   if (!given.positional.empty())
@@ -462,6 +464,14 @@ std::optional<std::string> parseBenchOptions(const Args& args, BenchOptions& o) 
     for (const auto& i : sim::integrators())
       if (sim::appliesTo(i.method, kBenchKind)) o.integrators.push_back(i.method);
   return std::nullopt;
+}
+}  // namespace
+
+// The problem in one line (util/one_line.hpp): the text may hold a line break
+std::optional<std::string> parseBenchOptions(const Args& args, BenchOptions& o) {
+  auto problem = parseBenchOptionsText(args, o);
+  if (problem) *problem = util::oneLine(*problem);
+  return problem;
 }
 
 int benchCommand(const Args& args) {

@@ -4,6 +4,7 @@
 #include <array>
 
 #include "lab/events.hpp"
+#include "util/one_line.hpp"
 
 namespace cli {
 
@@ -326,7 +327,8 @@ const OptionSpec* findOption(OptionTable table, std::string_view name) {
   return it == table.end() ? nullptr : &*it;
 }
 
-std::optional<std::string> splitArgs(const Args& args, OptionTable table, SplitArgs& out) {
+namespace {
+std::optional<std::string> splitArgsText(const Args& args, OptionTable table, SplitArgs& out) {
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (a.rfind("--", 0) != 0) {
@@ -351,8 +353,18 @@ std::optional<std::string> splitArgs(const Args& args, OptionTable table, SplitA
   }
   return std::nullopt;
 }
+}  // namespace
 
-std::optional<std::string> takeScene(const SplitArgs& split, std::string& scene, SceneArg need) {
+// The problem in one line (util/one_line.hpp): the text may hold a line break
+std::optional<std::string> splitArgs(const Args& args, OptionTable table, SplitArgs& out) {
+  auto problem = splitArgsText(args, table, out);
+  if (problem) *problem = util::oneLine(*problem);
+  return problem;
+}
+
+namespace {
+std::optional<std::string> takeSceneText(const SplitArgs& split, std::string& scene,
+                                         SceneArg need) {
   if (split.positional.size() > 1)
     return "unexpected argument \"" + split.positional[1] + "\" (one SCENE only)";
   if (!split.positional.empty())
@@ -360,6 +372,14 @@ std::optional<std::string> takeScene(const SplitArgs& split, std::string& scene,
   else if (need == SceneArg::Required)
     return missingScene();
   return std::nullopt;
+}
+}  // namespace
+
+// The problem in one line (util/one_line.hpp): the text may hold a line break
+std::optional<std::string> takeScene(const SplitArgs& split, std::string& scene, SceneArg need) {
+  auto problem = takeSceneText(split, scene, need);
+  if (problem) *problem = util::oneLine(*problem);
+  return problem;
 }
 
 std::string missingScene() {

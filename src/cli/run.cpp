@@ -15,6 +15,7 @@
 #include "sim/energy.hpp"
 #include "sim/stepper.hpp"
 #include "util/format.hpp"
+#include "util/one_line.hpp"
 
 namespace cli {
 
@@ -269,7 +270,8 @@ void printSummary(const RunOptions& o, const RunPlan& plan, const scene::Built& 
 
 }  // namespace
 
-std::optional<std::string> parseRunOptions(const Args& args, RunOptions& o) {
+namespace {
+std::optional<std::string> parseRunOptionsText(const Args& args, RunOptions& o) {
   SplitArgs split;
   if (auto problem = splitArgs(args, runOptions(), split)) return problem;
   for (const auto& given : split.options)
@@ -279,6 +281,14 @@ std::optional<std::string> parseRunOptions(const Args& args, RunOptions& o) {
       (o.out && *o.out == "-") + (o.energy && *o.energy == "-") + (o.ledger && *o.ledger == "-");
   if (toStdout > 1) return "at most one of --out, --energy and --ledger can be - (standard output)";
   return std::nullopt;
+}
+}  // namespace
+
+// The problem in one line (util/one_line.hpp): the text may hold a line break
+std::optional<std::string> parseRunOptions(const Args& args, RunOptions& o) {
+  auto problem = parseRunOptionsText(args, o);
+  if (problem) *problem = util::oneLine(*problem);
+  return problem;
 }
 
 int runCommand(const Args& args) {

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "lab/lane.hpp"
+#include "util/one_line.hpp"
 
 namespace lab {
 
@@ -53,7 +54,8 @@ std::string eventKeyList() {
   return "integrator, dt, " + sim::eventParameterKeys();
 }
 
-std::optional<std::string> parseEvent(const std::string& text, Event& out) {
+namespace {
+std::optional<std::string> parseEventText(const std::string& text, Event& out) {
   out = Event{};
   out.text = text;
   const auto colon = text.find(':');
@@ -69,8 +71,17 @@ std::optional<std::string> parseEvent(const std::string& text, Event& out) {
   if (auto bad = checkValue(key, text.substr(eq + 1), out)) return "\"" + text + "\": " + *bad;
   return std::nullopt;
 }
+}  // namespace
 
-std::optional<std::string> checkEvent(const Event& e, sim::SystemKind kind) {
+// The problem in one line (util/one_line.hpp): the text may hold a line break
+std::optional<std::string> parseEvent(const std::string& text, Event& out) {
+  auto problem = parseEventText(text, out);
+  if (problem) *problem = util::oneLine(*problem);
+  return problem;
+}
+
+namespace {
+std::optional<std::string> checkEventText(const Event& e, sim::SystemKind kind) {
   if (e.key == EventKey::Integrator) {
     const auto lookup = sim::lookupIntegrator(e.name, kind);
     if (!lookup.method) return "\"" + e.text + "\": " + lookup.error;
@@ -80,6 +91,14 @@ std::optional<std::string> checkEvent(const Event& e, sim::SystemKind kind) {
              *why;
   }
   return std::nullopt;
+}
+}  // namespace
+
+// The problem in one line (util/one_line.hpp): the text may hold a line break
+std::optional<std::string> checkEvent(const Event& e, sim::SystemKind kind) {
+  auto problem = checkEventText(e, kind);
+  if (problem) *problem = util::oneLine(*problem);
+  return problem;
 }
 
 EventSchedule::EventSchedule(std::vector<Event> events) : events_(std::move(events)) {

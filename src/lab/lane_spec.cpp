@@ -1,4 +1,5 @@
 #include "lab/lane_spec.hpp"
+#include "util/one_line.hpp"
 
 #include <charconv>
 #include <cmath>
@@ -30,8 +31,9 @@ std::optional<std::string> parseOne(const std::string& item, sim::SystemKind kin
 }
 }  // namespace
 
-std::optional<std::string> parseLaneSpecs(const std::string& text, sim::SystemKind kind,
-                                          std::vector<LaneSpec>& out) {
+namespace {
+std::optional<std::string> parseLaneSpecsText(const std::string& text, sim::SystemKind kind,
+                                              std::vector<LaneSpec>& out) {
   out.clear();
   size_t begin = 0;
   while (true) {
@@ -49,6 +51,15 @@ std::optional<std::string> parseLaneSpecs(const std::string& text, sim::SystemKi
   if (out.size() > static_cast<size_t>(kMaxLanes))
     return std::to_string(out.size()) + " lanes; at most " + std::to_string(kMaxLanes);
   return std::nullopt;
+}
+}  // namespace
+
+// The problem in one line (util/one_line.hpp): the text may hold a line break
+std::optional<std::string> parseLaneSpecs(const std::string& text, sim::SystemKind kind,
+                                          std::vector<LaneSpec>& out) {
+  auto problem = parseLaneSpecsText(text, kind, out);
+  if (problem) *problem = util::oneLine(*problem);
+  return problem;
 }
 
 }  // namespace lab

@@ -8,6 +8,7 @@
 #include "scene/catalog.hpp"
 #include "scene/load_parts.hpp"
 #include "sim/xpbd.hpp"
+#include "util/one_line.hpp"
 
 namespace scene {
 namespace {
@@ -29,8 +30,15 @@ std::string lineColumn(std::string_view text, size_t pos) {
 
 // The JSON document, or an Error naming the line and column of the problem.
 json parseJson(std::string_view text, const std::string& origin) {
+  // called as each value is read, `depth` the containers open around it
+  const auto limitDepth = [&origin](int depth, json::parse_event_t, json&) {
+    if (depth > kMaxJsonDepth)
+      throw Error(origin + ": invalid JSON: arrays and objects nested deeper than " +
+                  std::to_string(kMaxJsonDepth) + " levels");
+    return true;
+  };
   try {
-    return json::parse(text.begin(), text.end());
+    return json::parse(text.begin(), text.end(), limitDepth);
   } catch (const json::parse_error& e) {
     std::string what = e.what();
     // nlohmann's message: "[json.exception.parse_error.101] parse error at line 1, column 2: ..."
@@ -74,9 +82,7 @@ void parseSystem(const Obj& top, const json& root, SceneDef& def) {
   }
 }
 
-}  // namespace
-
-SceneDef parse(std::string_view text, const std::string& origin) {
+SceneDef parseText(std::string_view text, const std::string& origin) {
   const json root = parseJson(text, origin);
   Obj top(root, "", origin,
           {"name", "description", "gravity", "integrator", "dt", "duration", "substeps",
@@ -103,12 +109,22 @@ SceneDef parse(std::string_view text, const std::string& origin) {
   return def;
 }
 
+}  // namespace
+
+SceneDef parse(std::string_view text, const std::string& origin) {
+  try {
+    return parseText(text, origin);
+  } catch (const Error& e) {
+    throw Error(util::oneLine(e.what()));  // a key's or a file's name may hold a line break
+  }
+}
+
 SceneDef loadFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(path + ": cannot open the file");
+  if (!in) throw Error(util::oneLine(path + ": cannot open the file"));
   std::ostringstream ss;
   ss << in.rdbuf();
-  if (in.bad()) throw Error(path + ": cannot read the file");
+  if (in.bad()) throw Error(util::oneLine(path + ": cannot read the file"));
   return parse(ss.str(), path);
 }
 
@@ -117,7 +133,8 @@ SceneDef loadSceneArg(const std::string& arg) {
   std::ifstream probe(arg);
   const bool looksLikePath = arg.find('/') != std::string::npos || arg.ends_with(".json");
   if (!probe && !looksLikePath)
-    throw Error(arg + ": no such file and no built-in scene of that name (see springlab list)");
+    throw Error(util::oneLine(
+        arg + ": no such file and no built-in scene of that name (see springlab list)"));
   return loadFile(arg);
 }
 

@@ -9,6 +9,11 @@
 
 namespace scene {
 
+// Arrays and objects nested deeper than this are an error while the text is read: a scene is a few
+// levels deep (a dozen under "ui" and "render"), and copying or printing a JSON value recurses
+// once per level, so a file nested 100 000 deep would overflow the stack.
+inline constexpr int kMaxJsonDepth = 64;
+
 // `origin` names the source in messages (a path, or "builtin:NAME").
 SceneDef parse(std::string_view text, const std::string& origin);
 SceneDef loadFile(const std::string& path);

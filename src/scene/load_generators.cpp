@@ -80,6 +80,15 @@ void parseSpringPendulum(const Obj& o, MassSpringDef& out) {
   addSpringPendulum(out, p);
 }
 
+// The names of a table's rows, for commaList (not std::views::transform, whose libstdc++ 12
+// ranges clang 14 cannot compile: the fuzz build, docs/fuzzing.md).
+template <class Row, size_t N>
+std::vector<std::string_view> rowNames(const Row (&table)[N]) {
+  std::vector<std::string_view> names;
+  for (const Row& row : table) names.emplace_back(row.name);
+  return names;
+}
+
 // The cloth's "pins" (docs/scenes.md#cloth), in the order its message lists them.
 struct PinsName {
   const char* name;
@@ -95,8 +104,7 @@ ClothPins clothPins(const Obj& o) {
   const std::string pins = o.optString("pins").value_or("top_corners");
   for (const PinsName& p : kClothPins)
     if (pins == p.name) return p.pins;
-  o.fail("pins", "must be one of " + commaList(std::views::transform(kClothPins, &PinsName::name)) +
-                     ", not \"" + pins + "\"");
+  o.fail("pins", "must be one of " + commaList(rowNames(kClothPins)) + ", not \"" + pins + "\"");
 }
 
 void parseCloth(const Obj& o, MassSpringDef& out) {
@@ -356,8 +364,8 @@ void expandGenerator(const json& j, const std::string& path, const std::string& 
   for (const auto& candidate : kGenerators)
     if (k == candidate.name) g = &candidate;
   if (!g)
-    throw Error(file + ": " + path + ".kind: unknown generator \"" + k + "\" (known: " +
-                commaList(std::views::transform(kGenerators, &GeneratorKind::name)) + ")");
+    throw Error(file + ": " + path + ".kind: unknown generator \"" + k +
+                "\" (known: " + commaList(rowNames(kGenerators)) + ")");
   g->parse(Obj(j, path, file, g->keys), out);
   if (out.particles.size() > size_t(kMaxParticles))
     throw Error(file + ": " + path + ": the scene would have more than " +

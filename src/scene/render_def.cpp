@@ -7,6 +7,7 @@
 
 #include "scene/load_parts.hpp"
 #include "scene/scene_def.hpp"
+#include "util/one_line.hpp"
 
 namespace scene {
 namespace {
@@ -104,7 +105,8 @@ RenderDef parseRender(const json& render, const std::string& file) {
 
 }  // namespace detail
 
-std::optional<std::string> applyCameraOption(std::string_view keyValue, CameraDef& camera) {
+namespace {
+std::optional<std::string> applyCameraOptionText(std::string_view keyValue, CameraDef& camera) {
   const auto eq = keyValue.find('=');
   if (eq == std::string_view::npos)
     return "camera: expected KEY=VALUE, not " + quoted(keyValue) + keysNote();
@@ -147,6 +149,14 @@ std::optional<std::string> applyCameraOption(std::string_view keyValue, CameraDe
     camera.orbit_deg_per_s = *v;
   }
   return std::nullopt;
+}
+}  // namespace
+
+// The problem in one line (util/one_line.hpp): the text may hold a line break
+std::optional<std::string> applyCameraOption(std::string_view keyValue, CameraDef& camera) {
+  auto problem = applyCameraOptionText(keyValue, camera);
+  if (problem) *problem = util::oneLine(*problem);
+  return problem;
 }
 
 std::vector<std::string> cameraOptions(const CameraDef& camera) {

@@ -9,7 +9,7 @@ std::atomic<bool> simd_switch{true}, wide_switch{true};
 }  // namespace
 
 bool simdAvailable() {
-#if defined(__x86_64__) && defined(__GNUC__)
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(SPRINGLAB_NO_SIMD)
   static const bool avx2 = __builtin_cpu_supports("avx2");
   return avx2;
 #else
@@ -26,7 +26,7 @@ void setSimd(bool on) {
 }
 
 bool wideSimdAvailable() {
-#if defined(__x86_64__) && defined(__GNUC__)
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(SPRINGLAB_NO_SIMD)
   static const bool avx512 =
       __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl");
   return avx512;

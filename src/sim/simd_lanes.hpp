@@ -13,7 +13,7 @@
 // (docs/architecture.md#determinism).
 #pragma once
 
-#if defined(__x86_64__) && defined(__GNUC__)
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(SPRINGLAB_NO_SIMD)
 #include <immintrin.h>
 
 #include <cstdint>

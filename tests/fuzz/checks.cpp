@@ -1,0 +1,202 @@
+#include "checks.hpp"
+
+#include <array>
+#include <cmath>
+#include <exception>
+#include <vector>
+
+#include "cli/commands.hpp"
+#include "cli/options.hpp"
+#include "lab/events.hpp"
+#include "lab/lane_spec.hpp"
+#include "scene/build.hpp"
+#include "scene/load.hpp"
+#include "scene/obj_reader.hpp"
+
+namespace fuzz {
+namespace {
+
+// A scene is parsed as a built-in one: its meshes ("../meshes/NAME.obj") are the compiled-in
+// ones, so a fuzzed path never reads the machine's files.
+constexpr std::string_view kSceneOrigin = "builtin:fuzz";
+constexpr std::string_view kObjName = "fuzz.obj";
+// The stepping budget: a few steps of the default integrator, only on a system small enough that
+// they stay cheap under the sanitizers (larger ones are built and checked, not stepped): a
+// pendulum's implicit_midpoint solves a dense N x N system, hence its smaller bound.
+constexpr long kSteps = 3;
+constexpr Eigen::Index kMaxSteppedParticles = 1000;
+constexpr Eigen::Index kMaxSteppedLinks = 64;
+constexpr int kCoordinatesPerParticle = 3;
+
+bool tooLargeToStep(const scene::Built& built) {
+  const Eigen::Index n = built.state.x.size();
+  return built.kind() == sim::SystemKind::Pendulum
+             ? n > kMaxSteppedLinks
+             : n > kMaxSteppedParticles * kCoordinatesPerParticle;
+}
+
+}  // namespace
+
+std::optional<std::string> buildAndStep(const scene::SceneDef& def) {
+  const scene::Built built = scene::build(def);
+  if (!built.state.x.allFinite() || !built.state.v.allFinite())
+    return std::string("a built system's initial state is not finite");
+  if (tooLargeToStep(built)) return std::nullopt;
+  const auto stepper = built.stepper(def.integrator, def.dt);
+  stepper->advance(kSteps);  // a divergence is a value (sim::Divergence), not a broken contract
+  if (!stepper->state().x.allFinite()) return std::string("a step left a non-finite position");
+  return std::nullopt;
+}
+
+namespace {
+
+// Splits on '\0' and '\n'; a trailing empty piece is dropped, an inner one kept (an empty
+// argument is an argument).
+cli::Args splitArgv(std::string_view text) {
+  cli::Args args;
+  std::string current;
+  for (char c : text) {
+    if (c == '\0' || c == '\n') {
+      args.push_back(current);
+      current.clear();
+    } else {
+      current.push_back(c);
+    }
+  }
+  if (!current.empty()) args.push_back(current);
+  return args;
+}
+
+std::optional<std::string> checkEventSpec(const std::string& text) {
+  lab::Event e;
+  if (auto problem = lab::parseEvent(text, e)) return notOneLine(*problem);
+  for (sim::SystemKind kind : {sim::SystemKind::MassSpring, sim::SystemKind::Pendulum})
+    if (auto problem = lab::checkEvent(e, kind))
+      if (auto bad = notOneLine(*problem)) return bad;
+  return std::nullopt;
+}
+
+std::optional<std::string> checkLaneSpec(const std::string& text) {
+  for (sim::SystemKind kind : {sim::SystemKind::MassSpring, sim::SystemKind::Pendulum}) {
+    std::vector<lab::LaneSpec> lanes;
+    if (auto problem = lab::parseLaneSpecs(text, kind, lanes)) {
+      if (auto bad = notOneLine(*problem)) return bad;
+      continue;
+    }
+    if (lanes.empty() || int(lanes.size()) > lab::kMaxLanes)
+      return "accepted " + std::to_string(lanes.size()) + " lanes";
+    for (const lab::LaneSpec& lane : lanes)
+      if (lane.dt && !(std::isfinite(*lane.dt) && *lane.dt > 0))
+        return "accepted a lane whose dt is not a finite number > 0";
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> checkCameraSpec(const std::string& text) {
+  scene::CameraDef camera;
+  if (auto problem = scene::applyCameraOption(text, camera)) return notOneLine(*problem);
+  const auto finite = [](const std::optional<double>& x) { return !x || std::isfinite(*x); };
+  if (!finite(camera.distance) || !finite(camera.yaw_deg) || !finite(camera.pitch_deg) ||
+      !finite(camera.fov_deg) || !std::isfinite(camera.orbit_deg_per_s) ||
+      (camera.target && !camera.target->allFinite()))
+    return std::string("accepted a camera value that is not finite");
+  return std::nullopt;
+}
+
+// The subcommands whose parsers are public: run and bench whole; for the others, the parsing
+// they share (their option table's splitArgs, then takeScene).
+std::optional<std::string> parseOptions(unsigned which, const cli::Args& args) {
+  if (which == 0) {
+    cli::RunOptions o;
+    return cli::parseRunOptions(args, o);
+  }
+  if (which == 1) {
+    cli::BenchOptions o;
+    return cli::parseBenchOptions(args, o);
+  }
+  const std::array<cli::OptionTable, 6> tables = {cli::compareOptions(), cli::infoOptions(),
+                                                  cli::sweepOptions(),   cli::orderOptions(),
+                                                  cli::windowOptions(),  cli::recordOptions()};
+  cli::SplitArgs split;
+  if (auto problem = cli::splitArgs(args, tables[(which - 2) % tables.size()], split))
+    return problem;
+  std::string scene;
+  return cli::takeScene(split, scene, cli::SceneArg::Optional);
+}
+
+// The number of subcommand choices parseOptions knows
+constexpr unsigned kOptionParsers = 8;
+
+}  // namespace
+
+std::optional<std::string> notOneLine(const std::string& message) {
+  if (message.empty()) return std::string("an empty error message");
+  if (message.find_first_of("\n\r") != std::string::npos)
+    return "an error message of more than one line: " + message;
+  return std::nullopt;
+}
+
+std::optional<std::string> badError(const std::string& message, std::string_view place) {
+  if (auto problem = notOneLine(message)) return problem;
+  if (!message.starts_with(place))
+    return "the error does not start with \"" + std::string(place) + "\": " + message;
+  return std::nullopt;
+}
+
+std::optional<std::string> checkScene(std::string_view bytes) {
+  return guarded([&]() -> std::optional<std::string> {
+    try {
+      return buildAndStep(scene::parse(bytes, std::string(kSceneOrigin)));
+    } catch (const scene::Error& e) {
+      return badError(e.what(), kSceneOrigin);
+    }
+  });
+}
+
+std::optional<std::string> checkObj(std::string_view bytes) {
+  return guarded([&]() -> std::optional<std::string> {
+    try {
+      const scene::ObjMesh mesh = scene::parseObj(bytes, std::string(kObjName));
+      const int n = int(mesh.vertices.size());
+      if (mesh.vertex_lines.size() != mesh.vertices.size() ||
+          mesh.triangle_lines.size() != mesh.triangles.size())
+        return std::string("the line numbers do not match the vertices and triangles");
+      for (const auto& t : mesh.triangles)
+        for (int i : t)
+          if (i < 0 || i >= n)
+            return "a triangle's index " + std::to_string(i) + " is out of range";
+      for (const auto& v : mesh.vertices)
+        if (!v.allFinite()) return std::string("a vertex is not finite");
+      return std::nullopt;
+    } catch (const scene::Error& e) {
+      return badError(e.what(), kObjName);
+    }
+  });
+}
+
+std::optional<std::string> checkSpecs(std::string_view bytes) {
+  if (bytes.empty()) return std::nullopt;
+  const std::string text(bytes.substr(1));
+  return guarded([&]() -> std::optional<std::string> {
+    switch (static_cast<unsigned char>(bytes[0]) % 3) {
+      case 0:
+        return checkEventSpec(text);
+      case 1:
+        return checkLaneSpec(text);
+      default:
+        return checkCameraSpec(text);
+    }
+  });
+}
+
+std::optional<std::string> checkOptions(std::string_view bytes) {
+  if (bytes.empty()) return std::nullopt;
+  const unsigned which = static_cast<unsigned char>(bytes[0]) % kOptionParsers;
+  const cli::Args args = splitArgv(bytes.substr(1));
+  return guarded([&]() -> std::optional<std::string> {
+    if (auto problem = parseOptions(which, args)) return notOneLine(*problem);
+    return std::nullopt;
+  });
+}
+
+}  // namespace fuzz
