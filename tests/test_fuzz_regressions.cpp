@@ -12,8 +12,10 @@
 #include <string>
 
 #include "cli/commands.hpp"
-#ifdef SPRINGLAB_FUZZ_PROVENANCE
+#ifdef SPRINGLAB_FUZZ_APP
 #include "app/provenance.hpp"
+#include "app/record.hpp"
+#include "app/viewer.hpp"
 #endif
 #include "fp_trap.hpp"
 #include "fuzz/checks.hpp"
@@ -31,7 +33,7 @@ const std::map<std::string, Check>& checks() {
                                                      {"obj", fuzz::checkObj},
                                                      {"specs", fuzz::checkSpecs},
                                                      {"options", fuzz::checkOptions},
-#ifdef SPRINGLAB_FUZZ_PROVENANCE  // with the viewer's room (tests/CMakeLists.txt)
+#ifdef SPRINGLAB_FUZZ_APP  // with the viewer's room (tests/CMakeLists.txt)
                                                      {"provenance", fuzz::checkProvenance}
 #endif
   };
@@ -121,9 +123,18 @@ TEST_CASE("fuzz: a line break in a user's text is written as an escape in the on
         "\"1\\n:dt=1\": the time must be a finite number >= 0, not \"1\\n\"");
   cli::RunOptions o;
   CHECK(cli::parseRunOptions({"s", "a\rb"}, o) == "unexpected argument \"a\\rb\" (one SCENE only)");
+  // every subcommand's parser, as fuzz_options found the window's and compare's wanting
+  CHECK(cli::parseCompareArgs({"s", "--lanes", "rk4", "--dt", "1\r"}) ==
+        "--dt: must be a finite number > 0, not \"1\\r\"");
+  CHECK(cli::parseSweepArgs({"s", "--threshold", "x\n"}) ==
+        "--threshold: must be a finite number > 0, not \"x\\n\"");
+  CHECK(cli::parseOrderArgs({"s", "--duration", "\r"}) ==
+        "--duration: must be a finite number > 0, not \"\\r\"");
+  CHECK(cli::parseInfoArgs({"s", "--seconds", "2\n"}) ==
+        "--seconds: must be a finite number > 0, not \"2\\n\"");
 }
 
-#ifdef SPRINGLAB_FUZZ_PROVENANCE
+#ifdef SPRINGLAB_FUZZ_APP
 TEST_CASE("fuzz: a provenance file's values are held to their options' limits") {
   const std::string good =
       readBytes(fs::path(SPRINGLAB_SOURCE_DIR) / "tests/fuzz/corpus/provenance/cloth_16.mp4.json");
@@ -149,5 +160,15 @@ TEST_CASE("fuzz: a provenance file's values are held to their options' limits") 
   CHECK(app::parseProvenance(
             "{\"scene\": " + std::string(100000, '[') + std::string(100000, ']') + "}", "p.json",
             o) == "p.json: arrays and objects nested deeper than 66 levels");
+}
+
+TEST_CASE("fuzz: the window's and record's parsers write a value's line break as an escape") {
+  app::ViewerOptions v;
+  std::string error;
+  CHECK(app::parseViewerOptions({"--dt", "0.001\r\r-at"}, v, error) == 2);
+  CHECK(error == "--dt: must be a finite number > 0, not \"0.001\\r\\r-at\"");
+  app::RecordOptions r;
+  CHECK(app::parseRecordOptions({"s", "--out", "o.mp4", "--fps", "6\n0"}, r) ==
+        "--fps: must be a number from 1 to 240, not \"6\\n0\"");
 }
 #endif

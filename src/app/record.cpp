@@ -28,8 +28,6 @@ namespace app {
 namespace {
 
 constexpr const char* kPrefix = "springlab record";
-constexpr int kMinFps = kMinRecordFps, kMaxFps = kMaxRecordFps;
-constexpr int kMinSide = kMinWindowSide, kMaxWidth = kMaxRecordWidth, kMaxHeight = kMaxRecordHeight;
 constexpr double kBannerHoldSeconds = 1.0;  // a divergence's last frame stays this long
 constexpr double kMaxFrames = 1e7;          // 46 hours at 60 fps: beyond it a typo, not a clip
 
@@ -37,60 +35,6 @@ constexpr double kMaxFrames = 1e7;          // 46 hours at 60 fps: beyond it a t
 volatile std::sig_atomic_t g_stop = 0;
 extern "C" void onRecordStopSignal(int) {
   g_stop = 1;
-}
-
-// One option's value into `o`; the problem or nothing. The names are cli::recordOptions().
-std::optional<std::string> applyRecordOption(const std::string& name, const std::string& v,
-                                             RecordOptions& o) {
-  double x = 0.0;
-  if (name == "--out") {
-    if (v.empty()) return "--out: missing file name";
-    o.out = v;
-  } else if (name == "--seconds") {
-    if (!cli::parseDouble(v, x) || !(x > 0))
-      return "--seconds: must be a finite number > 0, not \"" + v + "\"";
-    o.seconds = x;
-  } else if (name == "--fps") {
-    if (!cli::parseDouble(v, x) || !(x >= kMinFps && x <= kMaxFps))
-      return "--fps: must be a number from " + std::to_string(kMinFps) + " to " +
-             std::to_string(kMaxFps) + ", not \"" + v + "\"";
-    o.fps = x;
-  } else if (name == "--size") {
-    if (!parseWindowSize(v, o.width, o.height) || o.width > kMaxWidth || o.height > kMaxHeight)
-      return "--size: must be WxH with " + std::to_string(kMinSide) +
-             " <= W <= " + std::to_string(kMaxWidth) + " and " + std::to_string(kMinSide) +
-             " <= H <= " + std::to_string(kMaxHeight) + ", not \"" + v + "\"";
-  } else if (name == "--integrator") {
-    o.session.integrator = v;
-  } else if (name == "--dt") {
-    if (!cli::parseDouble(v, o.session.dt) || !(o.session.dt > 0))
-      return "--dt: must be a finite number > 0, not \"" + v + "\"";
-  } else if (name == "--lanes") {
-    if (v.empty()) return std::string("--lanes: missing SPEC,SPEC");
-    o.session.lanes = v;
-  } else if (name == "--at") {
-    if (auto bad = checkEventSyntax(v)) return bad;
-    o.session.at.push_back(v);
-  } else if (name == "--ui") {
-    o.ui = true;
-  } else if (name == "--no-ui") {  // the default; the last of --ui and --no-ui wins
-    o.ui = false;
-  } else if (name == "--side-by-side") {
-    o.side_by_side = true;
-  } else if (name == "--caption") {
-    o.caption = true;
-  } else if (name == "--stats") {
-    o.stats = true;
-  } else if (name == "--camera") {
-    scene::CameraDef probe;
-    if (auto problem = scene::applyCameraOption(v, probe)) return "--camera: " + *problem;
-    o.camera.push_back(v);
-  } else if (name == "--replay") {
-    o.replay = v;
-  } else {
-    return "option " + name + " is not handled by record";  // a table entry nothing handles
-  }
-  return std::nullopt;
 }
 
 // The scene's text as loaded, its name and source, for the provenance file.
@@ -108,35 +52,6 @@ std::optional<std::string> readSceneText(RecordOptions& o) {
 }
 
 }  // namespace
-
-namespace {
-std::optional<std::string> parseRecordOptionsText(const std::vector<std::string>& args,
-                                                  RecordOptions& o) {
-  cli::SplitArgs split;
-  if (auto problem = cli::splitArgs(args, cli::recordOptions(), split)) return problem;
-  for (const cli::GivenOption& given : split.options)
-    if (auto problem = applyRecordOption(std::string(given.spec->name), given.value, o))
-      return problem;
-  // a missing SCENE is reported last: --replay takes its scene from the provenance file
-  if (auto problem = cli::takeScene(split, o.scene, cli::SceneArg::Optional)) return problem;
-  if (o.out.empty()) return "--out FILE is required (.mp4, .webm, .gif, .png or frames/%05d.png)";
-  if (!o.replay.empty()) {
-    if (!o.scene.empty() || split.options.size() != 2)
-      return "--replay takes only --out: the rest comes from the provenance file";
-    return std::nullopt;
-  }
-  if (o.scene.empty()) return cli::missingScene();
-  return std::nullopt;
-}
-}  // namespace
-
-// The problem in one line (util/one_line.hpp): the text may hold a line break
-std::optional<std::string> parseRecordOptions(const std::vector<std::string>& args,
-                                              RecordOptions& o) {
-  auto problem = parseRecordOptionsText(args, o);
-  if (problem) *problem = util::oneLine(*problem);
-  return problem;
-}
 
 }  // namespace app
 
@@ -327,7 +242,8 @@ namespace {
 // exists, an invisible GLFW window. The problem or nothing.
 std::optional<std::string> openOffscreenContext(HeadlessContext& egl, GLFWwindow*& hidden) {
   if (egl.create()) return std::nullopt;
-  if (haveDisplay() && (hidden = openWindow(kMinSide, kMinSide, "springlab record", false)))
+  if (haveDisplay() &&
+      (hidden = openWindow(kMinWindowSide, kMinWindowSide, "springlab record", false)))
     return std::nullopt;
   return std::string(kPrefix) + ": no OpenGL 3.3 context for offscreen rendering: " + egl.error();
 }

@@ -39,12 +39,6 @@ std::optional<std::string> applyLanes(Session& s, const std::string& text,
 }
 }  // namespace
 
-std::optional<std::string> checkEventSyntax(const std::string& text) {
-  lab::Event e;
-  if (auto bad = lab::parseEvent(text, e)) return "--at: " + *bad;
-  return std::nullopt;
-}
-
 std::optional<std::string> setUpSession(Session& s, const std::string& scene,
                                         const SessionOptions& o, const std::string& prefix) {
   try {

@@ -131,64 +131,6 @@ struct Viewer : WindowInput {
 }  // namespace
 
 namespace {
-// One window option's value into `o`; false with `error` set. The names are cli::windowOptions().
-bool applyViewerOption(const std::string& name, const std::string& v, ViewerOptions& o,
-                       std::string& error) {
-  if (name == "--integrator") {
-    o.session.integrator = v;
-  } else if (name == "--dt") {
-    if (!cli::parseDouble(v, o.session.dt) || !(o.session.dt > 0))
-      return error = "--dt: must be a finite number > 0, not \"" + v + "\"", false;
-  } else if (name == "--lanes") {
-    if (v.empty()) return error = "--lanes: missing SPEC,SPEC", false;
-    o.session.lanes = v;
-  } else if (name == "--at") {
-    if (auto bad = checkEventSyntax(v)) return error = *bad, false;
-    o.session.at.push_back(v);
-  } else if (name == "--size") {
-    o.size_given = true;
-    if (!parseWindowSize(v, o.width, o.height))
-      return error = "--size: must be WxH with 16 <= W, H <= 16384, not \"" + v + "\"", false;
-  } else if (name == "--frames") {
-    if (!cli::parseWhole(v, o.frames) || o.frames < 1)
-      return error = "--frames: must be a whole number >= 1, not \"" + v + "\"", false;
-  } else if (name == "--screenshot") {
-    o.screenshot = v;
-    if (o.screenshot.empty()) return error = "--screenshot: missing file name", false;
-  } else if (name == "--headless") {
-    o.headless = true;
-  } else if (name == "--no-ui") {
-    o.no_ui = true;
-  } else if (name == "--side-by-side") {
-    o.side_by_side = true;
-  } else if (name == "--stats") {
-    o.stats = true;
-  } else {
-    // a name in the table that nothing here handles: a programming error, caught by a test
-    return error = "option " + name + " is not handled by the window", false;
-  }
-  return true;
-}
-}  // namespace
-
-int parseViewerOptions(const std::vector<std::string>& args, ViewerOptions& o, std::string& error) {
-  cli::SplitArgs split;
-  if (const auto problem = cli::splitArgs(args, cli::windowOptions(), split)) {
-    error = *problem;
-    return 2;
-  }
-  for (const cli::GivenOption& given : split.options)
-    if (!applyViewerOption(std::string(given.spec->name), given.value, o, error)) return 2;
-  // no SCENE: the last session's, else the default (loadScene)
-  if (auto problem = cli::takeScene(split, o.scene, cli::SceneArg::Optional)) {
-    error = *problem;
-    return 2;
-  }
-  if (!split.positional.empty()) o.scene_given = true;
-  return 0;
-}
-
-namespace {
 
 // The scene, integrator and dt of a run: the options', else (interactive runs) the last
 // session's scene. Returns 0, or exit status 2 with the message printed.

@@ -160,6 +160,10 @@ void printRow(Progress& progress, const std::string& row) {
   std::fflush(stdout);
 }
 
+// (a text without values is appended as it is: no format string that is not a literal)
+void appendf(std::string& out, const char* text) {
+  out += text;
+}
 template <typename... T>
 void appendf(std::string& out, const char* format, T... values) {
   char text[128];

@@ -70,6 +70,15 @@ struct BenchOptions {
 };
 std::optional<std::string> parseBenchOptions(const Args& args, BenchOptions& o);
 
+// compare's, info's, sweep's and order's arguments parsed as the command parses them, up to the
+// loading of SCENE: the problem in one line (without the "springlab CMD: " prefix; a line break
+// in a value written as an escape, as the command prints it) or nothing. The options
+// fuzz target calls them (docs/fuzzing.md).
+std::optional<std::string> parseCompareArgs(const Args& args);
+std::optional<std::string> parseInfoArgs(const Args& args);
+std::optional<std::string> parseSweepArgs(const Args& args);
+std::optional<std::string> parseOrderArgs(const Args& args);
+
 // Loads SCENE (a built-in name or a .json path) into `def`; on bad input prints the scene error's
 // one line ("FILE: json.path: problem") and returns false (exit status 2).
 bool loadSceneOrReport(const std::string& arg, scene::SceneDef& def);

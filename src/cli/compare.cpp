@@ -13,6 +13,7 @@
 #include "lab/scheduled_lane.hpp"
 #include "scene/build.hpp"
 #include "scene/load.hpp"
+#include "util/one_line.hpp"
 
 namespace cli {
 
@@ -27,7 +28,7 @@ struct CompareOptions {
 };
 
 int badOption(const std::string& what) {
-  std::fprintf(stderr, "springlab compare: %s\n", what.c_str());
+  std::fprintf(stderr, "springlab compare: %s\n", util::oneLine(what).c_str());
   return 2;
 }
 
@@ -270,6 +271,13 @@ void printSummary(const scene::SceneDef& def, const scene::Built& built, const C
 }
 
 }  // namespace
+
+std::optional<std::string> parseCompareArgs(const Args& args) {
+  CompareOptions o;
+  auto problem = parseCompareOptions(args, o);
+  if (problem) *problem = util::oneLine(*problem);
+  return problem;
+}
 
 int compareCommand(const Args& args) {
   CompareOptions o;

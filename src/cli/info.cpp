@@ -14,6 +14,7 @@
 #include "scene/build.hpp"
 #include "scene/load.hpp"
 #include "sim/spectrum.hpp"
+#include "util/one_line.hpp"
 
 namespace cli {
 
@@ -23,7 +24,7 @@ namespace {
 constexpr double kDefaultMaxSeconds = 10.0;
 
 int badOption(const std::string& what) {
-  std::fprintf(stderr, "springlab info: %s\n", what.c_str());
+  std::fprintf(stderr, "springlab info: %s\n", util::oneLine(what).c_str());
   return 2;
 }
 
@@ -159,15 +160,28 @@ std::optional<std::string> parseInfoOptions(const SplitArgs& split, InfoOptions&
   return std::nullopt;
 }
 
+// info's arguments: SCENE into `sceneArg`, the options into `o`; the problem or nothing.
+std::optional<std::string> parseInfoArgs(const Args& args, std::string& sceneArg, InfoOptions& o) {
+  SplitArgs split;
+  if (auto problem = splitArgs(args, infoOptions(), split)) return problem;
+  if (auto problem = takeScene(split, sceneArg)) return problem;
+  return parseInfoOptions(split, o);
+}
+
 }  // namespace
 
-int infoCommand(const Args& args) {
-  SplitArgs split;
-  if (auto problem = splitArgs(args, infoOptions(), split)) return badOption(*problem);
+std::optional<std::string> parseInfoArgs(const Args& args) {
   std::string sceneArg;
-  if (auto problem = takeScene(split, sceneArg)) return badOption(*problem);
   InfoOptions o;
-  if (auto problem = parseInfoOptions(split, o)) return badOption(*problem);
+  auto problem = parseInfoArgs(args, sceneArg, o);
+  if (problem) *problem = util::oneLine(*problem);
+  return problem;
+}
+
+int infoCommand(const Args& args) {
+  std::string sceneArg;
+  InfoOptions o;
+  if (auto problem = parseInfoArgs(args, sceneArg, o)) return badOption(*problem);
   scene::SceneDef def;
   if (!loadSceneOrReport(sceneArg, def)) return 2;
   if (def.name.empty()) def.name = sceneArg;

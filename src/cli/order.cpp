@@ -7,6 +7,7 @@
 #include "cli/csv.hpp"
 #include "lab/order.hpp"
 #include "scene/load.hpp"
+#include "util/one_line.hpp"
 
 namespace cli {
 
@@ -17,7 +18,7 @@ namespace {
 constexpr double kDefaultDuration = 1.0;  // s, or the scene's duration if shorter
 
 int badOption(const std::string& what) {
-  std::fprintf(stderr, "springlab order: %s\n", what.c_str());
+  std::fprintf(stderr, "springlab order: %s\n", util::oneLine(what).c_str());
   return 2;
 }
 
@@ -53,17 +54,29 @@ std::optional<std::string> parseMethods(const std::string& text, sim::SystemKind
   }
 }
 
-}  // namespace
-
-int orderCommand(const Args& args) {
+// order's arguments: the options and SCENE into `o`; the problem or nothing.
+std::optional<std::string> parseOrderOptions(const Args& args, OrderOptions& o) {
   SplitArgs split;
-  OrderOptions o;
-  if (auto problem = splitArgs(args, orderOptions(), split)) return badOption(*problem);
+  if (auto problem = splitArgs(args, orderOptions(), split)) return problem;
   for (const auto& given : split.options)
     if (auto problem = setOrderOption(std::string(given.spec->name), given.value, o))
-      return badOption(*problem);
-  std::string sceneArg;
-  if (auto problem = takeScene(split, sceneArg)) return badOption(*problem);
+      return problem;
+  return takeScene(split, o.scene);
+}
+
+}  // namespace
+
+std::optional<std::string> parseOrderArgs(const Args& args) {
+  OrderOptions o;
+  auto problem = parseOrderOptions(args, o);
+  if (problem) *problem = util::oneLine(*problem);
+  return problem;
+}
+
+int orderCommand(const Args& args) {
+  OrderOptions o;
+  if (auto problem = parseOrderOptions(args, o)) return badOption(*problem);
+  const std::string& sceneArg = o.scene;
   scene::SceneDef def;
   if (!loadSceneOrReport(sceneArg, def)) return 2;
   std::vector<sim::Method> methods;

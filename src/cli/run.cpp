@@ -26,7 +26,7 @@ namespace {
 constexpr long long kLongRunSteps = 1'000'000'000;
 
 int badOption(const std::string& what) {
-  std::fprintf(stderr, "springlab run: %s\n", what.c_str());
+  std::fprintf(stderr, "springlab run: %s\n", util::oneLine(what).c_str());
   return 2;
 }
 

@@ -12,6 +12,7 @@
 #include "scene/build.hpp"
 #include "scene/load.hpp"
 #include "sim/spectrum.hpp"
+#include "util/one_line.hpp"
 #include "util/png.hpp"
 
 namespace cli {
@@ -28,7 +29,7 @@ struct SweepOptions {
 };
 
 int badOption(const std::string& what) {
-  std::fprintf(stderr, "springlab sweep: %s\n", what.c_str());
+  std::fprintf(stderr, "springlab sweep: %s\n", util::oneLine(what).c_str());
   return 2;
 }
 
@@ -112,6 +113,13 @@ int planSweep(const SweepOptions& o, lab::SweepSpec& spec) {
 }
 
 }  // namespace
+
+std::optional<std::string> parseSweepArgs(const Args& args) {
+  SweepOptions o;
+  auto problem = parseSweepOptions(args, o);
+  if (problem) *problem = util::oneLine(*problem);
+  return problem;
+}
 
 // The heat map (sweep_png.cpp).
 bool writeSweepPng(const std::string& path, const lab::SweepSpec& spec,

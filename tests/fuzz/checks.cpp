@@ -1,6 +1,5 @@
 #include "checks.hpp"
 
-#include <array>
 #include <cmath>
 #include <exception>
 #include <vector>
@@ -103,29 +102,43 @@ std::optional<std::string> checkCameraSpec(const std::string& text) {
   return std::nullopt;
 }
 
-// The subcommands whose parsers are public: run and bench whole; for the others, the parsing
-// they share (their option table's splitArgs, then takeScene).
+// Each subcommand's own parser, as the command calls it, up to the loading of its scene: run,
+// bench, compare, info, sweep and order here; the window and record (the app room's) in
+// checks_app.cpp where the build has that room, else the parsing they share (their option
+// table's splitArgs, then takeScene).
 std::optional<std::string> parseOptions(unsigned which, const cli::Args& args) {
-  if (which == 0) {
-    cli::RunOptions o;
-    return cli::parseRunOptions(args, o);
+  switch (which) {
+    case 0: {
+      cli::RunOptions o;
+      return cli::parseRunOptions(args, o);
+    }
+    case 1: {
+      cli::BenchOptions o;
+      return cli::parseBenchOptions(args, o);
+    }
+    case 2:
+      return cli::parseCompareArgs(args);
+    case 3:
+      return cli::parseInfoArgs(args);
+    case 4:
+      return cli::parseSweepArgs(args);
+    case 5:
+      return cli::parseOrderArgs(args);
+    default:
+      break;
   }
-  if (which == 1) {
-    cli::BenchOptions o;
-    return cli::parseBenchOptions(args, o);
-  }
-  const std::array<cli::OptionTable, 6> tables = {cli::compareOptions(), cli::infoOptions(),
-                                                  cli::sweepOptions(),   cli::orderOptions(),
-                                                  cli::windowOptions(),  cli::recordOptions()};
+  const bool record = which == kRecordParser;
+#ifdef SPRINGLAB_FUZZ_APP
+  return parseAppOptions(record, args);
+#else
   cli::SplitArgs split;
-  if (auto problem = cli::splitArgs(args, tables[(which - 2) % tables.size()], split))
+  if (auto problem =
+          cli::splitArgs(args, record ? cli::recordOptions() : cli::windowOptions(), split))
     return problem;
   std::string scene;
   return cli::takeScene(split, scene, cli::SceneArg::Optional);
+#endif
 }
-
-// The number of subcommand choices parseOptions knows
-constexpr unsigned kOptionParsers = 8;
 
 }  // namespace
 
@@ -190,8 +203,9 @@ std::optional<std::string> checkSpecs(std::string_view bytes) {
 }
 
 std::optional<std::string> checkOptions(std::string_view bytes) {
+  // run, bench, compare, info, sweep, order, the window (kRecordParser - 1) and record
   if (bytes.empty()) return std::nullopt;
-  const unsigned which = static_cast<unsigned char>(bytes[0]) % kOptionParsers;
+  const unsigned which = static_cast<unsigned char>(bytes[0]) % (kRecordParser + 1);
   const cli::Args args = splitArgv(bytes.substr(1));
   return guarded([&]() -> std::optional<std::string> {
     if (auto problem = parseOptions(which, args)) return notOneLine(*problem);

@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace scene {
 struct SceneDef;
@@ -32,9 +33,15 @@ std::optional<std::string> checkOptions(std::string_view bytes);
 
 // The provenance file as `record --replay` reads it (app::parseProvenance), then its scene parsed
 // and built as checkScene does, its lanes and events parsed: values within the command line's
-// limits, or one error line. In tests/fuzz/checks_provenance.cpp, which needs the app room's
-// headers (not its GL): built where the viewer is.
+// limits, or one error line. In tests/fuzz/checks_app.cpp, which needs the app room's headers
+// (not its GL): built where the viewer is (SPRINGLAB_FUZZ_APP).
 std::optional<std::string> checkProvenance(std::string_view bytes);
+
+// checkOptions's choices: run, bench, compare, info, sweep, order, the window, then record (the
+// last). The window's and record's own parsers (app/options.cpp), in checks_app.cpp: the
+// problem, or nothing.
+constexpr unsigned kRecordParser = 7;
+std::optional<std::string> parseAppOptions(bool record, const std::vector<std::string>& args);
 
 // The one-line rule: a problem is non-empty and has no line break.
 std::optional<std::string> notOneLine(const std::string& message);

@@ -1,11 +1,13 @@
-// fuzz::checkProvenance (tests/fuzz/checks.hpp): apart from the other checks because it needs the
-// app room's headers (app/provenance.hpp, app/record.hpp; no GL), which the build of the fuzz
-// targets and the normal suite each provide.
+// fuzz::checkProvenance and fuzz::parseAppOptions (tests/fuzz/checks.hpp): apart from the other
+// checks because they need the app room's headers (app/provenance.hpp, app/record.hpp,
+// app/viewer.hpp; no GL) and its GL-free sources (provenance.cpp, options.cpp, prefs.cpp), which
+// the build of the fuzz targets and the normal suite each provide.
 #include <cmath>
 
 #include "app/prefs.hpp"
 #include "app/provenance.hpp"
 #include "app/record.hpp"
+#include "app/viewer.hpp"
 #include "checks.hpp"
 #include "lab/events.hpp"
 #include "lab/lane_spec.hpp"
@@ -65,6 +67,18 @@ std::optional<std::string> checkProvenance(std::string_view bytes) {
     if (auto problem = outOfLimits(o)) return problem;
     return replayScene(o);
   });
+}
+
+std::optional<std::string> parseAppOptions(bool record, const std::vector<std::string>& args) {
+  if (record) {
+    app::RecordOptions o;
+    return app::parseRecordOptions(args, o);
+  }
+  app::ViewerOptions o;
+  std::string error;
+  if (app::parseViewerOptions(args, o, error) == 0) return std::nullopt;
+  if (error.empty()) return std::string("the window's parser failed without a message");
+  return error;
 }
 
 }  // namespace fuzz
