@@ -2,7 +2,8 @@
 # Builds the libFuzzer targets (tests/fuzz, docs/fuzzing.md) with clang, ASan and UBSan in
 # build-fuzz/ and runs each, one at a time, for SECONDS (default 60) on a scratch copy of its seed
 # corpus with its dictionary. Prints one line per target: its executions and the coverage reached
-# (libFuzzer's final "#N DONE cov: X ft: Y"). Exits 1 on a finding, printing the reproducer's path.
+# (libFuzzer's final "#N DONE cov: X ft: Y") and its random seed, then the executions of all. Exits 1
+# on a finding, printing the reproducer's path (and the input as base64, when it is small).
 # Usage: bash scripts/fuzz.sh [SECONDS]   (FUZZ_TARGETS="scene obj" runs only those)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -41,6 +42,8 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 findings="$dir/findings"
 status=0
+total=0
+max_shown_bytes=4096
 for t in "${targets[@]}"; do
   corpus="$scratch/$t"
   mkdir -p "$corpus" "$findings/$t"
@@ -53,12 +56,19 @@ for t in "${targets[@]}"; do
   done_line=$(grep -E '^#[0-9]+[[:space:]]+DONE' "$log" | tail -n 1 || true)
   if [ "$rc" -eq 0 ] && [ -n "$done_line" ]; then
     read -r execs cov ft <<<"$(sed -E 's/^#([0-9]+).*cov: ([0-9]+).*ft: ([0-9]+).*/\1 \2 \3/' <<<"$done_line")"
-    echo "fuzz_$t: $execs executions in ${seconds} s, cov $cov, ft $ft"
+    seed=$(sed -nE 's/^INFO: Seed: ([0-9]+).*/\1/p' "$log" | head -n 1)
+    echo "fuzz_$t: $execs executions in ${seconds} s, cov $cov, ft $ft (seed $seed)"
+    total=$((total + execs))
   else
     status=1
     reproducer=$(ls -t "$findings/$t"/* 2>/dev/null | head -n 1 || true)
     echo "fuzz_$t: FINDING (exit $rc): reproducer ${reproducer:-none written}, log $log"
     grep -E 'ERROR|fuzz_'"$t"':|SUMMARY' "$log" | head -n 5 | sed 's/^/  /'
+    # the input itself, for a machine whose files are gone afterwards (CI): base64 -d restores it
+    if [ -n "$reproducer" ] && [ "$(stat -c %s "$reproducer")" -le "$max_shown_bytes" ]; then
+      echo "  reproducer as base64: $(base64 -w 0 "$reproducer")"
+    fi
   fi
 done
+echo "fuzz: $total executions in all"
 exit "$status"
