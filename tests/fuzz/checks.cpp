@@ -1,8 +1,14 @@
 #include "checks.hpp"
 
 #include <cmath>
+#include <cstdio>
 #include <exception>
+#include <filesystem>
+#include <fstream>
 #include <vector>
+
+#include <unistd.h>
+#include <Eigen/Geometry>
 
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
@@ -166,6 +172,65 @@ std::optional<std::string> checkScene(std::string_view bytes) {
   });
 }
 
+namespace {
+
+// The scratch folder of this process's OBJ files: a scene names its mesh by a path, so the bytes
+// are written where a scene file beside them can name them.
+const std::filesystem::path& scratchFolder() {
+  static const std::filesystem::path folder = [] {
+    auto f = std::filesystem::temp_directory_path() /
+             ("springlab-fuzz-obj-" + std::to_string(static_cast<long long>(::getpid())));
+    std::filesystem::create_directories(f);
+    return f;
+  }();
+  return folder;
+}
+
+// A double as JSON, exactly (std::to_string would round a small one to 0.000000)
+std::string numberText(double x) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.17g", x);
+  return text;
+}
+
+// A lattice fills the mesh's bounding box at this many spacings along its longest side: a few
+// hundred points at most, a grid a fuzzed mesh of any size gives at the same cost.
+constexpr double kLatticeSpacingsAcross = 6.0;
+
+// The bytes as a scene's bodies read them (docs/scenes.md#mesh, #lattice): written to a file, the
+// mesh generator (with bending springs) and, for a mesh with a finite extent, a lattice filling it,
+// each parsed, built and stepped as a scene is. The errors start with the scratch folder's path
+// (the scene's or the OBJ file's).
+std::optional<std::string> checkObjBodies(std::string_view bytes, const scene::ObjMesh& mesh) {
+  const std::filesystem::path folder = scratchFolder();
+  std::ofstream(folder / "fuzz.obj", std::ios::binary)
+      .write(bytes.data(), std::streamsize(bytes.size()));
+  const std::string sceneName = (folder / "fuzz.json").string();
+  std::vector<std::string> generators = {
+      R"({"kind": "mesh", "file": "fuzz.obj", "mass": 1, "stiffness": 100, "bending_stiffness": 1})"};
+  Eigen::AlignedBox3d box;
+  for (const auto& v : mesh.vertices) box.extend(v);
+  const double extent = box.isEmpty() ? 0.0 : box.sizes().maxCoeff();
+  if (std::isfinite(extent) && extent > 0.0)
+    generators.push_back(R"({"kind": "lattice", "shape": "mesh", "file": "fuzz.obj", "mass": 1, )"
+                         R"("stiffness": 100, "spacing": )" +
+                         numberText(extent / kLatticeSpacingsAcross) + "}");
+  for (const std::string& g : generators) {
+    const std::string text =
+        R"({"integrator": "symplectic_euler", "dt": 0.001, "system": {"type": "mass_spring", )"
+        R"("generators": [)" +
+        g + "]}}";
+    try {
+      if (auto problem = buildAndStep(scene::parse(text, sceneName))) return problem;
+    } catch (const scene::Error& e) {
+      if (auto problem = badError(e.what(), folder.string())) return problem;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::optional<std::string> checkObj(std::string_view bytes) {
   return guarded([&]() -> std::optional<std::string> {
     try {
@@ -180,7 +245,7 @@ std::optional<std::string> checkObj(std::string_view bytes) {
             return "a triangle's index " + std::to_string(i) + " is out of range";
       for (const auto& v : mesh.vertices)
         if (!v.allFinite()) return std::string("a vertex is not finite");
-      return std::nullopt;
+      return checkObjBodies(bytes, mesh);
     } catch (const scene::Error& e) {
       return badError(e.what(), kObjName);
     }
