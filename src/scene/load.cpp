@@ -2,12 +2,12 @@
 // and the system by its "type" (the parts of load_parts.hpp).
 #include "scene/load.hpp"
 
-#include <fstream>
-#include <sstream>
+#include <filesystem>
 
 #include "scene/catalog.hpp"
 #include "scene/load_parts.hpp"
 #include "sim/xpbd.hpp"
+#include "util/bounded_file.hpp"
 #include "util/one_line.hpp"
 
 namespace scene {
@@ -120,19 +120,19 @@ SceneDef parse(std::string_view text, const std::string& origin) {
 }
 
 SceneDef loadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(util::oneLine(path + ": cannot open the file"));
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) throw Error(util::oneLine(path + ": cannot read the file"));
-  return parse(ss.str(), path);
+  std::string error;
+  const auto text = util::readBoundedFile(path, kMaxSceneBytes, error);
+  if (!text) throw Error(util::oneLine(path + ": " + error));
+  return parse(*text, path);
 }
 
 SceneDef loadSceneArg(const std::string& arg) {
   if (const auto* text = findBuiltin(arg)) return parse(*text, "builtin:" + arg);
-  std::ifstream probe(arg);
+  // asked without opening the file: opening a FIFO would wait for a writer
+  std::error_code ec;
+  const bool exists = std::filesystem::exists(arg, ec);
   const bool looksLikePath = arg.find('/') != std::string::npos || arg.ends_with(".json");
-  if (!probe && !looksLikePath)
+  if (!exists && !looksLikePath)
     throw Error(util::oneLine(
         arg + ": no such file and no built-in scene of that name (see springlab list)"));
   return loadFile(arg);

@@ -2,6 +2,7 @@
 // numbers and bad indices are errors naming the file and the JSON path.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 
@@ -13,6 +14,12 @@ namespace scene {
 // levels deep (a dozen under "ui" and "render"), and copying or printing a JSON value recurses
 // once per level, so a file nested 100 000 deep would overflow the stack.
 inline constexpr int kMaxJsonDepth = 64;
+
+// A scene file larger than this is refused before it is read. Its JSON is held whole, and a
+// value takes up to about 20 times its text (a "{}" is a 16-byte value and a 48-byte map), so this
+// keeps the worst file near 1.5 GB; the largest bodies come from generators and OBJ meshes
+// (kMaxObjBytes), not from lists in the scene.
+inline constexpr std::size_t kMaxSceneBytes = std::size_t(64) << 20;
 
 // `origin` names the source in messages (a path, or "builtin:NAME").
 SceneDef parse(std::string_view text, const std::string& origin);

@@ -6,11 +6,11 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <filesystem>
-#include <fstream>
 #include <numbers>
 
 #include <Eigen/Geometry>
+
+#include "util/bounded_file.hpp"
 
 namespace scene {
 namespace {
@@ -82,6 +82,9 @@ class ObjParser {
 
   ObjMesh run() {
     total_ = countVertices(text_);
+    if (total_ > kMaxObjVertices)
+      throw Error(shown_ + ": " + std::to_string(total_) + " vertices (v lines), more than the " +
+                  std::to_string(kMaxObjVertices) + " a mesh may have");
     mesh_.vertices.reserve(size_t(total_));
     mesh_.vertex_lines.reserve(size_t(total_));
     forEachLine(text_, [&](std::string_view line, int number) {
@@ -181,6 +184,9 @@ class ObjParser {
     if (const auto twice = std::adjacent_find(sorted_.begin(), sorted_.end());
         twice != sorted_.end())
       fail("face lists vertex " + std::to_string(*twice + 1) + " twice");
+    if (mesh_.triangles.size() + (n - 2) > size_t(kMaxObjTriangles))
+      fail("more than " + std::to_string(kMaxObjTriangles) +
+           " triangles, the most a mesh may have");
     // a fan from the first corner: a convex polygon's triangles, in its winding
     for (size_t k = 1; k + 1 < n; ++k) {
       mesh_.triangles.push_back({corners_[0], corners_[k], corners_[k + 1]});
@@ -196,47 +202,18 @@ class ObjParser {
   std::vector<int> corners_, sorted_;
 };
 
-std::string mebibytes(std::size_t bytes) {
-  return std::to_string(bytes >> 20) + " MiB";
-}
-
 }  // namespace
 
 ObjMesh parseObj(std::string_view text, const std::string& shownName) {
   if (text.size() > kMaxObjBytes)
-    throw Error(shownName + ": larger than " + mebibytes(kMaxObjBytes));
+    throw Error(shownName + ": larger than " + util::mebibytes(kMaxObjBytes));
   // a UTF-8 byte-order mark would hide the first line's keyword
   if (text.starts_with(kUtf8Bom)) text.remove_prefix(kUtf8Bom.size());
   return ObjParser(text, shownName).run();
 }
 
 std::optional<std::string> readObjText(const std::string& path, std::string& error) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {  // which a stream opens, with no sensible size
-    error = "is a folder, not a file";
-    return std::nullopt;
-  }
-  std::ifstream in(path, std::ios::binary | std::ios::ate);
-  if (!in) {
-    error = "cannot open the file";
-    return std::nullopt;
-  }
-  const std::streamoff size = in.tellg();
-  if (size < 0) {
-    error = "cannot read the file";
-    return std::nullopt;
-  }
-  if (std::size_t(size) > kMaxObjBytes) {
-    error = "larger than " + mebibytes(kMaxObjBytes);
-    return std::nullopt;
-  }
-  std::string text(std::size_t(size), '\0');
-  in.seekg(0);
-  if (!in.read(text.data(), size)) {
-    error = "cannot read the file";
-    return std::nullopt;
-  }
-  return text;
+  return util::readBoundedFile(path, kMaxObjBytes, error);
 }
 
 ObjMesh readObj(const std::string& path, const std::string& shownName) {

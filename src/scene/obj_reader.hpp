@@ -26,6 +26,12 @@ struct ObjMesh {
 // A file larger than this is refused before it is read: a typo must not swallow the memory (the
 // largest mesh a scene may hold, 4 million vertices, takes about 160 MB as text).
 inline constexpr std::size_t kMaxObjBytes = std::size_t(256) << 20;
+// A mesh with more `v` lines, or more triangles once its polygons are cut, is refused while it is
+// read, before its vertices are stored: the scene's own limits (4 000 000 particles, 8 000 000
+// triangles, docs/scenes.md#limits), which a file of 256 MiB could otherwise pass eight times
+// over ("v 0 0 0" is 8 bytes).
+inline constexpr int kMaxObjVertices = 4'000'000;
+inline constexpr int kMaxObjTriangles = 8'000'000;
 
 // The subset above; every problem a scene::Error "NAME:LINE: what" (NAME as shown), or
 // "NAME: what" for the whole file (no faces).
@@ -34,8 +40,8 @@ ObjMesh parseObj(std::string_view text, const std::string& shownName);
 ObjMesh readObj(const std::string& path, const std::string& shownName);
 
 // The whole of the file at `path`, or an empty optional with `error` set ("cannot open the
-// file", "is a folder, not a file", "cannot read the file", "larger than 256 MiB"): the reading
-// half of readObj.
+// file", "is a folder, not a file", "is not a regular file ...", "cannot read the file", "larger
+// than 256 MiB": util::readBoundedFile): the reading half of readObj.
 std::optional<std::string> readObjText(const std::string& path, std::string& error);
 
 // scale (> 0), then rotate (degrees about x, then y, then z, about the fixed axes), then translate
