@@ -1,8 +1,13 @@
 // Scene layer: the catalog, the generators, the builder.
 #include <doctest/doctest.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 
 #include <Eigen/Geometry>
 
@@ -10,6 +15,7 @@
 #include "scene/catalog.hpp"
 #include "scene/generators.hpp"
 #include "scene/load.hpp"
+#include "scene/load_parts.hpp"
 #include "sim/energy.hpp"
 #include "sim/stepper.hpp"
 
@@ -471,4 +477,113 @@ TEST_CASE("scene: the render section round-trips through cameraOptionText like -
   CHECK(!back.pitch_deg);
   CHECK(!back.fov_deg);
   CHECK(back.orbit_deg_per_s == 7.7);
+}
+
+// ---- limits (docs/scenes.md#limits): each checked from the requested sizes, before allocating --
+
+namespace {
+
+// The error scene::parse gives for `text` as "s.json", or "" if it loads.
+std::string sceneError(const std::string& text) {
+  try {
+    scene::parse(text, "s.json");
+  } catch (const scene::Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+std::string withGenerators(const std::string& generators) {
+  return R"({"integrator": "symplectic_euler", "system": {"type": "mass_spring", "generators": [)" +
+         generators + "]}}";
+}
+
+std::string loop(long long count) {
+  return R"({"kind": "loop", "center": [0, 0, 0], "radius": 1, "count": )" + std::to_string(count) +
+         R"(, "mass": 1, "stiffness": 1})";
+}
+
+}  // namespace
+
+TEST_CASE("scene limits: a generator's counts are refused before it generates anything") {
+  const std::string more = ", more than the 4000000 a scene may have";
+  // nx and ny are each within 2048, their product is not (2048 x 2048 = 4 194 304)
+  CHECK(sceneError(withGenerators(R"({"kind": "cloth", "nx": 2048, "ny": 2048, "width": 1,
+                                     "height": 1, "mass": 1, "stiffness": 1})")) ==
+        "s.json: system.generators[0]: the scene would have 4194304 particles" + more);
+  // 4 000 000 segments are 4 000 001 particles
+  CHECK(sceneError(withGenerators(R"({"kind": "chain", "start": [0, 0, 0], "end": [1, 0, 0],
+                                     "segments": 4000000, "mass": 1, "stiffness": 1})")) ==
+        "s.json: system.generators[0]: the scene would have 4000001 particles" + more);
+  CHECK(sceneError(withGenerators(R"({"kind": "hanging_chain", "pivot": [0, 0, 0],
+                                     "segments": 4000000, "segment_length": 1, "mass": 1,
+                                     "stiffness": 1})")) ==
+        "s.json: system.generators[0]: the scene would have 4000001 particles" + more);
+  // the bodies of a scene are summed: the second loop is refused before it is made
+  CHECK(sceneError(withGenerators(loop(3) + ", " + loop(3999998))) ==
+        "s.json: system.generators[1]: the scene would have 4000001 particles" + more);
+  // an explicit list counts with the generators after it
+  const std::string listed =
+      R"({"integrator": "symplectic_euler", "system": {"type": "mass_spring",
+          "particles": [{"position": [0, 0, 0], "mass": 1}, {"position": [1, 0, 0], "mass": 1}],
+          "generators": [)" +
+      loop(3999999) + "]}}";
+  CHECK(sceneError(listed) ==
+        "s.json: system.generators[0]: the scene would have 4000001 particles" + more);
+}
+
+TEST_CASE("scene limits: springs and triangles, wherever they come from") {
+  scene::MassSpringDef def;
+  def.particles.resize(10);
+  def.springs.resize(10);
+  def.triangles.resize(10);
+  using scene::detail::checkCounts;
+  CHECK_NOTHROW(checkCounts("s.json: here", def, {3'999'990, 23'999'990, 7'999'990}));
+  CHECK_THROWS_WITH_AS(
+      checkCounts("s.json: system.springs", def, {0, 23'999'991, 0}),
+      "s.json: system.springs: the scene would have 24000001 springs, more than the 24000000 a "
+      "scene may have",
+      scene::Error);
+  CHECK_THROWS_WITH_AS(
+      checkCounts("s.json: system.triangles", def, {0, 0, 7'999'991}),
+      "s.json: system.triangles: the scene would have 8000001 triangles, more than the 8000000 "
+      "a scene may have",
+      scene::Error);
+  // the largest cloth the limits admit: 2000 x 2000, with its 23 988 000 springs and 7 992 002
+  // triangles
+  CHECK_NOTHROW(checkCounts("s.json", {}, {4'000'000, 23'988'000, 7'992'002}));
+}
+
+TEST_CASE("scene limits: a pendulum's links, listed or uniform") {
+  std::string ones;
+  for (int i = 0; i < 4'000'001; ++i) ones += i ? ",1" : "1";
+  CHECK(sceneError(R"({"system": {"type": "pendulum", "lengths": [)" + ones +
+                   R"(], "masses": [1], "angles": [0]}})") ==
+        "s.json: system.lengths: has 4000001 links, more than the 4000000 a pendulum may have");
+  CHECK(sceneError(R"({"system": {"type": "pendulum", "uniform": {"links": 4000001, "length": 1,
+                   "mass": 1}}})")
+            .starts_with("s.json: system.uniform.links: must be"));
+}
+
+TEST_CASE("scene limits: the scene file is read only when it is a regular file within 64 MiB") {
+  namespace fs = std::filesystem;
+  const fs::path dir =
+      fs::temp_directory_path() / ("springlab_limits_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::string big = (dir / "big.json").string();
+  { std::ofstream(big) << " "; }
+  fs::resize_file(big, (std::size_t(64) << 20) + 1);  // sparse: nothing is written
+  CHECK_THROWS_WITH_AS(scene::loadFile(big), (big + ": larger than 64 MiB").c_str(), scene::Error);
+  const std::string fifo = (dir / "fifo.json").string();
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  // opened without a writer, a FIFO would wait for ever
+  CHECK_THROWS_WITH_AS(scene::loadSceneArg(fifo),
+                       (fifo + ": is not a regular file (a device, a FIFO or a socket)").c_str(),
+                       scene::Error);
+  CHECK_THROWS_WITH_AS(scene::loadFile("/dev/zero"),
+                       "/dev/zero: is not a regular file (a device, a FIFO or a socket)",
+                       scene::Error);
+  CHECK_THROWS_WITH_AS(scene::loadFile(dir.string()),
+                       (dir.string() + ": is a folder, not a file").c_str(), scene::Error);
+  fs::remove_all(dir);
 }

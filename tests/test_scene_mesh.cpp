@@ -3,6 +3,7 @@
 // built-in scenes that use it.
 #include <doctest/doctest.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
 #include <cmath>
 #include <filesystem>
@@ -150,6 +151,27 @@ TEST_CASE("obj reader: a file that cannot be opened, a folder") {
   CHECK_THROWS_WITH_AS(scene::readObj("/nonexistent/springlab/x.obj", "x.obj"),
                        "x.obj: cannot open the file", scene::Error);
   CHECK_THROWS_WITH_AS(scene::readObj("/tmp", "tmp"), "tmp: is a folder, not a file", scene::Error);
+}
+
+TEST_CASE("obj reader: limits: a 10^9-vertex file is an error, never an allocation") {
+  const std::string tri = "v 0 0 0\nv 1 0 0\nv 0 1 0\n";
+  // a count in a comment is not trusted: the `v` lines are counted, and an index checked on them
+  CHECK(objError("# 1000000000 vertices\n" + tri + "f 1 2 1000000000\n") ==
+        "m.obj:5: face index 1000000000 out of range (3 vertices)");
+  // more `v` lines than a scene may have particles: refused after counting, before storing
+  std::string many;
+  many.reserve(8 * 4'000'001);
+  for (int i = 0; i < 4'000'001; ++i) many += "v 0 0 0\n";
+  CHECK(objError(many) ==
+        "m.obj: 4000001 vertices (v lines), more than the 4000000 a mesh may have");
+  // more triangles than a scene may have, on the line that passes the limit: nine vertices and
+  // heptagon fans of seven triangles each
+  std::string fans;
+  for (int i = 1; i <= 9; ++i) fans += "v " + std::to_string(i) + " 0 0\n";
+  const int faces = (scene::kMaxObjTriangles + 7) / 7;  // the first face that passes
+  for (int i = 0; i < faces; ++i) fans += "f 1 2 3 4 5 6 7 8 9\n";
+  CHECK(objError(fans) == "m.obj:" + std::to_string(9 + faces) +
+                              ": more than 8000000 triangles, the most a mesh may have");
 }
 
 TEST_CASE("obj reader: a 100 000-vertex grid reads exactly") {
@@ -488,4 +510,29 @@ TEST_CASE("mesh generator: a cloth's coarse surfaces cover a mesh added after it
   CHECK(out.shadow_triangles.size() == shadow + 8);
   CHECK(out.surface_levels[0].size() == level0 + 8);
   CHECK(out.surface_levels[0].back() == Tri{128 * 128 + 4, 128 * 128 + 8, 128 * 128 + 7});
+}
+
+TEST_CASE("obj reader: limits: a device, a FIFO or a file over 256 MiB is refused unread") {
+  TempDir dir;
+  const std::string big = dir / "big.obj";
+  dir.write("big.obj", " ");
+  fs::resize_file(big, (std::size_t(256) << 20) + 1);  // sparse: nothing is written
+  CHECK_THROWS_WITH_AS(scene::readObj(big, "big.obj"), "big.obj: larger than 256 MiB",
+                       scene::Error);
+  CHECK_THROWS_WITH_AS(scene::readObj("/dev/zero", "zero.obj"),
+                       "zero.obj: is not a regular file (a device, a FIFO or a socket)",
+                       scene::Error);
+  REQUIRE(::mkfifo((dir / "fifo.obj").c_str(), 0600) == 0);
+  CHECK_THROWS_WITH_AS(scene::readObj(dir / "fifo.obj", "fifo.obj"),
+                       "fifo.obj: is not a regular file (a device, a FIFO or a socket)",
+                       scene::Error);
+  // the same through a scene's mesh generator, and its lattice
+  const std::string k = R"("mass": 1, "stiffness": 300)";
+  const std::string at = dir / "scene.json: system.generators[0].file: ";
+  CHECK(loadError(dir, R"("file": "/dev/zero", )" + k) ==
+        at + "/dev/zero: is not a regular file (a device, a FIFO or a socket)");
+  CHECK(loadError(dir, R"("file": "fifo.obj", )" + k) ==
+        at + (dir / "fifo.obj: is not a regular file (a device, a FIFO or a socket)"));
+  CHECK(loadError(dir, R"("file": "big.obj", )" + k) ==
+        at + (dir / "big.obj: larger than 256 MiB"));
 }

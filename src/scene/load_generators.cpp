@@ -10,6 +10,10 @@
 #include "scene/mesh_generator.hpp"
 
 namespace scene::detail {
+
+static_assert(kMaxObjVertices == kMaxParticles && kMaxObjTriangles == kMaxTriangles,
+              "a mesh's limits are the scene's (docs/scenes.md#limits)");
+
 namespace {
 
 constexpr long long kMaxGridSide = 2048;
@@ -17,6 +21,11 @@ constexpr double kMaxClothTilt = 90.0;  // degrees: horizontal, the far side up 
 
 int count(const Obj& o, const char* key, long long lo, long long hi) {
   return static_cast<int>(o.integer(key, lo, hi));
+}
+
+// Before a generator allocates: its requested counts on top of what the scene holds.
+void checkRequest(const Obj& o, const MassSpringDef& out, const BodyCounts& more) {
+  checkCounts(o.file() + ": " + o.path(), out, more);
 }
 
 void parseChain(const Obj& o, MassSpringDef& out) {
@@ -33,6 +42,7 @@ void parseChain(const Obj& o, MassSpringDef& out) {
   p.velocity = o.optVec("velocity", Vec3::Zero());
   if (o.has("end_velocity")) p.end_velocity = o.vec("end_velocity");
   if ((p.end - p.start).norm() == 0 && !p.rest_length) o.fail("end", "must differ from start");
+  checkRequest(o, out, {p.segments + 1LL, p.segments, 0});
   addChain(out, p);
 }
 
@@ -51,6 +61,7 @@ void parseHangingChain(const Obj& o, MassSpringDef& out) {
       o.fail("angles", "must have one angle per segment (" + std::to_string(p.segments) +
                            "), got " + std::to_string(p.angles.size()));
   }
+  checkRequest(o, out, {p.segments + 1LL, p.segments, 0});
   addHangingChain(out, p);
 }
 
@@ -65,6 +76,7 @@ void parseLoop(const Obj& o, MassSpringDef& out) {
   p.damping = o.optNonNegative("damping", 0);
   p.phase = o.optNumber("phase").value_or(0.0);
   p.velocity = o.optVec("velocity", Vec3::Zero());
+  checkRequest(o, out, {p.count, p.count, 0});
   addLoop(out, p);
 }
 
@@ -77,6 +89,7 @@ void parseSpringPendulum(const Obj& o, MassSpringDef& out) {
   p.rest_length = optRest(o);
   p.damping = o.optNonNegative("damping", 0);
   p.velocity = o.optVec("velocity", Vec3::Zero());
+  checkRequest(o, out, {2, 1, 0});
   addSpringPendulum(out, p);
 }
 
@@ -107,6 +120,14 @@ ClothPins clothPins(const Obj& o) {
   o.fail("pins", "must be one of " + commaList(rowNames(kClothPins)) + ", not \"" + pins + "\"");
 }
 
+// An nx x ny cloth's particles, springs (structural, shear, bending: generators.cpp) and
+// triangles.
+BodyCounts clothCounts(long long nx, long long ny) {
+  const long long structural = nx * (ny - 1) + ny * (nx - 1), shear = 2 * (nx - 1) * (ny - 1);
+  const long long bending = (nx - 2) * ny + nx * (ny - 2);
+  return {nx * ny, structural + shear + bending, 2 * (nx - 1) * (ny - 1)};
+}
+
 void parseCloth(const Obj& o, MassSpringDef& out) {
   ClothParams p;
   p.nx = count(o, "nx", 2, kMaxGridSide);
@@ -132,6 +153,7 @@ void parseCloth(const Obj& o, MassSpringDef& out) {
                          ")");
   }
   p.pins = clothPins(o);
+  checkRequest(o, out, clothCounts(p.nx, p.ny));
   addCloth(out, p);
 }
 
@@ -200,6 +222,11 @@ void parseMesh(const Obj& o, MassSpringDef& out) {
   const std::optional<SceneMesh> mesh = readSceneMesh(o.file(), file, problem);
   if (!mesh) o.fail("file", problem);
   if (o.has("pin")) p.pin = meshPins(o, mesh->mesh.vertices.size());
+  // its springs (one per edge, and with bending one across each) are counted once added: at most
+  // 4.5 per triangle of a mesh within kMaxObjTriangles
+  checkRequest(o, out,
+               {static_cast<long long>(mesh->mesh.vertices.size()), 0,
+                static_cast<long long>(mesh->mesh.triangles.size())});
   const MeshSummary s = addMesh(out, mesh->mesh, p, mesh->shown);
   // a box that holds nothing is a typo (the wrong units, a translate forgotten): say where the
   // mesh is
@@ -303,6 +330,9 @@ void parseLattice(const Obj& o, MassSpringDef& out) {
   const std::vector<char> occupied =
       shape == "mesh" ? meshLatticeOccupancy(o, g) : shapeOccupancy(o, shape, g);
   const LatticeParams p = latticeParams(o);
+  // at most the occupied points become particles; the springs (up to 13 a particle) are counted
+  // once added, within the cells' limit
+  checkRequest(o, out, {std::ranges::count_if(occupied, [](char c) { return c != 0; }), 0, 0});
   const LatticeCounts counts = addLattice(out, g, occupied, p);
   if (counts.particles == 0)
     o.failHere("the " + shape + " holds no two neighbouring grid points at spacing " +
@@ -367,9 +397,19 @@ void expandGenerator(const json& j, const std::string& path, const std::string& 
     throw Error(file + ": " + path + ".kind: unknown generator \"" + k +
                 "\" (known: " + commaList(rowNames(kGenerators)) + ")");
   g->parse(Obj(j, path, file, g->keys), out);
-  if (out.particles.size() > size_t(kMaxParticles))
-    throw Error(file + ": " + path + ": the scene would have more than " +
-                std::to_string(kMaxParticles) + " particles");
+  checkCounts(file + ": " + path, out, {});
+}
+
+void checkCounts(const std::string& where, const MassSpringDef& out, const BodyCounts& more) {
+  const auto check = [&where](size_t has, long long adds, long long limit, const char* what) {
+    const long long total = static_cast<long long>(has) + adds;
+    if (total > limit)
+      throw Error(where + ": the scene would have " + std::to_string(total) + " " + what +
+                  ", more than the " + std::to_string(limit) + " a scene may have");
+  };
+  check(out.particles.size(), more.particles, kMaxParticles, "particles");
+  check(out.springs.size(), more.springs, kMaxSprings, "springs");
+  check(out.triangles.size(), more.triangles, kMaxTriangles, "triangles");
 }
 
 }  // namespace scene::detail

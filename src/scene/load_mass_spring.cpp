@@ -17,7 +17,8 @@ namespace {
 void parseParticles(const Obj& sys, MassSpringDef& def) {
   const json& ps = sys.raw("particles");
   if (!ps.is_array()) sys.fail("particles", "must be an array");
-  if (ps.size() > size_t(kMaxParticles)) sys.fail("particles", "too many particles");
+  checkCounts(sys.file() + ": " + sys.at("particles"), def,
+              {static_cast<long long>(ps.size()), 0, 0});
   for (size_t i = 0; i < ps.size(); ++i) {
     Obj p(ps[i], sys.at("particles") + "[" + std::to_string(i) + "]", sys.file(),
           {"position", "velocity", "mass", "fixed"});
@@ -41,6 +42,8 @@ void parseParticles(const Obj& sys, MassSpringDef& def) {
 void parseSprings(const Obj& sys, long long n, MassSpringDef& def) {
   const json& ss = sys.raw("springs");
   if (!ss.is_array()) sys.fail("springs", "must be an array");
+  checkCounts(sys.file() + ": " + sys.at("springs"), def,
+              {0, static_cast<long long>(ss.size()), 0});
   std::vector<SpringDef> explicitSprings;
   for (size_t i = 0; i < ss.size(); ++i) {
     Obj s(ss[i], sys.at("springs") + "[" + std::to_string(i) + "]", sys.file(),
@@ -63,6 +66,8 @@ void parseTriangles(const Obj& sys, long long n, MassSpringDef& def) {
   const std::string& file = sys.file();
   const json& ts = sys.raw("triangles");
   if (!ts.is_array()) sys.fail("triangles", "must be an array of [a, b, c] index triples");
+  checkCounts(sys.at("triangles").insert(0, file + ": "), def,
+              {0, 0, static_cast<long long>(ts.size())});
   for (size_t i = 0; i < ts.size(); ++i) {
     const std::string path = sys.at("triangles") + "[" + std::to_string(i) + "]";
     if (!ts[i].is_array() || ts[i].size() != 3)

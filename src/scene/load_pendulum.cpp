@@ -40,6 +40,10 @@ void parseLinks(const Obj& sys, PendulumDef& def) {
   def.lengths = sys.numbers("lengths");
   const size_t n = def.lengths.size();
   if (n == 0) sys.fail("lengths", "must have at least one link");
+  // a link is a particle: the same limit as "uniform"'s links and a mass-spring system's
+  if (n > size_t(kMaxParticles))
+    sys.fail("lengths", "has " + std::to_string(n) + " links, more than the " +
+                            std::to_string(kMaxParticles) + " a pendulum may have");
   positiveEach(sys, "lengths", def.lengths);
   def.masses = sys.numbers("masses");
   onePerLink(sys, "masses", def.masses, n);
