@@ -2,9 +2,12 @@
 // errors naming file and JSON path, rows, headers, exact numbers).
 #include <doctest/doctest.h>
 
+#include <sys/stat.h>
+
 #include <cmath>
 #include <string>
 
+#include "cli/commands.hpp"
 #include "scene/build.hpp"
 #include "scene/catalog.hpp"
 #include "scene/load.hpp"
@@ -252,6 +255,13 @@ TEST_CASE("bad options and missing files exit 2 with one line") {
        "springlab run: --duration / --dt: 1e+30 steps is too many"},
       {{"run", scene, "--duration", "100", "--at", "1:dt=1e-20"},
        "springlab run: --at: \"1:dt=1e-20\": 1e+22 steps is too many"},
+      // the bound on work (docs/cli.md#limits): steps are within kMaxStepRatio, their work is not
+      {{"run", "cloth_128", "--dt", "1e-4", "--duration", "1e8"},
+       "springlab run: --duration / --dt: 1e+12 steps of 113410 particles and springs is "
+       "1.1341e+17 element-steps, more than the 1e+15 a run may do (at least 4 years at 1e+09 a "
+       "second)"},
+      {{"run", "/dev/zero"}, "/dev/zero: is not a regular file (a device, a FIFO or a socket)"},
+      {{"info", "/dev/zero"}, "/dev/zero: is not a regular file (a device, a FIFO or a socket)"},
       {{"run", "/nonexistent/x.json"}, "/nonexistent/x.json: cannot open the file"},
       {{"run", "no_such_builtin"}, "no such file and no built-in scene"},
       {{"run", scene, "--out", "/nonexistent/dir/out.csv"}, "cannot open for writing"},
@@ -505,6 +515,32 @@ TEST_CASE("a stable run prints no warning") {
   CHECK(r.status == 0);
   CHECK(r.err.empty());
   CHECK(r.out.find("warning") == std::string::npos);
+}
+
+TEST_CASE(
+    "the issue's case: 4 000 000 bodies at 0.1 ms steps for 1e9 s is refused before it starts") {
+  // a pendulum of 4 000 000 links holds only its arrays (32 MB each), so the request is tried at
+  // its full size; a mass-spring system counts its particles and springs the same way
+  scene::SceneDef def;
+  def.kind = sim::SystemKind::Pendulum;
+  def.pendulum.lengths.assign(4'000'000, 1e-3);
+  CHECK(cli::workProblem(def, 1e9 / 1e-4) ==
+        "1e+13 steps of 4000000 links is 4e+19 element-steps, more than the 1e+15 a run may do (at "
+        "least 1268 years at 1e+09 a second)");
+  // the bound itself: 1e15 element-steps pass, a step more does not
+  CHECK_FALSE(cli::workProblem(def, 2.5e8));
+  CHECK(cli::workProblem(def, 2.5e8 + 1));
+}
+
+TEST_CASE("a scene that is a FIFO is refused at once, not waited on") {
+  const auto fifo = tempDir() / "scene_fifo.json";
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  for (const char* command : {"run", "info"}) {
+    const auto r = springlab({command, fifo.string()}, "timeout 20 ");
+    CHECK(r.status == 2);
+    CHECK(r.err == fifo.string() + ": is not a regular file (a device, a FIFO or a socket)\n");
+  }
+  fs::remove(fifo);
 }
 
 TEST_CASE("a run of more than 1e9 steps says how many before it starts") {

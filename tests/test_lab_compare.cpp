@@ -199,6 +199,10 @@ TEST_CASE("bad compare options exit 2 with one line and write nothing") {
        "springlab compare: --lanes: lane 1 is empty (SPEC,SPEC: NAME or NAME@DT)"},
       {{"--lanes", "rk4,rk4,rk4,rk4,rk4,rk4,rk4,rk4,rk4"},
        "springlab compare: --lanes: 9 lanes; at most 8"},
+      {{"--lanes", "rk4,verlet@1e-5", "--duration", "1e8"},
+       "springlab compare: --lanes: lane \"verlet@1e-5\": 1e+13 steps of 1634 particles and "
+       "springs is 1.634e+16 element-steps, more than the 1e+15 a run may do (at least 189.1 days "
+       "at 1e+09 a second)"},
       {{}, "springlab compare: missing --lanes SPEC,SPEC (integrator names, NAME@DT for a step)"},
       {{"--lanes", "rk4,verlet", "--every", "0"},
        "springlab compare: --every: must be a whole number >= 1, not \"0\""},

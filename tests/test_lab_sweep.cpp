@@ -152,6 +152,14 @@ TEST_CASE("sweep: bad options exit 2 with one line and write nothing") {
       {{"--dt", "0.001:0.01:3", "--threshold", "nan"},
        "--threshold: must be a finite number > 0, not \"nan\""},
       {{}, "missing --dt LO:HI:N"},
+      // limits (docs/cli.md#limits): the grid's cells, and the work of the longest cell
+      {{"--dt", "1e-4:1e-3:1000", "--stiffness", "1:2:1001"},
+       "--integrators, --dt, --stiffness: 1 x 1000 x 1001 = 1.001e+06 cells, more than the "
+       "1000000 a sweep may have"},
+      {{"--dt", "1e-5:1e-3:3", "--seconds", "1e8"},
+       "--seconds / --dt: the longest cell: 1e+13 steps of 1634 particles and springs is "
+       "1.634e+16 element-steps, more than the 1e+15 a run may do (at least 189.1 days at 1e+09 "
+       "a second)"},
   };
   for (const auto& [extra, message] : cases) {
     std::vector<std::string> args = {"sweep", "cloth_16", "--integrators",

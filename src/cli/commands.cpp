@@ -7,6 +7,7 @@
 
 #include "scene/catalog.hpp"
 #include "scene/load.hpp"
+#include "util/format.hpp"
 
 namespace cli {
 
@@ -25,6 +26,33 @@ bool parseWhole(const std::string& s, long long& out) {
     if (c < '0' || c > '9') return false;
   auto r = std::from_chars(s.data(), s.data() + s.size(), out);
   return r.ec == std::errc() && r.ptr == s.data() + s.size();
+}
+
+namespace {
+
+// "3.2 days", "8880 years": the estimate in the unit that reads best (it is at least twelve days).
+std::string longTime(double seconds) {
+  constexpr double kDay = 86400.0, kYear = 365.25 * kDay;
+  if (seconds < 2 * kYear)
+    return util::messageNumber(std::round(seconds / kDay * 10) / 10) + " days";
+  return util::messageNumber(std::round(seconds / kYear)) + " years";
+}
+
+}  // namespace
+
+std::optional<std::string> workProblem(const scene::SceneDef& def, double steps) {
+  const size_t elements =
+      def.kind == sim::SystemKind::Pendulum
+          ? def.pendulum.lengths.size()
+          : def.mass_spring.particles.size() + def.mass_spring.springs.size();
+  const double work = steps * double(elements);
+  if (work <= kMaxWork) return std::nullopt;
+  const bool pendulum = def.kind == sim::SystemKind::Pendulum;
+  return util::messageNumber(steps) + " steps of " + std::to_string(elements) +
+         (pendulum ? " links" : " particles and springs") + " is " + util::messageNumber(work) +
+         " element-steps, more than the " + util::messageNumber(kMaxWork) +
+         " a run may do (at least " + longTime(work / kWorkRate) + " at " +
+         util::messageNumber(kWorkRate) + " a second)";
 }
 
 bool loadSceneOrReport(const std::string& arg, scene::SceneDef& def) {

@@ -31,6 +31,23 @@ long long runawayCheckSpacing(long long steps, sim::Method m, const sim::Counts&
 // (2^53 ~ 9e15) and fits a long long.
 constexpr double kMaxStepRatio = 1e15;
 
+// A run's work, its steps times the system's particles and springs (a pendulum's links), above
+// this is refused before the system is built (docs/cli.md#limits). The force pass evaluates at
+// most about 1e9 springs a second on this machine's two cores (docs/benchmarks.md), so 1e15 is
+// twelve days of a cloth's force passes alone: beyond it the request is a mistake (a dt in
+// seconds meant in milliseconds, a duration with three zeros too many), and the message says how
+// long it would take. A shorter long run shows its progress and time left, and Ctrl+C ends it
+// with its files kept.
+constexpr double kMaxWork = 1e15;
+// Elements (a particle or a spring) stepped a second, for the message's estimate: the force
+// pass's best rate above, so the estimate is a lower bound.
+constexpr double kWorkRate = 1e9;
+
+// The problem with `steps` steps of `def`'s system, or nothing: "1e+13 steps of 28000000
+// particles and springs is 2.8e+20 element-steps, more than the 1e+15 a run may do (at least
+// 8880 years at 1e+09 a second)".
+std::optional<std::string> workProblem(const scene::SceneDef& def, double steps);
+
 // The energy ledger's CSV header (run --ledger, compare --ledger).
 constexpr const char* kLedgerHeader = "t,lane,total,dissipated,external,residual\n";
 

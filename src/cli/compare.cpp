@@ -88,6 +88,8 @@ int planCompare(const CompareOptions& o, ComparePlan& plan) {
     const double dt = spec.dt.value_or(plan.def.dt);
     if (!(plan.def.duration / dt < kMaxStepRatio))
       return badOption("--lanes: lane \"" + spec.text + "\": too many steps (duration / dt)");
+    if (auto heavy = workProblem(plan.def, plan.def.duration / dt))
+      return badOption("--lanes: lane \"" + spec.text + "\": " + *heavy);
   }
   for (const auto& e : o.events)
     if (auto bad = lab::checkEvent(e, plan.def.kind)) return badOption("--at: " + *bad);

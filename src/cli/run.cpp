@@ -85,6 +85,7 @@ int planRun(const RunOptions& o, RunPlan& plan) {
   if (!(ratio < kMaxStepRatio))
     return badOption("--duration / --dt: " + util::messageNumber(ratio) + " steps is too many");
   plan.steps = std::llround(ratio);
+  if (auto heavy = workProblem(def, ratio)) return badOption("--duration / --dt: " + *heavy);
   for (const auto& e : o.events) {
     if (auto bad = lab::checkEvent(e, def.kind)) return badOption("--at: " + *bad);
     if (e.key == lab::EventKey::Dt && !(def.duration / e.value < kMaxStepRatio))

@@ -12,6 +12,7 @@
 #include "scene/build.hpp"
 #include "scene/load.hpp"
 #include "sim/spectrum.hpp"
+#include "util/format.hpp"
 #include "util/one_line.hpp"
 #include "util/png.hpp"
 
@@ -108,6 +109,14 @@ int planSweep(const SweepOptions& o, lab::SweepSpec& spec) {
   if (!(spec.seconds > 0)) return badOption("--seconds: the scene's duration is 0; give --seconds");
   if (!(spec.seconds / spec.dt.lo < kMaxStepRatio))
     return badOption("--seconds / --dt: too many steps per cell");
+  if (auto heavy = workProblem(spec.def, spec.seconds / spec.dt.lo))
+    return badOption("--seconds / --dt: the longest cell: " + *heavy);
+  if (const double cells = double(spec.methods.size()) * spec.dt.n * spec.stiffness.n;
+      cells > double(lab::kMaxSweepCells))
+    return badOption("--integrators, --dt, --stiffness: " + std::to_string(spec.methods.size()) +
+                     " x " + std::to_string(spec.dt.n) + " x " + std::to_string(spec.stiffness.n) +
+                     " = " + util::messageNumber(cells) + " cells, more than the " +
+                     std::to_string(lab::kMaxSweepCells) + " a sweep may have");
   spec.threshold = o.threshold;
   return 0;
 }

@@ -47,6 +47,10 @@ struct CellResult {
 };
 
 size_t cellCount(const SweepSpec& spec);
+// A grid of more cells is refused before any is listed (docs/cli.md#limits): each cell is a whole
+// simulation, a million of them a thousand-by-thousand map, and the grid's lists take about 100
+// bytes a cell; two axes of the largest N (1 000 000 each) would ask for terabytes.
+inline constexpr size_t kMaxSweepCells = 1'000'000;
 // One cell. `cancel` stops it early (its result is then meaningless).
 CellResult runCell(const SweepSpec& spec, size_t index, const std::atomic<bool>* cancel = nullptr);
 // The cells of shard `shardIndex` of `shardCount` (grid index = shardIndex - 1 mod shardCount)
