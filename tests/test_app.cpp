@@ -1264,6 +1264,17 @@ TEST_CASE("app: preferences: every value is checked, a damaged line changes noth
   CHECK(p.scene == "seed004_fig6b");
 }
 
+TEST_CASE("app: preferences: history_mb is kept from 1 to 16384 MB, no more on a 24 GiB machine") {
+  app::Prefs p;
+  for (const char* line : {"history_mb=16385", "history_mb=65536", "history_mb=0.5"})
+    p.parseLine(line);
+  CHECK(p.history_mb == app::Prefs::kDefaultHistoryMb);
+  p.parseLine("history_mb=16384");
+  CHECK(p.history_mb == 16384.0);
+  p.parseLine("history_mb=1");
+  CHECK(p.history_mb == 1.0);
+}
+
 TEST_CASE("app: preferences keep only a window size that fits the screen") {
   app::Prefs p;
   p.keepWindowSize(1280, 720, 1920, 1080);

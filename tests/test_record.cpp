@@ -255,6 +255,14 @@ TEST_CASE("record: every option of the help's table parses in both spellings") {
   CHECK(samples.size() == cli::recordOptions().size());
 }
 
+// A file of `bytes` zeros outside the test's folders, sparse (nothing is written): its path.
+static std::string sparseFile(const std::string& name, std::size_t bytes) {
+  const fs::path p = tempDir() / name;
+  std::ofstream(p, std::ios::binary) << ' ';
+  fs::resize_file(p, bytes);
+  return p.string();
+}
+
 TEST_CASE("record: bad options are one-line errors, exit 2, nothing written") {
   const fs::path dir = freshDir("record_bad");
   const std::string out = (dir / "x.mp4").string();
@@ -272,7 +280,21 @@ TEST_CASE("record: bad options are one-line errors, exit 2, nothing written") {
       {{"cloth_16", "--out", (dir / "x.avi").string()}, "springlab record: --out: unsupported"},
       {{"cloth_16", "--out", out, "--integrator", "midpoint_x"}, "springlab record: --integrator"},
       {{"no_such_scene", "--out", out}, "no_such_scene"},
-      {{"--replay", (dir / "none.json").string(), "--out", out}, "none.json: cannot read"},
+      {{"--replay", (dir / "none.json").string(), "--out", out}, "none.json: cannot open the file"},
+      // limits (docs/cli.md#limits): files that are not regular or too large are refused unread
+      {{"--replay", "/dev/zero", "--out", out},
+       "springlab record: /dev/zero: is not a regular file (a device, a FIFO or a socket)"},
+      {{"--replay", sparseFile("huge_provenance.json", (std::size_t(128) << 20) + 1), "--out", out},
+       "huge_provenance.json: larger than 128 MiB"},
+      {{"/dev/zero", "--out", out},
+       "springlab record: /dev/zero: is not a regular file (a device, a FIFO or a socket)"},
+      {{sparseFile("huge_scene.json", (std::size_t(64) << 20) + 1), "--out", out},
+       "huge_scene.json: larger than 64 MiB"},
+      // the run's bound on work, for the simulation under the frames
+      {{"cloth_16", "--out", out, "--dt", "1e-7", "--seconds", "1e6", "--fps", "1"},
+       "springlab record: --seconds: 1e+13 steps of 1634 particles and springs is 1.634e+16 "
+       "element-steps, more than the 1e+15 a run may do (at least 189.1 days at 1e+09 a "
+       "second)"},
   };
   for (const auto& [args, start] : cases) {
     std::vector<std::string> full{"record"};
@@ -464,6 +486,34 @@ TEST_CASE("record: a provenance file of a build before --ui replays with its pan
   CAPTURE(again.err);
   REQUIRE(again.status == 0);
   CHECK(loadPng(dir / "ui.png").rgb == loadPng(dir / "again.png").rgb);
+}
+
+TEST_CASE("record: a replay never writes where the provenance file's output points") {
+  // the file says where its clip was written; a replay writes --out only, so a file handed on
+  // cannot point the replay at a path outside the working folder
+  const fs::path dir = freshDir("record_output_elsewhere"),
+                 elsewhere = freshDir("record_elsewhere");
+  const RunResult first = springlab({"record", "cloth_16", "--size", "64x48", "--seconds", "0.05",
+                                     "--fps", "20", "--out", (dir / "a.png").string()});
+  REQUIRE(first.status == 0);
+  const std::string text = readFile(dir / "a.png.json");
+  const std::string key = "\"output\": \"" + (dir / "a.png").string() + "\"";
+  for (const std::string& target :
+       {(elsewhere / "stolen.png").string(), std::string("../up.png")}) {
+    std::string changed = text;
+    const size_t at = changed.find(key);
+    REQUIRE(at != std::string::npos);
+    changed.replace(at, key.size(), "\"output\": \"" + target + "\"");
+    std::ofstream(dir / "p.json") << changed;
+    const RunResult again = springlab(
+        {"record", "--replay", (dir / "p.json").string(), "--out", (dir / "b.png").string()});
+    CAPTURE(again.err);
+    REQUIRE(again.status == 0);
+    CHECK(loadPng(dir / "a.png").rgb == loadPng(dir / "b.png").rgb);
+  }
+  CHECK(fs::is_empty(elsewhere));
+  CHECK_FALSE(fs::exists(dir.parent_path() / "up.png"));
+  CHECK_FALSE(fs::exists(fs::current_path().parent_path() / "up.png"));
 }
 
 TEST_CASE("record: without ffmpeg a video is a one-line error, exit 2, nothing written") {

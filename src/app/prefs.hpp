@@ -22,7 +22,10 @@ struct Prefs {
   // the timeline's memory budget, MB (docs/lab.md#the-timeline)
   double history_mb = kDefaultHistoryMb;
   static constexpr double kDefaultHistoryMb = 256.0;
-  static constexpr double kMinHistoryMb = 1.0, kMaxHistoryMb = 65536.0;
+  // At most 16 GiB: the budget bounds the ring of kept states (docs/lab.md#the-timeline), which
+  // grows to it and stays there, so it must leave a 24 GiB machine room for the system, its
+  // solver and the renderer; a larger value in the file is ignored.
+  static constexpr double kMinHistoryMb = 1.0, kMaxHistoryMb = 16384.0;
   bool camera = false;                    // cam holds a saved camera
   float cam[6] = {0, 0, 0, 3, 0, 0.25f};  // target xyz (m), distance (m), yaw, pitch (rad)
 

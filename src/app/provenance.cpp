@@ -12,6 +12,7 @@
 #include "scene/load.hpp"
 #include "scene/scene_def.hpp"
 #include "util/atomic_file.hpp"
+#include "util/bounded_file.hpp"
 #include "util/one_line.hpp"
 
 namespace app {
@@ -134,11 +135,10 @@ void fill(const json& j, RecordOptions& o) {
 }  // namespace
 
 std::optional<std::string> readProvenance(const std::string& path, RecordOptions& o) {
-  std::ifstream in(path);
-  if (!in) return path + ": cannot read the provenance file";
-  std::stringstream text;
-  text << in.rdbuf();
-  return parseProvenance(text.str(), path, o);
+  std::string error;
+  const auto text = util::readBoundedFile(path, kMaxProvenanceBytes, error);
+  if (!text) return util::oneLine(path + ": " + error);
+  return parseProvenance(*text, path, o);
 }
 
 namespace {

@@ -2,12 +2,14 @@
 // render the same frames again, with `springlab record --replay FILE.json --out OTHER`.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "app/record.hpp"
+#include "scene/load.hpp"
 
 namespace app {
 
@@ -25,6 +27,9 @@ struct Provenance {
 std::string provenancePath(const std::string& out, bool sequence);
 // Writes it atomically; false with `error`.
 bool writeProvenance(const std::string& path, const Provenance& p, std::string* error);
+// A provenance file larger than this is refused before it is read: it holds one scene (at most
+// scene::kMaxSceneBytes as text) and a few options, and twice that leaves room for its quoting.
+inline constexpr std::size_t kMaxProvenanceBytes = 2 * scene::kMaxSceneBytes;
 // Reads one back into `o` (scene text, integrator, dt, fps, size, seconds, ui or an older file's
 // no_ui, caption, camera, lanes, events); the problem (naming the file and key) or nothing.
 std::optional<std::string> readProvenance(const std::string& path, RecordOptions& o);

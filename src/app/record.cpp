@@ -21,6 +21,7 @@
 #include "cli/progress.hpp"
 #include "scene/catalog.hpp"
 #include "scene/load.hpp"
+#include "util/bounded_file.hpp"
 #include "util/one_line.hpp"
 
 namespace app {
@@ -43,11 +44,12 @@ std::optional<std::string> readSceneText(RecordOptions& o) {
     o.scene_json = std::string(*text), o.scene_source = "builtin:" + o.scene;
     return std::nullopt;
   }
-  std::ifstream in(o.scene);
-  std::stringstream s;
-  if (in) s << in.rdbuf();
-  if (!in) return o.scene + ": cannot read the scene file";
-  o.scene_json = s.str(), o.scene_source = o.scene;
+  // the scene's own limit (a FIFO or a device is refused, not read for ever): the provenance
+  // file quotes the text
+  std::string error;
+  auto text = util::readBoundedFile(o.scene, scene::kMaxSceneBytes, error);
+  if (!text) return o.scene + ": " + error;
+  o.scene_json = std::move(*text), o.scene_source = o.scene;
   return std::nullopt;
 }
 
@@ -110,6 +112,10 @@ std::optional<std::string> prepare(Recording& r) {
   if (!(frames <= kMaxFrames)) return std::string(kPrefix) + what + "more than 10000000 frames";
   r.frames = std::llround(frames);
   if (r.frames < 1) return std::string(kPrefix) + what + "less than one frame";
+  // the simulation under the frames: the run's bound on work (cli::kMaxWork)
+  const Session& session = r.d.session();
+  if (auto heavy = cli::workProblem(session.def(), *o.seconds / session.dt()))
+    return std::string(kPrefix) + ": --seconds: " + *heavy;
   return std::nullopt;
 }
 
