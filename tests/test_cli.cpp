@@ -532,6 +532,23 @@ TEST_CASE(
   CHECK(cli::workProblem(def, 2.5e8 + 1));
 }
 
+TEST_CASE("a method that factors a matrix refuses more than 1 000 000 particles") {
+  scene::SceneDef def;
+  def.kind = sim::SystemKind::MassSpring;
+  def.mass_spring.particles.resize(1'000'000);
+  for (sim::Method m : {sim::Method::ImplicitEuler, sim::Method::TimeFe, sim::Method::Projective})
+    CHECK_FALSE(cli::solverProblem(def, m));
+  def.mass_spring.particles.resize(1'000'001);
+  CHECK(cli::solverProblem(def, sim::Method::ImplicitEuler) ==
+        "implicit_euler factors a sparse matrix: 1000001 particles, more than the 1000000 it may "
+        "take (about 11 KB of memory each)");
+  CHECK(cli::solverProblem(def, sim::Method::TimeFe));
+  CHECK(cli::solverProblem(def, sim::Method::Projective));
+  // the explicit methods and xpbd hold no matrix
+  for (sim::Method m : {sim::Method::Rk4, sim::Method::Verlet, sim::Method::Xpbd})
+    CHECK_FALSE(cli::solverProblem(def, m));
+}
+
 TEST_CASE("a scene that is a FIFO is refused at once, not waited on") {
   const auto fifo = tempDir() / "scene_fifo.json";
   REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);

@@ -41,10 +41,9 @@ std::string longTime(double seconds) {
 }  // namespace
 
 std::optional<std::string> workProblem(const scene::SceneDef& def, double steps) {
-  const size_t elements =
-      def.kind == sim::SystemKind::Pendulum
-          ? def.pendulum.lengths.size()
-          : def.mass_spring.particles.size() + def.mass_spring.springs.size();
+  const size_t elements = def.kind == sim::SystemKind::Pendulum
+                              ? def.pendulum.lengths.size()
+                              : def.mass_spring.particles.size() + def.mass_spring.springs.size();
   const double work = steps * double(elements);
   if (work <= kMaxWork) return std::nullopt;
   const bool pendulum = def.kind == sim::SystemKind::Pendulum;
@@ -53,6 +52,17 @@ std::optional<std::string> workProblem(const scene::SceneDef& def, double steps)
          " element-steps, more than the " + util::messageNumber(kMaxWork) +
          " a run may do (at least " + longTime(work / kWorkRate) + " at " +
          util::messageNumber(kWorkRate) + " a second)";
+}
+
+std::optional<std::string> solverProblem(const scene::SceneDef& def, sim::Method m) {
+  const bool factors =
+      m == sim::Method::ImplicitEuler || m == sim::Method::TimeFe || m == sim::Method::Projective;
+  const size_t n = def.mass_spring.particles.size();
+  if (!factors || def.kind != sim::SystemKind::MassSpring || n <= size_t(kMaxFactoredParticles))
+    return std::nullopt;
+  return std::string(sim::info(m).name) + " factors a sparse matrix: " + std::to_string(n) +
+         " particles, more than the " + std::to_string(kMaxFactoredParticles) +
+         " it may take (about 11 KB of memory each)";
 }
 
 bool loadSceneOrReport(const std::string& arg, scene::SceneDef& def) {

@@ -43,6 +43,17 @@ constexpr double kMaxWork = 1e15;
 // pass's best rate above, so the estimate is a lower bound.
 constexpr double kWorkRate = 1e9;
 
+// The methods that factor a sparse matrix of a mass-spring system (implicit_euler, time_fe,
+// projective) refuse more particles than this (docs/cli.md#limits). implicit_euler took 640 MB
+// on a 256 x 256 cloth and 2.8 GB on a 512 x 512 one (about 11 KB a particle, growing with the
+// size as the factor fills in), and a step of the latter took minutes: a million particles need
+// about 12 GB, the largest scene's 4 000 000 some 50 GB, more than this 24 GiB machine has.
+constexpr long long kMaxFactoredParticles = 1'000'000;
+
+// The problem with stepping `def`'s system by `m`, or nothing: "implicit_euler factors a sparse
+// matrix: 4000000 particles, more than the 1000000 it may take (about 11 KB of memory each)".
+std::optional<std::string> solverProblem(const scene::SceneDef& def, sim::Method m);
+
 // The problem with `steps` steps of `def`'s system, or nothing: "1e+13 steps of 28000000
 // particles and springs is 2.8e+20 element-steps, more than the 1e+15 a run may do (at least
 // 8880 years at 1e+09 a second)".

@@ -90,6 +90,8 @@ int planCompare(const CompareOptions& o, ComparePlan& plan) {
       return badOption("--lanes: lane \"" + spec.text + "\": too many steps (duration / dt)");
     if (auto heavy = workProblem(plan.def, plan.def.duration / dt))
       return badOption("--lanes: lane \"" + spec.text + "\": " + *heavy);
+    if (auto big = solverProblem(plan.def, spec.method))
+      return badOption("--lanes: lane \"" + spec.text + "\": " + *big);
   }
   for (const auto& e : o.events)
     if (auto bad = lab::checkEvent(e, plan.def.kind)) return badOption("--at: " + *bad);

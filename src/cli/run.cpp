@@ -86,8 +86,12 @@ int planRun(const RunOptions& o, RunPlan& plan) {
     return badOption("--duration / --dt: " + util::messageNumber(ratio) + " steps is too many");
   plan.steps = std::llround(ratio);
   if (auto heavy = workProblem(def, ratio)) return badOption("--duration / --dt: " + *heavy);
+  if (auto big = solverProblem(def, def.integrator)) return badOption("--integrator: " + *big);
   for (const auto& e : o.events) {
     if (auto bad = lab::checkEvent(e, def.kind)) return badOption("--at: " + *bad);
+    if (e.key == lab::EventKey::Integrator)
+      if (auto big = solverProblem(def, sim::findIntegrator(e.name).value_or(def.integrator)))
+        return badOption("--at: \"" + e.text + "\": " + *big);
     if (e.key == lab::EventKey::Dt && !(def.duration / e.value < kMaxStepRatio))
       return badOption("--at: \"" + e.text + "\": " + util::messageNumber(def.duration / e.value) +
                        " steps is too many");

@@ -94,6 +94,8 @@ int planSweep(const SweepOptions& o, lab::SweepSpec& spec) {
     const auto lookup =
         sim::lookupIntegrator(o.integrators.substr(begin, comma - begin), spec.def.kind);
     if (!lookup.method) return badOption("--integrators: " + lookup.error);
+    if (auto big = solverProblem(spec.def, *lookup.method))
+      return badOption("--integrators: " + *big);
     spec.methods.push_back(*lookup.method);
     if (comma == std::string::npos) break;
     begin = comma + 1;
