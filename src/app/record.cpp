@@ -116,8 +116,6 @@ std::optional<std::string> prepare(Recording& r) {
   const Session& session = r.d.session();
   if (auto heavy = cli::workProblem(session.def(), *o.seconds / session.dt()))
     return std::string(kPrefix) + ": --seconds: " + *heavy;
-  if (auto big = cli::solverProblem(session.def(), session.method()))
-    return std::string(kPrefix) + ": --integrator: " + *big;
   return std::nullopt;
 }
 

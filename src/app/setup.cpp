@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "cli/commands.hpp"
 #include "lab/lane_spec.hpp"
 #include "util/format.hpp"
 
@@ -69,6 +70,8 @@ std::optional<std::string> applySessionOptions(Session& s, const SessionOptions&
     events.push_back(std::move(e));
   }
   s.setEvents(std::move(events));
+  // before the first step, where the solver factors its matrix (cli::kMaxFactoredParticles)
+  if (auto big = cli::solverProblem(s.def(), s.method())) return prefix + ": --integrator: " + *big;
   return std::nullopt;
 }
 
