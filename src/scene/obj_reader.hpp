@@ -40,7 +40,7 @@ ObjMesh parseObj(std::string_view text, const std::string& shownName);
 ObjMesh readObj(const std::string& path, const std::string& shownName);
 
 // The whole of the file at `path`, or an empty optional with `error` set ("cannot open the
-// file", "is a folder, not a file", "is not a regular file ...", "cannot read the file", "larger
+// file", "is a folder, not a file", "cannot read the file", "larger
 // than 256 MiB": util::readBoundedFile): the reading half of readObj.
 std::optional<std::string> readObjText(const std::string& path, std::string& error);
 

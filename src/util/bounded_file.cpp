@@ -4,9 +4,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 
 namespace util {
+
+std::string mebibytes(std::size_t bytes) {
+  return std::to_string(bytes >> 20) + " MiB";
+}
+
 namespace {
 
 // Closes the descriptor however the read ends.
@@ -17,15 +23,31 @@ struct Fd {
   }
 };
 
-}  // namespace
-
-std::string mebibytes(std::size_t bytes) {
-  return std::to_string(bytes >> 20) + " MiB";
+// Reads what the descriptor gives, in chunks, until its end: at most maxBytes + 1 bytes, so that
+// one more than the limit says the input is too large (/dev/zero never ends). False on an error.
+bool readStream(int fd, std::size_t maxBytes, std::string& text) {
+  constexpr std::size_t kChunk = std::size_t(1) << 16;
+  while (text.size() <= maxBytes) {
+    const std::size_t at = text.size();
+    text.resize(at + std::min(kChunk, maxBytes + 1 - at));
+    const ssize_t n = ::read(fd, text.data() + at, text.size() - at);
+    if (n < 0 && errno == EINTR) {
+      text.resize(at);
+      continue;
+    }
+    if (n < 0) return false;
+    text.resize(at + static_cast<std::size_t>(n));
+    if (n == 0) break;
+  }
+  return true;
 }
+
+}  // namespace
 
 std::optional<std::string> readBoundedFile(const std::string& path, std::size_t maxBytes,
                                            std::string& error) {
-  // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer, for ever
+  // O_NONBLOCK: opening a FIFO that no one writes to would otherwise wait for a writer for ever;
+  // opened so, it reads as empty at once
   const Fd f{::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC)};
   struct stat st {};
   if (f.fd < 0 || ::fstat(f.fd, &st) != 0) {
@@ -36,33 +58,26 @@ std::optional<std::string> readBoundedFile(const std::string& path, std::size_t 
     error = "is a folder, not a file";
     return std::nullopt;
   }
-  // a device or a pipe has no size to check: /dev/zero would never end
-  if (!S_ISREG(st.st_mode)) {
-    error = "is not a regular file (a device, a FIFO or a socket)";
-    return std::nullopt;
-  }
-  if (st.st_size < 0 || static_cast<unsigned long long>(st.st_size) > maxBytes) {
+  // a regular file's size is checked before anything is read or allocated; a pipe or a device
+  // (`<(generate_scene)`, /dev/stdin) has none and is read up to the limit, then refused
+  const bool regular = S_ISREG(st.st_mode);
+  if (regular && (st.st_size < 0 || static_cast<unsigned long long>(st.st_size) > maxBytes)) {
     error = "larger than " + mebibytes(maxBytes);
     return std::nullopt;
   }
-  // one byte more than the size: a file that grows past the limit while it is read is refused
-  std::string text(static_cast<std::size_t>(st.st_size) + 1, '\0');
-  std::size_t got = 0;
-  while (got < text.size()) {
-    const ssize_t n = ::read(f.fd, text.data() + got, text.size() - got);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      error = "cannot read the file";
-      return std::nullopt;
-    }
-    if (n == 0) break;
-    got += static_cast<std::size_t>(n);
+  // a pipe's writer may still be writing: wait for its data (a FIFO without one has ended)
+  if (!regular) ::fcntl(f.fd, F_SETFL, ::fcntl(f.fd, F_GETFL) & ~O_NONBLOCK);
+  std::string text;
+  if (regular) text.reserve(static_cast<std::size_t>(st.st_size) + 1);
+  if (!readStream(f.fd, maxBytes, text)) {
+    error = "cannot read the file";
+    return std::nullopt;
   }
-  if (got > maxBytes) {
+  // a regular file that grew past the limit while it was read is refused too
+  if (text.size() > maxBytes) {
     error = "larger than " + mebibytes(maxBytes);
     return std::nullopt;
   }
-  text.resize(got);
   return text;
 }
 
