@@ -13,6 +13,7 @@
 #include "lab/step_limit.hpp"
 #include "scene/build.hpp"
 #include "scene/load.hpp"
+#include "scene/save.hpp"
 #include "sim/spectrum.hpp"
 #include "util/one_line.hpp"
 
@@ -143,6 +144,7 @@ void printText(const scene::SceneDef& def, const scene::Built& b, const sim::Mot
 struct InfoOptions {
   bool json = false;
   std::optional<double> seconds;
+  std::optional<std::string> save_expanded;  // the explicit scene file to write
 };
 
 std::optional<std::string> parseInfoOptions(const SplitArgs& split, InfoOptions& o) {
@@ -155,6 +157,9 @@ std::optional<std::string> parseInfoOptions(const SplitArgs& split, InfoOptions&
       if (!parseDouble(g.value, x) || !(x > 0) || !std::isfinite(x))
         return "--seconds: must be a finite number > 0, not \"" + g.value + "\"";
       o.seconds = x;
+    } else if (name == "--save-expanded") {
+      if (g.value.empty()) return std::string("--save-expanded: must name a file");
+      o.save_expanded = g.value;
     }
   }
   return std::nullopt;
@@ -184,6 +189,9 @@ int infoCommand(const Args& args) {
   if (auto problem = parseInfoArgs(args, sceneArg, o)) return badOption(*problem);
   scene::SceneDef def;
   if (!loadSceneOrReport(sceneArg, def)) return 2;
+  // before the name's default: a file without a name is saved without one
+  std::string error;
+  if (o.save_expanded && !scene::saveScene(def, *o.save_expanded, &error)) return badOption(error);
   if (def.name.empty()) def.name = sceneArg;
   const scene::Built built = scene::build(def);
   const double seconds = o.seconds.value_or(std::min(def.duration, kDefaultMaxSeconds));

@@ -146,6 +146,10 @@ constexpr std::array kInfoOptions = {
     OptionSpec{"--json", "", "one JSON object instead of the table", ""},
     OptionSpec{"--seconds", "T", "length of the reference run omega_max is taken over, s",
                "the scene's duration, at most 10"},
+    OptionSpec{"--save-expanded", "FILE",
+               "also write the scene as an explicit scene file, generators expanded "
+               "(docs/scenes.md#saved-scenes)",
+               "not written"},
 };
 
 constexpr std::array kOrderOptions = {
@@ -251,7 +255,7 @@ std::string compareUsage() {
 }
 
 std::string infoUsage() {
-  return "usage: springlab info SCENE [--json] [--seconds T]\n"
+  return "usage: springlab info SCENE [--json] [--seconds T] [--save-expanded FILE]\n"
          "\n"
          "The scene's size and stability facts: omega_max, the largest local frequency over the\n"
          "initial state and the states of an accurate reference run (rk4, its step following\n"
