@@ -1375,3 +1375,53 @@ TEST_CASE("app: the panel's wind reaches the system, and the view draws it where
   CHECK(msg == "wind: not modelled for pendulums");
 }
 #endif
+
+#ifdef SPRINGLAB_VIEWER
+#include <GLFW/glfw3.h>
+
+#include "app/frame_driver.hpp"
+#include "app/key_table.hpp"
+
+TEST_CASE("app: Ctrl+S saves the scene as it starts now, and springlab run loads it the same") {
+  using namespace testutil;
+  const auto dir = tempDir() / "ctrl_s";
+  std::filesystem::create_directories(dir);
+  app::FrameDriver d;
+  d.session().load("seed003_table1_case1");
+  std::string msg;
+  for (const ui::Command& c :
+       {ui::Command{ui::SetParameter{int(sim::Parameter::StiffnessScale), 4.0}},
+        ui::Command{ui::SetParameter{int(sim::Parameter::Drag), 0.5}},
+        ui::Command{ui::SetIntegrator{"verlet"}}, ui::Command{ui::SetDt{0.0005}}})
+    REQUIRE_MESSAGE(d.session().apply(c, &msg), msg);
+  for (int i = 0; i < 100; ++i) REQUIRE(d.session().stepOnce());  // saved: the initial state
+  // Ctrl+S with no path typed: "SCENE-edited.json" in the current folder
+  std::vector<ui::Command> commands;
+  app::onKeyPress(d, GLFW_KEY_S, /*ctrl=*/true, /*shift=*/false, commands);
+  REQUIRE(commands.size() == 1);
+  REQUIRE(std::holds_alternative<ui::SaveScene>(commands[0]));
+  const auto cwd = std::filesystem::current_path();
+  std::filesystem::current_path(dir);
+  d.applyCommand(commands[0]);
+  std::filesystem::current_path(cwd);
+  CHECK(d.status() == "saved seed003_table1_case1-edited.json");
+  CHECK_FALSE(d.statusError());
+  const auto saved = dir / "seed003_table1_case1-edited.json";
+  REQUIRE(std::filesystem::exists(saved));
+  // run loads it to the scene with those settings: the same rows, digit for digit, as the
+  // built-in scene with the same changes given as options and events at t = 0
+  const RunResult fromFile = springlab({"run", saved.string(), "--duration", "0.5", "--out", "-"});
+  REQUIRE_MESSAGE(fromFile.status == 0, fromFile.err);
+  const RunResult fromOptions =
+      springlab({"run", "seed003_table1_case1", "--integrator", "verlet", "--dt", "0.0005", "--at",
+                 "0:stiffness_scale=4", "--at", "0:drag=0.5", "--duration", "0.5", "--out", "-"});
+  REQUIRE_MESSAGE(fromOptions.status == 0, fromOptions.err);
+  CHECK(lines(fromFile.out).size() == 1002);
+  CHECK(fromFile.out == fromOptions.out);
+  // a place that cannot be written: the status line says why, in one line
+  const std::string bad = (dir / "no_such_folder" / "x.json").string();
+  d.applyCommand(ui::SaveScene{bad});
+  CHECK(d.status() == bad + ": cannot open for writing: No such file or directory");
+  CHECK(d.statusError());
+}
+#endif

@@ -115,6 +115,7 @@ bool FrameDriver::applyCommand(const ui::Command& c) {
     return true;
   }
   if (!handled) return applyDisplay(c);
+  if (std::holds_alternative<ui::SaveScene>(c)) showStatus("saved " + session_.lastSaved(), false);
   const bool loads = std::holds_alternative<ui::LoadBuiltin>(c) ||
                      std::holds_alternative<ui::LoadFile>(c) ||
                      std::holds_alternative<ui::Reload>(c);

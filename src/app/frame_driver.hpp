@@ -65,6 +65,7 @@ class FrameDriver {
   render::Camera& camera() { return camera_; }
   SceneFraming& framing() { return framing_; }
   MouseControl& mouse() { return mouse_; }
+  const ui::PanelState& panelState() const { return panel_state_; }  // Ctrl+S reads its path
   render::Renderer& renderer() { return *renderer_; }
   render::Framebuffer& target() { return *fbo_; }
 
@@ -107,6 +108,8 @@ class FrameDriver {
   void setPresentMs(double ms) { times_.present = ms; }
   // A line under the scene for a while: a rejected command, an error, a saved file.
   void showStatus(const std::string& text, bool error);
+  const std::string& status() const { return status_; }  // the last one, shown or not
+  bool statusError() const { return status_error_; }
 
   // a ghost's colour mix toward its lane's colour, and its opacity
   static constexpr float kGhostTint = 0.75f, kGhostOpacity = 0.55f;

@@ -39,6 +39,8 @@ constexpr KeyAction kKeyActions[] = {
     {"R or Backspace", GLFW_KEY_BACKSPACE, false,
      [](FrameDriver&, bool, Out& o) { o.push_back(ui::Reset{}); }},
     {"Ctrl+L", GLFW_KEY_L, true, [](FrameDriver&, bool, Out& o) { o.push_back(ui::Reload{}); }},
+    {"Ctrl+S", GLFW_KEY_S, true,
+     [](FrameDriver& d, bool, Out& o) { o.push_back(ui::SaveScene{d.panelState().save_path}); }},
     {"+ / -", GLFW_KEY_EQUAL, false, [](FrameDriver& d, bool, Out& o) { scaleTime(d, o, 2.0); }},
     {"+ / -", GLFW_KEY_KP_ADD, false, [](FrameDriver& d, bool, Out& o) { scaleTime(d, o, 2.0); }},
     {"+ / -", GLFW_KEY_MINUS, false, [](FrameDriver& d, bool, Out& o) { scaleTime(d, o, 0.5); }},

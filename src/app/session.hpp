@@ -100,6 +100,11 @@ class Session {
   scene::SceneDef currentDef() const { return scene_.currentDef(method(), dt()); }
   // Where "Save map PNG" writes with no path given (session_commands.cpp).
   std::string mapPngPath() const;
+  // Where Save as writes with no path given: "SCENE-edited.json" in the current folder.
+  std::string savePath() const;
+  // The scene as Save as writes it: the initial state and the parameters as they are now.
+  scene::SceneDef savedDef() const;
+  const std::string& lastSaved() const { return last_saved_; }  // the path of the last save
 
   // The divergence report for the screen, times to 6 significant digits; empty if none.
   std::string divergenceSummary() const { return summary(divergence()); }
@@ -173,6 +178,7 @@ class Session {
   PlotHistory plots_;
   bool paused_ = false;
   double time_scale_ = 1.0;
+  std::string last_saved_;
   double grab_stiffness_ = kDefaultGrabStiffness;  // N/m
   int phase_coordinate_ = 0;
   double last_sample_t_ = -1.0;  // s, the clock time of the last sample (-1: none)

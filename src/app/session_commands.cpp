@@ -9,6 +9,7 @@
 
 #include "app/session.hpp"
 #include "scene/load.hpp"
+#include "scene/save.hpp"
 
 namespace app {
 
@@ -201,6 +202,12 @@ struct Session::Applier {
   Outcome operator()(const ui::SaveMapPng& c) const {
     return done(s.jobs_.saveMap(c.path.empty() ? s.mapPngPath() : c.path, &why));
   }
+  Outcome operator()(const ui::SaveScene& c) const {
+    const std::string path = c.path.empty() ? s.savePath() : c.path;
+    if (!scene::saveScene(s.savedDef(), path, &why)) return Outcome::Rejected;
+    s.last_saved_ = path;
+    return Outcome::Applied;
+  }
   Outcome operator()(const ui::MeasureOrder&) const {
     s.jobs_.startOrders(s.currentDef(), s.built().integrators(), s.dt());
     return Outcome::Applied;
@@ -218,6 +225,16 @@ std::string Session::mapPngPath() const {
                         ".png";
   const fs::path folder = file.empty() ? fs::path() : fs::path(file).parent_path();
   return (folder / name).string();
+}
+
+std::string Session::savePath() const {
+  const std::string& file = scene_.path();
+  const std::string stem = file.empty() ? sceneArg() : std::filesystem::path(file).stem().string();
+  return (stem.empty() ? std::string("scene") : stem) + "-edited.json";
+}
+
+scene::SceneDef Session::savedDef() const {
+  return scene::withSystem(currentDef(), built(), built().state);
 }
 
 bool Session::apply(const ui::Command& c, std::string* message, bool* handled) {

@@ -128,6 +128,7 @@ void Session::fillScene(ui::PanelModel& pm) const {
   pm.builtin_scenes = scene::builtinNames();
   pm.scene_name = scene_.name();
   pm.scene_path = scene_.path();
+  pm.save_default = savePath();
   const sim::Counts counts = built().counts();
   pm.particles = counts.particles;
   pm.springs = counts.springs;

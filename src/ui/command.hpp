@@ -37,7 +37,10 @@ struct LoadBuiltin {
 struct LoadFile {
   std::string path;
 };
-struct Reload {};  // the scene file again
+struct Reload {};    // the scene file again
+struct SaveScene {   // the system as it starts now, with the current parameters, as a scene file
+  std::string path;  // empty: "SCENE-edited.json" in the current folder
+};
 // --- the physics: a row of the parameter table (PanelModel::parameters names it by `id`)
 struct SetParameter {
   int id = 0;
@@ -117,7 +120,7 @@ struct SaveMapPng {            // the stability map as a picture (lab/sweep_map.
 
 using Command =
     std::variant<SetIntegrator, SetDt, SetTimeScale, SetPaused, Step, Reset, Rewind, LoadBuiltin,
-                 LoadFile, Reload, SetParameter, SetVectorParameter, SetGrabStiffness,
+                 LoadFile, Reload, SaveScene, SetParameter, SetVectorParameter, SetGrabStiffness,
                  SetPhaseCoordinate, SetStrainScale, SetStrainAuto, SetWireframe, SetShowTrails,
                  SetShowSprings, SetShowWind, SetPacing, SetFollow, SetSplitLanes, SetClipSize,
                  Screenshot, ToggleRecording, Quit, AddLane, RemoveLane, BranchLane, SeekHistory,

@@ -224,7 +224,7 @@ std::span<const ClipSize> clipSizes() {
 }
 
 std::span<const Binding> bindings() {
-  static constexpr std::array<Binding, 17> kBindings = {{
+  static constexpr std::array<Binding, 18> kBindings = {{
       {"Left-drag", "orbit (3-D scenes); pan (2-D scenes)"},
       {"Right-drag or Shift+left-drag", "pan"},
       {"Wheel", "zoom toward the cursor"},
@@ -236,6 +236,7 @@ std::span<const Binding> bindings() {
       {"Right arrow", "step (Shift: 10 steps)"},
       {"R or Backspace", "reset"},
       {"Ctrl+L", "reload the scene file"},
+      {"Ctrl+S", "save the scene as it starts now (the panel's Save as)"},
       {"+ / -", "time scale x2 / /2"},
       {"Ctrl+P", "screenshot"},
       {"Ctrl+R", "record a clip (again: stop)"},

@@ -25,6 +25,20 @@ namespace {
 
 constexpr float kBaseFontSize = 13.0f;  // px: ImGui's default font at UI scale 1
 
+// A path (empty: the default shown greyed) and Save as (Ctrl+S): the scene as it starts now.
+void saveAs(const PanelModel& m, PanelState& st, std::vector<Command>& out) {
+  ItemProbe* probe = st.probe;
+  ImGui::InputTextWithHint("##save", m.save_default.c_str(), st.save_path, sizeof st.save_path);
+  note(probe, "save path");
+  tip("Where Save as writes the scene file (empty: the name shown).");
+  ImGui::SameLine();
+  if (button("Save as",
+             "Save the system as it starts now, with the parameters as they are now (stiffness "
+             "scale, damping, drag, gravity, integrator, dt), as an explicit scene file (Ctrl+S).",
+             probe))
+    emit(out, SaveScene{st.save_path});
+}
+
 void sceneSection(const PanelModel& m, PanelState& st, std::vector<Command>& out) {
   ItemProbe* probe = st.probe;
   if (ImGui::BeginCombo("Built-in", m.scene_name.c_str())) {
@@ -57,6 +71,7 @@ void sceneSection(const PanelModel& m, PanelState& st, std::vector<Command>& out
   if (button("Reload", "Load the current scene again from its file (Ctrl+L).", probe))
     emit(out, Reload{});
 
+  saveAs(m, st, out);
   if (!m.scene_path.empty()) {
     ImGui::TextDisabled("%s", m.scene_path.c_str());
     note(probe, "scene path");

@@ -138,6 +138,7 @@ struct PanelModel {
   // scene
   std::vector<std::string> builtin_scenes;
   std::string scene_name, scene_path;  // path empty for a built-in
+  std::string save_default;            // where Save as writes with no path typed
   int particles = 0, springs = 0, links = 0, dofs = 0;
   // simulation
   std::vector<IntegratorChoice> integrators;  // only those that apply
@@ -210,7 +211,8 @@ struct ItemProbe {
 // Per-window widget state kept between frames (text fields, a slider being dragged).
 struct PanelState {
   char file_path[512] = "";
-  bool show_help = false;  // toggled by the panel's "Help" button; the app also toggles it on F1
+  char save_path[512] = "";  // where Save as writes; empty: PanelModel::save_default
+  bool show_help = false;    // toggled by the panel's "Help" button; the app also toggles it on F1
   // the slider whose change is committed on release, and its value while it is being dragged
   unsigned int edit_id = 0;
   double edit_value = 0.0;
