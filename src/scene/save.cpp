@@ -10,6 +10,7 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
+#include "scene/load.hpp"
 #include "util/atomic_file.hpp"
 #include "util/one_line.hpp"
 
@@ -282,6 +283,15 @@ bool saveScene(const SceneDef& def, const std::string& path, std::string* error)
     text = toJson(def);
   } catch (const Error& e) {
     if (error) *error = util::oneLine(path + ": " + e.what());
+    return false;
+  }
+  // the loader refuses a larger file (docs/scenes.md#limits): write none it cannot read back
+  if (text.size() > kMaxSceneBytes) {
+    if (error)
+      *error = util::oneLine(path + ": the scene's explicit file would be " +
+                             std::to_string(text.size() >> 20) + " MiB, more than the " +
+                             std::to_string(kMaxSceneBytes >> 20) +
+                             " MiB a scene file may be; nothing written");
     return false;
   }
   std::string why;

@@ -18,7 +18,8 @@ std::string toJson(const SceneDef& def);
 
 // toJson(def) written atomically to `path` (util/atomic_file.hpp): nothing is left under `path`
 // unless the whole file was written. False with *error one line, e.g.
-// "out/x.json: cannot open for writing: No such file or directory".
+// "out/x.json: cannot open for writing: No such file or directory". A text longer than a scene
+// file may be (kMaxSceneBytes) is not written: the loader would refuse it.
 bool saveScene(const SceneDef& def, const std::string& path, std::string* error);
 
 // `def` as `system` and `initial` (built from it) are now: withParameters, plus each spring's
