@@ -449,6 +449,27 @@ TEST_CASE("ui: the scene combo and the file field emit LoadBuiltin and LoadFile"
   CHECK(h.of<ui::LoadFile>()[0].path == "/tmp/my scene.json");
 }
 
+TEST_CASE("ui: Save as emits SaveScene with the path typed, or none for the default shown") {
+  Harness h;
+  Fixture f;
+  f.model.save_default = "cloth-edited.json";
+  auto draw = f.panel(h);
+  h.frame(draw);
+  ImGui::GetIO().MousePos = ImVec2(1279, 719);  // no tooltip: it would end the text's log
+  CHECK(h.text(draw).find("cloth-edited.json") != std::string::npos);  // the hint
+  h.click("Save as", draw);
+  REQUIRE(h.of<ui::SaveScene>().size() == 1);
+  CHECK(h.of<ui::SaveScene>()[0].path.empty());  // the Session's default place
+  h.commands.clear();
+  h.click("save path", draw);
+  for (char ch : std::string("my cloth.json")) ImGui::GetIO().AddInputCharacter(ch);
+  h.frame(draw);
+  h.click("Save as", draw);
+  REQUIRE(h.of<ui::SaveScene>().size() == 1);
+  CHECK(h.of<ui::SaveScene>()[0].path == "my cloth.json");
+  CHECK(std::string(f.state.save_path) == "my cloth.json");  // what Ctrl+S saves to
+}
+
 TEST_CASE("ui: dt typed through the slider is clamped, committed on release, never non-finite") {
   Harness h;
   Fixture f;
@@ -831,7 +852,8 @@ TEST_CASE("ui: the help overlay lists every binding") {
   CHECK(has("Ctrl+Q", "quit"));
   CHECK(has("Ctrl+R", "record"));
   CHECK(has("T", "trail"));
-  CHECK(b.size() == 17);
+  CHECK(has("Ctrl+S", "save the scene"));
+  CHECK(b.size() == 18);
 
   Harness h;
   bool open = true;
@@ -949,7 +971,7 @@ TEST_CASE("ui: the frame time split and the bottleneck when the clock falls behi
   m.frame_ms_sim = std::nan("");
   CHECK(ui::costSummary(m).empty());
 
-  Harness h;
+  Harness h(1280, 800);  // the Diagnostics section's line on screen below the others
   Fixture f;
   f.model.frame_ms_sim = 38.0, f.model.frame_ms_render = 9.0, f.model.frame_ms_present = 3.0;
   f.model.realtime_percent = 100.0;
