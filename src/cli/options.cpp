@@ -147,8 +147,7 @@ constexpr std::array kInfoOptions = {
     OptionSpec{"--seconds", "T", "length of the reference run omega_max is taken over, s",
                "the scene's duration, at most 10"},
     OptionSpec{"--save-expanded", "FILE",
-               "also write the scene as an explicit scene file, generators expanded "
-               "(docs/scenes.md#saved-scenes)",
+               "also write the scene as an explicit scene file, generators expanded",
                "not written"},
 };
 
