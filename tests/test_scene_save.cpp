@@ -114,6 +114,15 @@ TEST_CASE("scene save: a generated system is saved expanded, its settings kept")
   CHECK(back.mass_spring.springs.size() == def.mass_spring.springs.size());
   CHECK(back.mass_spring.triangles == def.mass_spring.triangles);
   CHECK(text.find("\"name\": \"" + def.name + "\"") != std::string::npos);
+  // what a saved fine cloth loses (docs/scenes.md#saved-scenes): its coarse shadow mesh and
+  // surface levels, which only the generator makes; the surface and the physics stay
+  const scene::SceneDef fine = scene::loadSceneArg("cloth_128");
+  REQUIRE_FALSE(fine.mass_spring.surface_levels.empty());
+  REQUIRE_FALSE(fine.mass_spring.shadow_triangles.empty());
+  const scene::SceneDef saved = scene::parse(scene::toJson(fine), "saved");
+  CHECK(saved.mass_spring.surface_levels.empty());
+  CHECK(saved.mass_spring.shadow_triangles.empty());
+  CHECK(saved.mass_spring.triangles == fine.mass_spring.triangles);
 }
 
 TEST_CASE("scene save: a pendulum keeps pivot, links, angles, rates and joint damping exactly") {
@@ -179,6 +188,17 @@ TEST_CASE("scene save: withSystem takes the stiffness scale, the parameters and 
   CHECK(back.massSpring()->stiffness[0] == 4.0 * def.mass_spring.springs[0].stiffness);
   CHECK(back.massSpring()->drag == 0.25);
   CHECK(sameBits(back.state.x, b.state.x));
+  // a pendulum: its joint damping and gravity as they are now
+  const scene::SceneDef pd = scene::loadSceneArg("seed004_double_pendulum");
+  scene::Built p = scene::build(pd);
+  REQUIRE_FALSE(p.setParameter(sim::Parameter::JointDamping, 0.125));
+  REQUIRE_FALSE(p.setParameter(sim::Parameter::Gravity, 0.0, sim::Vec3(0.0, -1.62, 0.0)));
+  const scene::Built pback =
+      scene::build(scene::parse(scene::toJson(scene::withSystem(pd, p, p.state)), "saved"));
+  CHECK(pback.pendulum()->joint_damping == 0.125);
+  CHECK(sameBits(pback.pendulum()->gravity, sim::Vec3(0.0, -1.62, 0.0)));
+  CHECK(sameBits(pback.pendulum()->length, p.pendulum()->length));
+  CHECK(sameBits(pback.state.x, p.state.x));
 }
 
 TEST_CASE("scene save: an unwritable place is one line naming the file, and nothing is left") {
