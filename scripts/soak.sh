@@ -2,9 +2,11 @@
 # The memory soaks of docs/benchmarks.md#long-runs: the window under a private Xvfb with four lanes,
 # the timeline and a stability map, or `record` of a long clip with the same lanes; the process's
 # resident memory sampled every 10 s into out/soak-MODE.csv ("elapsed_s,rss_kb,hwm_kb"), then its
-# start, peak and end. The preferences are a scratch folder's, with the timeline's budget history_mb.
+# start, peak and end. The window's preferences are a scratch folder's, with the timeline's budget
+# history_mb.
 # Usage: bash scripts/soak.sh window MINUTES [HISTORY_MB]   (default 30 minutes, 16 MB)
-#        bash scripts/soak.sh record CLIP_SECONDS [HISTORY_MB] (default 600 s, 256 MB)
+#        bash scripts/soak.sh record CLIP_SECONDS   (default 600 s; record keeps the session's own
+#                                                 256 MiB timeline: it reads no preferences)
 # Needs a Release build in build/ (bash scripts/test.sh), Xvfb and xdotool (scripts/install-deps.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -66,7 +68,6 @@ if [ "$mode" = window ]; then
   kill "$pid"
 else
   seconds=${2:-600}
-  printf 'history_mb=%s\n' "${3:-256}" >"$work/config/springlab/prefs.ini"
   XDG_CONFIG_HOME=$work/config "$bin" record "$scene" --lanes "$lanes" --seconds "$seconds" \
     --fps 30 --size 640x360 --stats --out "$work/soak.mp4" >"$work/log" 2>&1 &
   pid=$!
