@@ -486,6 +486,27 @@ TEST_CASE("record: a provenance file of a build before --ui replays with its pan
   CHECK(loadPng(dir / "ui.png").rgb == loadPng(dir / "again.png").rgb);
 }
 
+TEST_CASE("record: a scene from a pipe is read once: record <(generate_scene)") {
+  const fs::path dir = freshDir("record_pipe");
+  const std::string scene = std::string(SPRINGLAB_SOURCE_DIR) + "/assets/scenes/cloth_16.json";
+  const std::vector<std::string> options = {"--size", "64x48", "--seconds", "0.05", "--fps", "20"};
+  std::vector<std::string> fromFile = {"record", scene, "--out", (dir / "file.png").string()};
+  std::vector<std::string> fromPipe = {"record", "/dev/fd/3", "--out", (dir / "pipe.png").string()};
+  fromFile.insert(fromFile.end(), options.begin(), options.end());
+  fromPipe.insert(fromPipe.end(), options.begin(), options.end());
+  REQUIRE(springlab(fromFile).status == 0);
+  // bash's process substitution hands springlab a pipe as /dev/fd/N, which reads only once
+  const RunResult r =
+      springlab(fromPipe, "bash -c 'exec 3< <(cat \"" + scene + "\"); exec \"$0\" \"$@\"' ");
+  CAPTURE(r.err);
+  REQUIRE(r.status == 0);
+  CHECK(loadPng(dir / "file.png").rgb == loadPng(dir / "pipe.png").rgb);
+  // the provenance file quotes the scene's text as read
+  const std::string quoted = readFile(dir / "pipe.png.json");
+  CHECK(quoted.find("\"source\": \"/dev/fd/3\"") != std::string::npos);
+  CHECK(quoted.find("Cloth 16x16") != std::string::npos);
+}
+
 TEST_CASE("record: a replay never writes where the provenance file's output points") {
   // the file says where its clip was written; a replay writes --out only, so a file handed on
   // cannot point the replay at a path outside the working folder

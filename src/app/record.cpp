@@ -44,8 +44,8 @@ std::optional<std::string> readSceneText(RecordOptions& o) {
     o.scene_json = std::string(*text), o.scene_source = "builtin:" + o.scene;
     return std::nullopt;
   }
-  // the scene's own limit (a FIFO or a device is refused, not read for ever): the provenance
-  // file quotes the text
+  // within the scene's own limit (a pipe or a device read up to it), once: the scene is loaded
+  // from this text (loadSceneText), which the provenance file quotes
   std::string error;
   auto text = util::readBoundedFile(o.scene, scene::kMaxSceneBytes, error);
   if (!text) return o.scene + ": " + error;
@@ -82,6 +82,19 @@ struct Recording {
   double stepMs = 0.0, drawMs = 0.0, readMs = 0.0, waitMs = 0.0, wallMs = 0.0, finishMs = 0.0;
 };
 
+// The scene from the text readSceneText read, as Session::load would load SCENE, but without
+// reading it again: a pipe (`record <(generate_scene)`) gives its text only once.
+std::optional<std::string> loadSceneText(Session& session, const RecordOptions& o) {
+  try {
+    const scene::SceneDef def = scene::parse(o.scene_json, o.scene_source);
+    const bool builtin = scene::findBuiltin(o.scene) != nullptr;
+    session.loadDef(def, def.name.empty() ? o.scene : def.name, builtin ? std::string() : o.scene);
+  } catch (const scene::Error& e) {
+    return std::string(e.what());
+  }
+  return std::nullopt;
+}
+
 // Loads the scene (from SCENE or the provenance file), the integrator and dt; resolves seconds,
 // the frame count and the size. The problem, or nothing.
 std::optional<std::string> prepare(Recording& r) {
@@ -98,7 +111,8 @@ std::optional<std::string> prepare(Recording& r) {
     if (auto problem = applySessionOptions(r.d.session(), o.session, kPrefix)) return problem;
   } else {
     if (auto problem = readSceneText(o)) return std::string(kPrefix) + ": " + *problem;
-    if (auto problem = setUpSession(r.d.session(), o.scene, o.session, kPrefix)) return problem;
+    if (auto problem = loadSceneText(r.d.session(), o)) return problem;
+    if (auto problem = applySessionOptions(r.d.session(), o.session, kPrefix)) return problem;
     o.scene_name = r.d.session().sceneName();
   }
   std::string error;
