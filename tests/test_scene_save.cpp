@@ -15,10 +15,12 @@
 
 namespace {
 
-// The same doubles, bit for bit (a -0 and a +0 differ; the sizes must agree).
+// The same doubles, bit for bit (a -0 and a +0 differ; the sizes must agree). An empty vector's
+// data() is null, which memcmp may not be given even for no bytes (UBSan says so).
 bool sameBits(const Eigen::VectorXd& a, const Eigen::VectorXd& b) {
   return a.size() == b.size() &&
-         std::memcmp(a.data(), b.data(), sizeof(double) * static_cast<size_t>(a.size())) == 0;
+         (a.size() == 0 ||
+          std::memcmp(a.data(), b.data(), sizeof(double) * static_cast<size_t>(a.size())) == 0);
 }
 bool sameBits(const sim::Vec3& a, const sim::Vec3& b) {
   return std::memcmp(a.data(), b.data(), sizeof(double) * 3) == 0;
