@@ -152,7 +152,8 @@ class Session {
   // After a conservative change (k, gravity, grab): every lane's E0 := its current E, the scales
   // from the current state, and a mark on the plots at the current time.
   void reanchor();
-  bool addLane(int source, const std::string& integrator, double dt, std::string& why);
+  bool addLane(int source, const std::string& integrator, double dt, const std::string& setup,
+               std::string& why);
   void sampleLane(int i, const Eigen::VectorXd& primaryPositions);
   // The runaway rule on every lane (lane 0 with its energy e, where the caller has it).
   void checkRunaways(const sim::Energy* e);

@@ -138,7 +138,7 @@ void ViewBuilder::updateAutoStrainScale(bool fresh) {
 void ViewBuilder::fillPositions(const Session& s) {
   // a diverged lane: its last checked state, never the one that ran away
   // (docs/integrators.md#runaway-rule)
-  s.built().pointPositions(s.lane(lane).shownState(), pos_, tmp_);
+  s.lane(lane).system().pointPositions(s.lane(lane).shownState(), pos_, tmp_);
 }
 
 ViewBuilder::Culprits ViewBuilder::fillFlagsAndRadii(const Session& s) {

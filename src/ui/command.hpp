@@ -98,7 +98,8 @@ struct Quit {};
 // --- the lab (docs/lab.md#lanes)
 struct AddLane {  // from lane 0's current state
   std::string integrator;
-  double dt = 0.0;  // s
+  double dt = 0.0;         // s
+  std::string setup = {};  // a parameter lane's "KEY=VALUE[:KEY=VALUE]" (docs/lab.md); empty: none
 };
 struct RemoveLane {
   int lane = 1;  // not 0
@@ -106,7 +107,8 @@ struct RemoveLane {
 struct BranchLane {  // from the source lane's current state
   int lane = 0;
   std::string integrator;
-  double dt = 0.0;  // s
+  double dt = 0.0;         // s
+  std::string setup = {};  // as AddLane's
 };
 struct SeekHistory {
   int entry = 0;  // a kept state on the timeline (paused)

@@ -167,12 +167,12 @@ struct Clamp {
   std::optional<Command> operator()(AddLane c) const {
     auto v = within(c.dt, L::kDtMin, L::kDtMax);
     if (!v || c.integrator.empty()) return std::nullopt;
-    return AddLane{c.integrator, *v};
+    return AddLane{c.integrator, *v, c.setup};
   }
   std::optional<Command> operator()(BranchLane c) const {
     auto v = within(c.dt, L::kDtMin, L::kDtMax);
     if (!v || c.integrator.empty()) return std::nullopt;
-    return BranchLane{c.lane, c.integrator, *v};
+    return BranchLane{c.lane, c.integrator, *v, c.setup};
   }
   std::optional<Command> operator()(SetIntegrator c) const {
     return c.name.empty() ? std::nullopt : std::optional<Command>(c);

@@ -81,6 +81,9 @@ LaneColour laneColour(int lane);
 // One lane in the panel: lane 0 is the one the rest of the panel describes.
 struct LaneRow {
   std::string integrator;
+  std::string setup;  // a parameter lane's own set-up, "stiffness_scale=4"; empty: the scene's
+  // "rk4" or "rk4:stiffness_scale=4", as --lanes takes it
+  std::string name() const { return setup.empty() ? integrator : integrator + ":" + setup; }
   double dt = 0.0;             // s
   double dt_over_limit = 0.0;  // dt / the integrator's stability limit; 0: no limit known
   bool diverged = false;
@@ -226,6 +229,8 @@ struct PanelState {
   // the Lab section's lane picker: the integrator and dt of the next lane (empty / 0: lane 0's)
   std::string lab_integrator;
   double lab_dt = 0.0;
+  // and its own set-up, "stiffness_scale=4" (docs/lab.md#parameter-lanes; empty: the scene's)
+  char lab_setup[256] = {};
 };
 
 // When the simulated clock falls behind (real time below 95 %, running), which part of the frame
