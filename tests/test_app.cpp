@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <functional>
 #include <map>
+#include <numbers>
 
 #include "app/frame_loop.hpp"
 #include "app/framing.hpp"
@@ -965,6 +966,70 @@ TEST_CASE(
     CHECK(r.camera.yaw == yaw);
     r.mouse.release(500, 50);
   }
+}
+#endif
+
+#ifdef SPRINGLAB_VIEWER
+TEST_CASE(
+    "app: paused, a drag on a bob places it at rest: the new initial state, Reset returns "
+    "to it") {
+  MouseRig r("pendulum_small_angle");  // one 1 m rod from the origin
+  r.session.setPaused(true);
+  const glm::dvec2 bob = r.pixelOfBody(0);
+  // the point at 30 degrees on the rod's circle, and on its line twice as far: the same angle
+  const double deg30 = std::numbers::pi / 6;
+  const glm::dvec2 at30 =
+      r.mouse.project(glm::vec3(float(2 * std::sin(deg30)), float(-2 * std::cos(deg30)), 0.0f));
+  r.mouse.press(B::Left, false, false, bob.x + 3, bob.y - 3, 0.0, false);
+  r.mouse.move(at30.x, at30.y);
+  r.mouse.release(at30.x, at30.y);
+  const sim::State& start = r.session.built().state;
+  CHECK(start.x[0] == doctest::Approx(deg30).epsilon(1e-5));
+  CHECK(start.v[0] == 0.0);
+  CHECK(start.t == 0.0);
+  CHECK(r.session.time() == 0.0);
+  CHECK(r.session.state().x == start.x);
+  // it runs from there, and Reset comes back to it
+  r.session.setPaused(false);
+  for (int k = 0; k < 200; ++k) REQUIRE(r.session.stepOnce());
+  CHECK(r.session.state().x[0] < start.x[0]);  // released, it swings down
+  std::string msg;
+  REQUIRE(r.session.apply(ui::Reset{}, &msg));
+  CHECK(r.session.state().x == start.x);
+  CHECK(r.session.state().v == start.v);
+  // running, the same drag orbits (pans a planar view) and places nothing
+  const glm::vec3 target = r.camera.target;
+  const glm::dvec2 now = r.pixelOfBody(0);
+  r.mouse.press(B::Left, false, false, now.x, now.y, 5.0, false);
+  r.mouse.move(now.x + 80, now.y);
+  r.mouse.release(now.x + 80, now.y);
+  CHECK(r.camera.target != target);
+  CHECK(r.session.built().state.x == start.x);
+}
+
+TEST_CASE(
+    "app: paused, a drag on a particle moves it in its plane, and off the body the drag pans") {
+  MouseRig r("seed002_harmonic_oscillator");  // planar: the fixture at (0, 10), the bob at (0, 3)
+  r.session.setPaused(true);
+  // 30 px off the bob: not on it, the view pans and the state stays
+  const glm::dvec2 bob = r.pixelOfBody(1);
+  const sim::State before = r.session.built().state;
+  r.mouse.press(B::Left, false, false, bob.x + 30, bob.y, 0.0, false);
+  r.mouse.move(bob.x + 60, bob.y);
+  r.mouse.release(bob.x + 60, bob.y);
+  CHECK(r.session.built().state.x == before.x);
+  // on it: the bob goes to (1, 4), z stays exactly 0, at rest
+  const glm::dvec2 p = r.pixelOfBody(1);
+  const glm::dvec2 to = r.mouse.project(glm::vec3(1.0f, 4.0f, 0.0f));
+  r.mouse.press(B::Left, false, false, p.x, p.y, 1.0, false);
+  r.mouse.move(to.x, to.y);
+  r.mouse.release(to.x, to.y);
+  const sim::State& start = r.session.built().state;
+  CHECK(start.x[3] == doctest::Approx(1.0).epsilon(1e-4));
+  CHECK(start.x[4] == doctest::Approx(4.0).epsilon(1e-4));
+  CHECK(start.x[5] == 0.0);
+  CHECK(start.x.head(3) == before.x.head(3));  // the fixture stays
+  CHECK(start.v.isZero());
 }
 #endif
 

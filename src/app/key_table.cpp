@@ -56,8 +56,9 @@ constexpr KeyAction kKeyActions[] = {
     {"T", GLFW_KEY_T, false, [](FrameDriver& d, bool, Out&) { toggleTrailUnderCursor(d); }},
 };
 // The rows of ui::bindings() that MouseControl implements.
-constexpr const char* kMouseRows[] = {"Left-drag", "Right-drag or Shift+left-drag", "Wheel",
-                                      "Double-click", "Ctrl+left-drag"};
+constexpr const char* kMouseRows[] = {"Left-drag",      "Right-drag or Shift+left-drag",
+                                      "Wheel",          "Double-click",
+                                      "Ctrl+left-drag", "Paused: left-drag on a body"};
 
 }  // namespace
 

@@ -38,10 +38,21 @@ glm::vec3 MouseControl::cursorOnPlane(double x, double y, const glm::vec3& throu
   return o + d * (glm::dot(through - o, n) / den);
 }
 
+bool MouseControl::startPlacing(double x, double y) {
+  glm::vec3 hit;
+  const int body = pick(x, y, hit);
+  if (body < 0 || glm::length(project(hit) - glm::dvec2(x, y)) > kPlaceRadius) return false;
+  place_ = body;
+  grab_plane_ = hit;
+  return true;
+}
+
 void MouseControl::press(Button b, bool ctrl, bool shift, double x, double y, double time,
                          bool uiCapture) {
   x_ = x, y_ = y;
   if (uiCapture) return;  // the panel has it
+  // paused, the grab spring could not move anything: a drag on a body places it
+  if (b == Button::Left && !shift && session_.paused() && startPlacing(x, y)) return;
   if (b == Button::Left && ctrl) {
     glm::vec3 hit;
     const int body = pick(x, y, hit);
@@ -68,12 +79,17 @@ void MouseControl::release(double x, double y) {
   x_ = x, y_ = y;
   if (grab_) session_.setGrab(-1, sim::Vec3::Zero());
   orbit_ = pan_ = grab_ = false;
+  place_ = -1;
 }
 
 void MouseControl::move(double x, double y) {
   const double dx = x - x_, dy = y - y_;
   x_ = x, y_ = y;
-  if (grab_) {
+  if (place_ >= 0) {
+    const glm::vec3 t = cursorOnPlane(x, y, grab_plane_);
+    std::string why;  // the body exists and the point is finite: nothing to refuse
+    session_.placeBody(place_, sim::Vec3(t.x, t.y, t.z), why);
+  } else if (grab_) {
     const glm::vec3 t = cursorOnPlane(x, y, grab_plane_);
     session_.setGrab(session_.grabbed(), sim::Vec3(t.x, t.y, t.z));
   } else if (pan_ || (orbit_ && camera_.planar)) {

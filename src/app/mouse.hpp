@@ -2,7 +2,8 @@
 // (the window forwards its events in framebuffer pixels), so that it is testable:
 // left-drag orbit (pan in 2-D scenes), right-drag or Shift+left-drag pan, wheel zoom toward the
 // cursor, double-click set the orbit centre, Ctrl+left-drag pull the nearest particle or bob with
-// the session's grab spring. Presses that ImGui wants are ignored.
+// the session's grab spring. While paused, a left-drag that starts on a body places it instead
+// (Session::placeBody: a new initial state at rest). Presses that ImGui wants are ignored.
 #pragma once
 
 #include <glm/glm.hpp>
@@ -39,7 +40,9 @@ class MouseControl {
   // Where the cursor ray meets the plane through `through` facing the camera.
   glm::vec3 cursorOnPlane(double x, double y, const glm::vec3& through) const;
 
-  static constexpr double kPickRadius = 40.0;      // px
+  static constexpr double kPickRadius = 40.0;  // px
+  // A paused drag places a body only when it starts this close to it: elsewhere it orbits as ever
+  static constexpr double kPlaceRadius = 15.0;     // px
   static constexpr double kDoubleClick = 0.3;      // s
   static constexpr float kOrbitPerPixel = 0.005f;  // rad
   static constexpr float kZoomPerNotch = 0.85f;
@@ -51,7 +54,10 @@ class MouseControl {
   int x0_ = 0, width_ = 1, height_ = 1;
   double x_ = 0.0, y_ = 0.0, last_click_ = -1.0;
   bool orbit_ = false, pan_ = false, grab_ = false;
+  int place_ = -1;  // the body a paused drag places, -1: none
   glm::vec3 grab_plane_{0.0f};
+  // A paused left press on a body within kPlaceRadius: place it from here on; false elsewhere.
+  bool startPlacing(double x, double y);
 };
 
 }  // namespace app

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "lab/placement.hpp"
 #include "util/one_line.hpp"
 
 namespace app {
@@ -131,6 +132,15 @@ void Session::setGrab(int body, const sim::Vec3& target) {
   scene_.built().setGrab(body, target, grab_stiffness_);
   lanes_.setGrab(body, target, grab_stiffness_);  // the hand on every lane's copy alike
   if (grabbed() != before) reanchor();
+}
+
+bool Session::placeBody(int body, const sim::Vec3& target, std::string& why) {
+  sim::State s = primary().shownState();
+  if (auto bad = lab::placeBody(built(), s, body, target)) return why = *bad, false;
+  s.t = 0.0;  // a new start: the clock, the timeline and the plots begin again from it
+  scene_.built().state = s;
+  restart(s);
+  return true;
 }
 
 bool Session::addLane(int source, const std::string& integrator, double dt,
