@@ -240,7 +240,8 @@ scene::SceneDef Session::savedDef() const {
 
 bool Session::apply(const ui::Command& c, std::string* message, bool* handled) {
   std::string why;
-  const Outcome o = std::visit(Applier{*this, why}, c);
+  Outcome o = applyEdit(c, why);  // the edit commands first (session_edit.cpp)
+  if (o == Outcome::NotMine) o = std::visit(Applier{*this, why}, c);
   if (handled) *handled = o != Outcome::NotMine;
   if (o == Outcome::Rejected && message) *message = why;
   return o != Outcome::Rejected;

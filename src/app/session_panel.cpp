@@ -70,6 +70,7 @@ ui::ParameterControl Session::control(const sim::ParameterInfo& row) const {
 
 void Session::fillPanel(ui::PanelModel& pm) const {
   fillScene(pm);
+  fillEdit(pm);
   pm.integrators.clear();
   for (const sim::Method m : built().integrators())
     pm.integrators.push_back({std::string(sim::info(m).name), built().integratorTooltip(m)});

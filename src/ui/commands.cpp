@@ -224,7 +224,7 @@ std::span<const ClipSize> clipSizes() {
 }
 
 std::span<const Binding> bindings() {
-  static constexpr std::array<Binding, 19> kBindings = {{
+  static constexpr std::array<Binding, 23> kBindings = {{
       {"Left-drag", "orbit (3-D scenes); pan (2-D scenes)"},
       {"Right-drag or Shift+left-drag", "pan"},
       {"Wheel", "zoom toward the cursor"},
@@ -233,6 +233,10 @@ std::span<const Binding> bindings() {
       {"T", "trail on the particle or bob under the cursor (again: off)"},
       {"Ctrl+left-drag", "grab the nearest particle or bob"},
       {"Paused: left-drag on a body", "place it, at rest: the new start"},
+      {"E", "edit mode: click adds a particle, drag body to body a spring"},
+      {"P", "edit mode: pin / unpin the selected particles"},
+      {"Delete", "edit mode: delete the selected particles"},
+      {"Ctrl+Z / Ctrl+Shift+Z", "undo / redo an edit"},
       {"Space", "pause / run"},
       {"Right arrow", "step (Shift: 10 steps)"},
       {"R or Backspace", "reset"},
