@@ -70,6 +70,7 @@ ui::ParameterControl Session::control(const sim::ParameterInfo& row) const {
 
 void Session::fillPanel(ui::PanelModel& pm) const {
   fillScene(pm);
+  fillEdit(pm);
   pm.integrators.clear();
   for (const sim::Method m : built().integrators())
     pm.integrators.push_back({std::string(sim::info(m).name), built().integratorTooltip(m)});
@@ -114,7 +115,7 @@ void Session::refreshLaneOmegas() const {
     LaneOmega& c = lane_omega_[static_cast<size_t>(i)];
     const sim::State& s = lanes_[i].state();
     if (!due && s.t >= c.t) continue;  // went back (a seek, a restart): at once
-    c = {scene_.omegaAt(s), s.t};
+    c = {scene_.omegaAt(lanes_[i].system(), s), s.t};
   }
   if (due) omega_fills_ = 0;
 }
@@ -190,6 +191,7 @@ void Session::fillLanes(ui::PanelModel& pm) const {
     const PlotHistory::LaneSeries& series = plots_.lane(i);
     ui::LaneRow row;
     row.integrator = std::string(sim::info(lane.method()).name);
+    row.setup = lanes_.setup(i);
     row.dt = lane.dt();
     const auto limit = sim::dtLimit(lane.method(), laneOmega(i));
     row.dt_over_limit = limit && *limit > 0.0 && std::isfinite(*limit) ? row.dt / *limit : 0.0;

@@ -428,6 +428,11 @@ std::vector<Command> drawPanel(const PanelModel& model, PanelState& state) {
     sceneSection(model, state, out);
   if (header("Simulation", probe, "Integrator, time step, pause and step."))
     simulationSection(model, state, out);
+  // closed until edit mode is on (E): most sessions watch rather than build
+  if (model.edit.editing) ImGui::SetNextItemOpen(true);
+  if (header("Edit", probe, "Build or change the scene by hand, undo and redo.",
+             model.edit.editing && !model.clip))
+    detail::editSection(model, state, out);
   if (header("Physics", probe, "Parameters applied live to the running system.", !model.clip))
     detail::physicsSection(model, state, out);
   // closed unless the window starts with lanes (--lanes): one lane needs none of it

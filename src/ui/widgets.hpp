@@ -72,5 +72,7 @@ void laneLogPlot(const PanelModel& model, const LanePlotSpec& spec, ItemProbe* p
 void physicsSection(const PanelModel& m, PanelState& st, std::vector<Command>& out);
 // The Lab section: lanes, the timeline (lab_panel.cpp).
 void labSection(const PanelModel& m, PanelState& st, std::vector<Command>& out);
+// ui/edit_panel.cpp
+void editSection(const PanelModel& m, PanelState& st, std::vector<Command>& out);
 
 }  // namespace ui::detail
