@@ -355,6 +355,7 @@ void diagnosticsSection(const PanelModel& m, PanelState& st, std::vector<Command
     timing(m, probe);
   }
 
+  detail::energyBars(m, st, probe);
   detail::energyPlot(m, probe);
   detail::driftPlot(m, probe);
   ledgerSection(m, probe);

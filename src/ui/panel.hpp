@@ -118,6 +118,18 @@ struct OrderRow {
   std::string note;       // why it is undefined
 };
 
+// One lane's energy bars (docs/integrators.md#energy-bars), in J: the energies of the state the
+// lane shows and its ledger since its anchor, so that kinetic + gravitational + elastic == total
+// and total + dissipated - grab - error == e0, to round-off.
+struct EnergyBars {
+  double kinetic = 0.0, gravitational = 0.0, elastic = 0.0, total = 0.0;
+  double dissipated = 0.0;  // the work drag, dashpots, joint damping and contacts took out
+  double grab = 0.0;        // the work the mouse spring put in
+  double error = 0.0;       // the ledger's balance E - E0 + dissipated - grab: the method's own
+  double e0 = 0.0;          // the anchor E0
+  bool diverged = false;    // the lane stopped: these are its last checked state's
+};
+
 struct PanelModel {
   // stability: dt's limit for lane 0's integrator (0: none known), the map, the orders
   double dt_limit = 0.0;  // s
@@ -189,6 +201,11 @@ struct PanelModel {
   // a recorded clip (springlab record): no wall-clock figures (a replay must draw the same
   // pixels), and the Scene and Physics sections start closed so that the plots fit the picture
   bool clip = false;
+
+  // energy bars (docs/integrators.md#energy-bars): one per lane, in lane order, and lane 0's
+  // scene energy scale S (J), the least the bars' scale shrinks to
+  std::vector<EnergyBars> energy_bars;
+  double energy_scale = 1.0;
 };
 
 // Testing aid (tests/test_ui.cpp): when a probe is given, every widget drawn reports its name (its
@@ -226,6 +243,10 @@ struct PanelState {
   // the Lab section's lane picker: the integrator and dt of the next lane (empty / 0: lane 0's)
   std::string lab_integrator;
   double lab_dt = 0.0;
+  // the energy bars: shown or not, and their scale (J) either side of zero, which grows at once
+  // and shrinks slowly (docs/integrators.md#energy-bars)
+  bool show_energy_bars = true;
+  double energy_bars_positive = 0.0, energy_bars_negative = 0.0;
 };
 
 // When the simulated clock falls behind (real time below 95 %, running), which part of the frame
