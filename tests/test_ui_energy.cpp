@@ -68,12 +68,29 @@ struct Imgui {
     io.MousePos = ImVec2(1279, 1999);
   }
   ~Imgui() { ImGui::DestroyContext(ctx); }
-  void frame(const ui::PanelModel& m, ui::PanelState& st) {
+  std::vector<ui::Command> frame(const ui::PanelModel& m, ui::PanelState& st) {
     ImGui::NewFrame();
     probe.items.clear();
     st.probe = &probe;
-    ui::drawPanel(m, st);
+    std::vector<ui::Command> out = ui::drawPanel(m, st);
     ImGui::Render();
+    return out;
+  }
+  // hover the item, press, release: the commands of those frames
+  std::vector<ui::Command> click(const std::string& name, const ui::PanelModel& m,
+                                 ui::PanelState& st) {
+    const ui::ItemRect* r = probe.find(name);
+    INFO("widget: " << name);
+    REQUIRE(r != nullptr);
+    ImGuiIO& io = ImGui::GetIO();
+    io.MousePos = ImVec2(0.5f * (r->x0 + r->x1), 0.5f * (r->y0 + r->y1));
+    std::vector<ui::Command> out;
+    for (const bool down : {false, true, false}) {
+      io.MouseDown[0] = down;
+      for (ui::Command& c : frame(m, st)) out.push_back(std::move(c));
+    }
+    io.MousePos = ImVec2(1279, 1999);
+    return out;
   }
 };
 
@@ -243,4 +260,64 @@ TEST_CASE("energy: a recorded --ui picture shows the bars in each lane's colour"
       static_cast<unsigned char>(std::lround(a * c1.g * 255 + (1 - a) * 22)),
       static_cast<unsigned char>(std::lround(a * c1.b * 255 + (1 - a) * 28))};
   CHECK(solidRows(im, 440, ghost, 4, 12) >= 3);
+}
+
+TEST_CASE("stopwatch: counts simulated time through its buttons, holds when stopped or paused") {
+  app::Session s;
+  s.load("seed004_double_pendulum");
+  std::string msg;
+  Imgui g;
+  ui::PanelState st;
+  ui::PanelModel pm;
+  auto press = [&](const std::string& name) {
+    s.fillPanel(pm);
+    g.frame(pm, st);
+    const std::vector<ui::Command> cmds = g.click(name, pm, st);
+    REQUIRE(cmds.size() == 1u);
+    REQUIRE(s.apply(cmds[0], &msg));
+    s.fillPanel(pm);
+  };
+  auto reading = [&] {
+    s.fillPanel(pm);
+    return pm.stopwatch;
+  };
+  const double dt = s.dt();
+  for (int k = 0; k < 100; ++k) REQUIRE(s.stepOnce());
+  CHECK(reading() == 0.0);  // not started
+  press("stopwatch/Start");
+  const double t0 = s.time();
+  for (int k = 0; k < 250; ++k) REQUIRE(s.stepOnce());
+  CHECK(reading() == doctest::Approx(250 * dt).epsilon(1e-12));
+  CHECK(reading() == s.time() - t0);
+  CHECK(pm.stopwatch_running);
+  // paused: the clock and the reading hold, and it keeps running
+  REQUIRE(s.apply(ui::SetPaused{true}, &msg));
+  const double held = reading();
+  s.sample();
+  CHECK(reading() == held);
+  REQUIRE(s.apply(ui::SetPaused{false}, &msg));
+  press("stopwatch/Stop");
+  CHECK_FALSE(pm.stopwatch_running);
+  for (int k = 0; k < 100; ++k) REQUIRE(s.stepOnce());
+  CHECK(reading() == doctest::Approx(250 * dt).epsilon(1e-12));  // stopped: not counting
+  press("stopwatch/Start");
+  for (int k = 0; k < 150; ++k) REQUIRE(s.stepOnce());
+  CHECK(reading() == doctest::Approx(400 * dt).epsilon(1e-12));
+  press("stopwatch/Reset");  // back to 0, still running
+  for (int k = 0; k < 50; ++k) REQUIRE(s.stepOnce());
+  CHECK(reading() == doctest::Approx(50 * dt).epsilon(1e-12));
+  CHECK(pm.stopwatch_running);
+  // the panel shows it to 4 decimals
+  g.frame(pm, st);
+  REQUIRE(g.probe.find("stopwatch") != nullptr);
+  // a seek on the timeline and the simulation's Reset set it back to 0, stopped
+  REQUIRE(s.apply(ui::SeekHistory{0}, &msg));
+  CHECK(reading() == 0.0);
+  CHECK_FALSE(pm.stopwatch_running);
+  press("stopwatch/Start");
+  for (int k = 0; k < 20; ++k) REQUIRE(s.stepOnce());
+  CHECK(reading() > 0.0);
+  REQUIRE(s.apply(ui::Reset{}, &msg));
+  CHECK(reading() == 0.0);
+  CHECK_FALSE(pm.stopwatch_running);
 }

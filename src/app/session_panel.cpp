@@ -201,6 +201,8 @@ void Session::fillEnergyBars(ui::PanelModel& pm) const {
     pm.energy_bars.push_back(b);
   }
   pm.energy_scale = primary().scales().energy;
+  pm.stopwatch = stopwatch_.elapsed(time());
+  pm.stopwatch_running = stopwatch_.running();
 }
 
 void Session::fillLanes(ui::PanelModel& pm) const {

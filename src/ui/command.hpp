@@ -117,6 +117,10 @@ struct MeasureOrder {};        // the observed order of each integrator, in the 
 struct SaveMapPng {            // the stability map as a picture (lab/sweep_map.hpp), atomically
   std::string path;            // empty: "SCENE-map-INTEGRATOR.png" beside the scene file, or here
 };
+// --- the stopwatch on simulated time (docs/lab.md#the-stopwatch)
+struct StartStopwatch {};
+struct StopStopwatch {};
+struct ResetStopwatch {};  // back to 0; keeps running if it was
 
 using Command =
     std::variant<SetIntegrator, SetDt, SetTimeScale, SetPaused, Step, Reset, Rewind, LoadBuiltin,
@@ -124,7 +128,8 @@ using Command =
                  SetPhaseCoordinate, SetStrainScale, SetStrainAuto, SetWireframe, SetShowTrails,
                  SetShowSprings, SetShowWind, SetPacing, SetFollow, SetSplitLanes, SetClipSize,
                  Screenshot, ToggleRecording, Quit, AddLane, RemoveLane, BranchLane, SeekHistory,
-                 RunStabilityMap, CancelStabilityMap, MeasureOrder, SaveMapPng>;
+                 RunStabilityMap, CancelStabilityMap, MeasureOrder, SaveMapPng, StartStopwatch,
+                 StopStopwatch, ResetStopwatch>;
 
 // A visitor from lambdas, one per command type it handles (std::visit(Overloaded{...}, c)).
 template <class... F>

@@ -206,6 +206,9 @@ struct PanelModel {
   // scene energy scale S (J), the least the bars' scale shrinks to
   std::vector<EnergyBars> energy_bars;
   double energy_scale = 1.0;
+  // the stopwatch on simulated time (docs/lab.md#the-stopwatch)
+  double stopwatch = 0.0;  // s
+  bool stopwatch_running = false;
 };
 
 // Testing aid (tests/test_ui.cpp): when a probe is given, every widget drawn reports its name (its
