@@ -98,10 +98,9 @@ void Session::fillPanel(ui::PanelModel& pm) const {
   // it moves)
   const auto limit = sim::dtLimit(method(), laneOmega(0));
   pm.dt_limit = limit && std::isfinite(*limit) ? *limit : 0.0;
-  const lab::Lane::Ledger ledger = primary().ledger();
-  pm.work_dissipated = ledger.dissipated;
-  pm.work_external = ledger.external;
-  fillEnergyBars(pm);
+  fillEnergyBars(pm);  // lane 0's ledger among them: one energy pass fewer than asking again
+  pm.work_dissipated = pm.energy_bars.front().dissipated;
+  pm.work_external = pm.energy_bars.front().grab;
   jobs_.fill(pm);
   pm.stability.scale_parameter = static_cast<int>(sim::Parameter::StiffnessScale);
   pm.stability.scale = stiffnessScale();
