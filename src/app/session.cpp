@@ -51,6 +51,7 @@ void Session::restart(const sim::State& s) {
   keepState();
   plots_.clear(laneCount());
   last_sample_t_ = -1.0;
+  stopwatch_.clear();
   ++restores_;
 }
 
@@ -107,6 +108,7 @@ void Session::seek(int entry) {
   paused_ = true;
   plots_.showUpTo(e.t);     // the plots follow the seek; the samples after it stay
   last_sample_t_ = time();  // the samples up to here are already plotted
+  stopwatch_.clear();
   ++restores_;
 }
 

@@ -14,6 +14,7 @@
 #include "app/lab_jobs.hpp"
 #include "app/loaded_scene.hpp"
 #include "app/plot_history.hpp"
+#include "app/stopwatch.hpp"
 #include "lab/events.hpp"
 #include "lab/history.hpp"
 #include "lab/lane_group.hpp"
@@ -193,6 +194,7 @@ class Session {
   void fillPhysics(ui::PanelModel& pm) const;
   void fillPlots(ui::PanelModel& pm) const;
   void fillLanes(ui::PanelModel& pm) const;
+  void fillEnergyBars(ui::PanelModel& pm) const;
   ui::ParameterControl control(const sim::ParameterInfo& row) const;
   std::string automaticFormat(sim::Parameter p) const;
   void refreshLaneOmegas() const;  // the cache below, when due (session_panel.cpp)
@@ -223,7 +225,8 @@ class Session {
   double last_sample_t_ = -1.0;  // s, the clock time of the last sample (-1: none)
   double last_check_t_ = 0.0;    // s, the clock time of the last runaway check
   long long restores_ = 0;
-  LabJobs jobs_;  // last: its threads stop before the rest goes
+  Stopwatch stopwatch_;  // on the clock; cleared by Reset, a seek, a load
+  LabJobs jobs_;         // last: its threads stop before the rest goes
   friend class SessionTestAccess;
 };
 

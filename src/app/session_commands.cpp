@@ -185,6 +185,18 @@ struct Session::Applier {
     s.seek(c.entry);
     return Outcome::Applied;
   }
+  Outcome operator()(const ui::StartStopwatch&) const {
+    s.stopwatch_.start(s.time());
+    return Outcome::Applied;
+  }
+  Outcome operator()(const ui::StopStopwatch&) const {
+    s.stopwatch_.stop(s.time());
+    return Outcome::Applied;
+  }
+  Outcome operator()(const ui::ResetStopwatch&) const {
+    s.stopwatch_.zero(s.time());
+    return Outcome::Applied;
+  }
   Outcome operator()(const ui::RunStabilityMap&) const {
     const double scale = s.stiffnessScale();
     // the map centres on the larger of the load-time limit and lane 0's now (a pendulum

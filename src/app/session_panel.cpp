@@ -99,9 +99,9 @@ void Session::fillPanel(ui::PanelModel& pm) const {
   // it moves)
   const auto limit = sim::dtLimit(method(), laneOmega(0));
   pm.dt_limit = limit && std::isfinite(*limit) ? *limit : 0.0;
-  const lab::Lane::Ledger ledger = primary().ledger();
-  pm.work_dissipated = ledger.dissipated;
-  pm.work_external = ledger.external;
+  fillEnergyBars(pm);  // lane 0's ledger among them: one energy pass fewer than asking again
+  pm.work_dissipated = pm.energy_bars.front().dissipated;
+  pm.work_external = pm.energy_bars.front().grab;
   jobs_.fill(pm);
   pm.stability.scale_parameter = static_cast<int>(sim::Parameter::StiffnessScale);
   pm.stability.scale = stiffnessScale();
@@ -181,6 +181,28 @@ void Session::fillPlots(ui::PanelModel& pm) const {
   pm.drift_label = sim::driftIsRelative(initialEnergy(), scales())
                        ? "|E - E0| / |E0|"
                        : "|E - E0| / S (scene energy scale)";
+}
+
+// Each lane's energies split by source and its ledger, at the state it shows (a diverged lane's
+// last checked one), the balance recomputed there so that the bars always add up.
+void Session::fillEnergyBars(ui::PanelModel& pm) const {
+  pm.energy_bars.clear();
+  for (int i = 0; i < laneCount(); ++i) {
+    const lab::Lane& lane = lanes_[i];
+    const sim::Energy e = lane.shownEnergy();
+    const lab::Lane::Ledger ledger = lane.ledger();
+    ui::EnergyBars b;
+    b.kinetic = e.kinetic, b.gravitational = e.gravitational, b.elastic = e.elastic;
+    b.total = e.total();
+    b.dissipated = ledger.dissipated, b.grab = ledger.external;
+    b.e0 = lane.e0();
+    b.error = b.total - b.e0 + b.dissipated - b.grab;  // Lane::ledger's residual, here
+    b.diverged = lane.diverged();
+    pm.energy_bars.push_back(b);
+  }
+  pm.energy_scale = primary().scales().energy;
+  pm.stopwatch = stopwatch_.elapsed(time());
+  pm.stopwatch_running = stopwatch_.running();
 }
 
 void Session::fillLanes(ui::PanelModel& pm) const {

@@ -119,6 +119,10 @@ struct MeasureOrder {};        // the observed order of each integrator, in the 
 struct SaveMapPng {            // the stability map as a picture (lab/sweep_map.hpp), atomically
   std::string path;            // empty: "SCENE-map-INTEGRATOR.png" beside the scene file, or here
 };
+// --- the stopwatch on simulated time (docs/lab.md#the-stopwatch)
+struct StartStopwatch {};
+struct StopStopwatch {};
+struct ResetStopwatch {};  // back to 0; keeps running if it was
 
 // --- edit mode and the Bodies section (docs/exploring.md#edit-mode); every edit is undoable
 struct SetEditMode {
@@ -169,7 +173,7 @@ using Command =
                  RunStabilityMap, CancelStabilityMap, MeasureOrder, SaveMapPng, SetEditMode,
                  EditAddParticle, EditAddSpring, EditMoveBody, EditSelect, EditTogglePin,
                  EditDelete, EditSetMass, EditSetSpring, EditSetLink, EditAddLink, EditRemoveLink,
-                 SetNewSpring, NewScene, Undo, Redo>;
+                 SetNewSpring, NewScene, Undo, Redo, StartStopwatch, StopStopwatch, ResetStopwatch>;
 
 // A visitor from lambdas, one per command type it handles (std::visit(Overloaded{...}, c)).
 template <class... F>

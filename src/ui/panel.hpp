@@ -140,6 +140,18 @@ struct EditView {
   double stiffness = 0.0, damping = 0.0, rest_length = 0.0;
 };
 
+// One lane's energy bars (docs/integrators.md#energy-bars), in J: the energies of the state the
+// lane shows and its ledger since its anchor, so that kinetic + gravitational + elastic == total
+// and total + dissipated - grab - error == e0, to round-off.
+struct EnergyBars {
+  double kinetic = 0.0, gravitational = 0.0, elastic = 0.0, total = 0.0;
+  double dissipated = 0.0;  // the work drag, dashpots, joint damping and contacts took out
+  double grab = 0.0;        // the work the mouse spring put in
+  double error = 0.0;       // the ledger's balance E - E0 + dissipated - grab: the method's own
+  double e0 = 0.0;          // the anchor E0
+  bool diverged = false;    // the lane stopped: these are its last checked state's
+};
+
 struct PanelModel {
   EditView edit;
   // stability: dt's limit for lane 0's integrator (0: none known), the map, the orders
@@ -212,6 +224,14 @@ struct PanelModel {
   // a recorded clip (springlab record): no wall-clock figures (a replay must draw the same
   // pixels), and the Scene and Physics sections start closed so that the plots fit the picture
   bool clip = false;
+
+  // energy bars (docs/integrators.md#energy-bars): one per lane, in lane order, and lane 0's
+  // scene energy scale S (J), the least the bars' scale shrinks to
+  std::vector<EnergyBars> energy_bars;
+  double energy_scale = 1.0;
+  // the stopwatch on simulated time (docs/lab.md#the-stopwatch)
+  double stopwatch = 0.0;  // s
+  bool stopwatch_running = false;
 };
 
 // Testing aid (tests/test_ui.cpp): when a probe is given, every widget drawn reports its name (its
@@ -251,6 +271,10 @@ struct PanelState {
   double lab_dt = 0.0;
   // and its own set-up, "stiffness_scale=4" (docs/lab.md#parameter-lanes; empty: the scene's)
   char lab_setup[256] = {};
+  // the energy bars: shown or not, and their scale (J) either side of zero, which grows at once
+  // and shrinks slowly (docs/integrators.md#energy-bars)
+  bool show_energy_bars = true;
+  double energy_bars_positive = 0.0, energy_bars_negative = 0.0;
 };
 
 // When the simulated clock falls behind (real time below 95 %, running), which part of the frame
