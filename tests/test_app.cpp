@@ -1539,6 +1539,8 @@ TEST_CASE(
   REQUIRE(s.editing());
   REQUIRE(s.paused());
   REQUIRE(r.model().particles() == 1);
+  CHECK(s.sceneName() == "New scene");
+  CHECK(s.savePath() == "new_scene-edited.json");
   // E leaves edit mode and enters it again
   r.key(GLFW_KEY_E);
   CHECK_FALSE(s.editing());

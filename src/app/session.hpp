@@ -182,9 +182,10 @@ class Session {
   // undo stack and the session starts on the new one (switchTo). False with `why`.
   template <class Change>
   bool edit(Change&& change, std::string& why);
-  // The session on `def` (an edit, undo, redo), keeping the scene's name, the lanes (integrators,
-  // dts, set-ups), pause and edit mode. False with `why` when it cannot be built.
-  bool switchTo(const scene::SceneDef& def, std::string& why);
+  // The session on `def` (an edit, undo, redo), keeping the scene's name (or taking `name`, with
+  // no file: a new scene), the lanes (integrators, dts, set-ups), pause and edit mode. False with
+  // `why` when it cannot be built.
+  bool switchTo(const scene::SceneDef& def, std::string& why, const std::string* name = nullptr);
   void pushUndo(scene::SceneDef def);
   Outcome applyEdit(const ui::Command& c, std::string& why);  // EditApplier, or NotMine
   bool undo(std::string& why);

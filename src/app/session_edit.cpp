@@ -23,6 +23,10 @@ std::size_t footprint(const scene::SceneDef& d) {
 }
 
 constexpr double kDegrees = 180.0 / std::numbers::pi;
+// A new scene's name on the panel's scene line, and its stem: Save as's default is
+// "new_scene-edited.json"
+constexpr const char* kNewSceneName = "New scene";
+constexpr const char* kNewSceneStem = "new_scene";
 }  // namespace
 
 void Session::pushUndo(scene::SceneDef def) {
@@ -35,7 +39,7 @@ void Session::pushUndo(scene::SceneDef def) {
   }
 }
 
-bool Session::switchTo(const scene::SceneDef& def, std::string& why) {
+bool Session::switchTo(const scene::SceneDef& def, std::string& why, const std::string* name) {
   struct KeptLane {
     std::string integrator, setup;
     double dt;
@@ -43,9 +47,9 @@ bool Session::switchTo(const scene::SceneDef& def, std::string& why) {
   std::vector<KeptLane> kept;
   for (int i = 1; i < laneCount(); ++i)
     kept.push_back({std::string(sim::info(lane(i).method()).name), lanes_.setup(i), lane(i).dt()});
-  const std::string name = scene_.name(), path = scene_.path();
+  const std::string newName = name ? *name : scene_.name(), path = name ? "" : scene_.path();
   try {
-    scene_.loadDef(def, name, path);  // throws: the old scene stays
+    scene_.loadDef(def, newName, path);  // throws: the old scene stays
   } catch (const scene::Error& e) {
     return why = e.what(), false;
   }
@@ -195,7 +199,9 @@ struct Session::EditApplier {
     s.pushUndo(s.savedDef());
     s.redo_.clear();
     s.selection_.clear();
-    if (!s.switchTo(scene::newScene(), why)) return Outcome::Rejected;
+    const std::string name = kNewSceneName;
+    if (!s.switchTo(scene::newScene(), why, &name)) return Outcome::Rejected;
+    s.scene_.setArg(kNewSceneStem);
     s.editing_ = s.paused_ = true;  // a new scene is for building
     return Outcome::Applied;
   }
