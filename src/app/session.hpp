@@ -221,6 +221,7 @@ class Session {
   std::deque<scene::SceneDef> undo_;  // the oldest first
   std::vector<scene::SceneDef> redo_;
   ui::SetNewSpring new_spring_;                    // what the next spring and particle get
+  ui::SetEditTool tool_;                           // what a click on empty space puts there
   double grab_stiffness_ = kDefaultGrabStiffness;  // N/m
   int phase_coordinate_ = 0;
   double last_sample_t_ = -1.0;  // s, the clock time of the last sample (-1: none)

@@ -138,6 +138,19 @@ struct Session::EditApplier {
     const double mass = s.new_spring_.mass;
     return change([&](scene::SceneDef& d) { return scene::addParticle(d, at, mass); });
   }
+  Outcome operator()(const ui::SetEditTool& c) const {
+    if (c.tool < 0 || c.tool >= static_cast<int>(std::size(scene::kEditToolNames)))
+      return why = "tool " + std::to_string(c.tool) + ": no such tool", Outcome::Rejected;
+    s.tool_ = c;
+    return Outcome::Applied;
+  }
+  Outcome operator()(const ui::EditPlaceTool& c) const {
+    const sim::Vec3 at(c.at[0], c.at[1], s.built().planar() ? 0.0 : c.at[2]);
+    const scene::ToolSettings settings{s.new_spring_.stiffness, s.new_spring_.damping,
+                                       s.new_spring_.mass, s.tool_.mesh_file};
+    const auto tool = static_cast<scene::EditTool>(s.tool_.tool);
+    return change([&](scene::SceneDef& d) { return scene::addTool(d, tool, at, settings); });
+  }
   Outcome operator()(const ui::EditAddSpring& c) const {
     const ui::SetNewSpring n = s.new_spring_;
     return change(
@@ -226,6 +239,10 @@ void Session::fillEdit(ui::PanelModel& pm) const {
   e.new_stiffness = new_spring_.stiffness, e.new_damping = new_spring_.damping;
   e.new_mass = new_spring_.mass;
   e.selection = selection_;
+  e.tool = tool_.tool;
+  e.tool_names.assign(std::begin(scene::kEditToolNames), std::end(scene::kEditToolNames));
+  e.mesh_file = tool_.mesh_file;
+  e.tool_takes_file = tool_.tool == static_cast<int>(scene::EditTool::Mesh);
   const scene::Built& b = built();
   if (const sim::PendulumModel* p = b.pendulum()) {
     e.pendulum = true;

@@ -128,6 +128,10 @@ struct EditView {
   int undo = 0, redo = 0;  // edits that can be undone / redone
   std::string message;     // the last refusal, empty after an edit that was done
   double new_stiffness = 100.0, new_damping = 0.0, new_mass = 1.0;  // N/m, N s/m, kg
+  int tool = 0;  // what a click on empty space adds: an index in tool_names (scene::EditTool)
+  std::vector<std::string> tool_names;
+  std::string mesh_file;         // the Mesh file tool's OBJ
+  bool tool_takes_file = false;  // the tool is the Mesh file one: the panel asks for the path
   int particles = 0, springs = 0, links = 0;
   std::vector<int> selection;
   // the first selected body (-1: none): its name, mass, pin; a bob's link length and start angle
@@ -271,6 +275,7 @@ struct PanelState {
   double lab_dt = 0.0;
   // and its own set-up, "stiffness_scale=4" (docs/lab.md#parameter-lanes; empty: the scene's)
   char lab_setup[256] = {};
+  char edit_mesh_file[256] = {};  // the Edit section's Mesh file tool path being typed
   // the energy bars: shown or not, and their scale (J) either side of zero, which grows at once
   // and shrinks slowly (docs/integrators.md#energy-bars)
   bool show_energy_bars = true;
