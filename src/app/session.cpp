@@ -162,7 +162,7 @@ void Session::sample() {
   plots_.dropOldMarks();
 }
 
-// One lane's drift and distance from lane 0 (frozen where it diverged).
+// One lane's drift, distance from lane 0 and period (frozen where it diverged).
 void Session::sampleLane(int i, const Eigen::VectorXd& primaryPositions) {
   const lab::Lane& lane = lanes_[i];
   Eigen::VectorXd x;
@@ -175,6 +175,7 @@ void Session::sampleLane(int i, const Eigen::VectorXd& primaryPositions) {
       std::abs(lane.ledger().residual) / sim::driftReference(lane.e0(), lane.scales());
   plots_.pushLane(i, static_cast<float>(time()), static_cast<float>(std::abs(lane.drift())),
                   static_cast<float>(distance), static_cast<float>(residual));
+  plots_.pushPeriod(i, built(), lane.state(), phase_coordinate_);  // docs/lab.md#period
 }
 
 std::string Session::summary(const std::optional<sim::Divergence>& d) {

@@ -160,6 +160,7 @@ class Session {
   void fillPhysics(ui::PanelModel& pm) const;
   void fillPlots(ui::PanelModel& pm) const;
   void fillLanes(ui::PanelModel& pm) const;
+  void fillPeriod(int i, ui::LaneRow& row) const;
   ui::ParameterControl control(const sim::ParameterInfo& row) const;
   std::string automaticFormat(sim::Parameter p) const;
   void refreshLaneOmegas() const;  // the cache below, when due (session_panel.cpp)
