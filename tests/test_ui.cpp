@@ -1401,6 +1401,10 @@ TEST_CASE(
   CHECK(ui::periodLine(row) == "period 2.0071 s (12 crossings)");  // no theory
   row.theory_period = 2.00641, row.period_error = 3.49e-4;
   CHECK(ui::periodLine(row) == "period 2.0071 s (12 crossings)  theory 2.0064 s  error +3.5e-4");
+  CHECK(ui::periodMeasured(row) == "period 2.0071 s (12 crossings)");
+  CHECK(ui::periodTheory(row) == "theory 2.0064 s  error +3.5e-4");
+  row.period = 2.006;  // the trailing zero kept, as beside a theory of 2.0061
+  CHECK(ui::periodMeasured(row) == "period 2.0060 s (12 crossings)");
   row.period_error = -1.2e-7;
   CHECK(ui::periodLine(row).ends_with("error -1.2e-7"));
 
@@ -1423,6 +1427,8 @@ TEST_CASE(
   ImGui::GetIO().MousePos = ImVec2(1279, 1599);  // no tooltip: it would end the text's log
   h.frame(draw);
   const std::string shown = h.text(draw);
-  CHECK(shown.find("period 2.0071 s (12 crossings)  theory 2.0064 s") != std::string::npos);
+  // the panel is narrower than the line: the theory on a line of its own
+  CHECK(shown.find("period 2.0071 s (12 crossings)") != std::string::npos);
+  CHECK(shown.find("theory 2.0064 s  error +0.0e0") != std::string::npos);
   CHECK(shown.find("period: no oscillation yet") != std::string::npos);
 }

@@ -100,8 +100,11 @@ struct LaneRow {
 };
 // A lane's period readout as the panel shows it: "period 2.0071 s (12 crossings)  theory
 // 2.0064 s  error +3.5e-4", without the theory where there is none, or "period: no oscillation
-// yet".
+// yet"; in a narrow panel its two parts on two lines: the measurement, and the theory with the
+// error (empty where there is no theory).
 std::string periodLine(const LaneRow& row);
+std::string periodMeasured(const LaneRow& row);
+std::string periodTheory(const LaneRow& row);
 
 // The stability map of the current scene and lane 0's integrator
 // (docs/lab.md#stability-limits-the-map-and-orders): cells over dt (columns) and stiffness scale

@@ -454,7 +454,18 @@ void periodReadout(const PanelModel& m, ItemProbe* probe) {
     const LaneRow& row = m.lanes[static_cast<size_t>(i)];
     if (row.diverged) continue;
     const LaneColour c = laneColour(i);
-    ImGui::TextColored(ImVec4(c.r, c.g, c.b, 1.0f), "%s", periodLine(row).c_str());
+    const ImVec4 colour(c.r, c.g, c.b, 1.0f);
+    const std::string line = periodLine(row);
+    if (ImGui::CalcTextSize(line.c_str()).x <= ImGui::GetContentRegionAvail().x) {
+      ImGui::TextColored(colour, "%s", line.c_str());
+    } else {  // a narrow panel: the theory and error on a line of their own, indented
+      ImGui::BeginGroup();
+      ImGui::TextColored(colour, "%s", periodMeasured(row).c_str());
+      ImGui::Indent(ImGui::GetFontSize());
+      ImGui::TextColored(colour, "%s", periodTheory(row).c_str());
+      ImGui::Unindent(ImGui::GetFontSize());
+      ImGui::EndGroup();
+    }
     note(probe, "period/" + std::to_string(i));
     tip("The phase coordinate's period: the mean spacing of its last upward crossings of its "
         "centre (the midpoint of its last extremes), with the theory where the scene has one (a "
@@ -484,17 +495,26 @@ std::string signedExponent(double v) {
 }
 }  // namespace
 
-std::string periodLine(const LaneRow& row) {
+std::string periodMeasured(const LaneRow& row) {
   if (row.crossings < 2) return "period: no oscillation yet";
-  char buf[160];
-  std::snprintf(buf, sizeof buf, "period %.5g s (%d crossings)", row.period, row.crossings);
+  char buf[96];
+  // "%#" keeps the trailing zeros: 2.0060 beside 2.0061, not 2.006
+  std::snprintf(buf, sizeof buf, "period %#.5g s (%d crossings)", row.period, row.crossings);
+  return buf;
+}
+
+std::string periodTheory(const LaneRow& row) {
+  if (!(row.theory_period > 0.0)) return {};
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "theory %#.5g s", row.theory_period);
   std::string out = buf;
-  if (row.theory_period > 0.0) {
-    std::snprintf(buf, sizeof buf, "  theory %.5g s  error %s", row.theory_period,
-                  signedExponent(row.period_error).c_str());
-    out += buf;
-  }
+  if (row.crossings >= 2) out.append("  error ").append(signedExponent(row.period_error));
   return out;
+}
+
+std::string periodLine(const LaneRow& row) {
+  const std::string theory = periodTheory(row);
+  return theory.empty() ? periodMeasured(row) : periodMeasured(row) + "  " + theory;
 }
 
 }  // namespace ui
