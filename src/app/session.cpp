@@ -81,7 +81,15 @@ bool Session::stepOnce() {
     return false;
   }
   keepState();
+  samplePeriods();
   return true;
+}
+
+// Every step, not every frame (docs/lab.md#period): a frame may span a good part of a fast
+// oscillation's period (a stiff spring, a high time scale), a step never does where it is stable.
+void Session::samplePeriods() {
+  for (int i = 0; i < laneCount(); ++i)
+    if (!lanes_[i].diverged()) plots_.pushPeriod(i, built(), lanes_[i].state(), phase_coordinate_);
 }
 
 void Session::checkRunaways(const sim::Energy* e) {
@@ -162,7 +170,7 @@ void Session::sample() {
   plots_.dropOldMarks();
 }
 
-// One lane's drift, distance from lane 0 and period (frozen where it diverged).
+// One lane's drift and distance from lane 0 (frozen where it diverged).
 void Session::sampleLane(int i, const Eigen::VectorXd& primaryPositions) {
   const lab::Lane& lane = lanes_[i];
   Eigen::VectorXd x;
@@ -175,7 +183,6 @@ void Session::sampleLane(int i, const Eigen::VectorXd& primaryPositions) {
       std::abs(lane.ledger().residual) / sim::driftReference(lane.e0(), lane.scales());
   plots_.pushLane(i, static_cast<float>(time()), static_cast<float>(std::abs(lane.drift())),
                   static_cast<float>(distance), static_cast<float>(residual));
-  plots_.pushPeriod(i, built(), lane.state(), phase_coordinate_);  // docs/lab.md#period
 }
 
 std::string Session::summary(const std::optional<sim::Divergence>& d) {

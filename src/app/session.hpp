@@ -154,6 +154,7 @@ class Session {
   void reanchor();
   bool addLane(int source, const std::string& integrator, double dt, std::string& why);
   void sampleLane(int i, const Eigen::VectorXd& primaryPositions);
+  void samplePeriods();  // each lane's phase coordinate into its period meter
   // The runaway rule on every lane (lane 0 with its energy e, where the caller has it).
   void checkRunaways(const sim::Energy* e);
   void fillScene(ui::PanelModel& pm) const;

@@ -83,12 +83,15 @@ void PeriodMeter::push(double t, double q) {
 }
 
 std::optional<PeriodReading> PeriodMeter::reading() const {
-  if (kept_ < 2) return std::nullopt;
+  // the run's first crossing, once two more follow it: its centre came from the samples before a
+  // whole swing, whose extreme at the start (a release from rest) no parabola refines
+  const int used = kept_ >= 3 && seen_ == kept_ ? kept_ - 1 : kept_;
+  if (used < 2) return std::nullopt;
   const double newest = crossings_[(next_ + kCrossingsKept - 1) % kCrossingsKept];
-  const double oldest = crossings_[(next_ + kCrossingsKept - kept_) % kCrossingsKept];
-  const double period = (newest - oldest) / (kept_ - 1);
+  const double oldest = crossings_[(next_ + kCrossingsKept - used) % kCrossingsKept];
+  const double period = (newest - oldest) / (used - 1);
   if (!(period > 0.0) || t_prev_ - newest > kStalePeriods * period) return std::nullopt;
-  return PeriodReading{period, kept_};
+  return PeriodReading{period, used};
 }
 
 double agm(double a, double b) {

@@ -27,7 +27,8 @@ struct PeriodReading {
 // only once q has been below the centre by kHysteresis of the last swing since the one before, so
 // noise near the centre adds none. Before the first extremes, the centre and swing are those of
 // every sample so far, which at the start may be noise alone: a crossing whose swing is more than
-// 1 / kSwingRatio times a kept one's drops that one and those before it.
+// 1 / kSwingRatio times a kept one's drops that one and those before it. The first crossing,
+// whose centre rests on those unrefined extremes, is left out of the period once two follow it.
 class PeriodMeter {
  public:
   // The hysteresis band below the centre, as a fraction of the last peak-to-peak swing.
@@ -49,7 +50,8 @@ class PeriodMeter {
   // meter afresh from this sample; a repeated time is ignored.
   void push(double t, double q);
   void reset();
-  // The period from the kept crossings; nothing until two, or when they have gone stale.
+  // The period from the kept crossings (the first of the run left out once there are three);
+  // nothing until two, or when they have gone stale.
   std::optional<PeriodReading> reading() const;
   // The crossings in the current run: since the last reset or the last dropped ones.
   int crossingsSeen() const { return seen_; }
