@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <functional>
 #include <map>
+#include <numbers>
 
 #include "app/frame_loop.hpp"
 #include "app/framing.hpp"
@@ -969,6 +970,70 @@ TEST_CASE(
 #endif
 
 #ifdef SPRINGLAB_VIEWER
+TEST_CASE(
+    "app: paused, a drag on a bob places it at rest: the new initial state, Reset returns "
+    "to it") {
+  MouseRig r("pendulum_small_angle");  // one 1 m rod from the origin
+  r.session.setPaused(true);
+  const glm::dvec2 bob = r.pixelOfBody(0);
+  // the point at 30 degrees on the rod's circle, and on its line twice as far: the same angle
+  const double deg30 = std::numbers::pi / 6;
+  const glm::dvec2 at30 =
+      r.mouse.project(glm::vec3(float(2 * std::sin(deg30)), float(-2 * std::cos(deg30)), 0.0f));
+  r.mouse.press(B::Left, false, false, bob.x + 3, bob.y - 3, 0.0, false);
+  r.mouse.move(at30.x, at30.y);
+  r.mouse.release(at30.x, at30.y);
+  const sim::State& start = r.session.built().state;
+  CHECK(start.x[0] == doctest::Approx(deg30).epsilon(1e-5));
+  CHECK(start.v[0] == 0.0);
+  CHECK(start.t == 0.0);
+  CHECK(r.session.time() == 0.0);
+  CHECK(r.session.state().x == start.x);
+  // it runs from there, and Reset comes back to it
+  r.session.setPaused(false);
+  for (int k = 0; k < 200; ++k) REQUIRE(r.session.stepOnce());
+  CHECK(r.session.state().x[0] < start.x[0]);  // released, it swings down
+  std::string msg;
+  REQUIRE(r.session.apply(ui::Reset{}, &msg));
+  CHECK(r.session.state().x == start.x);
+  CHECK(r.session.state().v == start.v);
+  // running, the same drag orbits (pans a planar view) and places nothing
+  const glm::vec3 target = r.camera.target;
+  const glm::dvec2 now = r.pixelOfBody(0);
+  r.mouse.press(B::Left, false, false, now.x, now.y, 5.0, false);
+  r.mouse.move(now.x + 80, now.y);
+  r.mouse.release(now.x + 80, now.y);
+  CHECK(r.camera.target != target);
+  CHECK(r.session.built().state.x == start.x);
+}
+
+TEST_CASE(
+    "app: paused, a drag on a particle moves it in its plane, and off the body the drag pans") {
+  MouseRig r("seed002_harmonic_oscillator");  // planar: the fixture at (0, 10), the bob at (0, 3)
+  r.session.setPaused(true);
+  // 30 px off the bob: not on it, the view pans and the state stays
+  const glm::dvec2 bob = r.pixelOfBody(1);
+  const sim::State before = r.session.built().state;
+  r.mouse.press(B::Left, false, false, bob.x + 30, bob.y, 0.0, false);
+  r.mouse.move(bob.x + 60, bob.y);
+  r.mouse.release(bob.x + 60, bob.y);
+  CHECK(r.session.built().state.x == before.x);
+  // on it: the bob goes to (1, 4), z stays exactly 0, at rest
+  const glm::dvec2 p = r.pixelOfBody(1);
+  const glm::dvec2 to = r.mouse.project(glm::vec3(1.0f, 4.0f, 0.0f));
+  r.mouse.press(B::Left, false, false, p.x, p.y, 1.0, false);
+  r.mouse.move(to.x, to.y);
+  r.mouse.release(to.x, to.y);
+  const sim::State& start = r.session.built().state;
+  CHECK(start.x[3] == doctest::Approx(1.0).epsilon(1e-4));
+  CHECK(start.x[4] == doctest::Approx(4.0).epsilon(1e-4));
+  CHECK(start.x[5] == 0.0);
+  CHECK(start.x.head(3) == before.x.head(3));  // the fixture stays
+  CHECK(start.v.isZero());
+}
+#endif
+
+#ifdef SPRINGLAB_VIEWER
 #include "scene/catalog.hpp"
 
 TEST_CASE(
@@ -1423,5 +1488,183 @@ TEST_CASE("app: Ctrl+S saves the scene as it starts now, and springlab run loads
   d.applyCommand(ui::SaveScene{bad});
   CHECK(d.status() == bad + ": cannot open for writing: No such file or directory");
   CHECK(d.statusError());
+}
+
+namespace {
+// A driver on a new scene (scene::newScene: one anchor at the origin) in edit mode, its camera
+// on the plane around it, in a 1280 x 720 window whose panel takes the left 400 px.
+struct EditRig {
+  app::FrameDriver d;
+  EditRig() {
+    d.session().load("pendulum_small_angle");
+    d.applyCommand(ui::NewScene{});
+    d.camera().planar = true;
+    d.camera().frame(glm::vec3(-2.0f, -3.0f, 0.0f), glm::vec3(2.0f, 1.0f, 0.0f));
+    d.mouse().setViewport(400, 880, 720);
+  }
+  glm::dvec2 pixel(double x, double y) {
+    return d.mouse().project(glm::vec3(float(x), float(y), 0.0f));
+  }
+  void click(double x, double y, bool shift = false) {
+    const glm::dvec2 p = pixel(x, y);
+    d.mouse().press(B::Left, false, shift, p.x, p.y, time += 1.0, false);
+    d.mouse().release(p.x, p.y);
+  }
+  void drag(double x0, double y0, double x1, double y1) {
+    const glm::dvec2 a = pixel(x0, y0), b = pixel(x1, y1);
+    d.mouse().press(B::Left, false, false, a.x, a.y, time += 1.0, false);
+    d.mouse().move(0.5 * (a.x + b.x), 0.5 * (a.y + b.y));
+    d.mouse().release(b.x, b.y);
+  }
+  void key(int glfwKey, bool ctrl = false, bool shift = false) {
+    std::vector<ui::Command> commands;
+    app::onKeyPress(d, glfwKey, ctrl, shift, commands);
+    REQUIRE(commands.size() == 1);
+    d.applyCommand(commands[0]);
+  }
+  const sim::MassSpringModel& model() { return *d.session().built().massSpring(); }
+  double time = 0.0;  // s, the clicks' (none is a double-click)
+};
+}  // namespace
+
+TEST_CASE(
+    "app: edit mode: three particles and two springs by mouse, a pin, undo twice, redo "
+    "once, save, and springlab run steps it the same") {
+  using namespace testutil;
+  EditRig r;
+  app::Session& s = r.d.session();
+  REQUIRE(s.editing());
+  REQUIRE(s.paused());
+  REQUIRE(r.model().particles() == 1);
+  // E leaves edit mode and enters it again
+  r.key(GLFW_KEY_E);
+  CHECK_FALSE(s.editing());
+  r.key(GLFW_KEY_E);
+  REQUIRE(s.editing());
+  // a click on empty space: a particle there
+  r.click(0.0, -1.0);
+  r.click(0.0, -2.0);
+  r.click(1.0, -2.5);
+  REQUIRE(r.model().particles() == 4);
+  CHECK(s.built().state.x[3 * 2 + 1] == doctest::Approx(-2.0).epsilon(1e-4));
+  CHECK(s.built().state.x[3 * 3 + 2] == 0.0);  // the plane stays the plane
+  // body to body: a spring at rest at their distance, with the new-spring settings
+  r.drag(0.0, 0.0, 0.0, -1.0);
+  r.drag(0.0, -1.0, 0.0, -2.0);
+  REQUIRE(r.model().spring_a.size() == 2);
+  CHECK(r.model().rest_length[1] == doctest::Approx(1.0).epsilon(1e-4));
+  CHECK(r.model().stiffness[0] == ui::SetNewSpring{}.stiffness);
+  // a click on a body selects it, P pins it
+  r.click(1.0, -2.5);
+  CHECK(s.selection() == std::vector<int>{3});
+  r.key(GLFW_KEY_P);
+  CHECK(r.model().inv_mass[3] == 0.0);
+  CHECK(s.undoDepth() == 7);  // New (back to the scene before), 3 particles, 2 springs, 1 pin
+  // undo twice (the pin, the second spring), redo once (the spring)
+  r.key(GLFW_KEY_Z, true);
+  r.key(GLFW_KEY_Z, true);
+  CHECK(r.model().spring_a.size() == 1);
+  CHECK(r.model().inv_mass[3] > 0.0);
+  r.key(GLFW_KEY_Z, true, true);
+  CHECK(r.model().spring_a.size() == 2);
+  CHECK(r.model().inv_mass[3] > 0.0);
+  CHECK(s.redoDepth() == 1);
+  // save, and run loads it: the rows are the window's own steps, digit for digit
+  const auto dir = tempDir() / "edit_mode";
+  std::filesystem::create_directories(dir);
+  const std::string saved = (dir / "built.json").string();
+  r.d.applyCommand(ui::SaveScene{saved});
+  REQUIRE(std::filesystem::exists(saved));
+  const RunResult run = springlab({"run", saved, "--duration", "0.5", "--out", "-"});
+  REQUIRE_MESSAGE(run.status == 0, run.err);
+  r.key(GLFW_KEY_SPACE);  // running again leaves edit mode
+  CHECK_FALSE(s.editing());
+  for (int k = 0; k < 500; ++k) REQUIRE(s.stepOnce());
+  const std::vector<std::vector<double>> rows = csvRows(run.out);
+  REQUIRE(rows.size() == 501);
+  CHECK(rows.back()[0] == s.time());
+  for (int j = 0; j < 12; ++j) CHECK(rows.back()[size_t(j + 1)] == s.state().x[j]);
+  // the hanging pair fell and swings; the free particle without a spring fell freely
+  CHECK(s.state().x[3 * 3 + 1] == doctest::Approx(-2.5 - 0.5 * 9.81 * 0.25).epsilon(1e-9));
+}
+
+TEST_CASE(
+    "app: edit mode refuses a spring to itself, one of no length and a massless particle, "
+    "and says why") {
+  EditRig r;
+  app::Session& s = r.d.session();
+  r.click(0.0, -1.0);
+  std::string msg;
+  CHECK_FALSE(s.apply(ui::EditAddSpring{1, 1}, &msg));
+  CHECK(msg == "a spring needs two different particles, not particle 1 to itself");
+  CHECK(s.editMessage() == msg);
+  REQUIRE(s.apply(ui::EditAddParticle{{0.0, -1.0, 0.0}}, &msg));
+  CHECK_FALSE(s.apply(ui::EditAddSpring{1, 2}, &msg));
+  CHECK(msg == "particles 1 and 2 are in one place: a spring of no length has no direction");
+  CHECK_FALSE(s.apply(ui::SetNewSpring{100.0, 0.0, 0.0}, &msg));
+  CHECK(msg == "new spring: stiffness and mass must be > 0, damping >= 0");
+  CHECK_FALSE(s.apply(ui::EditSetMass{1, -1.0}, &msg));
+  CHECK(msg == "a particle's mass must be a finite number > 0, not -1");
+  CHECK_FALSE(s.apply(ui::EditSetMass{1, std::nan("")}, &msg));
+  CHECK(msg == "a particle's mass must be a finite number > 0, not nan");
+  CHECK(r.model().spring_a.empty());  // nothing refused left a trace
+  CHECK(s.undoDepth() == 3);  // New, 2 particles
+  // the status line of the window says it too
+  r.d.applyCommand(ui::EditAddSpring{1, 1});
+  CHECK(r.d.status() == "a spring needs two different particles, not particle 1 to itself");
+  CHECK(r.d.statusError());
+  // the last particle cannot go: the loader takes no empty system
+  r.click(0.0, 0.0);
+  r.click(0.0, -1.0, true);
+  r.click(0.0, -1.0 + 1e-9, true);  // Shift on a selected body takes it out
+  CHECK(s.selection() == std::vector<int>{0});
+  REQUIRE(s.apply(ui::EditDelete{}, &msg));
+  CHECK(r.model().particles() == 2);
+}
+
+TEST_CASE("app: undo keeps at most kUndoDepth edits, the oldest going first") {
+  EditRig r;
+  app::Session& s = r.d.session();
+  r.click(0.0, -1.0);
+  std::string msg;
+  for (int i = 0; i < app::Session::kUndoDepth + 10; ++i)
+    REQUIRE(s.apply(ui::EditSetMass{1, 1.0 + i}, &msg));
+  CHECK(s.undoDepth() == app::Session::kUndoDepth);
+  while (s.undoDepth() > 0) REQUIRE(s.apply(ui::Undo{}, &msg));
+  // back as far as the stack reaches: the mass of the 11th edit, not the particle's first
+  CHECK(r.model().mass[1] == doctest::Approx(1.0 + 10 - 1));
+  CHECK_FALSE(s.apply(ui::Undo{}, &msg));
+  CHECK(msg == "undo: nothing to undo");
+}
+
+TEST_CASE(
+    "app: a pendulum in edit mode: links added and removed, a link's length, mass and "
+    "start angle") {
+  app::FrameDriver d;
+  d.session().load("pendulum_small_angle");
+  app::Session& s = d.session();
+  std::string msg;
+  REQUIRE(s.apply(ui::SetEditMode{true}, &msg));
+  REQUIRE(s.apply(ui::EditAddLink{}, &msg));
+  REQUIRE(s.apply(ui::EditAddLink{}, &msg));
+  CHECK(s.built().pendulum()->links() == 3);
+  REQUIRE(s.apply(ui::EditSetLink{1, 0.5, 2.0, 30.0}, &msg));
+  CHECK(s.built().pendulum()->length[1] == 0.5);
+  CHECK(s.built().pendulum()->mass[1] == 2.0);
+  CHECK(s.built().state.x[1] == doctest::Approx(std::numbers::pi / 6));
+  REQUIRE(s.apply(ui::EditRemoveLink{}, &msg));
+  REQUIRE(s.apply(ui::EditRemoveLink{}, &msg));
+  CHECK_FALSE(s.apply(ui::EditRemoveLink{}, &msg));
+  CHECK(msg == "remove a link: a pendulum keeps one link at least");
+  CHECK_FALSE(s.apply(ui::EditAddParticle{{0.0, 0.0, 0.0}}, &msg));
+  CHECK(msg == "add a particle: a pendulum has links, not particles and springs");
+  // the panel's Bodies part shows the selected link
+  REQUIRE(s.apply(ui::EditSelect{0, false}, &msg));
+  ui::PanelModel pm;
+  s.fillPanel(pm);
+  CHECK(pm.edit.pendulum);
+  CHECK(pm.edit.links == 1);
+  CHECK(pm.edit.body == 0);
+  CHECK(pm.edit.length == 1.0);
 }
 #endif

@@ -90,3 +90,21 @@ TEST_CASE("period: the window's readout of a mass on a spring, on the coordinate
   CHECK(std::abs(pm.lanes[0].theory_period - theory / 2) < 1e-12);
   CHECK(std::abs(pm.lanes[0].period - theory / 2) < 1e-3 * theory);
 }
+
+TEST_CASE("period: a parameter lane four times as stiff reads half the period, and its theory") {
+  app::Session s;
+  s.load("seed002_harmonic_oscillator");  // 1 kg on 20 N/m, along y
+  std::string msg;
+  REQUIRE(s.apply(ui::AddLane{"rk4", 0.00025, "stiffness_scale=4"}, &msg));
+  REQUIRE(s.apply(ui::SetPhaseCoordinate{4}, &msg));  // y1
+  run(s, 8.0);
+  ui::PanelModel pm;
+  s.fillPanel(pm);
+  REQUIRE(pm.lanes.size() == 2);
+  const double T = 2 * std::numbers::pi * std::sqrt(1.0 / 20.0);
+  // lane 0 is the scene's forward Euler at 0.00025 s: its period is long by about (h w)^2 / 8
+  CHECK(std::abs(pm.lanes[0].theory_period - T) < 1e-12);
+  CHECK(std::abs(pm.lanes[1].theory_period - T / 2) < 1e-12);
+  CHECK(std::abs(pm.lanes[1].period - T / 2) < 1e-6 * T);
+  CHECK(std::abs(pm.lanes[1].period / pm.lanes[0].period - 0.5) < 1e-5);
+}

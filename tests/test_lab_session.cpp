@@ -556,3 +556,80 @@ TEST_CASE("lab: the x-limit lines follow the state: a pendulum's ratio grows as 
   CHECK(pm.lanes[0].dt_over_limit ==
         doctest::Approx(0.001 * sim::localOmega(s.built(), s.state()) / (2.0 * std::sqrt(2.0))));
 }
+
+namespace {
+// Seed 002's harmonic oscillator (fixture at (0, 10), rest length 5, 1 kg released at rest at
+// (0, 3)) with stiffness k, stepped by rk4 at 0.0005 s.
+std::string oscillatorScene(double k) {
+  return R"({"gravity": [0, -9.81, 0], "integrator": "rk4", "dt": 0.0005, "duration": 5,
+    "system": {"type": "mass_spring", "particles": [
+      {"position": [0, 10, 0], "fixed": true}, {"position": [0, 3, 0], "mass": 1}],
+      "springs": [{"a": 0, "b": 1, "stiffness": )" +
+         std::to_string(k) + R"(, "rest_length": 5}]}})";
+}
+}  // namespace
+
+TEST_CASE("lab: a parameter lane in the window: four times the stiffness, half the period") {
+  app::Session s;
+  s.load(writeFile("osc_window.json", oscillatorScene(20.0)).string());
+  std::string msg;
+  REQUIRE(s.apply(ui::AddLane{"rk4", 0.0005, "stiffness_scale=4"}, &msg));
+  REQUIRE(s.laneCount() == 2);
+  // the same lane stepped alone on the scene edited to k = 80 N/m
+  app::Session stiff;
+  stiff.load(writeFile("osc_window_stiff.json", oscillatorScene(80.0)).string());
+  const int steps = 2000;  // 1 s
+  for (int k = 0; k < steps; ++k) REQUIRE(s.stepOnce());
+  for (int k = 0; k < steps; ++k) REQUIRE(stiff.stepOnce());
+  CHECK(s.lane(1).state().x == stiff.state().x);  // bit for bit
+  CHECK(s.lane(1).state().v == stiff.state().v);
+  // and the closed form at omega = sqrt(80) rad/s: half the scene's period
+  const double t = s.time(), equilibrium = 5.0 - 9.81 / 80.0;
+  CHECK(s.lane(1).state().x[4] ==
+        doctest::Approx(equilibrium + (3.0 - equilibrium) * std::cos(std::sqrt(80.0) * t)));
+  CHECK(s.lane(0).state().x[4] != doctest::Approx(s.lane(1).state().x[4]));
+  // the panel and the overlays name it as --lanes takes it
+  ui::PanelModel pm;
+  s.fillPanel(pm);
+  REQUIRE(pm.lanes.size() == 2);
+  CHECK(pm.lanes[1].name() == "rk4:stiffness_scale=4");
+  CHECK(pm.lanes[0].name() == "rk4");
+  // a set-up that does not apply is refused with the key's reason, and no lane is added
+  CHECK_FALSE(s.apply(ui::AddLane{"rk4", 0.0005, "length_scale=2"}, &msg));
+  CHECK(msg ==
+        "set-up \"length_scale=2\": length_scale: a spring network's lengths are its scene's (it "
+        "applies to a pendulum's links)");
+  CHECK(s.laneCount() == 2);
+}
+
+TEST_CASE("lab: a parameter lane follows every change but those of the parameters it sets") {
+  app::Session s;
+  s.load("cloth_16");
+  std::string msg;
+  REQUIRE(s.apply(ui::AddLane{"symplectic_euler", 0.0005, "stiffness_scale=4"}, &msg));
+  REQUIRE(s.apply(ui::AddLane{"symplectic_euler", 0.0005, "drag=0"}, &msg));
+  const auto value = [&](int lane, sim::Parameter p) { return s.lane(lane).system().parameter(p); };
+  REQUIRE(s.apply(ui::SetParameter{int(sim::Parameter::Drag), 0.3}, &msg));
+  REQUIRE(s.apply(ui::SetParameter{int(sim::Parameter::StiffnessScale), 2.0}, &msg));
+  CHECK(value(0, sim::Parameter::Drag) == 0.3);
+  CHECK(value(1, sim::Parameter::Drag) == 0.3);  // follows
+  CHECK(value(2, sim::Parameter::Drag) == 0.0);  // its own
+  CHECK(value(0, sim::Parameter::StiffnessScale) == 2.0);
+  CHECK(value(1, sim::Parameter::StiffnessScale) == 4.0);  // its own
+  CHECK(value(2, sim::Parameter::StiffnessScale) == 2.0);  // follows
+  const sim::Vec3 g(0.0, -1.62, 0.0);
+  REQUIRE(
+      s.apply(ui::SetVectorParameter{int(sim::Parameter::Gravity), {g.x(), g.y(), g.z()}}, &msg));
+  for (int lane = 0; lane < 3; ++lane) CHECK(s.lane(lane).system().gravity() == g);
+  // the mouse spring pulls on every lane's copy
+  s.setGrab(100, sim::Vec3(0.0, 0.0, 0.0));
+  for (int lane = 0; lane < 3; ++lane) CHECK(s.lane(lane).system().grabbed() == 100);
+  s.setGrab(-1, sim::Vec3::Zero());
+  // Reset starts every lane again, each with its own set-up
+  for (int k = 0; k < 10; ++k) REQUIRE(s.stepOnce());
+  REQUIRE(s.apply(ui::Reset{}, &msg));
+  REQUIRE(s.laneCount() == 3);
+  CHECK(value(1, sim::Parameter::StiffnessScale) == 4.0);
+  CHECK(value(2, sim::Parameter::Drag) == 0.0);
+  CHECK(s.lane(1).state().x == s.built().state.x);
+}

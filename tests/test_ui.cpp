@@ -841,6 +841,7 @@ TEST_CASE("ui: the help overlay lists every binding") {
   CHECK(has("Double-click", "orbit centre"));
   CHECK(has("F", "frame"));
   CHECK(has("Ctrl+left-drag", "grab"));
+  CHECK(has("Paused: left-drag on a body", "place"));
   CHECK(has("Space", "pause"));
   CHECK(has("Right arrow", "10 steps"));
   CHECK(has("R or Backspace", "reset"));

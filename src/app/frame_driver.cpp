@@ -22,6 +22,9 @@ constexpr double kRadPerDeg = std::numbers::pi / 180.0;
 // After a divergence the banner takes the top of the view: the system is framed with this
 // fraction of its largest side added above it (+y), so that it sits below the banner.
 constexpr float kBannerRoom = 0.5f;
+// The view of a new scene (scene::newScene: one anchor at the origin): 4 m across below and
+// around it, where a hanging set-up goes.
+const Box kNewSceneView{glm::vec3(-2.0f, -3.0f, 0.0f), glm::vec3(2.0f, 1.0f, 0.0f)};
 
 Box withBannerRoom(Box b) {
   if (b.empty()) return b;
@@ -124,6 +127,11 @@ bool FrameDriver::applyCommand(const ui::Command& c) {
     views_.clearTrails();
     frameScene();
     sceneDefaults();
+  }
+  if (std::holds_alternative<ui::NewScene>(c)) {
+    views_.clearTrails();
+    sceneDefaults();  // planar: the camera pans, and a new scene's springs and beads show
+    framing_.reset(kNewSceneView);  // one anchor: a view with room to build around it
   }
   if (std::holds_alternative<ui::Reset>(c) || std::holds_alternative<ui::Rewind>(c)) {
     // the initial state, or one before the runaway: seen afresh, not from where the explosion

@@ -47,6 +47,15 @@ constexpr KeyAction kKeyActions[] = {
     {"+ / -", GLFW_KEY_KP_SUBTRACT, false,
      [](FrameDriver& d, bool, Out& o) { scaleTime(d, o, 0.5); }},
     {"Ctrl+P", GLFW_KEY_P, true, [](FrameDriver&, bool, Out& o) { o.push_back(ui::Screenshot{}); }},
+    {"E", GLFW_KEY_E, false,
+     [](FrameDriver& d, bool, Out& o) { o.push_back(ui::SetEditMode{!d.session().editing()}); }},
+    {"Ctrl+Z / Ctrl+Shift+Z", GLFW_KEY_Z, true,
+     [](FrameDriver&, bool shift, Out& o) {
+       o.push_back(shift ? ui::Command(ui::Redo{}) : ui::Command(ui::Undo{}));
+     }},
+    {"Delete", GLFW_KEY_DELETE, false,
+     [](FrameDriver&, bool, Out& o) { o.push_back(ui::EditDelete{}); }},
+    {"P", GLFW_KEY_P, false, [](FrameDriver&, bool, Out& o) { o.push_back(ui::EditTogglePin{}); }},
     {"Ctrl+R", GLFW_KEY_R, true,
      [](FrameDriver&, bool, Out& o) { o.push_back(ui::ToggleRecording{}); }},
     {"Ctrl+Q", GLFW_KEY_Q, true, [](FrameDriver&, bool, Out& o) { o.push_back(ui::Quit{}); }},
@@ -56,8 +65,9 @@ constexpr KeyAction kKeyActions[] = {
     {"T", GLFW_KEY_T, false, [](FrameDriver& d, bool, Out&) { toggleTrailUnderCursor(d); }},
 };
 // The rows of ui::bindings() that MouseControl implements.
-constexpr const char* kMouseRows[] = {"Left-drag", "Right-drag or Shift+left-drag", "Wheel",
-                                      "Double-click", "Ctrl+left-drag"};
+constexpr const char* kMouseRows[] = {"Left-drag",      "Right-drag or Shift+left-drag",
+                                      "Wheel",          "Double-click",
+                                      "Ctrl+left-drag", "Paused: left-drag on a body"};
 
 }  // namespace
 

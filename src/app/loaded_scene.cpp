@@ -32,9 +32,9 @@ void LoadedScene::reload() {
   loadDef(def, def.name.empty() ? path_ : def.name, path_);
 }
 
-double LoadedScene::omegaAt(const sim::State& s) const {
-  if (!sim::localOmegaIsCheap(*built_)) return omegaMax();
-  const double omega = sim::localOmega(*built_, s);
+double LoadedScene::omegaAt(const sim::System& system, const sim::State& s) const {
+  if (!sim::localOmegaIsCheap(system)) return omega0_ * system.omegaRatio(*loaded_);
+  const double omega = sim::localOmega(system, s);
   return std::isfinite(omega) ? omega : 0.0;  // a diverged state has no limit to show
 }
 

@@ -36,7 +36,10 @@ class LoadedScene {
   // sim::localOmega: a pendulum's includes its rods' tension from the velocities) where that is
   // cheap (sim::localOmegaIsCheap: a pendulum, a small spring network); for a large cloth the
   // load-time omegaMax(), scaled, keeping the cost out of the frame.
-  double omegaAt(const sim::State& s) const;
+  double omegaAt(const sim::State& s) const { return omegaAt(*built_, s); }
+  // The same on a parameter lane's copy of the system (lab::LaneGroup), whose own frequencies
+  // follow its set-up: exact where that is cheap, else omegaMax() scaled by its parameters.
+  double omegaAt(const sim::System& system, const sim::State& s) const;
   // The definition with the parameters as they are now, and this integrator and dt.
   scene::SceneDef currentDef(sim::Method method, double dt) const;
 

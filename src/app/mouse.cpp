@@ -38,10 +38,60 @@ glm::vec3 MouseControl::cursorOnPlane(double x, double y, const glm::vec3& throu
   return o + d * (glm::dot(through - o, n) / den);
 }
 
+int MouseControl::bodyUnder(double x, double y, glm::vec3& hit) const {
+  const int body = pick(x, y, hit);
+  if (body < 0 || glm::length(project(hit) - glm::dvec2(x, y)) > kPlaceRadius) return -1;
+  return body;
+}
+
+bool MouseControl::startPlacing(double x, double y) {
+  glm::vec3 hit;
+  const int body = bodyUnder(x, y, hit);
+  if (body < 0) return false;
+  place_ = body;
+  placed_ = false;
+  grab_plane_ = hit;
+  return true;
+}
+
+void MouseControl::editPress(bool shift, double x, double y) {
+  glm::vec3 hit;
+  edit_from_ = bodyUnder(x, y, hit);
+  edit_shift_ = shift;
+  press_x_ = x, press_y_ = y;
+  if (edit_from_ >= 0) {
+    grab_plane_ = hit;
+    return;
+  }
+  const glm::vec3 at = cursorOnPlane(x, y, camera_.target);  // the plane through the orbit centre
+  std::string why;  // a refusal is the Session's edit message, shown in the Edit section
+  session_.apply(ui::EditAddParticle{{at.x, at.y, at.z}}, &why);
+}
+
+void MouseControl::editRelease(double x, double y) {
+  const int from = edit_from_;
+  edit_from_ = -1;
+  if (from < 0) return;
+  glm::vec3 hit;
+  const int to = bodyUnder(x, y, hit);
+  std::string why;  // as above
+  if (to >= 0 && to != from) {
+    session_.apply(ui::EditAddSpring{from, to}, &why);
+  } else if (std::hypot(x - press_x_, y - press_y_) < kClickSlop) {
+    session_.apply(ui::EditSelect{from, edit_shift_}, &why);
+  } else {
+    const glm::vec3 at = cursorOnPlane(x, y, grab_plane_);
+    session_.apply(ui::EditMoveBody{from, {at.x, at.y, at.z}}, &why);
+  }
+}
+
 void MouseControl::press(Button b, bool ctrl, bool shift, double x, double y, double time,
                          bool uiCapture) {
   x_ = x, y_ = y;
   if (uiCapture) return;  // the panel has it
+  if (b == Button::Left && !ctrl && session_.editing()) return editPress(shift, x, y);
+  // paused, the grab spring could not move anything: a drag on a body places it
+  if (b == Button::Left && !shift && session_.paused() && startPlacing(x, y)) return;
   if (b == Button::Left && ctrl) {
     glm::vec3 hit;
     const int body = pick(x, y, hit);
@@ -66,14 +116,22 @@ void MouseControl::press(Button b, bool ctrl, bool shift, double x, double y, do
 
 void MouseControl::release(double x, double y) {
   x_ = x, y_ = y;
+  editRelease(x, y);
   if (grab_) session_.setGrab(-1, sim::Vec3::Zero());
   orbit_ = pan_ = grab_ = false;
+  place_ = -1;
 }
 
 void MouseControl::move(double x, double y) {
   const double dx = x - x_, dy = y - y_;
   x_ = x, y_ = y;
-  if (grab_) {
+  if (place_ >= 0) {
+    const glm::vec3 t = cursorOnPlane(x, y, grab_plane_);
+    if (!placed_) session_.beginPlacement();  // undo goes back to before the drag
+    placed_ = true;
+    std::string why;  // the body exists and the point is finite: nothing to refuse
+    session_.placeBody(place_, sim::Vec3(t.x, t.y, t.z), why);
+  } else if (grab_) {
     const glm::vec3 t = cursorOnPlane(x, y, grab_plane_);
     session_.setGrab(session_.grabbed(), sim::Vec3(t.x, t.y, t.z));
   } else if (pan_ || (orbit_ && camera_.planar)) {

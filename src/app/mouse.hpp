@@ -2,7 +2,11 @@
 // (the window forwards its events in framebuffer pixels), so that it is testable:
 // left-drag orbit (pan in 2-D scenes), right-drag or Shift+left-drag pan, wheel zoom toward the
 // cursor, double-click set the orbit centre, Ctrl+left-drag pull the nearest particle or bob with
-// the session's grab spring. Presses that ImGui wants are ignored.
+// the session's grab spring. While paused, a left-drag that starts on a body places it instead
+// (Session::placeBody: a new initial state at rest). In edit mode (docs/exploring.md#edit-mode) a
+// left click on empty space adds a particle, a drag from one body to another adds a spring, a
+// click on a body selects it (Shift: adds to the selection), a drag from a body elsewhere moves it.
+// Presses that ImGui wants are ignored.
 #pragma once
 
 #include <glm/glm.hpp>
@@ -39,7 +43,9 @@ class MouseControl {
   // Where the cursor ray meets the plane through `through` facing the camera.
   glm::vec3 cursorOnPlane(double x, double y, const glm::vec3& through) const;
 
-  static constexpr double kPickRadius = 40.0;      // px
+  static constexpr double kPickRadius = 40.0;  // px
+  // A paused drag places a body only when it starts this close to it: elsewhere it orbits as ever
+  static constexpr double kPlaceRadius = 15.0;     // px
   static constexpr double kDoubleClick = 0.3;      // s
   static constexpr float kOrbitPerPixel = 0.005f;  // rad
   static constexpr float kZoomPerNotch = 0.85f;
@@ -51,7 +57,20 @@ class MouseControl {
   int x0_ = 0, width_ = 1, height_ = 1;
   double x_ = 0.0, y_ = 0.0, last_click_ = -1.0;
   bool orbit_ = false, pan_ = false, grab_ = false;
+  int place_ = -1;       // the body a paused drag places, -1: none
+  bool placed_ = false;  // it has moved since the press (the undo stack has the scene before)
+  int edit_from_ = -1;   // in edit mode, the body a press started on
+  bool edit_shift_ = false;
+  double press_x_ = 0.0, press_y_ = 0.0;
   glm::vec3 grab_plane_{0.0f};
+  // A paused left press on a body within kPlaceRadius: place it from here on; false elsewhere.
+  bool startPlacing(double x, double y);
+  // The body within kPlaceRadius of the pixel, or -1; `hit` its position.
+  int bodyUnder(double x, double y, glm::vec3& hit) const;
+  void editPress(bool shift, double x, double y);
+  void editRelease(double x, double y);
+  // A click that moved less than this is a click, not a drag.
+  static constexpr double kClickSlop = 4.0;  // px
 };
 
 }  // namespace app

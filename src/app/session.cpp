@@ -4,6 +4,9 @@
 #include <cmath>
 #include <cstdio>
 
+#include "lab/placement.hpp"
+#include "util/one_line.hpp"
+
 namespace app {
 
 Session::Session() : history_(kHistoryBudget, kHistorySpacing) {}
@@ -40,6 +43,7 @@ void Session::setEvents(std::vector<lab::Event> events) {
 void Session::restart(const sim::State& s) {
   if (!events_.empty()) {
     scene_.restoreParameters();  // the events replay from the start
+    lanes_.followScene();
     events_.rewindTo(s.t);
   }
   lanes_.restart(s);
@@ -47,6 +51,7 @@ void Session::restart(const sim::State& s) {
   keepState();
   plots_.clear(laneCount());
   last_sample_t_ = -1.0;
+  stopwatch_.clear();
   ++restores_;
 }
 
@@ -62,6 +67,7 @@ void Session::applyDueEvents() {
   const double t = time();
   const lab::EventEffect effect = events_.applyDue(t, scene_.built(), lanes);
   if (effect.dt_changed) lanes_.restartClockAt(t);
+  lanes_.followScene();  // an event on a parameter a lane sets passes that lane by
   if (effect.conservative) reanchor();
 }
 
@@ -89,7 +95,8 @@ bool Session::stepOnce() {
 // oscillation's period (a stiff spring, a high time scale), a step never does where it is stable.
 void Session::samplePeriods() {
   for (int i = 0; i < laneCount(); ++i)
-    if (!lanes_[i].diverged()) plots_.pushPeriod(i, built(), lanes_[i].state(), phase_coordinate_);
+    if (!lanes_[i].diverged())
+      plots_.pushPeriod(i, lanes_[i].system(), lanes_[i].state(), phase_coordinate_);
 }
 
 void Session::checkRunaways(const sim::Energy* e) {
@@ -110,6 +117,7 @@ void Session::seek(int entry) {
   paused_ = true;
   plots_.showUpTo(e.t);     // the plots follow the seek; the samples after it stay
   last_sample_t_ = time();  // the samples up to here are already plotted
+  stopwatch_.clear();
   ++restores_;
 }
 
@@ -133,15 +141,30 @@ void Session::rewind() {
 void Session::setGrab(int body, const sim::Vec3& target) {
   const int before = grabbed();
   scene_.built().setGrab(body, target, grab_stiffness_);
+  lanes_.setGrab(body, target, grab_stiffness_);  // the hand on every lane's copy alike
   if (grabbed() != before) reanchor();
 }
 
-bool Session::addLane(int source, const std::string& integrator, double dt, std::string& why) {
+bool Session::placeBody(int body, const sim::Vec3& target, std::string& why) {
+  sim::State s = primary().shownState();
+  if (auto bad = lab::placeBody(built(), s, body, target)) return why = *bad, false;
+  s.t = 0.0;  // a new start: the clock, the timeline and the plots begin again from it
+  scene_.built().state = s;
+  restart(s);
+  return true;
+}
+
+bool Session::addLane(int source, const std::string& integrator, double dt,
+                      const std::string& setup, std::string& why) {
   if (!lanes_.canAdd(source, why)) return false;
   const auto lookup = built().lookupIntegrator(integrator);
   if (!lookup.method) return why = lookup.error, false;
   if (!checkDt(dt, why)) return false;
-  lanes_.add(source, *lookup.method, dt);
+  std::vector<lab::LaneSetting> settings;
+  if (!setup.empty())
+    if (auto bad = lab::parseLaneSetup(setup, built().kind(), settings))
+      return why = "set-up \"" + util::oneLine(setup) + "\": " + *bad, false;
+  lanes_.add(source, *lookup.method, dt, settings, setup);
   plots_.addLane();
   return true;
 }
@@ -174,7 +197,7 @@ void Session::sample() {
 void Session::sampleLane(int i, const Eigen::VectorXd& primaryPositions) {
   const lab::Lane& lane = lanes_[i];
   Eigen::VectorXd x;
-  built().positions(lane.state(), x);
+  lane.system().positions(lane.state(), x);  // a parameter lane: its own lengths
   double distance = 0.0;
   for (Eigen::Index k = 0; k + 2 < x.size(); k += 3)
     distance = std::max(distance, (x.segment<3>(k) - primaryPositions.segment<3>(k)).norm());

@@ -6,6 +6,7 @@
 // (session_commands.cpp); it fills the panel's model (session_panel.cpp).
 #pragma once
 
+#include <deque>
 #include <optional>
 #include <string>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "app/lab_jobs.hpp"
 #include "app/loaded_scene.hpp"
 #include "app/plot_history.hpp"
+#include "app/stopwatch.hpp"
 #include "lab/events.hpp"
 #include "lab/history.hpp"
 #include "lab/lane_group.hpp"
@@ -45,6 +47,10 @@ class Session {
   // letting go re-anchors the energy drift (the hand does work on the system).
   void setGrab(int body, const sim::Vec3& target);
   int grabbed() const { return built().grabbed(); }
+  // Places `body` at `target` (m) by hand (lab::placeBody, docs/exploring.md#placing-a-body): lane
+  // 0's shown state with the body there, everything at rest, at t = 0, becomes the scene's initial
+  // state (Reset and Save as start from it) and every lane starts again from it. False with `why`.
+  bool placeBody(int body, const sim::Vec3& target, std::string& why);
 
   // Records energy and phase samples (called once per rendered frame) when the state has moved
   // since the last one: paused, the plots hold still. Also applies the runaway rule
@@ -106,6 +112,20 @@ class Session {
   scene::SceneDef savedDef() const;
   const std::string& lastSaved() const { return last_saved_; }  // the path of the last save
 
+  // --- edit mode and undo (docs/exploring.md#edit-mode; session_edit.cpp)
+  bool editing() const { return editing_; }
+  const std::vector<int>& selection() const { return selection_; }
+  // The last edit's refusal ("a spring needs two different particles..."), empty after one that
+  // was done: the Edit section shows it.
+  const std::string& editMessage() const { return edit_message_; }
+  int undoDepth() const { return static_cast<int>(undo_.size()); }
+  int redoDepth() const { return static_cast<int>(redo_.size()); }
+  // Before a paused drag places a body: the scene as it starts now goes on the undo stack.
+  void beginPlacement();
+  // Undo keeps at most this many scenes, and at most kUndoBudget bytes of them (the oldest go).
+  static constexpr int kUndoDepth = 200;
+  static constexpr std::size_t kUndoBudget = 256u << 20;
+
   // The divergence report for the screen, times to 6 significant digits; empty if none.
   std::string divergenceSummary() const { return summary(divergence()); }
   static std::string summary(const std::optional<sim::Divergence>& d);
@@ -134,7 +154,8 @@ class Session {
  private:
   // What applying a command did: Session::apply's answer.
   enum class Outcome { Applied, Rejected, NotMine };
-  struct Applier;  // the command visitor (session_commands.cpp)
+  struct Applier;      // the command visitor (session_commands.cpp)
+  struct EditApplier;  // the edit commands' (session_edit.cpp)
 
   void reload();                      // the scene file again (throws as load)
   void start();                       // lanes, timeline and plots afresh on the scene just loaded
@@ -152,16 +173,30 @@ class Session {
   // After a conservative change (k, gravity, grab): every lane's E0 := its current E, the scales
   // from the current state, and a mark on the plots at the current time.
   void reanchor();
-  bool addLane(int source, const std::string& integrator, double dt, std::string& why);
+  bool addLane(int source, const std::string& integrator, double dt, const std::string& setup,
+               std::string& why);
   void sampleLane(int i, const Eigen::VectorXd& primaryPositions);
   void samplePeriods();  // each lane's phase coordinate into its period meter
   // The runaway rule on every lane (lane 0 with its energy e, where the caller has it).
   void checkRunaways(const sim::Energy* e);
+  // An edit: the scene as it starts now (savedDef), changed; on success the old one goes on the
+  // undo stack and the session starts on the new one (switchTo). False with `why`.
+  template <class Change>
+  bool edit(Change&& change, std::string& why);
+  // The session on `def` (an edit, undo, redo), keeping the scene's name, the lanes (integrators,
+  // dts, set-ups), pause and edit mode. False with `why` when it cannot be built.
+  bool switchTo(const scene::SceneDef& def, std::string& why);
+  void pushUndo(scene::SceneDef def);
+  Outcome applyEdit(const ui::Command& c, std::string& why);  // EditApplier, or NotMine
+  bool undo(std::string& why);
+  bool redo(std::string& why);
+  void fillEdit(ui::PanelModel& pm) const;
   void fillScene(ui::PanelModel& pm) const;
   void fillPhysics(ui::PanelModel& pm) const;
   void fillPlots(ui::PanelModel& pm) const;
   void fillLanes(ui::PanelModel& pm) const;
   void fillPeriod(int i, ui::LaneRow& row) const;
+  void fillEnergyBars(ui::PanelModel& pm) const;
   ui::ParameterControl control(const sim::ParameterInfo& row) const;
   std::string automaticFormat(sim::Parameter p) const;
   void refreshLaneOmegas() const;  // the cache below, when due (session_panel.cpp)
@@ -181,12 +216,19 @@ class Session {
   bool paused_ = false;
   double time_scale_ = 1.0;
   std::string last_saved_;
+  bool editing_ = false;
+  std::vector<int> selection_;  // bodies selected in edit mode, in the order picked
+  std::string edit_message_;
+  std::deque<scene::SceneDef> undo_;  // the oldest first
+  std::vector<scene::SceneDef> redo_;
+  ui::SetNewSpring new_spring_;                    // what the next spring and particle get
   double grab_stiffness_ = kDefaultGrabStiffness;  // N/m
   int phase_coordinate_ = 0;
   double last_sample_t_ = -1.0;  // s, the clock time of the last sample (-1: none)
   double last_check_t_ = 0.0;    // s, the clock time of the last runaway check
   long long restores_ = 0;
-  LabJobs jobs_;  // last: its threads stop before the rest goes
+  Stopwatch stopwatch_;  // on the clock; cleared by Reset, a seek, a load
+  LabJobs jobs_;         // last: its threads stop before the rest goes
   friend class SessionTestAccess;
 };
 

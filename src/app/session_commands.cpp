@@ -148,6 +148,7 @@ struct Session::Applier {
   Outcome setParameter(const sim::ParameterInfo& row, double value, const sim::Vec3& v) const {
     if (auto bad = s.scene_.built().setParameter(row.parameter, value, v))
       return reject(nameOf(row) + ": " + *bad);
+    s.lanes_.followScene();  // a parameter lane's copy takes it unless it sets it itself
     if (row.conservative) s.reanchor();
     return Outcome::Applied;
   }
@@ -168,10 +169,10 @@ struct Session::Applier {
 
   // --- the lab: lanes, the timeline, background jobs
   Outcome operator()(const ui::AddLane& c) const {  // from lane 0: every lane from one state
-    return done(s.addLane(0, c.integrator, c.dt, why));
+    return done(s.addLane(0, c.integrator, c.dt, c.setup, why));
   }
   Outcome operator()(const ui::BranchLane& c) const {
-    return done(s.addLane(c.lane, c.integrator, c.dt, why));
+    return done(s.addLane(c.lane, c.integrator, c.dt, c.setup, why));
   }
   Outcome operator()(const ui::RemoveLane& c) const {
     if (!s.lanes_.remove(c.lane, why)) return Outcome::Rejected;
@@ -182,6 +183,18 @@ struct Session::Applier {
     if (c.entry < 0 || static_cast<size_t>(c.entry) >= s.history_.size())
       return reject("timeline: no such state");
     s.seek(c.entry);
+    return Outcome::Applied;
+  }
+  Outcome operator()(const ui::StartStopwatch&) const {
+    s.stopwatch_.start(s.time());
+    return Outcome::Applied;
+  }
+  Outcome operator()(const ui::StopStopwatch&) const {
+    s.stopwatch_.stop(s.time());
+    return Outcome::Applied;
+  }
+  Outcome operator()(const ui::ResetStopwatch&) const {
+    s.stopwatch_.zero(s.time());
     return Outcome::Applied;
   }
   Outcome operator()(const ui::RunStabilityMap&) const {
@@ -239,7 +252,8 @@ scene::SceneDef Session::savedDef() const {
 
 bool Session::apply(const ui::Command& c, std::string* message, bool* handled) {
   std::string why;
-  const Outcome o = std::visit(Applier{*this, why}, c);
+  Outcome o = applyEdit(c, why);  // the edit commands first (session_edit.cpp)
+  if (o == Outcome::NotMine) o = std::visit(Applier{*this, why}, c);
   if (handled) *handled = o != Outcome::NotMine;
   if (o == Outcome::Rejected && message) *message = why;
   return o != Outcome::Rejected;

@@ -70,6 +70,7 @@ ui::ParameterControl Session::control(const sim::ParameterInfo& row) const {
 
 void Session::fillPanel(ui::PanelModel& pm) const {
   fillScene(pm);
+  fillEdit(pm);
   pm.integrators.clear();
   for (const sim::Method m : built().integrators())
     pm.integrators.push_back({std::string(sim::info(m).name), built().integratorTooltip(m)});
@@ -98,9 +99,9 @@ void Session::fillPanel(ui::PanelModel& pm) const {
   // it moves)
   const auto limit = sim::dtLimit(method(), laneOmega(0));
   pm.dt_limit = limit && std::isfinite(*limit) ? *limit : 0.0;
-  const lab::Lane::Ledger ledger = primary().ledger();
-  pm.work_dissipated = ledger.dissipated;
-  pm.work_external = ledger.external;
+  fillEnergyBars(pm);  // lane 0's ledger among them: one energy pass fewer than asking again
+  pm.work_dissipated = pm.energy_bars.front().dissipated;
+  pm.work_external = pm.energy_bars.front().grab;
   jobs_.fill(pm);
   pm.stability.scale_parameter = static_cast<int>(sim::Parameter::StiffnessScale);
   pm.stability.scale = stiffnessScale();
@@ -114,7 +115,7 @@ void Session::refreshLaneOmegas() const {
     LaneOmega& c = lane_omega_[static_cast<size_t>(i)];
     const sim::State& s = lanes_[i].state();
     if (!due && s.t >= c.t) continue;  // went back (a seek, a restart): at once
-    c = {scene_.omegaAt(s), s.t};
+    c = {scene_.omegaAt(lanes_[i].system(), s), s.t};
   }
   if (due) omega_fills_ = 0;
 }
@@ -186,10 +187,32 @@ void Session::fillPlots(ui::PanelModel& pm) const {
 void Session::fillPeriod(int i, ui::LaneRow& row) const {
   if (lanes_[i].diverged()) return;
   if (const auto p = plots_.period(i)) row.period = p->period, row.crossings = p->crossings;
-  if (const auto theory = plots_.theoryPeriod(i, built())) {
+  if (const auto theory = plots_.theoryPeriod(i, lanes_[i].system())) {
     row.theory_period = *theory;
     if (row.period > 0.0) row.period_error = lab::periodError(row.period, *theory);
   }
+}
+
+// Each lane's energies split by source and its ledger, at the state it shows (a diverged lane's
+// last checked one), the balance recomputed there so that the bars always add up.
+void Session::fillEnergyBars(ui::PanelModel& pm) const {
+  pm.energy_bars.clear();
+  for (int i = 0; i < laneCount(); ++i) {
+    const lab::Lane& lane = lanes_[i];
+    const sim::Energy e = lane.shownEnergy();
+    const lab::Lane::Ledger ledger = lane.ledger();
+    ui::EnergyBars b;
+    b.kinetic = e.kinetic, b.gravitational = e.gravitational, b.elastic = e.elastic;
+    b.total = e.total();
+    b.dissipated = ledger.dissipated, b.grab = ledger.external;
+    b.e0 = lane.e0();
+    b.error = b.total - b.e0 + b.dissipated - b.grab;  // Lane::ledger's residual, here
+    b.diverged = lane.diverged();
+    pm.energy_bars.push_back(b);
+  }
+  pm.energy_scale = primary().scales().energy;
+  pm.stopwatch = stopwatch_.elapsed(time());
+  pm.stopwatch_running = stopwatch_.running();
 }
 
 void Session::fillLanes(ui::PanelModel& pm) const {
@@ -200,6 +223,7 @@ void Session::fillLanes(ui::PanelModel& pm) const {
     const PlotHistory::LaneSeries& series = plots_.lane(i);
     ui::LaneRow row;
     row.integrator = std::string(sim::info(lane.method()).name);
+    row.setup = lanes_.setup(i);
     row.dt = lane.dt();
     const auto limit = sim::dtLimit(lane.method(), laneOmega(i));
     row.dt_over_limit = limit && *limit > 0.0 && std::isfinite(*limit) ? row.dt / *limit : 0.0;

@@ -33,7 +33,7 @@ std::optional<std::string> applyLanes(Session& s, const std::string& text,
     const double dt = specs[i].dt.value_or(dt0);
     const bool ok = i == 0
                         ? s.apply(ui::SetIntegrator{name}, &error) && s.apply(ui::SetDt{dt}, &error)
-                        : s.apply(ui::AddLane{name, dt}, &error);
+                        : s.apply(ui::AddLane{name, dt, specs[i].setup()}, &error);
     if (!ok) return prefix + ": --lanes: lane " + std::to_string(i) + ": " + error + dtRange();
   }
   return std::nullopt;

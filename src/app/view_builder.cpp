@@ -138,7 +138,7 @@ void ViewBuilder::updateAutoStrainScale(bool fresh) {
 void ViewBuilder::fillPositions(const Session& s) {
   // a diverged lane: its last checked state, never the one that ran away
   // (docs/integrators.md#runaway-rule)
-  s.built().pointPositions(s.lane(lane).shownState(), pos_, tmp_);
+  s.lane(lane).system().pointPositions(s.lane(lane).shownState(), pos_, tmp_);
 }
 
 ViewBuilder::Culprits ViewBuilder::fillFlagsAndRadii(const Session& s) {
@@ -146,6 +146,11 @@ ViewBuilder::Culprits ViewBuilder::fillFlagsAndRadii(const Session& s) {
   flags_ = base_flags_;
   const int grabbed = s.grabbed();
   if (grabbed >= 0) flags_[pointOfBody(s, grabbed)] |= render::kPointGrabbed;
+  // edit mode's selection looks held: the bodies the Edit section's fields and keys act on
+  if (s.editing())
+    for (const int body : s.selection())
+      if (const int p = pointOfBody(s, body); p >= 0 && p < static_cast<int>(flags_.size()))
+        flags_[size_t(p)] |= render::kPointGrabbed;
   Culprits culprit;
   const auto point = [&](int body) {
     const int p = body >= 0 ? pointOfBody(s, body) : -1;

@@ -1,6 +1,7 @@
 // springlab compare (docs/cli.md#compare): one scene, 2 to 8 lanes from one initial state, lane 0
 // setting the clock. Each lane is a lab::ScheduledLane on its own copy of the system, the same
 // class `run` steps through, so a lane's states are bit-identical to `run`'s.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <memory>
@@ -117,15 +118,32 @@ struct LaneReport {
 };
 
 // Steps the lanes in lock-step of lane 0's clock and writes the rows due (docs/cli.md#compare).
+// A lane's own copy of the scene's system with its set-up (docs/lab.md#parameter-lanes);
+// parseLaneSpecs has checked every key and value against the scene's kind.
+sim::System laneSystem(const scene::Built& built, const lab::LaneSpec& spec) {
+  sim::System system = built;
+  lab::applyLaneSettings(spec.settings, system);
+  return system;
+}
+
+// The events that reach a lane: none of those on a parameter the lane sets itself (its set-up
+// is what the lane is about).
+std::vector<lab::Event> eventsFor(const lab::LaneSpec& spec, const std::vector<lab::Event>& all) {
+  std::vector<lab::Event> out;
+  for (const lab::Event& e : all)
+    if (e.key != lab::EventKey::Parameter || !spec.sets(e.parameter)) out.push_back(e);
+  return out;
+}
+
 class CompareLoop {
  public:
   CompareLoop(const scene::Built& built, const ComparePlan& plan, const CompareOptions& o,
               CsvFile& csv, CsvFile& ledger)
       : every_(o.every), csv_(csv), ledger_(ledger), reports_(plan.lanes.size()) {
     for (const auto& spec : plan.lanes)
-      lanes_.push_back(std::make_unique<lab::ScheduledLane>(built, built.state, spec.method,
-                                                            spec.dt.value_or(plan.def.dt), o.events,
-                                                            plan.def.duration));
+      lanes_.push_back(std::make_unique<lab::ScheduledLane>(
+          laneSystem(built, spec), built.state, spec.method, spec.dt.value_or(plan.def.dt),
+          eventsFor(spec, o.events), plan.def.duration));
     const auto& lane0 = *lanes_[0];
     progress_.emplace(Progress::forStderr("springlab compare", "steps", lane0.lastStep()));
     check_every_ = runawayCheckSpacing(lane0.lastStep(), plan.lanes[0].method, built.counts());
@@ -251,26 +269,40 @@ class CompareLoop {
   Eigen::VectorXd pa_, pb_;
 };
 
-// The table for people: one line per lane.
-void printSummary(const scene::SceneDef& def, const scene::Built& built, const CompareLoop& loop) {
+// A lane's name in the summary: its integrator, then its set-up as given ("rk4:mass_scale=4").
+std::string laneName(const lab::LaneSpec& spec, sim::Method method) {
+  std::string name(sim::info(method).name);
+  if (const std::string setup = spec.setup(); !setup.empty()) name += ":" + setup;
+  return name;
+}
+
+// The table for people: one line per lane, the names' column as wide as the longest.
+void printSummary(const scene::SceneDef& def, const scene::Built& built,
+                  const std::vector<lab::LaneSpec>& specs, const CompareLoop& loop) {
+  constexpr int kNameColumn = 18;  // "implicit_euler" and room
+  int width = kNameColumn;
+  for (size_t i = 0; i < specs.size(); ++i)
+    width = std::max(width,
+                     static_cast<int>(laneName(specs[i], loop.lanes()[i]->lane().method()).size()));
   std::printf("scene  %s, %g s\n", def.name.c_str(), def.duration);
-  std::printf(
-      "lane  integrator         dt (s)       steps     drift        max distance (m)  "
-      "status\n");
-  const double e0 = built.energy(built.state).total();
-  const sim::SceneScales scales = built.scales();
+  std::printf("lane  %-*s dt (s)       steps     drift        max distance (m)  status\n", width,
+              "integrator");
   for (size_t i = 0; i < loop.lanes().size(); ++i) {
     const auto& lane = *loop.lanes()[i];
     const auto& report = loop.reports()[i];
+    // a parameter lane's energy is its own system's: its drift from its own start
+    const double e0 = lane.system().energy(built.state).total();
+    const sim::SceneScales scales = lane.system().scales(built.state);
     const double e = lane.system().energy(lane.state()).total();
     char status[64] = "ok";
     if (report.diverged)
       std::snprintf(status, sizeof status, "diverged at t = %.6g s", report.diverged->t);
     else if (report.runaway)
       std::snprintf(status, sizeof status, "runaway at t = %.6g s", report.runaway->t);
-    std::printf("%-5zu %-18s %-12g %-9lld %-12.3e %-17.6g %s\n", i,
-                std::string(sim::info(lane.lane().method()).name).c_str(), lane.lane().dt(),
-                lane.step(), sim::energyDrift(e0, e, scales), report.max_distance, status);
+    const std::string name = laneName(specs[i], lane.lane().method());
+    std::printf("%-5zu %-*s %-12g %-9lld %-12.3e %-17.6g %s\n", i, width, name.c_str(),
+                lane.lane().dt(), lane.step(), sim::energyDrift(e0, e, scales), report.max_distance,
+                status);
   }
 }
 
@@ -303,7 +335,7 @@ int compareCommand(const Args& args) {
   if (o.out && !csv.commit()) return badOption(csv.error());
   if (o.ledger && !ledger.commit()) return badOption(ledger.error());
   const bool stdoutUsed = (o.out && *o.out == "-") || (o.ledger && *o.ledger == "-");
-  if (!stdoutUsed) printSummary(plan.def, built, loop);
+  if (!stdoutUsed) printSummary(plan.def, built, plan.lanes, loop);
   bool diverged = false;
   for (const auto& r : loop.reports()) diverged = diverged || r.diverged.has_value();
   if (interrupted) {

@@ -6,7 +6,9 @@ void LaneGroup::reset(const sim::System& system, const sim::State& from, sim::Me
                       double dt) {
   system_ = &system;
   lanes_.clear();
+  setups_.clear();
   lanes_.emplace_back(system, from, method, dt);
+  setups_.emplace_back();
   clock_ = StepClock{from.t, 0, 0};
 }
 
@@ -29,16 +31,37 @@ bool LaneGroup::canAdd(int source, std::string& why) const {
   return true;
 }
 
-void LaneGroup::add(int source, sim::Method method, double dt) {
+void LaneGroup::add(int source, sim::Method method, double dt,
+                    const std::vector<LaneSetting>& setup, const std::string& setupText) {
   const Lane& from = (*this)[source];
-  lanes_.emplace_back(*system_, from.state(), method, dt);
-  lanes_.back().copyAnchor(from);  // drifts measured from the same E0 compare
+  if (setup.empty()) {
+    lanes_.emplace_back(*system_, from.state(), method, dt);
+    setups_.emplace_back();
+    lanes_.back().copyAnchor(from);  // drifts measured from the same E0 compare
+    return;
+  }
+  // a copy of the scene's system as it is now, then the lane's own set-up
+  auto own = std::make_unique<sim::System>(*system_);
+  applyLaneSettings(setup, *own);
+  lanes_.emplace_back(*own, from.state(), method, dt);
+  setups_.push_back({std::move(own), setup, setupText});
+}
+
+void LaneGroup::followScene() {
+  for (Setup& s : setups_)
+    if (s.system) followParameters(*system_, s.settings, *s.system);
+}
+
+void LaneGroup::setGrab(int body, const sim::Vec3& target, double stiffness) {
+  for (Setup& s : setups_)
+    if (s.system) s.system->setGrab(body, target, stiffness);
 }
 
 bool LaneGroup::remove(int i, std::string& why) {
   if (i < 1 || i >= size())
     return why = "lane " + std::to_string(i) + ": not a lane that can go (lane 0 stays)", false;
   lanes_.erase(lanes_.begin() + i);
+  setups_.erase(setups_.begin() + i);
   return true;
 }
 

@@ -1,35 +1,135 @@
 #include "lab/lane_spec.hpp"
-#include "util/one_line.hpp"
 
 #include <charconv>
 #include <cmath>
+#include <cstdio>
+
+#include "sim/system.hpp"
+#include "util/one_line.hpp"
 
 namespace lab {
 
 namespace {
-bool parsePositive(const std::string& s, double& out) {
+// The whole string is a finite number.
+bool parseFinite(const std::string& s, double& out) {
   if (s.empty()) return false;
   const char* b = s.data();
   const char* e = b + s.size();
   if (*b == '+') ++b;
   const auto r = std::from_chars(b, e, out);
-  return r.ec == std::errc() && r.ptr == e && std::isfinite(out) && out > 0;
+  return r.ec == std::errc() && r.ptr == e && std::isfinite(out);
+}
+
+bool parsePositive(const std::string& s, double& out) {
+  return parseFinite(s, out) && out > 0;
+}
+
+std::string formatRange(double lo, double hi) {
+  char range[64];
+  std::snprintf(range, sizeof range, "%g to %g", lo, hi);
+  return range;
+}
+
+// The key of one setting: a row of the table that events take, or a scale of the model.
+std::optional<std::string> findSettingKey(const std::string& key, sim::SystemKind kind,
+                                          LaneSetting& out) {
+  out.key = key;
+  if (key == "mass_scale") return std::nullopt;
+  if (key == "length_scale")
+    return kind == sim::SystemKind::Pendulum
+               ? std::nullopt
+               : std::optional<std::string>(
+                     "length_scale: a spring network's lengths are its "
+                     "scene's (it applies to a pendulum's links)");
+  const sim::ParameterInfo* row = sim::findParameter(key);
+  if (!row || !row->event)
+    return "unknown key \"" + key + "\" (keys: mass_scale, length_scale, " +
+           sim::eventParameterKeys() + ")";
+  if (auto absent = sim::notApplicable(row->parameter, kind)) return key + ": " + *absent;
+  out.parameter = row->parameter;
+  return std::nullopt;
+}
+
+// The value by the key's rule and within the window's range (the panel's slider), so that a lane
+// set up on the command line is one the panel could have made.
+std::optional<std::string> checkSettingValue(const std::string& value, LaneSetting& out) {
+  const bool number = parseFinite(value, out.value);
+  if (!out.parameter) {
+    if (!number || out.value < kSetupScaleMin || out.value > kSetupScaleMax)
+      return out.key + ": must be a factor from " + formatRange(kSetupScaleMin, kSetupScaleMax) +
+             ", not \"" + value + "\"";
+    return std::nullopt;
+  }
+  const sim::ParameterInfo& row = sim::parameterInfo(*out.parameter);
+  if (auto bad = sim::checkValue(row, number ? out.value : NAN))
+    return out.key + ": " + *bad + ", not \"" + value + "\"";
+  if (out.value < row.lo || out.value > row.hi)
+    return out.key + ": " + value + " is out of range (allowed " + formatRange(row.lo, row.hi) +
+           ")";
+  return std::nullopt;
+}
+
+std::optional<std::string> parseSetting(const std::string& item, sim::SystemKind kind,
+                                        std::vector<LaneSetting>& out) {
+  const auto eq = item.find('=');
+  if (eq == std::string::npos) return "\"" + item + "\" is not KEY=VALUE";
+  LaneSetting setting;
+  if (auto bad = findSettingKey(item.substr(0, eq), kind, setting)) return bad;
+  for (const LaneSetting& before : out)
+    if (before.key == setting.key) return setting.key + ": given twice";
+  if (auto bad = checkSettingValue(item.substr(eq + 1), setting)) return bad;
+  out.push_back(setting);
+  return std::nullopt;
+}
+
+std::optional<std::string> parseSetupText(const std::string& text, sim::SystemKind kind,
+                                          std::vector<LaneSetting>& out) {
+  out.clear();
+  size_t begin = 0;
+  while (true) {
+    const size_t colon = text.find(':', begin);
+    if (auto bad = parseSetting(text.substr(begin, colon - begin), kind, out)) return bad;
+    if (colon == std::string::npos) return std::nullopt;
+    begin = colon + 1;
+  }
 }
 
 std::optional<std::string> parseOne(const std::string& item, sim::SystemKind kind, LaneSpec& out) {
   out.text = item;
-  const auto at = item.find('@');
-  const auto lookup = sim::lookupIntegrator(item.substr(0, at), kind);
+  const auto colon = item.find(':');
+  const std::string head = item.substr(0, colon);
+  const auto at = head.find('@');
+  const auto lookup = sim::lookupIntegrator(head.substr(0, at), kind);
   if (!lookup.method) return lookup.error;
   out.method = *lookup.method;
-  if (at == std::string::npos) return std::nullopt;
-  double dt;
-  if (!parsePositive(item.substr(at + 1), dt))
-    return "dt must be a finite number > 0, not \"" + item.substr(at + 1) + "\"";
-  out.dt = dt;
-  return std::nullopt;
+  if (at != std::string::npos) {
+    double dt;
+    if (!parsePositive(head.substr(at + 1), dt))
+      return "dt must be a finite number > 0, not \"" + head.substr(at + 1) + "\"";
+    out.dt = dt;
+  }
+  if (colon == std::string::npos) return std::nullopt;
+  return parseSetupText(item.substr(colon + 1), kind, out.settings);
 }
 }  // namespace
+
+bool LaneSpec::sets(sim::Parameter p) const {
+  for (const LaneSetting& s : settings)
+    if (s.parameter == p) return true;
+  return false;
+}
+
+std::string LaneSpec::setup() const {
+  const auto colon = text.find(':');
+  return colon == std::string::npos ? std::string() : text.substr(colon + 1);
+}
+
+std::optional<std::string> parseLaneSetup(const std::string& text, sim::SystemKind kind,
+                                          std::vector<LaneSetting>& out) {
+  auto problem = parseSetupText(text, kind, out);
+  if (problem) *problem = util::oneLine(*problem);
+  return problem;
+}
 
 namespace {
 std::optional<std::string> parseLaneSpecsText(const std::string& text, sim::SystemKind kind,
@@ -41,9 +141,14 @@ std::optional<std::string> parseLaneSpecsText(const std::string& text, sim::Syst
     const std::string item = text.substr(begin, comma - begin);
     LaneSpec spec;
     if (item.empty())
-      return "lane " + std::to_string(out.size()) + " is empty (SPEC,SPEC: NAME or NAME@DT)";
+      return "lane " + std::to_string(out.size()) +
+             " is empty (SPEC,SPEC: NAME or NAME@DT, then :KEY=VALUE...)";
     if (auto bad = parseOne(item, kind, spec))
       return "lane " + std::to_string(out.size()) + " \"" + item + "\": " + *bad;
+    if (out.empty() && !spec.settings.empty())
+      return "lane 0 \"" + item +
+             "\": lane 0 is the reference, with the scene's own set-up (set a later lane's, or "
+             "give the scene's with --at 0:KEY=VALUE)";
     out.push_back(spec);
     if (comma == std::string::npos) break;
     begin = comma + 1;
@@ -60,6 +165,51 @@ std::optional<std::string> parseLaneSpecs(const std::string& text, sim::SystemKi
   auto problem = parseLaneSpecsText(text, kind, out);
   if (problem) *problem = util::oneLine(*problem);
   return problem;
+}
+
+namespace {
+// Every moving body's mass times f (a fixed particle stays fixed: its mass is 0).
+void scaleMasses(sim::System& system, double f) {
+  if (sim::MassSpringModel* m = system.massSpring()) {
+    m->mass *= f;
+    m->inv_mass /= f;
+    ++m->revision;  // the steppers' cached matrices hold the masses
+  } else if (sim::PendulumModel* p = system.pendulum()) {
+    p->mass *= f;
+  }
+}
+}  // namespace
+
+std::optional<std::string> applyLaneSettings(const std::vector<LaneSetting>& settings,
+                                             sim::System& system) {
+  for (const LaneSetting& s : settings) {
+    if (s.parameter) {
+      if (auto bad = system.setParameter(*s.parameter, s.value)) return s.key + ": " + *bad;
+    } else if (s.key == "mass_scale") {
+      scaleMasses(system, s.value);
+    } else if (sim::PendulumModel* p = system.pendulum()) {
+      p->length *= s.value;  // length_scale (parseLaneSpecs takes it for a pendulum only)
+    } else {
+      return s.key + ": does not apply to a " + system.summary();
+    }
+  }
+  return std::nullopt;
+}
+
+void followParameters(const sim::System& scene, const std::vector<LaneSetting>& settings,
+                      sim::System& lane) {
+  for (const sim::ParameterInfo& row : sim::parameters()) {
+    if (!scene.has(row.parameter)) continue;
+    bool own = false;
+    for (const LaneSetting& s : settings) own = own || s.parameter == row.parameter;
+    if (own) continue;
+    // only what changed: setting a value again would rebuild a factorisation for nothing
+    const bool vector = row.rule == sim::Rule::Vector || row.rule == sim::Rule::Velocity;
+    if (vector && lane.vectorParameter(row.parameter) != scene.vectorParameter(row.parameter))
+      lane.setParameter(row.parameter, 0.0, scene.vectorParameter(row.parameter));
+    else if (!vector && lane.parameter(row.parameter) != scene.parameter(row.parameter))
+      lane.setParameter(row.parameter, scene.parameter(row.parameter));
+  }
 }
 
 }  // namespace lab

@@ -11,12 +11,16 @@ Energy energy(const MassSpringModel& m, const State& s) {
     if (m.fixed(i)) continue;
     const auto v = s.v.segment<3>(3 * i);
     e.kinetic += 0.5 * m.mass[i] * v.squaredNorm();
-    e.potential -= m.mass[i] * m.gravity.dot(s.x.segment<3>(3 * i));
+    const double height_energy = m.mass[i] * m.gravity.dot(s.x.segment<3>(3 * i));
+    e.potential -= height_energy;
+    e.gravitational -= height_energy;
   }
   for (int k = 0; k < m.springs(); ++k) {
     const double l = (s.x.segment<3>(3 * m.spring_b[k]) - s.x.segment<3>(3 * m.spring_a[k])).norm();
     const double stretch = l - m.rest_length[k];
-    e.potential += 0.5 * m.stiffness[k] * stretch * stretch;
+    const double stored = 0.5 * m.stiffness[k] * stretch * stretch;
+    e.potential += stored;
+    e.elastic += stored;
   }
   return e;
 }

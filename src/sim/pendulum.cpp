@@ -453,6 +453,7 @@ Energy energy(const PendulumModel& m, const State& s) {
     e.kinetic += 0.5 * m.mass[i] * (vx * vx + vy * vy);
     e.potential -= m.mass[i] * m.gravity.dot(x);
   }
+  e.gravitational = e.potential;  // rigid rods store no elastic energy
   return e;
 }
 

@@ -98,7 +98,8 @@ struct Quit {};
 // --- the lab (docs/lab.md#lanes)
 struct AddLane {  // from lane 0's current state
   std::string integrator;
-  double dt = 0.0;  // s
+  double dt = 0.0;         // s
+  std::string setup = {};  // a parameter lane's "KEY=VALUE[:KEY=VALUE]" (docs/lab.md); empty: none
 };
 struct RemoveLane {
   int lane = 1;  // not 0
@@ -106,7 +107,8 @@ struct RemoveLane {
 struct BranchLane {  // from the source lane's current state
   int lane = 0;
   std::string integrator;
-  double dt = 0.0;  // s
+  double dt = 0.0;         // s
+  std::string setup = {};  // as AddLane's
 };
 struct SeekHistory {
   int entry = 0;  // a kept state on the timeline (paused)
@@ -117,6 +119,50 @@ struct MeasureOrder {};        // the observed order of each integrator, in the 
 struct SaveMapPng {            // the stability map as a picture (lab/sweep_map.hpp), atomically
   std::string path;            // empty: "SCENE-map-INTEGRATOR.png" beside the scene file, or here
 };
+// --- the stopwatch on simulated time (docs/lab.md#the-stopwatch)
+struct StartStopwatch {};
+struct StopStopwatch {};
+struct ResetStopwatch {};  // back to 0; keeps running if it was
+
+// --- edit mode and the Bodies section (docs/exploring.md#edit-mode); every edit is undoable
+struct SetEditMode {
+  bool on = true;  // on: the simulation pauses; running again (Space) leaves it
+};
+struct EditAddParticle {
+  std::array<double, 3> at{};  // m
+};
+struct EditAddSpring {  // at rest at the particles' distance, with the new-spring settings
+  int a = 0, b = 1;
+};
+struct EditMoveBody {  // a particle to the point, a bob's rod towards it; at rest
+  int body = 0;
+  std::array<double, 3> at{};  // m
+};
+struct EditSelect {
+  int body = -1;     // -1: select nothing
+  bool add = false;  // Shift: add it to the selection (or take it out)
+};
+struct EditTogglePin {};  // the selected particles
+struct EditDelete {};     // the selected particles, with their springs
+struct EditSetMass {
+  int body = 0;
+  double mass = 1.0;  // kg
+};
+struct EditSetSpring {  // the spring joining the two selected particles
+  double stiffness = 0.0, damping = 0.0, rest_length = 0.0;  // N/m, N s/m, m
+};
+struct EditSetLink {
+  int link = 0;
+  double length = 1.0, mass = 1.0, angle_deg = 0.0;  // m, kg, degrees from the vertical
+};
+struct EditAddLink {};
+struct EditRemoveLink {};
+struct SetNewSpring {                                   // what the next spring and particle get
+  double stiffness = 100.0, damping = 0.0, mass = 1.0;  // N/m, N s/m, kg
+};
+struct NewScene {};  // one fixed particle to build on (scene::newScene)
+struct Undo {};
+struct Redo {};
 
 using Command =
     std::variant<SetIntegrator, SetDt, SetTimeScale, SetPaused, Step, Reset, Rewind, LoadBuiltin,
@@ -124,7 +170,10 @@ using Command =
                  SetPhaseCoordinate, SetStrainScale, SetStrainAuto, SetWireframe, SetShowTrails,
                  SetShowSprings, SetShowWind, SetPacing, SetFollow, SetSplitLanes, SetClipSize,
                  Screenshot, ToggleRecording, Quit, AddLane, RemoveLane, BranchLane, SeekHistory,
-                 RunStabilityMap, CancelStabilityMap, MeasureOrder, SaveMapPng>;
+                 RunStabilityMap, CancelStabilityMap, MeasureOrder, SaveMapPng, SetEditMode,
+                 EditAddParticle, EditAddSpring, EditMoveBody, EditSelect, EditTogglePin,
+                 EditDelete, EditSetMass, EditSetSpring, EditSetLink, EditAddLink, EditRemoveLink,
+                 SetNewSpring, NewScene, Undo, Redo, StartStopwatch, StopStopwatch, ResetStopwatch>;
 
 // A visitor from lambdas, one per command type it handles (std::visit(Overloaded{...}, c)).
 template <class... F>

@@ -167,12 +167,12 @@ struct Clamp {
   std::optional<Command> operator()(AddLane c) const {
     auto v = within(c.dt, L::kDtMin, L::kDtMax);
     if (!v || c.integrator.empty()) return std::nullopt;
-    return AddLane{c.integrator, *v};
+    return AddLane{c.integrator, *v, c.setup};
   }
   std::optional<Command> operator()(BranchLane c) const {
     auto v = within(c.dt, L::kDtMin, L::kDtMax);
     if (!v || c.integrator.empty()) return std::nullopt;
-    return BranchLane{c.lane, c.integrator, *v};
+    return BranchLane{c.lane, c.integrator, *v, c.setup};
   }
   std::optional<Command> operator()(SetIntegrator c) const {
     return c.name.empty() ? std::nullopt : std::optional<Command>(c);
@@ -224,7 +224,7 @@ std::span<const ClipSize> clipSizes() {
 }
 
 std::span<const Binding> bindings() {
-  static constexpr std::array<Binding, 18> kBindings = {{
+  static constexpr std::array<Binding, 23> kBindings = {{
       {"Left-drag", "orbit (3-D scenes); pan (2-D scenes)"},
       {"Right-drag or Shift+left-drag", "pan"},
       {"Wheel", "zoom toward the cursor"},
@@ -232,6 +232,11 @@ std::span<const Binding> bindings() {
       {"F", "frame the scene"},
       {"T", "trail on the particle or bob under the cursor (again: off)"},
       {"Ctrl+left-drag", "grab the nearest particle or bob"},
+      {"Paused: left-drag on a body", "place it, at rest: the new start"},
+      {"E", "edit mode: click adds a particle, drag body to body a spring"},
+      {"P", "edit mode: pin / unpin the selected particles"},
+      {"Delete", "edit mode: delete the selected particles"},
+      {"Ctrl+Z / Ctrl+Shift+Z", "undo / redo an edit"},
       {"Space", "pause / run"},
       {"Right arrow", "step (Shift: 10 steps)"},
       {"R or Backspace", "reset"},

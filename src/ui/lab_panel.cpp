@@ -23,8 +23,7 @@ void laneLine(const PanelModel& m, int i, const PanelState& st, std::vector<Comm
   ImGui::ColorButton("##swatch", colourOf(i), ImGuiColorEditFlags_NoTooltip,
                      ImVec2(ImGui::GetFontSize(), ImGui::GetFontSize()));
   ImGui::SameLine();
-  const std::string text =
-      std::to_string(i) + "  " + row.integrator + "  dt " + compact(row.dt) + " s";
+  const std::string text = std::to_string(i) + "  " + row.name() + "  dt " + compact(row.dt) + " s";
   if (row.diverged)
     ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s  diverged", text.c_str());
   else
@@ -50,9 +49,12 @@ void laneLine(const PanelModel& m, int i, const PanelState& st, std::vector<Comm
   ImGui::BeginDisabled(full);
   const std::string integrator = st.lab_integrator.empty() ? m.integrator : st.lab_integrator;
   const double dt = st.lab_dt > 0.0 ? st.lab_dt : m.dt;
-  if (ImGui::SmallButton("Branch")) emit(out, BranchLane{i, integrator, dt});
+  // the picker's set-up, else the lane's own: a branch of a stiffer copy stays one
+  const std::string setup = st.lab_setup[0] != '\0' ? std::string(st.lab_setup) : row.setup;
+  if (ImGui::SmallButton("Branch")) emit(out, BranchLane{i, integrator, dt, setup});
   note(st.probe, "Branch/" + std::to_string(i));
-  tip("A new lane from this lane's current state, with the picker's integrator and dt below.");
+  tip("A new lane from this lane's current state, with the picker's integrator, dt and set-up "
+      "below (no set-up given: this lane's).");
   ImGui::EndDisabled();
   if (i > 0) {
     ImGui::SameLine();
@@ -84,13 +86,18 @@ void lanePicker(const PanelModel& m, PanelState& st, std::vector<Command>& out) 
               "control)."},
              st.lab_dt > 0.0 ? st.lab_dt : m.dt, st, &v))
     st.lab_dt = std::clamp(v, Limits::kDtMin, Limits::kDtMax);
+  ImGui::InputTextWithHint("Set-up", "e.g. stiffness_scale=4", st.lab_setup, sizeof st.lab_setup);
+  note(st.probe, "lane setup");
+  tip("The new lane's own set-up, KEY=VALUE joined by ':' (stiffness_scale, spring_damping, drag, "
+      "joint_damping, mass_scale; a pendulum's length_scale): it steps its own copy of the scene, "
+      "which follows every other change. Empty: the scene as it is.");
   const bool full = static_cast<int>(m.lanes.size()) >= m.max_lanes;
   ImGui::BeginDisabled(full);
   if (button("Add lane",
              "A lane from lane 0's current state with this integrator and dt; it then advances "
              "in lock-step of simulated time (at most 4 on screen).",
              st.probe))
-    emit(out, AddLane{current, st.lab_dt > 0.0 ? st.lab_dt : m.dt});
+    emit(out, AddLane{current, st.lab_dt > 0.0 ? st.lab_dt : m.dt, st.lab_setup});
   ImGui::EndDisabled();
   ImGui::SameLine();
   bool split = m.split_lanes;

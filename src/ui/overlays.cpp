@@ -205,17 +205,18 @@ float uiScale() {
 // 0.001"), 2 ("1 rk4") or 3 ("1").
 std::string laneText(const PanelModel& model, size_t i, int form) {
   const LaneRow& row = model.lanes[i];
-  char buf[160];
+  const std::string name = row.name();
+  char buf[256];
   const std::string n = std::to_string(i);
   if (form == 0 && row.diverged)
     std::snprintf(buf, sizeof buf, "%s  %s  dt %.3g s  diverged at t = %.4g s", n.c_str(),
-                  row.integrator.c_str(), row.dt, row.diverged_t);
+                  name.c_str(), row.dt, row.diverged_t);
   else if (form == 0)
-    std::snprintf(buf, sizeof buf, "%s  %s  dt %.3g s", n.c_str(), row.integrator.c_str(), row.dt);
+    std::snprintf(buf, sizeof buf, "%s  %s  dt %.3g s", n.c_str(), name.c_str(), row.dt);
   else if (form == 1)
-    std::snprintf(buf, sizeof buf, "%s %s %.3g", n.c_str(), row.integrator.c_str(), row.dt);
+    std::snprintf(buf, sizeof buf, "%s %s %.3g", n.c_str(), name.c_str(), row.dt);
   else if (form == 2)
-    std::snprintf(buf, sizeof buf, "%s %s", n.c_str(), row.integrator.c_str());
+    std::snprintf(buf, sizeof buf, "%s %s", n.c_str(), name.c_str());
   else
     std::snprintf(buf, sizeof buf, "%s", n.c_str());
   return buf;

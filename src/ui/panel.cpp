@@ -326,6 +326,26 @@ void timing(const PanelModel& m, ItemProbe* probe) {
   }
 }
 
+// The stopwatch on simulated time: its reading and Start / Stop, Reset (probe names
+// "stopwatch/Start", "stopwatch/Stop", "stopwatch/Reset": the Simulation section has a Reset).
+void stopwatch(const PanelModel& m, ItemProbe* probe, std::vector<Command>& out) {
+  ImGui::Text("stopwatch %.4f s", m.stopwatch);
+  note(probe, "stopwatch");
+  tip("Simulated seconds since Start, not counting the time it was stopped; it holds still while "
+      "paused, and Reset, a load or a seek on the timeline set it back to 0.");
+  const char* toggle = m.stopwatch_running ? "Stop" : "Start";
+  ImGui::SameLine();
+  if (ImGui::SmallButton((std::string(toggle) + "##stopwatch").c_str()))
+    emit(out, m.stopwatch_running ? Command(StopStopwatch{}) : Command(StartStopwatch{}));
+  note(probe, std::string("stopwatch/") + toggle);
+  tip(m.stopwatch_running ? "Stops the stopwatch: it keeps its reading."
+                          : "Starts the stopwatch on simulated time, from its reading.");
+  ImGui::SameLine();
+  if (ImGui::SmallButton("Reset##stopwatch")) emit(out, ResetStopwatch{});
+  note(probe, "stopwatch/Reset");
+  tip("Sets the stopwatch back to 0 (it keeps running if it was).");
+}
+
 // The energy ledger (docs/integrators.md#the-energy-ledger): the physical terms, then each lane's
 // balance, the method's own energy error.
 void ledgerSection(const PanelModel& m, ItemProbe* probe) {
@@ -354,7 +374,9 @@ void diagnosticsSection(const PanelModel& m, PanelState& st, std::vector<Command
     tip("Simulated time in seconds, and integrator steps per real second.");
     timing(m, probe);
   }
+  stopwatch(m, probe, out);
 
+  detail::energyBars(m, st, probe);
   detail::energyPlot(m, probe);
   detail::driftPlot(m, probe);
   ledgerSection(m, probe);
@@ -429,6 +451,11 @@ std::vector<Command> drawPanel(const PanelModel& model, PanelState& state) {
     sceneSection(model, state, out);
   if (header("Simulation", probe, "Integrator, time step, pause and step."))
     simulationSection(model, state, out);
+  // closed until edit mode is on (E): most sessions watch rather than build
+  if (model.edit.editing) ImGui::SetNextItemOpen(true);
+  if (header("Edit", probe, "Build or change the scene by hand, undo and redo.",
+             model.edit.editing && !model.clip))
+    detail::editSection(model, state, out);
   if (header("Physics", probe, "Parameters applied live to the running system.", !model.clip))
     detail::physicsSection(model, state, out);
   // closed unless the window starts with lanes (--lanes): one lane needs none of it

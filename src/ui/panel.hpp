@@ -81,6 +81,9 @@ LaneColour laneColour(int lane);
 // One lane in the panel: lane 0 is the one the rest of the panel describes.
 struct LaneRow {
   std::string integrator;
+  std::string setup;  // a parameter lane's own set-up, "stiffness_scale=4"; empty: the scene's
+  // "rk4" or "rk4:stiffness_scale=4", as --lanes takes it
+  std::string name() const { return setup.empty() ? integrator : integrator + ":" + setup; }
   double dt = 0.0;             // s
   double dt_over_limit = 0.0;  // dt / the integrator's stability limit; 0: no limit known
   bool diverged = false;
@@ -132,7 +135,39 @@ struct OrderRow {
   std::string note;       // why it is undefined
 };
 
+// Edit mode and the Bodies section (docs/exploring.md#edit-mode): what is selected and its values.
+struct EditView {
+  bool editing = false;
+  bool pendulum = false;
+  int undo = 0, redo = 0;  // edits that can be undone / redone
+  std::string message;     // the last refusal, empty after an edit that was done
+  double new_stiffness = 100.0, new_damping = 0.0, new_mass = 1.0;  // N/m, N s/m, kg
+  int particles = 0, springs = 0, links = 0;
+  std::vector<int> selection;
+  // the first selected body (-1: none): its name, mass, pin; a bob's link length and start angle
+  int body = -1;
+  std::string body_name;
+  double mass = 0.0, length = 0.0, angle_deg = 0.0;
+  bool fixed = false;
+  // the spring joining the two selected particles (-1: none)
+  int spring = -1;
+  double stiffness = 0.0, damping = 0.0, rest_length = 0.0;
+};
+
+// One lane's energy bars (docs/integrators.md#energy-bars), in J: the energies of the state the
+// lane shows and its ledger since its anchor, so that kinetic + gravitational + elastic == total
+// and total + dissipated - grab - error == e0, to round-off.
+struct EnergyBars {
+  double kinetic = 0.0, gravitational = 0.0, elastic = 0.0, total = 0.0;
+  double dissipated = 0.0;  // the work drag, dashpots, joint damping and contacts took out
+  double grab = 0.0;        // the work the mouse spring put in
+  double error = 0.0;       // the ledger's balance E - E0 + dissipated - grab: the method's own
+  double e0 = 0.0;          // the anchor E0
+  bool diverged = false;    // the lane stopped: these are its last checked state's
+};
+
 struct PanelModel {
+  EditView edit;
   // stability: dt's limit for lane 0's integrator (0: none known), the map, the orders
   double dt_limit = 0.0;  // s
   // lane 0's energy ledger since its anchor (J): what dissipation took out, what the grab put in
@@ -203,6 +238,14 @@ struct PanelModel {
   // a recorded clip (springlab record): no wall-clock figures (a replay must draw the same
   // pixels), and the Scene and Physics sections start closed so that the plots fit the picture
   bool clip = false;
+
+  // energy bars (docs/integrators.md#energy-bars): one per lane, in lane order, and lane 0's
+  // scene energy scale S (J), the least the bars' scale shrinks to
+  std::vector<EnergyBars> energy_bars;
+  double energy_scale = 1.0;
+  // the stopwatch on simulated time (docs/lab.md#the-stopwatch)
+  double stopwatch = 0.0;  // s
+  bool stopwatch_running = false;
 };
 
 // Testing aid (tests/test_ui.cpp): when a probe is given, every widget drawn reports its name (its
@@ -240,6 +283,12 @@ struct PanelState {
   // the Lab section's lane picker: the integrator and dt of the next lane (empty / 0: lane 0's)
   std::string lab_integrator;
   double lab_dt = 0.0;
+  // and its own set-up, "stiffness_scale=4" (docs/lab.md#parameter-lanes; empty: the scene's)
+  char lab_setup[256] = {};
+  // the energy bars: shown or not, and their scale (J) either side of zero, which grows at once
+  // and shrinks slowly (docs/integrators.md#energy-bars)
+  bool show_energy_bars = true;
+  double energy_bars_positive = 0.0, energy_bars_negative = 0.0;
 };
 
 // When the simulated clock falls behind (real time below 95 %, running), which part of the frame

@@ -70,9 +70,13 @@ struct LanePlotSpec {
   bool skip_lane0 = false;  // lane 0 is the reference (its distance from itself is 0)
 };
 void laneLogPlot(const PanelModel& model, const LanePlotSpec& spec, ItemProbe* probe);
+// The energy bars with their show/hide checkbox (energy_bars.cpp); their scale lives in `st`.
+void energyBars(const PanelModel& m, PanelState& st, ItemProbe* probe);
 // The Physics section: the parameters that apply, the mouse spring (physics_panel.cpp).
 void physicsSection(const PanelModel& m, PanelState& st, std::vector<Command>& out);
 // The Lab section: lanes, the timeline (lab_panel.cpp).
 void labSection(const PanelModel& m, PanelState& st, std::vector<Command>& out);
+// ui/edit_panel.cpp
+void editSection(const PanelModel& m, PanelState& st, std::vector<Command>& out);
 
 }  // namespace ui::detail

@@ -1,0 +1,252 @@
+// Edit mode, the Bodies section and undo (docs/exploring.md#edit-mode): every edit changes the
+// scene as it starts now (Session::savedDef, explicit: each particle and spring listed) with a
+// scene::edit function, and the session starts again on the result, its lanes kept. The scene it
+// replaced goes on the undo stack.
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+#include "app/session.hpp"
+#include "lab/placement.hpp"
+#include "scene/edit.hpp"
+
+namespace app {
+
+namespace {
+// Roughly what a kept scene costs in memory: the undo budget counts it.
+std::size_t footprint(const scene::SceneDef& d) {
+  const auto& ms = d.mass_spring;
+  return sizeof(scene::SceneDef) + ms.particles.size() * sizeof(scene::ParticleDef) +
+         ms.springs.size() * sizeof(scene::SpringDef) +
+         (ms.triangles.size() + ms.shadow_triangles.size()) * sizeof(ms.triangles[0]) +
+         d.pendulum.lengths.size() * 4 * sizeof(double);
+}
+
+constexpr double kDegrees = 180.0 / std::numbers::pi;
+}  // namespace
+
+void Session::pushUndo(scene::SceneDef def) {
+  undo_.push_back(std::move(def));
+  std::size_t bytes = 0;
+  for (const scene::SceneDef& d : undo_) bytes += footprint(d);
+  while (undo_.size() > 1 && (static_cast<int>(undo_.size()) > kUndoDepth || bytes > kUndoBudget)) {
+    bytes -= footprint(undo_.front());
+    undo_.pop_front();
+  }
+}
+
+bool Session::switchTo(const scene::SceneDef& def, std::string& why) {
+  struct KeptLane {
+    std::string integrator, setup;
+    double dt;
+  };
+  std::vector<KeptLane> kept;
+  for (int i = 1; i < laneCount(); ++i)
+    kept.push_back({std::string(sim::info(lane(i).method()).name), lanes_.setup(i), lane(i).dt()});
+  const std::string name = scene_.name(), path = scene_.path();
+  try {
+    scene_.loadDef(def, name, path);  // throws: the old scene stays
+  } catch (const scene::Error& e) {
+    return why = e.what(), false;
+  }
+  start();
+  for (const KeptLane& k : kept) {
+    std::string ignored;  // a lane whose set-up no longer applies is left out
+    addLane(0, k.integrator, k.dt, k.setup, ignored);
+  }
+  selection_.erase(std::remove_if(selection_.begin(), selection_.end(),
+                                  [&](int b) { return b >= built().bodies(); }),
+                   selection_.end());
+  return true;
+}
+
+template <class Change>
+bool Session::edit(Change&& change, std::string& why) {
+  scene::SceneDef before = savedDef();
+  scene::SceneDef after = before;
+  if (auto bad = change(after)) return why = edit_message_ = *bad, false;
+  if (!switchTo(after, why)) return edit_message_ = why, false;
+  pushUndo(std::move(before));
+  redo_.clear();
+  edit_message_.clear();
+  return true;
+}
+
+void Session::beginPlacement() {
+  pushUndo(savedDef());
+  redo_.clear();
+}
+
+bool Session::undo(std::string& why) {
+  if (undo_.empty()) return why = "undo: nothing to undo", false;
+  scene::SceneDef now = savedDef();
+  if (!switchTo(undo_.back(), why)) return false;
+  undo_.pop_back();
+  redo_.push_back(std::move(now));
+  return true;
+}
+
+bool Session::redo(std::string& why) {
+  if (redo_.empty()) return why = "redo: nothing to redo", false;
+  scene::SceneDef now = savedDef();
+  if (!switchTo(redo_.back(), why)) return false;
+  redo_.pop_back();
+  pushUndo(std::move(now));
+  return true;
+}
+
+// The edit commands; every other command is NotMine (Session::Applier's then).
+struct Session::EditApplier {
+  Session& s;
+  std::string& why;
+
+  template <class C>
+  Outcome operator()(const C&) const {
+    return Outcome::NotMine;
+  }
+  Outcome done(bool applied) const { return applied ? Outcome::Applied : Outcome::Rejected; }
+  template <class Change>
+  Outcome change(Change&& c) const {
+    return done(s.edit(std::forward<Change>(c), why));
+  }
+
+  Outcome operator()(const ui::SetEditMode& c) const {
+    s.editing_ = c.on;
+    if (c.on) s.paused_ = true;  // editing holds the simulation still
+    s.edit_message_.clear();
+    return Outcome::Applied;
+  }
+  Outcome operator()(const ui::SetPaused& c) const {
+    if (!c.paused) s.editing_ = false;  // running again leaves edit mode
+    s.paused_ = c.paused;
+    return Outcome::Applied;
+  }
+  Outcome operator()(const ui::SetNewSpring& c) const {
+    if (!(std::isfinite(c.stiffness) && c.stiffness > 0.0 && std::isfinite(c.mass) &&
+          c.mass > 0.0 && std::isfinite(c.damping) && c.damping >= 0.0))
+      return why = "new spring: stiffness and mass must be > 0, damping >= 0", Outcome::Rejected;
+    s.new_spring_ = c;
+    return Outcome::Applied;
+  }
+  Outcome operator()(const ui::EditAddParticle& c) const {
+    // a planar scene stays planar (docs/scenes.md#planar-scenes): its new particles at z = 0
+    const sim::Vec3 at(c.at[0], c.at[1], s.built().planar() ? 0.0 : c.at[2]);
+    const double mass = s.new_spring_.mass;
+    return change([&](scene::SceneDef& d) { return scene::addParticle(d, at, mass); });
+  }
+  Outcome operator()(const ui::EditAddSpring& c) const {
+    const ui::SetNewSpring n = s.new_spring_;
+    return change(
+        [&](scene::SceneDef& d) { return scene::addSpring(d, c.a, c.b, n.stiffness, n.damping); });
+  }
+  Outcome operator()(const ui::EditMoveBody& c) const {
+    if (c.body < 0 || c.body >= s.built().bodies())
+      return why = "body " + std::to_string(c.body) + ": no such particle or bob",
+             Outcome::Rejected;
+    s.beginPlacement();
+    return done(s.placeBody(c.body, sim::Vec3(c.at[0], c.at[1], c.at[2]), why));
+  }
+  Outcome operator()(const ui::EditSelect& c) const {
+    if (c.body >= s.built().bodies())
+      return why = "body " + std::to_string(c.body) + ": no such particle or bob",
+             Outcome::Rejected;
+    auto& sel = s.selection_;
+    const auto at = std::find(sel.begin(), sel.end(), c.body);
+    if (!c.add) sel.clear();
+    if (c.add && at != sel.end())
+      sel.erase(at);  // Shift on a selected body takes it out
+    else if (c.body >= 0)
+      sel.push_back(c.body);
+    return Outcome::Applied;
+  }
+  Outcome operator()(const ui::EditTogglePin&) const {
+    const auto sel = s.selection_;
+    const double mass = s.new_spring_.mass;
+    return change([&](scene::SceneDef& d) { return scene::togglePinned(d, sel, mass); });
+  }
+  Outcome operator()(const ui::EditDelete&) const {
+    const auto sel = s.selection_;
+    const Outcome o = change([&](scene::SceneDef& d) { return scene::deleteParticles(d, sel); });
+    if (o == Outcome::Applied) s.selection_.clear();
+    return o;
+  }
+  Outcome operator()(const ui::EditSetMass& c) const {
+    return change([&](scene::SceneDef& d) { return scene::setParticleMass(d, c.body, c.mass); });
+  }
+  Outcome operator()(const ui::EditSetSpring& c) const {
+    if (s.selection_.size() != 2)
+      return why = "spring: select the two particles it joins", Outcome::Rejected;
+    const int a = s.selection_[0], b = s.selection_[1];
+    return change([&](scene::SceneDef& d) -> scene::EditProblem {
+      const int spring = scene::springBetween(d, a, b);
+      if (auto bad = scene::setSpring(d, spring, c.stiffness, c.damping)) return bad;
+      return scene::setRestLength(d, spring, c.rest_length);
+    });
+  }
+  Outcome operator()(const ui::EditSetLink& c) const {
+    return change([&](scene::SceneDef& d) -> scene::EditProblem {
+      if (auto bad = scene::setLink(d, c.link, c.length, c.mass)) return bad;
+      return scene::setStartAngle(d, c.link, c.angle_deg / kDegrees);
+    });
+  }
+  Outcome operator()(const ui::EditAddLink&) const { return change(scene::addLink); }
+  Outcome operator()(const ui::EditRemoveLink&) const { return change(scene::removeLastLink); }
+  Outcome operator()(const ui::NewScene&) const {
+    s.pushUndo(s.savedDef());
+    s.redo_.clear();
+    s.selection_.clear();
+    if (!s.switchTo(scene::newScene(), why)) return Outcome::Rejected;
+    s.editing_ = s.paused_ = true;  // a new scene is for building
+    return Outcome::Applied;
+  }
+  Outcome operator()(const ui::Undo&) const { return done(s.undo(why)); }
+  Outcome operator()(const ui::Redo&) const { return done(s.redo(why)); }
+};
+
+Session::Outcome Session::applyEdit(const ui::Command& c, std::string& why) {
+  return std::visit(EditApplier{*this, why}, c);
+}
+
+}  // namespace app
+
+namespace app {
+
+void Session::fillEdit(ui::PanelModel& pm) const {
+  ui::EditView& e = pm.edit;
+  e = ui::EditView{};
+  e.editing = editing_;
+  e.undo = undoDepth(), e.redo = redoDepth();
+  e.message = edit_message_;
+  e.new_stiffness = new_spring_.stiffness, e.new_damping = new_spring_.damping;
+  e.new_mass = new_spring_.mass;
+  e.selection = selection_;
+  const scene::Built& b = built();
+  if (const sim::PendulumModel* p = b.pendulum()) {
+    e.pendulum = true;
+    e.links = p->links();
+    if (selection_.empty()) return;
+    const int link = e.body = selection_.front();
+    e.body_name = b.bodyName(link);
+    e.length = p->length[link], e.mass = p->mass[link];
+    e.angle_deg = b.state.x[link] * kDegrees;
+    return;
+  }
+  const sim::MassSpringModel& m = *b.massSpring();
+  e.particles = m.particles(), e.springs = static_cast<int>(m.spring_a.size());
+  if (selection_.empty()) return;
+  e.body = selection_.front();
+  e.body_name = b.bodyName(e.body);
+  e.fixed = m.fixed(e.body), e.mass = m.mass[e.body];
+  if (selection_.size() != 2) return;
+  const int a = selection_[0], b1 = selection_[1];
+  for (size_t i = 0; i < m.spring_a.size(); ++i) {
+    if ((m.spring_a[i] == a && m.spring_b[i] == b1) ||
+        (m.spring_a[i] == b1 && m.spring_b[i] == a)) {
+      const auto k = static_cast<Eigen::Index>(i);
+      e.spring = static_cast<int>(i);
+      e.stiffness = m.stiffness[k], e.damping = m.damping[k], e.rest_length = m.rest_length[k];
+    }
+  }
+}
+
+}  // namespace app

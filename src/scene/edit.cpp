@@ -1,0 +1,231 @@
+#include "scene/edit.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace scene {
+
+namespace {
+std::string number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
+EditProblem needMassSpring(const SceneDef& def, const char* what) {
+  if (def.kind == sim::SystemKind::MassSpring) return std::nullopt;
+  return std::string(what) + ": a pendulum has links, not particles and springs";
+}
+
+EditProblem needPendulum(const SceneDef& def, const char* what) {
+  if (def.kind == sim::SystemKind::Pendulum) return std::nullopt;
+  return std::string(what) + ": only a pendulum has links";
+}
+
+EditProblem checkParticle(const SceneDef& def, int i) {
+  if (i >= 0 && i < static_cast<int>(def.mass_spring.particles.size())) return std::nullopt;
+  return "particle " + std::to_string(i) + ": no such particle";
+}
+
+EditProblem checkPositive(const char* what, double v) {
+  if (std::isfinite(v) && v > 0.0) return std::nullopt;
+  return std::string(what) + " must be a finite number > 0, not " + number(v);
+}
+
+EditProblem checkLink(const SceneDef& def, int link) {
+  if (link >= 0 && link < static_cast<int>(def.pendulum.lengths.size())) return std::nullopt;
+  return "link " + std::to_string(link) + ": no such link";
+}
+}  // namespace
+
+SceneDef newScene() {
+  SceneDef def;
+  def.name = "New scene";
+  def.description = "Built by hand in springlab's edit mode.";
+  def.integrator = sim::Method::Rk4;
+  def.dt = 0.001;
+  def.kind = sim::SystemKind::MassSpring;
+  ParticleDef anchor;
+  anchor.fixed = true;
+  def.mass_spring.particles.push_back(anchor);
+  return def;
+}
+
+EditProblem addParticle(SceneDef& def, const Vec3& at, double mass) {
+  if (auto bad = needMassSpring(def, "add a particle")) return bad;
+  if (!at.allFinite()) return std::string("add a particle: not a finite point");
+  if (auto bad = checkPositive("a particle's mass", mass)) return bad;
+  ParticleDef p;
+  p.position = at;
+  p.mass = mass;
+  def.mass_spring.particles.push_back(p);
+  return std::nullopt;
+}
+
+EditProblem addSpring(SceneDef& def, int a, int b, double stiffness, double damping) {
+  if (auto bad = needMassSpring(def, "add a spring")) return bad;
+  if (auto bad = checkParticle(def, a)) return bad;
+  if (auto bad = checkParticle(def, b)) return bad;
+  if (a == b)
+    return std::string("a spring needs two different particles, not particle ") +
+           std::to_string(a) + " to itself";
+  if (springBetween(def, a, b) >= 0)
+    return "particles " + std::to_string(a) + " and " + std::to_string(b) + " are joined already";
+  if (auto bad = checkPositive("a spring's stiffness", stiffness)) return bad;
+  if (!(std::isfinite(damping) && damping >= 0.0))
+    return "a spring's damping must be a finite number >= 0, not " + number(damping);
+  const auto& ps = def.mass_spring.particles;
+  const double length = (ps[size_t(b)].position - ps[size_t(a)].position).norm();
+  if (!(length >= kMinSpringLength))
+    return "particles " + std::to_string(a) + " and " + std::to_string(b) +
+           " are in one place: a spring of no length has no direction";
+  def.mass_spring.springs.push_back({a, b, stiffness, length, damping});
+  return std::nullopt;
+}
+
+EditProblem togglePinned(SceneDef& def, const std::vector<int>& particles, double mass) {
+  if (auto bad = needMassSpring(def, "pin")) return bad;
+  if (particles.empty()) return std::string("pin: nothing selected");
+  for (int i : particles)
+    if (auto bad = checkParticle(def, i)) return bad;
+  if (auto bad = checkPositive("a freed particle's mass", mass)) return bad;
+  for (int i : particles) {
+    ParticleDef& p = def.mass_spring.particles[size_t(i)];
+    p.fixed = !p.fixed;
+    if (!p.fixed && !(p.mass > 0.0)) p.mass = mass;
+    p.velocity.setZero();  // pinned, it stays; freed, it starts at rest
+  }
+  return std::nullopt;
+}
+
+namespace {
+// Old index to new after removing `gone` (sorted, unique); -1 for a removed one.
+std::vector<int> renumbering(size_t count, const std::vector<int>& gone) {
+  std::vector<int> to(count, 0);
+  for (int i : gone) to[size_t(i)] = -1;
+  int next = 0;
+  for (int& t : to) t = t < 0 ? -1 : next++;
+  return to;
+}
+}  // namespace
+
+EditProblem deleteParticles(SceneDef& def, const std::vector<int>& particles) {
+  if (auto bad = needMassSpring(def, "delete")) return bad;
+  if (particles.empty()) return std::string("delete: nothing selected");
+  for (int i : particles)
+    if (auto bad = checkParticle(def, i)) return bad;
+  std::vector<int> gone = particles;
+  std::sort(gone.begin(), gone.end());
+  gone.erase(std::unique(gone.begin(), gone.end()), gone.end());
+  MassSpringDef& ms = def.mass_spring;
+  if (gone.size() == ms.particles.size())
+    return std::string("delete: a scene keeps one particle at least (File: New starts afresh)");
+  const std::vector<int> to = renumbering(ms.particles.size(), gone);
+  std::vector<ParticleDef> kept;
+  for (size_t i = 0; i < ms.particles.size(); ++i)
+    if (to[i] >= 0) kept.push_back(ms.particles[i]);
+  ms.particles = std::move(kept);
+  std::erase_if(ms.springs, [&](SpringDef& s) {
+    if (to[size_t(s.a)] < 0 || to[size_t(s.b)] < 0) return true;
+    s.a = to[size_t(s.a)], s.b = to[size_t(s.b)];
+    return false;
+  });
+  std::erase_if(ms.triangles, [&](std::array<int, 3>& t) {
+    for (int& v : t)
+      if ((v = to[size_t(v)]) < 0) return true;
+    return false;
+  });
+  ms.shadow_triangles.clear();  // coarser copies of the surface: rebuilt from nothing
+  ms.surface_levels.clear();
+  return std::nullopt;
+}
+
+EditProblem setParticleMass(SceneDef& def, int particle, double mass) {
+  if (auto bad = needMassSpring(def, "mass")) return bad;
+  if (auto bad = checkParticle(def, particle)) return bad;
+  if (auto bad = checkPositive("a particle's mass", mass)) return bad;
+  def.mass_spring.particles[size_t(particle)].mass = mass;
+  return std::nullopt;
+}
+
+int springBetween(const SceneDef& def, int a, int b) {
+  const auto& springs = def.mass_spring.springs;
+  for (size_t i = 0; i < springs.size(); ++i)
+    if ((springs[i].a == a && springs[i].b == b) || (springs[i].a == b && springs[i].b == a))
+      return static_cast<int>(i);
+  return -1;
+}
+
+namespace {
+EditProblem checkSpring(const SceneDef& def, int spring) {
+  if (auto bad = needMassSpring(def, "spring")) return bad;
+  if (spring >= 0 && spring < static_cast<int>(def.mass_spring.springs.size())) return std::nullopt;
+  return "spring " + std::to_string(spring) + ": no such spring";
+}
+}  // namespace
+
+EditProblem setSpring(SceneDef& def, int spring, double stiffness, double damping) {
+  if (auto bad = checkSpring(def, spring)) return bad;
+  if (auto bad = checkPositive("a spring's stiffness", stiffness)) return bad;
+  if (!(std::isfinite(damping) && damping >= 0.0))
+    return "a spring's damping must be a finite number >= 0, not " + number(damping);
+  SpringDef& s = def.mass_spring.springs[size_t(spring)];
+  s.stiffness = stiffness, s.damping = damping;
+  return std::nullopt;
+}
+
+EditProblem setRestLength(SceneDef& def, int spring, double restLength) {
+  if (auto bad = checkSpring(def, spring)) return bad;
+  if (!(std::isfinite(restLength) && restLength >= kMinSpringLength))
+    return "a spring's rest length must be at least " + number(kMinSpringLength) + " m, not " +
+           number(restLength);
+  def.mass_spring.springs[size_t(spring)].rest_length = restLength;
+  return std::nullopt;
+}
+
+EditProblem addLink(SceneDef& def) {
+  if (auto bad = needPendulum(def, "add a link")) return bad;
+  PendulumDef& p = def.pendulum;
+  p.lengths.push_back(p.lengths.empty() ? 1.0 : p.lengths.back());
+  p.masses.push_back(p.masses.empty() ? 1.0 : p.masses.back());
+  p.angles.resize(p.lengths.size() - 1, 0.0);
+  p.angles.push_back(0.0);
+  p.angular_velocities.assign(p.lengths.size(), 0.0);  // at rest, as a placed body is
+  return std::nullopt;
+}
+
+EditProblem removeLastLink(SceneDef& def) {
+  if (auto bad = needPendulum(def, "remove a link")) return bad;
+  PendulumDef& p = def.pendulum;
+  if (p.lengths.size() <= 1)
+    return std::string("remove a link: a pendulum keeps one link at least");
+  p.lengths.pop_back();
+  p.masses.pop_back();
+  p.angles.resize(p.lengths.size(), 0.0);
+  p.angular_velocities.resize(p.lengths.size(), 0.0);
+  return std::nullopt;
+}
+
+EditProblem setLink(SceneDef& def, int link, double length, double mass) {
+  if (auto bad = needPendulum(def, "link")) return bad;
+  if (auto bad = checkLink(def, link)) return bad;
+  if (auto bad = checkPositive("a link's length", length)) return bad;
+  if (auto bad = checkPositive("a bob's mass", mass)) return bad;
+  def.pendulum.lengths[size_t(link)] = length;
+  def.pendulum.masses[size_t(link)] = mass;
+  return std::nullopt;
+}
+
+EditProblem setStartAngle(SceneDef& def, int link, double radians) {
+  if (auto bad = needPendulum(def, "start angle")) return bad;
+  if (auto bad = checkLink(def, link)) return bad;
+  if (!std::isfinite(radians)) return std::string("a start angle must be a finite number");
+  PendulumDef& p = def.pendulum;
+  p.angles.resize(p.lengths.size(), 0.0);
+  p.angles[size_t(link)] = radians;
+  p.angular_velocities.assign(p.lengths.size(), 0.0);
+  return std::nullopt;
+}
+
+}  // namespace scene

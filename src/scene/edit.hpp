@@ -1,0 +1,50 @@
+// Editing a scene by hand (docs/exploring.md#edit-mode): each edit takes an explicit scene (as
+// Save as writes it: every particle and spring listed) and changes it, or refuses with one line
+// and leaves it as it was. The window's edit mode, its Bodies section and its undo stack
+// (app::Session) are built on these; they know nothing of windows.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "scene/scene_def.hpp"
+
+namespace scene {
+
+// What a refused edit says ("a spring needs two different particles"), or nothing when it is done.
+using EditProblem = std::optional<std::string>;
+
+// The smallest length a new spring may have: shorter is two particles in one place (a spring of
+// no length has no direction to pull along).
+inline constexpr double kMinSpringLength = 1e-6;  // m
+
+// A scene to build on: one fixed particle at the origin (an anchor to hang things from), in the
+// x-y plane, Earth's gravity, rk4 at 1 ms. (A scene of no particles is not a scene the loader
+// takes, docs/scenes.md.)
+SceneDef newScene();
+
+// --- mass-spring scenes
+EditProblem addParticle(SceneDef& def, const Vec3& at, double mass);
+// A spring from a to b at rest at their current distance, with stiffness k (N/m) and damping c.
+EditProblem addSpring(SceneDef& def, int a, int b, double stiffness, double damping);
+// Pins each listed particle that is free and frees each that is fixed (a particle freed without
+// a mass gets `mass`).
+EditProblem togglePinned(SceneDef& def, const std::vector<int>& particles, double mass);
+// Removes the listed particles with every spring and triangle that touches them; the others keep
+// their order. The last particles cannot all go (the loader takes no empty system).
+EditProblem deleteParticles(SceneDef& def, const std::vector<int>& particles);
+EditProblem setParticleMass(SceneDef& def, int particle, double mass);
+// The spring joining a and b (either way round), or -1.
+int springBetween(const SceneDef& def, int a, int b);
+EditProblem setSpring(SceneDef& def, int spring, double stiffness, double damping);
+EditProblem setRestLength(SceneDef& def, int spring, double restLength);
+
+// --- pendulums
+// Another link below the last, as long and as heavy as it, hanging straight down at rest.
+EditProblem addLink(SceneDef& def);
+EditProblem removeLastLink(SceneDef& def);  // one link at least stays
+EditProblem setLink(SceneDef& def, int link, double length, double mass);
+EditProblem setStartAngle(SceneDef& def, int link, double radians);
+
+}  // namespace scene

@@ -1,0 +1,122 @@
+// The Edit section (docs/exploring.md#edit-mode): edit mode, undo and redo, a new scene, what the
+// next spring and particle get, and the Bodies part: the selected body's mass and pin, the spring
+// between two selected particles, a pendulum's links. Values are typed and applied with Enter
+// (each an undoable edit the Session checks).
+#include <imgui.h>
+
+#include "ui/widgets.hpp"
+
+namespace ui::detail {
+
+namespace {
+constexpr ImGuiInputTextFlags kOnEnter = ImGuiInputTextFlags_EnterReturnsTrue;
+
+// A number field applied with Enter: true with the value typed in *out.
+bool field(const char* label, double value, const char* format, const char* tooltip,
+           ItemProbe* probe, double* out) {
+  *out = value;
+  const bool entered = ImGui::InputDouble(label, out, 0.0, 0.0, format, kOnEnter);
+  note(probe, label);
+  tip(tooltip);
+  return entered;
+}
+
+void newSpring(const EditView& e, PanelState& st, std::vector<Command>& out) {
+  SetNewSpring n{e.new_stiffness, e.new_damping, e.new_mass};
+  bool changed = field("New spring k", e.new_stiffness, "%.4g N/m",
+                       "The stiffness of the next spring (Enter applies).", st.probe, &n.stiffness);
+  changed |= field("New damping", e.new_damping, "%.4g N s/m",
+                   "The dashpot of the next spring (Enter applies).", st.probe, &n.damping);
+  changed |= field("New mass", e.new_mass, "%.4g kg",
+                   "The mass of the next particle (Enter applies).", st.probe, &n.mass);
+  if (changed) emit(out, n);
+}
+
+void selectedParticle(const EditView& e, PanelState& st, std::vector<Command>& out) {
+  double mass;
+  if (!e.fixed &&
+      field("Mass", e.mass, "%.4g kg", "This particle's mass (Enter applies).", st.probe, &mass))
+    emit(out, EditSetMass{e.body, mass});
+  if (button(e.fixed ? "Unpin (P)" : "Pin (P)",
+             "Fix the selected particles in place, or free them.", st.probe))
+    emit(out, EditTogglePin{});
+  ImGui::SameLine();
+  if (button("Delete (Del)", "Delete the selected particles with their springs.", st.probe))
+    emit(out, EditDelete{});
+  if (e.spring < 0) return;
+  ImGui::Text("spring %d between the two", e.spring);
+  EditSetSpring s{e.stiffness, e.damping, e.rest_length};
+  bool changed = field("k", e.stiffness, "%.4g N/m", "Its stiffness.", st.probe, &s.stiffness);
+  changed |= field("Damping", e.damping, "%.4g N s/m", "Its dashpot.", st.probe, &s.damping);
+  changed |= field("Rest length", e.rest_length, "%.4g m", "Its length at rest.", st.probe,
+                   &s.rest_length);
+  if (changed) emit(out, s);
+}
+
+void selectedLink(const EditView& e, PanelState& st, std::vector<Command>& out) {
+  EditSetLink l{e.body, e.length, e.mass, e.angle_deg};
+  bool changed =
+      field("Length", e.length, "%.4g m", "This link's rod (Enter applies).", st.probe, &l.length);
+  changed |= field("Bob mass", e.mass, "%.4g kg", "Its bob's mass.", st.probe, &l.mass);
+  changed |= field("Start angle", e.angle_deg, "%.4g deg",
+                   "Its angle from the downward vertical at the start (every link at rest).",
+                   st.probe, &l.angle_deg);
+  if (changed) emit(out, l);
+}
+
+void bodies(const EditView& e, PanelState& st, std::vector<Command>& out) {
+  if (e.pendulum) {
+    ImGui::Text("%d links", e.links);
+    if (button("Add link", "Another link below the last, as long and heavy, at rest.", st.probe))
+      emit(out, EditAddLink{});
+    ImGui::SameLine();
+    if (button("Remove last link", "The last link and its bob go.", st.probe))
+      emit(out, EditRemoveLink{});
+  } else {
+    ImGui::Text("%d particles, %d springs", e.particles, e.springs);
+    newSpring(e, st, out);
+  }
+  note(st.probe, "counts");
+  if (e.body < 0) {
+    ImGui::TextDisabled("Click a body to select it (Shift: add).");
+    return;
+  }
+  ImGui::Text(
+      "%s%s", e.body_name.c_str(),
+      e.selection.size() > 1 ? (" + " + std::to_string(e.selection.size() - 1)).c_str() : "");
+  note(st.probe, "selected");
+  if (e.pendulum)
+    selectedLink(e, st, out);
+  else
+    selectedParticle(e, st, out);
+}
+}  // namespace
+
+void editSection(const PanelModel& m, PanelState& st, std::vector<Command>& out) {
+  const EditView& e = m.edit;
+  bool on = e.editing;
+  if (checkbox("Edit mode (E)", e.editing,
+               "Build by hand, paused: click empty space to add a particle, drag from one body "
+               "to another to join them with a spring, click a body to select it (Shift: add), "
+               "drag it to move it. Run (Space) leaves edit mode.",
+               st.probe, &on))
+    emit(out, SetEditMode{on});
+  ImGui::SameLine();
+  ImGui::BeginDisabled(e.undo == 0);
+  if (button("Undo", "Undo the last edit (Ctrl+Z).", st.probe)) emit(out, Undo{});
+  ImGui::EndDisabled();
+  ImGui::SameLine();
+  ImGui::BeginDisabled(e.redo == 0);
+  if (button("Redo", "Redo the edit undone (Ctrl+Shift+Z).", st.probe)) emit(out, Redo{});
+  ImGui::EndDisabled();
+  ImGui::SameLine();
+  if (button("New", "A new scene to build on: one fixed particle at the origin.", st.probe))
+    emit(out, NewScene{});
+  if (!e.message.empty()) {
+    ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", e.message.c_str());
+    note(st.probe, "edit message");
+  }
+  bodies(e, st, out);
+}
+
+}  // namespace ui::detail

@@ -1,0 +1,179 @@
+// The energy bars (docs/integrators.md#energy-bars): myPhysicsLab's EnergyBarGraph, per lane, with
+// the ledger's terms beside the energies: what dissipation took out, what the grab put in, and
+// the integrator's own error. Drawn with the window's ImDrawList so that recordings show them.
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <iterator>
+#include <string>
+
+#include "ui/panel.hpp"
+#include "ui/widgets.hpp"
+
+namespace ui::detail {
+
+namespace {
+
+constexpr float kBaseFontSize = 13.0f;  // px: ImGui's default font at UI scale 1
+constexpr ImU32 kFrame = IM_COL32(20, 22, 28, 255);
+constexpr ImU32 kZero = IM_COL32(150, 150, 160, 255);
+constexpr ImU32 kLabel = IM_COL32(190, 190, 200, 255);
+constexpr ImU32 kAnchor = IM_COL32(250, 210, 60, 255);  // E0: the plots' mark colour, opaque
+// The scale is the largest bar times kHeadroom, so that a bar can grow a little before the
+// scale must; it grows at once (a bar never leaves the frame) and shrinks by kShrinkPerFrame
+// (halving in about 6 s at 60 frames/s), so that an oscillation's swing does not make the
+// scale breathe with it.
+constexpr double kHeadroom = 1.2;
+constexpr double kShrinkPerFrame = 0.998;
+// Both sides together span at least this much of the scene's energy scale S: a system at rest
+// must not blow round-off up to full bars.
+constexpr double kLeastSpanOfScale = 0.1;
+constexpr float kSubBarPx = 5.0f;  // at UI scale 1: one lane's bar when several share a row
+constexpr int kLaneAlphaGhost = 130, kLaneAlphaDiverged = 50;
+
+struct Row {
+  const char* label;
+  double EnergyBars::*value;
+};
+constexpr Row kRows[] = {
+    {"kinetic", &EnergyBars::kinetic},       {"gravity", &EnergyBars::gravitational},
+    {"elastic", &EnergyBars::elastic},       {"total E", &EnergyBars::total},
+    {"dissipated", &EnergyBars::dissipated}, {"grab work", &EnergyBars::grab},
+    {"error", &EnergyBars::error},
+};
+constexpr int kTotalRow = 3, kElasticRow = 2;
+
+bool rowShown(const PanelModel& m, int row) {
+  return row != kElasticRow || m.springs > 0;  // a pendulum's rods store no elastic energy
+}
+
+double settle(double scale, double needed) {
+  if (!(scale >= needed)) return needed * kHeadroom;  // grows at once (and from NaN)
+  return std::max(needed * kHeadroom, scale * kShrinkPerFrame);
+}
+
+// The scales either side of zero (J) for this frame, kept in PanelState between frames.
+void updateScale(const PanelModel& m, PanelState& st) {
+  double pos = 0.0, neg = 0.0;
+  for (const EnergyBars& b : m.energy_bars) {
+    for (const Row& r : kRows) {
+      const double v = b.*(r.value);
+      if (std::isfinite(v)) pos = std::max(pos, v), neg = std::max(neg, -v);
+    }
+    if (std::isfinite(b.e0)) pos = std::max(pos, b.e0), neg = std::max(neg, -b.e0);
+  }
+  const double least = std::isfinite(m.energy_scale) && m.energy_scale > 0.0
+                           ? kLeastSpanOfScale * m.energy_scale
+                           : 1e-12;
+  if (pos + neg < least) pos = least - neg;
+  st.energy_bars_positive = settle(st.energy_bars_positive, pos);
+  st.energy_bars_negative = settle(st.energy_bars_negative, neg);
+}
+
+// Where the bars of a row go: x of zero and J per px.
+struct Axis {
+  float x0, x1, zero;
+  double per_px;
+  float at(double v) const {
+    if (!std::isfinite(v)) return zero;
+    return std::clamp(zero + static_cast<float>(v / per_px), x0, x1);
+  }
+};
+
+ImU32 laneFill(int lane, bool diverged) {
+  const LaneColour c = laneColour(lane);
+  const int a = diverged ? kLaneAlphaDiverged : lane == 0 ? 255 : kLaneAlphaGhost;
+  return IM_COL32(int(c.r * 255), int(c.g * 255), int(c.b * 255), a);
+}
+
+ImU32 laneLine(int lane) {
+  const LaneColour c = laneColour(lane);
+  return IM_COL32(int(c.r * 255), int(c.g * 255), int(c.b * 255), 255);
+}
+
+// One row: each lane's bar from zero (lane 0 solid, the others ghosted under an outline), and on
+// the total's row each lane's anchor E0.
+void drawRow(ImDrawList* dl, const PanelModel& m, const Row& row, bool total, const Axis& ax,
+             float y0, float bar) {
+  for (size_t i = 0; i < m.energy_bars.size(); ++i) {
+    const EnergyBars& b = m.energy_bars[i];
+    const int lane = static_cast<int>(i);
+    const float top = y0 + static_cast<float>(i) * (bar + 1.0f), bottom = top + bar;
+    const float a = ax.zero, e = ax.at(b.*(row.value));
+    const ImVec2 p0(std::min(a, e), top), p1(std::max(a, e), bottom);
+    if (p1.x > p0.x) {
+      dl->AddRectFilled(p0, p1, laneFill(lane, b.diverged));
+      if (lane > 0) dl->AddRect(p0, p1, laneLine(lane));
+    }
+    if (total) {
+      const float x = ax.at(b.e0);
+      dl->AddLine(ImVec2(x, top - 2.0f), ImVec2(x, bottom + 2.0f), kAnchor,
+                  lane == 0 ? 2.0f : 1.0f);
+    }
+  }
+}
+
+// Every lane's numbers, for the hover tooltip.
+std::string valuesText(const PanelModel& m) {
+  std::string s =
+      "Energies now and the ledger since the anchor, J (docs/integrators.md#energy-bars).\n"
+      "Bars from zero, on a scale that grows at once and shrinks slowly; the yellow tick on "
+      "'total E' is the anchor E0. total = kinetic + gravity + elastic, and "
+      "total + dissipated - grab work - error = E0.\n";
+  for (size_t i = 0; i < m.energy_bars.size(); ++i) {
+    const EnergyBars& b = m.energy_bars[i];
+    s += "\nlane " + std::to_string(i) + (i < m.lanes.size() ? " " + m.lanes[i].integrator : "") +
+         (b.diverged ? " (stopped)" : "") + ":";
+    for (int r = 0; r < static_cast<int>(std::size(kRows)); ++r)
+      if (rowShown(m, r))
+        s += std::string("  ") + kRows[r].label + " " + compact(b.*(kRows[r].value));
+    s += "  E0 " + compact(b.e0);
+  }
+  return s;
+}
+
+}  // namespace
+
+void energyBars(const PanelModel& m, PanelState& st, ItemProbe* probe) {
+  bool shown = st.show_energy_bars;
+  if (checkbox("Energy bars", shown, "Each lane's energies and ledger as bars.", probe, &shown))
+    st.show_energy_bars = shown;
+  if (!st.show_energy_bars || m.energy_bars.empty()) return;
+  updateScale(m, st);
+  const float ui = ImGui::GetFontSize() / kBaseFontSize, line = ImGui::GetTextLineHeight();
+  const size_t lanes = m.energy_bars.size();
+  const float bar = lanes == 1 ? line - 2.0f : kSubBarPx * ui;
+  const float row_h = std::max(line, static_cast<float>(lanes) * (bar + 1.0f)) + 3.0f;
+  int rows = 0;
+  for (int r = 0; r < static_cast<int>(std::size(kRows)); ++r) rows += rowShown(m, r);
+  const float label_w = ImGui::CalcTextSize("dissipated").x + 6.0f;
+  const float value_w = ImGui::CalcTextSize("-8.888e-88 J").x + 4.0f;
+  const float w = std::max(ImGui::GetContentRegionAvail().x, label_w + value_w + 60.0f);
+  ImGui::InvisibleButton("##energy bars", ImVec2(w, row_h * static_cast<float>(rows) + 4.0f));
+  note(probe, "energy bars");
+  const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float fx0 = a.x + label_w, fx1 = b.x - value_w;
+  dl->AddRectFilled(ImVec2(fx0, a.y), ImVec2(fx1, b.y), kFrame, 3.0f);
+  const double span = st.energy_bars_positive + st.energy_bars_negative;
+  const float inner0 = fx0 + 3.0f, inner1 = fx1 - 3.0f;
+  const Axis ax{inner0, inner1,
+                inner0 + (inner1 - inner0) * static_cast<float>(st.energy_bars_negative / span),
+                span / static_cast<double>(inner1 - inner0)};
+  float y = a.y + 2.0f;
+  for (int r = 0; r < static_cast<int>(std::size(kRows)); ++r) {
+    if (!rowShown(m, r)) continue;
+    const float bars_h = static_cast<float>(lanes) * (bar + 1.0f) - 1.0f;
+    const float y0 = y + 0.5f * (row_h - 3.0f - bars_h);
+    dl->AddText(ImVec2(a.x, y + 0.5f * (row_h - 3.0f - line)), kLabel, kRows[r].label);
+    drawRow(dl, m, kRows[r], r == kTotalRow, ax, y0, bar);
+    const std::string value = compact(m.energy_bars[0].*(kRows[r].value)) + " J";
+    dl->AddText(ImVec2(fx1 + 4.0f, y + 0.5f * (row_h - 3.0f - line)), kLabel, value.c_str());
+    y += row_h;
+  }
+  dl->AddLine(ImVec2(ax.zero, a.y), ImVec2(ax.zero, b.y), kZero);
+  if (ImGui::IsItemHovered()) tooltip(valuesText(m).c_str());
+}
+
+}  // namespace ui::detail
