@@ -1497,7 +1497,10 @@ struct EditRig {
   app::FrameDriver d;
   EditRig() {
     d.session().load("pendulum_small_angle");
-    d.applyCommand(ui::NewScene{});
+    std::vector<ui::Command> commands;
+    app::onKeyPress(d, GLFW_KEY_N, /*ctrl=*/true, /*shift=*/false, commands);  // File: New
+    REQUIRE(commands.size() == 1);
+    d.applyCommand(commands[0]);
     d.camera().planar = true;
     d.camera().frame(glm::vec3(-2.0f, -3.0f, 0.0f), glm::vec3(2.0f, 1.0f, 0.0f));
     d.mouse().setViewport(400, 880, 720);
@@ -1608,7 +1611,7 @@ TEST_CASE(
   CHECK_FALSE(s.apply(ui::EditSetMass{1, std::nan("")}, &msg));
   CHECK(msg == "a particle's mass must be a finite number > 0, not nan");
   CHECK(r.model().spring_a.empty());  // nothing refused left a trace
-  CHECK(s.undoDepth() == 3);  // New, 2 particles
+  CHECK(s.undoDepth() == 3);          // New, 2 particles
   // the status line of the window says it too
   r.d.applyCommand(ui::EditAddSpring{1, 1});
   CHECK(r.d.status() == "a spring needs two different particles, not particle 1 to itself");
@@ -1620,6 +1623,26 @@ TEST_CASE(
   CHECK(s.selection() == std::vector<int>{0});
   REQUIRE(s.apply(ui::EditDelete{}, &msg));
   CHECK(r.model().particles() == 2);
+}
+
+TEST_CASE("app: an edit that makes the current dt unstable shows on the limit line before Run") {
+  EditRig r;
+  app::Session& s = r.d.session();
+  r.click(0.0, -1.0);
+  std::string msg;
+  ui::PanelModel pm;
+  s.fillPanel(pm);
+  CHECK(pm.dt_limit == 0.0);  // a free particle: nothing oscillates, no limit
+  // a spring of 1e7 N/m on 1 kg: omega = 3162 rad/s, rk4's limit 2 sqrt(2) / omega = 0.89 ms,
+  // below the scene's 1 ms
+  REQUIRE(s.apply(ui::SetNewSpring{1e7, 0.0, 1.0}, &msg));
+  r.drag(0.0, 0.0, 0.0, -1.0);
+  REQUIRE(r.model().spring_a.size() == 1);
+  REQUIRE(s.paused());
+  s.fillPanel(pm);
+  CHECK(pm.dt_limit == doctest::Approx(2.0 * std::sqrt(2.0) / std::sqrt(1e7)).epsilon(1e-6));
+  REQUIRE(pm.lanes.size() == 1);
+  CHECK(pm.lanes[0].dt_over_limit > 1.0);
 }
 
 TEST_CASE("app: undo keeps at most kUndoDepth edits, the oldest going first") {

@@ -842,6 +842,9 @@ TEST_CASE("ui: the help overlay lists every binding") {
   CHECK(has("F", "frame"));
   CHECK(has("Ctrl+left-drag", "grab"));
   CHECK(has("Paused: left-drag on a body", "place"));
+  CHECK(has("E", "edit mode"));
+  CHECK(has("Ctrl+Z / Ctrl+Shift+Z", "undo"));
+  CHECK(has("Ctrl+N", "new scene"));
   CHECK(has("Space", "pause"));
   CHECK(has("Right arrow", "10 steps"));
   CHECK(has("R or Backspace", "reset"));
@@ -854,7 +857,9 @@ TEST_CASE("ui: the help overlay lists every binding") {
   CHECK(has("Ctrl+R", "record"));
   CHECK(has("T", "trail"));
   CHECK(has("Ctrl+S", "save the scene"));
-  CHECK(b.size() == 18);
+  CHECK(has("P", "pin"));
+  CHECK(has("Delete", "delete"));
+  CHECK(b.size() == 24);
 
   Harness h;
   bool open = true;
