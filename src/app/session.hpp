@@ -176,6 +176,7 @@ class Session {
   bool addLane(int source, const std::string& integrator, double dt, const std::string& setup,
                std::string& why);
   void sampleLane(int i, const Eigen::VectorXd& primaryPositions);
+  void samplePeriods();  // each lane's phase coordinate into its period meter
   // The runaway rule on every lane (lane 0 with its energy e, where the caller has it).
   void checkRunaways(const sim::Energy* e);
   // An edit: the scene as it starts now (savedDef), changed; on success the old one goes on the
@@ -195,6 +196,7 @@ class Session {
   void fillPhysics(ui::PanelModel& pm) const;
   void fillPlots(ui::PanelModel& pm) const;
   void fillLanes(ui::PanelModel& pm) const;
+  void fillPeriod(int i, ui::LaneRow& row) const;
   void fillEnergyBars(ui::PanelModel& pm) const;
   ui::ParameterControl control(const sim::ParameterInfo& row) const;
   std::string automaticFormat(sim::Parameter p) const;

@@ -93,7 +93,21 @@ struct LaneRow {
   std::span<const float> drift;     // |E - E0| / reference (log plot)
   std::span<const float> distance;  // m, the largest distance of a body from lane 0's (log plot)
   std::span<const float> residual;  // the ledger's balance |E - E0 + W_diss - W_ext| / reference
+  // the period readout (docs/lab.md#period): the phase coordinate's period (0: none yet) from
+  // `crossings` upward crossings, the theory's where the scene has one (0: none), and the
+  // integrator's period error (period - theory) / theory
+  double period = 0.0;  // s
+  int crossings = 0;
+  double theory_period = 0.0;  // s
+  double period_error = 0.0;
 };
+// A lane's period readout as the panel shows it: "period 2.0071 s (12 crossings)  theory
+// 2.0064 s  error +3.5e-4", without the theory where there is none, or "period: no oscillation
+// yet"; in a narrow panel its two parts on two lines: the measurement, and the theory with the
+// error (empty where there is no theory).
+std::string periodLine(const LaneRow& row);
+std::string periodMeasured(const LaneRow& row);
+std::string periodTheory(const LaneRow& row);
 
 // The stability map of the current scene and lane 0's integrator
 // (docs/lab.md#stability-limits-the-map-and-orders): cells over dt (columns) and stiffness scale
