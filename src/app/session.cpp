@@ -28,6 +28,7 @@ void Session::reload() {
 }
 
 void Session::start() {
+  ++systems_built_;
   jobs_.stopAll();
   const scene::Built& b = built();
   lanes_.reset(b, b.state, def().integrator, def().dt);
@@ -143,6 +144,22 @@ void Session::setGrab(int body, const sim::Vec3& target) {
   scene_.built().setGrab(body, target, grab_stiffness_);
   lanes_.setGrab(body, target, grab_stiffness_);  // the hand on every lane's copy alike
   if (grabbed() != before) reanchor();
+}
+
+const lab::Equilibrium& Session::equilibrium() {
+  // what the equilibrium depends on: the system built (an edit or a load makes another), every
+  // parameter and the grab
+  std::vector<double> key{static_cast<double>(systems_built_), static_cast<double>(grabbed())};
+  for (const sim::ParameterInfo& row : sim::parameters()) {
+    key.push_back(built().parameter(row.parameter));
+    const sim::Vec3 v = built().vectorParameter(row.parameter);
+    key.insert(key.end(), {v.x(), v.y(), v.z()});
+  }
+  if (key != equilibrium_key_) {
+    equilibrium_ = lab::staticEquilibrium(built(), built().state);
+    equilibrium_key_ = std::move(key);
+  }
+  return equilibrium_;
 }
 
 bool Session::placeBody(int body, const sim::Vec3& target, std::string& why) {

@@ -15,6 +15,7 @@
 #include "app/loaded_scene.hpp"
 #include "app/plot_history.hpp"
 #include "app/stopwatch.hpp"
+#include "lab/equilibrium.hpp"
 #include "lab/events.hpp"
 #include "lab/history.hpp"
 #include "lab/lane_group.hpp"
@@ -111,6 +112,10 @@ class Session {
   // The scene as Save as writes it: the initial state and the parameters as they are now.
   scene::SceneDef savedDef() const;
   const std::string& lastSaved() const { return last_saved_; }  // the path of the last save
+
+  // --- the static equilibrium (lab/equilibrium.hpp) with the parameters as they are now: found
+  // when first asked for after a change of the scene, a parameter or the grab, then kept
+  const lab::Equilibrium& equilibrium();
 
   // --- edit mode and undo (docs/exploring.md#edit-mode; session_edit.cpp)
   bool editing() const { return editing_; }
@@ -222,8 +227,12 @@ class Session {
   std::string edit_message_;
   std::deque<scene::SceneDef> undo_;  // the oldest first
   std::vector<scene::SceneDef> redo_;
-  ui::SetNewSpring new_spring_;                    // what the next spring and particle get
-  ui::SetEditTool tool_;                           // what a click on empty space puts there
+  ui::SetNewSpring new_spring_;  // what the next spring and particle get
+  ui::SetEditTool tool_;
+  // the equilibrium found, and what it was found for: the system and its parameters
+  lab::Equilibrium equilibrium_;
+  long long systems_built_ = 0;                    // loads and edits: each starts on another system
+  std::vector<double> equilibrium_key_;            // what a click on empty space puts there
   double grab_stiffness_ = kDefaultGrabStiffness;  // N/m
   int phase_coordinate_ = 0;
   double last_sample_t_ = -1.0;  // s, the clock time of the last sample (-1: none)
