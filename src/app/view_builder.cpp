@@ -234,6 +234,10 @@ void ViewBuilder::fillTrails(const Session& s, bool advance) {
 void ViewBuilder::fillGrabLine(const Session& s) {
   grab_line_.clear();
   if (shown_state) return;  // a ghost is not held
+  if (guide_line.size() == 6) {
+    grab_line_ = guide_line;
+    return;
+  }
   const int grabbed = s.grabbed();
   const int p = grabbed >= 0 ? pointOfBody(s, grabbed) : -1;
   if (p < 0 || 3 * p + 2 >= static_cast<int>(pos_.size())) return;
