@@ -27,6 +27,26 @@ void Session::reload() {
   start();
 }
 
+namespace {
+// Of the coordinates of the body that coordinate j belongs to (a particle's x, y, z; a bob's one
+// angle), the one that moves most in the scene's first step: a mass on a vertical spring is
+// plotted, and its period read, along y, not along an x that never moves.
+int movingCoordinate(const scene::Built& b, int j) {
+  const Eigen::Index perBody = b.bodies() > 0 ? b.state.x.size() / b.bodies() : 1;
+  if (perBody <= 1 || j < 0 || j >= b.state.x.size()) return j;
+  const Eigen::Index first = j - j % perBody;
+  lab::Lane probe(
+      b, b.state,
+      b.accepts(sim::Method::SymplecticEuler) ? sim::Method::SymplecticEuler : sim::Method::Rk4,
+      Session::kPhaseProbeStep);
+  if (!probe.step()) return j;
+  const Eigen::VectorXd moved = (probe.state().x - b.state.x).segment(first, perBody).cwiseAbs();
+  Eigen::Index most = 0;
+  moved.maxCoeff(&most);
+  return moved[most] > 0.0 ? static_cast<int>(first + most) : j;
+}
+}  // namespace
+
 void Session::start() {
   ++systems_built_;
   jobs_.stopAll();
@@ -34,7 +54,7 @@ void Session::start() {
   lanes_.reset(b, b.state, def().integrator, def().dt);
   lane_omega_.clear();  // another system: the limit lines' frequencies afresh
   restart(b.state);
-  phase_coordinate_ = b.defaultPhaseCoordinate(kPhaseCoordinatesListed);
+  phase_coordinate_ = movingCoordinate(b, b.defaultPhaseCoordinate(kPhaseCoordinatesListed));
 }
 
 void Session::setEvents(std::vector<lab::Event> events) {

@@ -153,6 +153,8 @@ class Session {
   // The phase plot's choices: the first coordinates only, since the panel rebuilds the list
   // every frame (a 256 x 256 cloth has 196 608).
   static constexpr int kPhaseCoordinatesListed = 3000;
+  // The step of the probe that picks which of the plotted body's coordinates moves
+  static constexpr double kPhaseProbeStep = 1e-3;  // s
   // Lanes on screen at once (lane 0 included).
   static constexpr int kMaxLanes = lab::LaneGroup::kMaxLanes;
 
