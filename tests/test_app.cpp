@@ -1697,6 +1697,30 @@ TEST_CASE("app: edit mode's tools put a chain, a cloth patch, a jelly box or a m
   CHECK(msg == "tool 9: no such tool");
 }
 
+TEST_CASE("app: edit mode: Shift+drag on empty space draws a box that selects what it holds") {
+  EditRig r;
+  app::Session& s = r.d.session();
+  r.click(0.0, -1.0);
+  r.click(0.0, -2.0);
+  r.click(1.5, -2.5);
+  REQUIRE(r.model().particles() == 4);
+  r.click(1.5, -2.5);  // a selection the box replaces
+  const glm::dvec2 a = r.pixel(-0.5, -0.5), b = r.pixel(0.5, -2.2);
+  r.d.mouse().press(B::Left, false, true, a.x, a.y, r.time += 1.0, false);
+  r.d.mouse().move(b.x, b.y);
+  const auto box = r.d.mouse().selectionBox();
+  REQUIRE(box);
+  CHECK((*box)[2] == b.x);
+  r.d.mouse().release(b.x, b.y);
+  CHECK_FALSE(r.d.mouse().selectionBox());
+  CHECK(s.selection() == std::vector<int>{1, 2});
+  CHECK(r.model().particles() == 4);  // the Shift+press added nothing
+  // P pins both
+  r.key(GLFW_KEY_P);
+  CHECK(r.model().inv_mass[1] == 0.0);
+  CHECK(r.model().inv_mass[2] == 0.0);
+}
+
 TEST_CASE("app: undo keeps at most kUndoDepth edits, the oldest going first") {
   EditRig r;
   app::Session& s = r.d.session();

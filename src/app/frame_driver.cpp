@@ -185,6 +185,7 @@ ui::PanelModel FrameDriver::panelModel(const StepPolicy& policy) const {
   }
   fillDisplay(pm);
   pm.equilibrium_note = show_equilibrium_ ? equilibrium_note_ : std::string();
+  if (const auto box = mouse_.selectionBox()) pm.selection_box.assign(box->begin(), box->end());
   pm.clock_locked = policy.locked() && !options_.hide_frame_times;
   return pm;
 }
@@ -258,6 +259,7 @@ void FrameDriver::drawOverlays(const ui::PanelModel& pm, std::vector<ui::Command
     auto b = ui::drawDivergenceBanner(pm);
     cmds.insert(cmds.end(), b.begin(), b.end());
   }
+  ui::drawSelectionBox(pm);
   if (options_.show_ui) {
     ui::drawStrainLegend(pm);
     ui::drawStatus(pm);  // after the legend, so it can stand above it
@@ -385,7 +387,7 @@ void FrameDriver::drawEquilibrium(const render::Camera& cam, const render::DrawO
                                   int width, int height) {
   if (!show_equilibrium_) return;
   const lab::Equilibrium& e = session_.equilibrium();  // found when first asked after a change
-  equilibrium_note_ = e.why;  // the panel's, a frame later
+  equilibrium_note_ = e.why;                           // the panel's, a frame later
   if (!e.state) return;
   equilibrium_view_.shown_state = &*e.state;
   const render::SceneView& view = equilibrium_view_.build(session_, false);

@@ -1,5 +1,6 @@
 #include "app/mouse.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace app {
@@ -63,15 +64,44 @@ void MouseControl::editPress(bool shift, double x, double y) {
     grab_plane_ = hit;
     return;
   }
+  if (shift) {  // Shift+drag on empty space: a box that selects what it holds
+    box_ = true;
+    return;
+  }
   const glm::vec3 at = cursorOnPlane(x, y, camera_.target);  // the plane through the orbit centre
   std::string why;  // a refusal is the Session's edit message, shown in the Edit section
   session_.apply(ui::EditPlaceTool{{at.x, at.y, at.z}}, &why);
+}
+
+std::optional<std::array<double, 4>> MouseControl::selectionBox() const {
+  if (!box_) return std::nullopt;
+  return std::array<double, 4>{press_x_, press_y_, x_, y_};
+}
+
+std::vector<int> MouseControl::bodiesInBox(double x, double y) const {
+  const render::SceneView& v = views_.build(session_, false);
+  const double x0 = std::min(x, press_x_), x1 = std::max(x, press_x_);
+  const double y0 = std::min(y, press_y_), y1 = std::max(y, press_y_);
+  std::vector<int> inside;
+  for (size_t i = 0; i * 3 + 2 < v.positions.size(); ++i) {
+    const glm::dvec2 p =
+        project(glm::vec3(v.positions[3 * i], v.positions[3 * i + 1], v.positions[3 * i + 2]));
+    const int body = ViewBuilder::bodyOfPoint(session_, static_cast<int>(i));
+    if (body >= 0 && p.x >= x0 && p.x <= x1 && p.y >= y0 && p.y <= y1) inside.push_back(body);
+  }
+  return inside;
 }
 
 void MouseControl::editRelease(double x, double y) {
   const int from = edit_from_;
   edit_from_ = -1;
   views_.guide_line.clear();
+  if (box_) {
+    box_ = false;
+    std::string why;  // the bodies are the scene's own: nothing to refuse
+    session_.apply(ui::EditSelectMany{bodiesInBox(x, y), false}, &why);
+    return;
+  }
   if (from < 0) return;
   glm::vec3 hit;
   const int to = bodyUnder(x, y, hit);
@@ -119,7 +149,7 @@ void MouseControl::release(double x, double y) {
   x_ = x, y_ = y;
   editRelease(x, y);
   if (grab_) session_.setGrab(-1, sim::Vec3::Zero());
-  orbit_ = pan_ = grab_ = false;
+  orbit_ = pan_ = grab_ = box_ = false;
   place_ = -1;
 }
 

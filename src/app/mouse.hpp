@@ -9,6 +9,9 @@
 // Presses that ImGui wants are ignored.
 #pragma once
 
+#include <array>
+#include <optional>
+
 #include <glm/glm.hpp>
 
 #include "app/session.hpp"
@@ -33,6 +36,8 @@ class MouseControl {
   void move(double x, double y);
   void scroll(double dy, bool uiCapture);
 
+  // The selection box being dragged in edit mode (framebuffer px: x0, y0, x1, y1), if one is.
+  std::optional<std::array<double, 4>> selectionBox() const;
   double x() const { return x_; }
   double y() const { return y_; }
 
@@ -61,6 +66,7 @@ class MouseControl {
   bool placed_ = false;  // it has moved since the press (the undo stack has the scene before)
   int edit_from_ = -1;   // in edit mode, the body a press started on
   bool edit_shift_ = false;
+  bool box_ = false;  // a Shift+drag on empty space in edit mode: a selection box from the press
   double press_x_ = 0.0, press_y_ = 0.0;
   glm::vec3 grab_plane_{0.0f};
   // A paused left press on a body within kPlaceRadius: place it from here on; false elsewhere.
@@ -69,6 +75,8 @@ class MouseControl {
   int bodyUnder(double x, double y, glm::vec3& hit) const;
   void editPress(bool shift, double x, double y);
   void editRelease(double x, double y);
+  // The bodies whose points are inside the box from the press to (x, y).
+  std::vector<int> bodiesInBox(double x, double y) const;
   // A click that moved less than this is a click, not a drag.
   static constexpr double kClickSlop = 4.0;  // px
 };

@@ -176,6 +176,16 @@ struct Session::EditApplier {
       sel.push_back(c.body);
     return Outcome::Applied;
   }
+  Outcome operator()(const ui::EditSelectMany& c) const {
+    for (const int b : c.bodies)
+      if (b < 0 || b >= s.built().bodies())
+        return why = "body " + std::to_string(b) + ": no such particle or bob", Outcome::Rejected;
+    auto& sel = s.selection_;
+    if (!c.add) sel.clear();
+    for (const int b : c.bodies)
+      if (std::find(sel.begin(), sel.end(), b) == sel.end()) sel.push_back(b);
+    return Outcome::Applied;
+  }
   Outcome operator()(const ui::EditTogglePin&) const {
     const auto sel = s.selection_;
     const double mass = s.new_spring_.mass;

@@ -7,6 +7,7 @@
 #include <array>
 #include <string>
 #include <variant>
+#include <vector>
 
 namespace ui {
 
@@ -152,6 +153,10 @@ struct EditSelect {
   int body = -1;     // -1: select nothing
   bool add = false;  // Shift: add it to the selection (or take it out)
 };
+struct EditSelectMany {  // a box's bodies
+  std::vector<int> bodies;
+  bool add = false;  // Shift: added to the selection; else they are the selection
+};
 struct EditTogglePin {};  // the selected particles
 struct EditDelete {};     // the selected particles, with their springs
 struct EditSetMass {
@@ -184,7 +189,7 @@ using Command =
                  SaveMapPng, SetEditMode, EditAddParticle, EditAddSpring, EditMoveBody, EditSelect,
                  EditTogglePin, EditDelete, EditSetMass, EditSetSpring, EditSetLink, EditAddLink,
                  EditRemoveLink, SetNewSpring, NewScene, Undo, Redo, EditPlaceTool, SetEditTool,
-                 StartStopwatch, StopStopwatch, ResetStopwatch>;
+                 EditSelectMany, StartStopwatch, StopStopwatch, ResetStopwatch>;
 
 // A visitor from lambdas, one per command type it handles (std::visit(Overloaded{...}, c)).
 template <class... F>

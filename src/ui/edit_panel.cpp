@@ -4,6 +4,7 @@
 // (each an undoable edit the Session checks).
 #include <imgui.h>
 
+#include <algorithm>
 #include <cstdio>
 
 #include "ui/widgets.hpp"
@@ -147,3 +148,19 @@ void editSection(const PanelModel& m, PanelState& st, std::vector<Command>& out)
 }
 
 }  // namespace ui::detail
+
+namespace ui {
+
+void drawSelectionBox(const PanelModel& m) {
+  if (m.selection_box.size() != 4) return;
+  const auto& b = m.selection_box;
+  const ImVec2 a(static_cast<float>(std::min(b[0], b[2])),
+                 static_cast<float>(std::min(b[1], b[3])));
+  const ImVec2 c(static_cast<float>(std::max(b[0], b[2])),
+                 static_cast<float>(std::max(b[1], b[3])));
+  ImDrawList* draw = ImGui::GetForegroundDrawList();
+  draw->AddRectFilled(a, c, IM_COL32(250, 210, 80, 30));
+  draw->AddRect(a, c, IM_COL32(250, 210, 80, 200));
+}
+
+}  // namespace ui

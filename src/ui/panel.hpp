@@ -213,6 +213,8 @@ struct PanelModel {
   bool show_wind = true;          // the wind's streaks, where a wind acts (drag > 0, wind not zero)
   bool show_equilibrium = false;  // the static equilibrium as a grey ghost
   std::string equilibrium_note;   // why there is none to show ("nothing holds it..."), if so
+  // edit mode's selection box being dragged, in framebuffer px (x0, y0, x1, y1); empty: none
+  std::vector<double> selection_box;
   bool surface = true;  // the system has a drawn surface (cloth): the Wireframe choice applies
   bool planar = false;  // the view is 2-D: left-drag pans instead of orbiting
   // the status line (a failed load, a saved screenshot): drawn by drawStatus until the app clears
@@ -302,6 +304,8 @@ struct PanelState {
 // costs most, e.g. "simulation is the bottleneck: 38 ms of 50 ms"; empty otherwise.
 std::string costSummary(const PanelModel& model);
 // Draws the panel window; returns the commands the user issued this frame.
+// Edit mode's selection box (PanelModel::selection_box), outlined over the scene.
+void drawSelectionBox(const PanelModel& model);
 std::vector<Command> drawPanel(const PanelModel& model, PanelState& state);
 // The divergence banner, at the top centre of the scene viewport (right of scene_viewport_x), with
 // the report's numbers shortened (compactNumbers) and the buttons "Reset" and "Back 1 s" (Rewind;
