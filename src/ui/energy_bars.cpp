@@ -15,7 +15,6 @@ namespace ui::detail {
 
 namespace {
 
-constexpr float kBaseFontSize = 13.0f;  // px: ImGui's default font at UI scale 1
 constexpr ImU32 kFrame = IM_COL32(20, 22, 28, 255);
 constexpr ImU32 kZero = IM_COL32(150, 150, 160, 255);
 constexpr ImU32 kLabel = IM_COL32(190, 190, 200, 255);

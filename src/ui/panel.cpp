@@ -23,8 +23,6 @@ using detail::tip;
 
 namespace {
 
-constexpr float kBaseFontSize = 13.0f;  // px: ImGui's default font at UI scale 1
-
 // A path (empty: the default shown greyed) and Save as (Ctrl+S): the scene as it starts now.
 void saveAs(const PanelModel& m, PanelState& st, std::vector<Command>& out) {
   ItemProbe* probe = st.probe;
@@ -444,7 +442,7 @@ std::vector<Command> drawPanel(const PanelModel& model, PanelState& state) {
   const ImGuiIO& io = ImGui::GetIO();
   // the panel's first size at UI scale 1, grown with the font (a 4K clip's panel is 3x)
   constexpr float kWidth = 420.0f, kMargin = 10.0f, kFallbackHeight = 600.0f;
-  const float scale = ImGui::GetFontSize() / kBaseFontSize;
+  const float scale = ImGui::GetFontSize() / detail::kBaseFontSize;
   ImGui::SetNextWindowPos(ImVec2(kMargin, kMargin), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowSize(
       ImVec2(kWidth * scale,

@@ -14,8 +14,6 @@ namespace ui::detail {
 
 namespace {
 
-constexpr float kBaseFontSize = 13.0f;  // px: ImGui's default font at UI scale 1
-
 constexpr ImU32 kKinetic = IM_COL32(240, 150, 50, 255);
 constexpr ImU32 kPotential = IM_COL32(80, 160, 255, 255);
 constexpr ImU32 kTotal = IM_COL32(235, 235, 235, 255);

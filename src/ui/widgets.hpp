@@ -13,6 +13,9 @@
 
 namespace ui::detail {
 
+// px: ImGui's default font at UI scale 1, against which sizes grow with the font
+inline constexpr float kBaseFontSize = 13.0f;
+
 // A tooltip on the last item: its unit and meaning. Call it after every other query on the item.
 void tip(const char* text);
 // A tooltip now, wrapped so that it fits the display (every tooltip of the panel goes through it).
