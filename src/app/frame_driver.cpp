@@ -156,6 +156,7 @@ bool FrameDriver::applyDisplay(const ui::Command& c) {
           [this](const ui::SetShowTrails& s) { return draw_.show_trails = s.on, true; },
           [this](const ui::SetShowSprings& s) { return draw_.show_lines = s.on, true; },
           [this](const ui::SetShowWind& s) { return draw_.show_wind = s.on, true; },
+          [this](const ui::SetShowArrows& s) { return draw_.show_arrows = s.on, true; },
           [this](const ui::SetPacing& s) {
             options_.pacing = s.smooth ? Pacing::SmoothFrames : Pacing::RealTimeMotion;
             return true;
@@ -203,6 +204,9 @@ void FrameDriver::fillDisplay(ui::PanelModel& pm) const {
   pm.show_trails = draw_.show_trails;
   pm.show_springs = draw_.show_lines;
   pm.show_wind = draw_.show_wind;
+  pm.show_arrows = draw_.show_arrows;
+  pm.arrow_velocity_scale = session_.arrowScales().velocity;
+  pm.arrow_acceleration_scale = session_.arrowScales().acceleration;
   pm.recording = recording_;
   pm.recording_label = recording_label_;
   pm.clip_size = clip_size_;

@@ -34,6 +34,7 @@ void Session::start() {
   lane_omega_.clear();  // another system: the limit lines' frequencies afresh
   restart(b.state);
   phase_coordinate_ = b.defaultPhaseCoordinate(kPhaseCoordinatesListed);
+  arrow_scales_ = arrowScalesFor(b.scales().length);
 }
 
 void Session::setEvents(std::vector<lab::Event> events) {
@@ -87,6 +88,7 @@ bool Session::stepOnce() {
     return false;
   }
   keepState();
+  motion_.record(lanes_, tracedBody());
   return true;
 }
 
@@ -197,6 +199,15 @@ void Session::sampleLane(int i, const Eigen::VectorXd& primaryPositions) {
       std::abs(lane.ledger().residual) / sim::driftReference(lane.e0(), lane.scales());
   plots_.pushLane(i, static_cast<float>(time()), static_cast<float>(std::abs(lane.drift())),
                   static_cast<float>(distance), static_cast<float>(residual));
+}
+
+int Session::tracedBody() const {
+  return bodyOfCoordinate(built(), state(), phase_coordinate_);
+}
+
+BodyMotion Session::tracedMotion(int lane) const {
+  if (lane < 0 || lane >= laneCount()) return {};
+  return motion_.motion(lanes_[lane], lane, tracedBody());
 }
 
 std::string Session::summary(const std::optional<sim::Divergence>& d) {

@@ -24,7 +24,8 @@ struct DrawOptions {
   float point_scale = 1.0f;    // multiplies every radius
   bool show_points = true, show_lines = true, show_surface = true, wireframe = false;
   bool show_grid = true, show_axes = true, show_trails = true;
-  bool show_wind = true;  // SceneView::wind_streaks
+  bool show_wind = true;     // SceneView::wind_streaks
+  bool show_arrows = false;  // SceneView::arrows
   // a 3-D scene casts a soft planar shadow on the ground grid (a contact cue: how high is it?);
   // drawn only with the grid, which defines the ground
   bool show_shadow = true;

@@ -75,6 +75,9 @@ struct SetShowSprings {
 struct SetShowWind {
   bool on = true;  // the wind's streaks
 };
+struct SetShowArrows {
+  bool on = false;  // the traced body's velocity and acceleration (docs/exploring.md#arrows)
+};
 struct SetPacing {
   // false: real-time motion (stepping may take the frame budget down to ~20 frames/s before the
   // clock slows); true: smooth frames (60 frames/s)
@@ -173,7 +176,8 @@ using Command =
                  RunStabilityMap, CancelStabilityMap, MeasureOrder, SaveMapPng, SetEditMode,
                  EditAddParticle, EditAddSpring, EditMoveBody, EditSelect, EditTogglePin,
                  EditDelete, EditSetMass, EditSetSpring, EditSetLink, EditAddLink, EditRemoveLink,
-                 SetNewSpring, NewScene, Undo, Redo, StartStopwatch, StopStopwatch, ResetStopwatch>;
+                 SetNewSpring, NewScene, Undo, Redo, StartStopwatch, StopStopwatch, ResetStopwatch,
+                 SetShowArrows>;
 
 // A visitor from lambdas, one per command type it handles (std::visit(Overloaded{...}, c)).
 template <class... F>

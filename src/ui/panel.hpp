@@ -232,6 +232,11 @@ struct PanelModel {
   // the stopwatch on simulated time (docs/lab.md#the-stopwatch)
   double stopwatch = 0.0;  // s
   bool stopwatch_running = false;
+
+  // measuring tools (docs/exploring.md#arrows): the traced body's arrows and their fixed scales
+  bool show_arrows = false;
+  double arrow_velocity_scale = 0.1;       // m of arrow per m/s
+  double arrow_acceleration_scale = 0.01;  // m of arrow per m/s²
 };
 
 // Testing aid (tests/test_ui.cpp): when a probe is given, every widget drawn reports its name (its
