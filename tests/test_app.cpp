@@ -1446,6 +1446,7 @@ TEST_CASE("app: the panel's wind reaches the system, and the view draws it where
 
 #include "app/frame_driver.hpp"
 #include "app/key_table.hpp"
+#include "scene/edit.hpp"
 
 TEST_CASE("app: Ctrl+S saves the scene as it starts now, and springlab run loads it the same") {
   using namespace testutil;
@@ -1497,7 +1498,10 @@ struct EditRig {
   app::FrameDriver d;
   EditRig() {
     d.session().load("pendulum_small_angle");
-    d.applyCommand(ui::NewScene{});
+    std::vector<ui::Command> commands;
+    app::onKeyPress(d, GLFW_KEY_N, /*ctrl=*/true, /*shift=*/false, commands);  // File: New
+    REQUIRE(commands.size() == 1);
+    d.applyCommand(commands[0]);
     d.camera().planar = true;
     d.camera().frame(glm::vec3(-2.0f, -3.0f, 0.0f), glm::vec3(2.0f, 1.0f, 0.0f));
     d.mouse().setViewport(400, 880, 720);
@@ -1536,6 +1540,8 @@ TEST_CASE(
   REQUIRE(s.editing());
   REQUIRE(s.paused());
   REQUIRE(r.model().particles() == 1);
+  CHECK(s.sceneName() == "New scene");
+  CHECK(s.savePath() == "new_scene-edited.json");
   // E leaves edit mode and enters it again
   r.key(GLFW_KEY_E);
   CHECK_FALSE(s.editing());
@@ -1620,6 +1626,64 @@ TEST_CASE(
   CHECK(s.selection() == std::vector<int>{0});
   REQUIRE(s.apply(ui::EditDelete{}, &msg));
   CHECK(r.model().particles() == 2);
+}
+
+TEST_CASE("app: an edit that makes the current dt unstable shows on the limit line before Run") {
+  EditRig r;
+  app::Session& s = r.d.session();
+  r.click(0.0, -1.0);
+  std::string msg;
+  ui::PanelModel pm;
+  s.fillPanel(pm);
+  CHECK(pm.dt_limit == 0.0);  // a free particle: nothing oscillates, no limit
+  // a spring of 1e7 N/m on 1 kg: omega = 3162 rad/s, rk4's limit 2 sqrt(2) / omega = 0.89 ms,
+  // below the scene's 1 ms
+  REQUIRE(s.apply(ui::SetNewSpring{1e7, 0.0, 1.0}, &msg));
+  r.drag(0.0, 0.0, 0.0, -1.0);
+  REQUIRE(r.model().spring_a.size() == 1);
+  REQUIRE(s.paused());
+  s.fillPanel(pm);
+  CHECK(pm.dt_limit == doctest::Approx(2.0 * std::sqrt(2.0) / std::sqrt(1e7)).epsilon(1e-6));
+  REQUIRE(pm.lanes.size() == 1);
+  CHECK(pm.lanes[0].dt_over_limit > 1.0);
+}
+
+TEST_CASE("app: edit mode's tools put a chain, a cloth patch, a jelly box or a mesh at the click") {
+  EditRig r;
+  app::Session& s = r.d.session();
+  std::string msg;
+  const auto counts = [&] {
+    return std::pair{r.model().particles(), static_cast<int>(r.model().spring_a.size())};
+  };
+  REQUIRE(s.apply(ui::SetNewSpring{500.0, 0.1, 2.0}, &msg));
+  REQUIRE(s.apply(ui::SetEditTool{int(scene::EditTool::Chain), ""}, &msg));
+  r.click(-1.0, 0.0);  // a fixed pivot and 5 links below it
+  CHECK(counts() == std::pair{1 + 6, 5});
+  CHECK(r.model().inv_mass[1] == 0.0);
+  CHECK(r.model().stiffness[0] == 500.0);
+  CHECK(r.model().mass[2] == 2.0);
+  REQUIRE(s.apply(ui::SetEditTool{int(scene::EditTool::ClothPatch), ""}, &msg));
+  r.click(1.0, -1.0);  // 9 x 9 particles
+  CHECK(counts().first == 7 + 81);
+  CHECK(s.built().planar());  // a hanging sheet in the x-y plane keeps a planar scene planar
+  REQUIRE(s.apply(ui::SetEditTool{int(scene::EditTool::Mesh), "no_such.obj"}, &msg));
+  CHECK_FALSE(s.apply(ui::EditPlaceTool{{0.0, -2.0, 0.0}}, &msg));
+  CHECK(msg.rfind("mesh file: ", 0) == 0);
+  CHECK(msg.find("no_such.obj") != std::string::npos);
+  const std::string flag = std::string(SPRINGLAB_SOURCE_DIR) + "/assets/meshes/tablecloth.obj";
+  REQUIRE(s.apply(ui::SetEditTool{int(scene::EditTool::Mesh), flag}, &msg));
+  const int before = counts().first;
+  REQUIRE_MESSAGE(s.apply(ui::EditPlaceTool{{0.0, -2.0, 0.0}}, &msg), msg);
+  CHECK(counts().first > before);
+  REQUIRE(s.apply(ui::SetEditTool{int(scene::EditTool::JellyBox), ""}, &msg));
+  REQUIRE(s.apply(ui::EditPlaceTool{{0.0, -2.0, 0.0}}, &msg));
+  CHECK_FALSE(s.built().planar());  // a jelly box is a 3-D body
+  // each tool is one edit: undo takes the box away whole
+  const int withBox = counts().first;
+  REQUIRE(s.apply(ui::Undo{}, &msg));
+  CHECK(withBox - counts().first == 125);
+  CHECK_FALSE(s.apply(ui::SetEditTool{9, ""}, &msg));
+  CHECK(msg == "tool 9: no such tool");
 }
 
 TEST_CASE("app: undo keeps at most kUndoDepth edits, the oldest going first") {

@@ -842,6 +842,9 @@ TEST_CASE("ui: the help overlay lists every binding") {
   CHECK(has("F", "frame"));
   CHECK(has("Ctrl+left-drag", "grab"));
   CHECK(has("Paused: left-drag on a body", "place"));
+  CHECK(has("E", "edit mode"));
+  CHECK(has("Ctrl+Z / Ctrl+Shift+Z", "undo"));
+  CHECK(has("Ctrl+N", "new scene"));
   CHECK(has("Space", "pause"));
   CHECK(has("Right arrow", "10 steps"));
   CHECK(has("R or Backspace", "reset"));
@@ -854,7 +857,9 @@ TEST_CASE("ui: the help overlay lists every binding") {
   CHECK(has("Ctrl+R", "record"));
   CHECK(has("T", "trail"));
   CHECK(has("Ctrl+S", "save the scene"));
-  CHECK(b.size() == 18);
+  CHECK(has("P", "pin"));
+  CHECK(has("Delete", "delete"));
+  CHECK(b.size() == 24);
 
   Harness h;
   bool open = true;
@@ -1392,4 +1397,44 @@ TEST_CASE("ui: Save map PNG under the stability map emits SaveMapPng and shows w
   map.saved = "cannot write PNG 'x/map.png': x/map.png: cannot open for writing: Not a directory";
   map.save_failed = true;
   CHECK(h.text(draw).find("cannot write PNG 'x/map.png'") != std::string::npos);
+}
+
+TEST_CASE(
+    "ui: the period readout shows each lane's period, theory and error under the phase plot") {
+  ui::LaneRow row;
+  CHECK(ui::periodLine(row) == "period: no oscillation yet");
+  row.period = 2.00711, row.crossings = 12;
+  CHECK(ui::periodLine(row) == "period 2.0071 s (12 crossings)");  // no theory
+  row.theory_period = 2.00641, row.period_error = 3.49e-4;
+  CHECK(ui::periodLine(row) == "period 2.0071 s (12 crossings)  theory 2.0064 s  error +3.5e-4");
+  CHECK(ui::periodMeasured(row) == "period 2.0071 s (12 crossings)");
+  CHECK(ui::periodTheory(row) == "theory 2.0064 s  error +3.5e-4");
+  row.period = 2.006;  // the trailing zero kept, as beside a theory of 2.0061
+  CHECK(ui::periodMeasured(row) == "period 2.0060 s (12 crossings)");
+  row.period_error = -1.2e-7;
+  CHECK(ui::periodLine(row).ends_with("error -1.2e-7"));
+
+  Harness h(1280, 1600);
+  Fixture f;
+  for (int i = 0; i < 2; ++i) {
+    ui::LaneRow lane;
+    lane.integrator = i == 0 ? "rk4" : "symplectic_euler";
+    lane.dt = 0.001;
+    lane.time = f.t, lane.drift = f.drift, lane.distance = f.drift;
+    if (i == 0) lane.period = 2.00711, lane.crossings = 12, lane.theory_period = 2.00641;
+    f.model.lanes.push_back(lane);
+  }
+  auto draw = f.panel(h);
+  h.frame(draw);
+  h.frame(draw);
+  REQUIRE(h.probe.find("period/0") != nullptr);
+  REQUIRE(h.probe.find("period/1") != nullptr);
+  CHECK(h.probe.find("period/0")->y0 > h.probe.find("phase plot")->y1);  // under the phase plot
+  ImGui::GetIO().MousePos = ImVec2(1279, 1599);  // no tooltip: it would end the text's log
+  h.frame(draw);
+  const std::string shown = h.text(draw);
+  // the panel is narrower than the line: the theory on a line of its own
+  CHECK(shown.find("period 2.0071 s (12 crossings)") != std::string::npos);
+  CHECK(shown.find("theory 2.0064 s  error +0.0e0") != std::string::npos);
+  CHECK(shown.find("period: no oscillation yet") != std::string::npos);
 }

@@ -53,6 +53,7 @@ constexpr KeyAction kKeyActions[] = {
      [](FrameDriver&, bool shift, Out& o) {
        o.push_back(shift ? ui::Command(ui::Redo{}) : ui::Command(ui::Undo{}));
      }},
+    {"Ctrl+N", GLFW_KEY_N, true, [](FrameDriver&, bool, Out& o) { o.push_back(ui::NewScene{}); }},
     {"Delete", GLFW_KEY_DELETE, false,
      [](FrameDriver&, bool, Out& o) { o.push_back(ui::EditDelete{}); }},
     {"P", GLFW_KEY_P, false, [](FrameDriver&, bool, Out& o) { o.push_back(ui::EditTogglePin{}); }},

@@ -25,8 +25,9 @@ class LoadedScene {
   const scene::Built& built() const { return *built_; }
   scene::Built& built() { return *built_; }
   const std::string& name() const { return name_; }
-  const std::string& path() const { return path_; }  // empty for a built-in
-  const std::string& arg() const { return arg_; }    // as given to load(): name or path
+  const std::string& path() const { return path_; }        // empty for a built-in
+  const std::string& arg() const { return arg_; }          // as given to load(): name or path
+  void setArg(std::string arg) { arg_ = std::move(arg); }  // a scene made in the window
 
   // The parameters back to those at load (cached factorisations are rebuilt).
   void restoreParameters() { built_->restore(*loaded_); }

@@ -65,7 +65,7 @@ void MouseControl::editPress(bool shift, double x, double y) {
   }
   const glm::vec3 at = cursorOnPlane(x, y, camera_.target);  // the plane through the orbit centre
   std::string why;  // a refusal is the Session's edit message, shown in the Edit section
-  session_.apply(ui::EditAddParticle{{at.x, at.y, at.z}}, &why);
+  session_.apply(ui::EditPlaceTool{{at.x, at.y, at.z}}, &why);
 }
 
 void MouseControl::editRelease(double x, double y) {

@@ -88,8 +88,17 @@ bool Session::stepOnce() {
     return false;
   }
   keepState();
+  samplePeriods();
   motion_.record(lanes_, tracedBody());
   return true;
+}
+
+// Every step, not every frame (docs/lab.md#period): a frame may span a good part of a fast
+// oscillation's period (a stiff spring, a high time scale), a step never does where it is stable.
+void Session::samplePeriods() {
+  for (int i = 0; i < laneCount(); ++i)
+    if (!lanes_[i].diverged())
+      plots_.pushPeriod(i, lanes_[i].system(), lanes_[i].state(), phase_coordinate_);
 }
 
 void Session::checkRunaways(const sim::Energy* e) {

@@ -184,15 +184,17 @@ class Session {
   bool addLane(int source, const std::string& integrator, double dt, const std::string& setup,
                std::string& why);
   void sampleLane(int i, const Eigen::VectorXd& primaryPositions);
+  void samplePeriods();  // each lane's phase coordinate into its period meter
   // The runaway rule on every lane (lane 0 with its energy e, where the caller has it).
   void checkRunaways(const sim::Energy* e);
   // An edit: the scene as it starts now (savedDef), changed; on success the old one goes on the
   // undo stack and the session starts on the new one (switchTo). False with `why`.
   template <class Change>
   bool edit(Change&& change, std::string& why);
-  // The session on `def` (an edit, undo, redo), keeping the scene's name, the lanes (integrators,
-  // dts, set-ups), pause and edit mode. False with `why` when it cannot be built.
-  bool switchTo(const scene::SceneDef& def, std::string& why);
+  // The session on `def` (an edit, undo, redo), keeping the scene's name (or taking `name`, with
+  // no file: a new scene), the lanes (integrators, dts, set-ups), pause and edit mode. False with
+  // `why` when it cannot be built.
+  bool switchTo(const scene::SceneDef& def, std::string& why, const std::string* name = nullptr);
   void pushUndo(scene::SceneDef def);
   Outcome applyEdit(const ui::Command& c, std::string& why);  // EditApplier, or NotMine
   bool undo(std::string& why);
@@ -202,6 +204,7 @@ class Session {
   void fillPhysics(ui::PanelModel& pm) const;
   void fillPlots(ui::PanelModel& pm) const;
   void fillLanes(ui::PanelModel& pm) const;
+  void fillPeriod(int i, ui::LaneRow& row) const;
   void fillEnergyBars(ui::PanelModel& pm) const;
   ui::ParameterControl control(const sim::ParameterInfo& row) const;
   std::string automaticFormat(sim::Parameter p) const;
@@ -228,6 +231,7 @@ class Session {
   std::deque<scene::SceneDef> undo_;  // the oldest first
   std::vector<scene::SceneDef> redo_;
   ui::SetNewSpring new_spring_;                    // what the next spring and particle get
+  ui::SetEditTool tool_;                           // what a click on empty space puts there
   double grab_stiffness_ = kDefaultGrabStiffness;  // N/m
   int phase_coordinate_ = 0;
   double last_sample_t_ = -1.0;  // s, the clock time of the last sample (-1: none)

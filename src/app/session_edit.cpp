@@ -23,6 +23,10 @@ std::size_t footprint(const scene::SceneDef& d) {
 }
 
 constexpr double kDegrees = 180.0 / std::numbers::pi;
+// A new scene's name on the panel's scene line, and its stem: Save as's default is
+// "new_scene-edited.json"
+constexpr const char* kNewSceneName = "New scene";
+constexpr const char* kNewSceneStem = "new_scene";
 }  // namespace
 
 void Session::pushUndo(scene::SceneDef def) {
@@ -35,7 +39,7 @@ void Session::pushUndo(scene::SceneDef def) {
   }
 }
 
-bool Session::switchTo(const scene::SceneDef& def, std::string& why) {
+bool Session::switchTo(const scene::SceneDef& def, std::string& why, const std::string* name) {
   struct KeptLane {
     std::string integrator, setup;
     double dt;
@@ -43,9 +47,9 @@ bool Session::switchTo(const scene::SceneDef& def, std::string& why) {
   std::vector<KeptLane> kept;
   for (int i = 1; i < laneCount(); ++i)
     kept.push_back({std::string(sim::info(lane(i).method()).name), lanes_.setup(i), lane(i).dt()});
-  const std::string name = scene_.name(), path = scene_.path();
+  const std::string newName = name ? *name : scene_.name(), path = name ? "" : scene_.path();
   try {
-    scene_.loadDef(def, name, path);  // throws: the old scene stays
+    scene_.loadDef(def, newName, path);  // throws: the old scene stays
   } catch (const scene::Error& e) {
     return why = e.what(), false;
   }
@@ -134,6 +138,19 @@ struct Session::EditApplier {
     const double mass = s.new_spring_.mass;
     return change([&](scene::SceneDef& d) { return scene::addParticle(d, at, mass); });
   }
+  Outcome operator()(const ui::SetEditTool& c) const {
+    if (c.tool < 0 || c.tool >= static_cast<int>(std::size(scene::kEditToolNames)))
+      return why = "tool " + std::to_string(c.tool) + ": no such tool", Outcome::Rejected;
+    s.tool_ = c;
+    return Outcome::Applied;
+  }
+  Outcome operator()(const ui::EditPlaceTool& c) const {
+    const sim::Vec3 at(c.at[0], c.at[1], s.built().planar() ? 0.0 : c.at[2]);
+    const scene::ToolSettings settings{s.new_spring_.stiffness, s.new_spring_.damping,
+                                       s.new_spring_.mass, s.tool_.mesh_file};
+    const auto tool = static_cast<scene::EditTool>(s.tool_.tool);
+    return change([&](scene::SceneDef& d) { return scene::addTool(d, tool, at, settings); });
+  }
   Outcome operator()(const ui::EditAddSpring& c) const {
     const ui::SetNewSpring n = s.new_spring_;
     return change(
@@ -195,7 +212,9 @@ struct Session::EditApplier {
     s.pushUndo(s.savedDef());
     s.redo_.clear();
     s.selection_.clear();
-    if (!s.switchTo(scene::newScene(), why)) return Outcome::Rejected;
+    const std::string name = kNewSceneName;
+    if (!s.switchTo(scene::newScene(), why, &name)) return Outcome::Rejected;
+    s.scene_.setArg(kNewSceneStem);
     s.editing_ = s.paused_ = true;  // a new scene is for building
     return Outcome::Applied;
   }
@@ -220,6 +239,10 @@ void Session::fillEdit(ui::PanelModel& pm) const {
   e.new_stiffness = new_spring_.stiffness, e.new_damping = new_spring_.damping;
   e.new_mass = new_spring_.mass;
   e.selection = selection_;
+  e.tool = tool_.tool;
+  e.tool_names.assign(std::begin(scene::kEditToolNames), std::end(scene::kEditToolNames));
+  e.mesh_file = tool_.mesh_file;
+  e.tool_takes_file = tool_.tool == static_cast<int>(scene::EditTool::Mesh);
   const scene::Built& b = built();
   if (const sim::PendulumModel* p = b.pendulum()) {
     e.pendulum = true;

@@ -183,6 +183,16 @@ void Session::fillPlots(ui::PanelModel& pm) const {
                        : "|E - E0| / S (scene energy scale)";
 }
 
+// Lane i's period readout (docs/lab.md#period): none for a lane that diverged.
+void Session::fillPeriod(int i, ui::LaneRow& row) const {
+  if (lanes_[i].diverged()) return;
+  if (const auto p = plots_.period(i)) row.period = p->period, row.crossings = p->crossings;
+  if (const auto theory = plots_.theoryPeriod(i, lanes_[i].system())) {
+    row.theory_period = *theory;
+    if (row.period > 0.0) row.period_error = lab::periodError(row.period, *theory);
+  }
+}
+
 // Each lane's energies split by source and its ledger, at the state it shows (a diverged lane's
 // last checked one), the balance recomputed there so that the bars always add up.
 void Session::fillEnergyBars(ui::PanelModel& pm) const {
@@ -225,6 +235,7 @@ void Session::fillLanes(ui::PanelModel& pm) const {
     row.drift = shown(series.drift, hidden);
     row.distance = shown(series.distance, hidden);
     row.residual = shown(series.residual, hidden);
+    fillPeriod(i, row);
     pm.lanes.push_back(std::move(row));
   }
   pm.history_size = static_cast<int>(history_.size());

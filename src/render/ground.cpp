@@ -24,6 +24,9 @@ constexpr float kGridMargin = 0.03f;      // gap under the lowest point, fractio
 constexpr float kGridLowerWithin = 0.5f;
 constexpr float kPlanarGridDepth = 0.25f;  // planar scenes: grid behind, fraction of the extent
 constexpr float kMinExtent = 1e-3f;        // m: a single point still gets a finite grid
+// m: the grid of a scene that is one point (a new scene's anchor, edit mode) is laid out as for a
+// scene this wide, so that it reads at the view's scale while things are built around it
+constexpr float kOnePointExtent = 1.0f;
 // the grid reaches this many scene extents or camera distances: it fills the view at any zoom
 constexpr float kGridReach = 3.0f;
 // cells from the centre to the edge: a few at least; at most 401 lines per direction, whose
@@ -85,7 +88,8 @@ bool GroundPass::place(const SceneView& v, size_t n) {
   glm::vec3 lo, hi;
   finiteBounds(v.positions, n, lo, hi);
   // the grid plane: x-z under the scene, or x-y behind a planar one
-  const float extent = std::max({hi.x - lo.x, hi.y - lo.y, hi.z - lo.z, kMinExtent});
+  const float spread = std::max({hi.x - lo.x, hi.y - lo.y, hi.z - lo.z});
+  const float extent = spread > 0.0f ? std::max(spread, kMinExtent) : kOnePointExtent;
   const float margin = kGridMargin * extent;
   const float floor = v.planar ? lo.z : lo.y;
   bool moved = false;

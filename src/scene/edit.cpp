@@ -4,6 +4,10 @@
 #include <cmath>
 #include <cstdio>
 
+#include "scene/generators.hpp"
+#include "scene/lattice.hpp"
+#include "scene/mesh_generator.hpp"
+
 namespace scene {
 
 namespace {
@@ -225,6 +229,85 @@ EditProblem setStartAngle(SceneDef& def, int link, double radians) {
   p.angles.resize(p.lengths.size(), 0.0);
   p.angles[size_t(link)] = radians;
   p.angular_velocities.assign(p.lengths.size(), 0.0);
+  return std::nullopt;
+}
+
+}  // namespace scene
+
+namespace scene {
+
+namespace {
+void addChainTool(MassSpringDef& ms, const Vec3& at, const ToolSettings& s) {
+  HangingChainParams p;
+  p.pivot = at;
+  p.segments = kToolChainLinks;
+  p.segment_length = kToolSize / kToolChainLinks;
+  p.mass = s.mass, p.stiffness = s.stiffness, p.damping = s.damping;
+  addHangingChain(ms, p);
+}
+
+void addClothTool(MassSpringDef& ms, const Vec3& at, const ToolSettings& s) {
+  ClothParams p;
+  p.nx = p.ny = kToolClothCells + 1;  // particles a side
+  p.width = p.height = kToolSize;
+  p.center = at;
+  p.mass = s.mass, p.stiffness = s.stiffness, p.damping = s.damping;
+  p.pins = ClothPins::TopCorners;
+  addCloth(ms, p);
+  ms.shadow_triangles.clear();  // the surface's own serves (a patch is coarse)
+  ms.surface_levels.clear();
+}
+
+void addJellyTool(MassSpringDef& ms, const Vec3& at, const ToolSettings& s) {
+  LatticeGrid g;
+  g.n = {kToolJellyCells + 1, kToolJellyCells + 1, kToolJellyCells + 1};
+  g.spacing = 0.5 * kToolSize / kToolJellyCells;  // a box half the tool's size: a block, not a room
+  g.center = at;
+  LatticeParams p;
+  p.mass = s.mass, p.stiffness = s.stiffness, p.damping = s.damping;
+  addLattice(ms, g, boxOccupancy(g), p);
+}
+
+EditProblem addMeshTool(MassSpringDef& ms, const Vec3& at, const ToolSettings& s) {
+  if (s.mesh_file.empty()) return std::string("mesh file: type an OBJ file's path first");
+  std::string problem;
+  // relative to the working folder: the origin stands for a scene file there
+  const auto mesh = readSceneMesh("./edit", s.mesh_file, problem);
+  if (!mesh) return "mesh file: " + problem;
+  if (mesh->mesh.vertices.empty()) return "mesh file: " + mesh->shown + " has no vertices";
+  const auto box = boundingBox(mesh->mesh.vertices);
+  MeshParams p;
+  p.mass = s.mass, p.stiffness = s.stiffness, p.damping = s.damping;
+  p.transform.translate = at - 0.5 * (box[0] + box[1]);
+  addMesh(ms, mesh->mesh, p, mesh->shown);
+  return std::nullopt;
+}
+}  // namespace
+
+EditProblem addTool(SceneDef& def, EditTool tool, const Vec3& at, const ToolSettings& s) {
+  if (tool == EditTool::Particle) return addParticle(def, at, s.mass);
+  if (auto bad = needMassSpring(def, kEditToolNames[int(tool)])) return bad;
+  if (!at.allFinite()) return std::string(kEditToolNames[int(tool)]) + ": not a finite point";
+  if (auto bad = checkPositive("the mass", s.mass)) return bad;
+  if (auto bad = checkPositive("the stiffness", s.stiffness)) return bad;
+  MassSpringDef& ms = def.mass_spring;
+  try {
+    switch (tool) {
+      case EditTool::Chain:
+        addChainTool(ms, at, s);
+        break;
+      case EditTool::ClothPatch:
+        addClothTool(ms, at, s);
+        break;
+      case EditTool::JellyBox:
+        addJellyTool(ms, at, s);
+        break;
+      default:
+        return addMeshTool(ms, at, s);
+    }
+  } catch (const Error& e) {  // a mesh's own problems ("NAME:LINE: what")
+    return std::string(e.what());
+  }
   return std::nullopt;
 }
 

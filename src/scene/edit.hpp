@@ -40,6 +40,30 @@ int springBetween(const SceneDef& def, int a, int b);
 EditProblem setSpring(SceneDef& def, int spring, double stiffness, double damping);
 EditProblem setRestLength(SceneDef& def, int spring, double restLength);
 
+// The generators as tools (docs/exploring.md#tools): a click in edit mode puts one at the cursor,
+// with the new-spring settings.
+enum class EditTool {
+  Particle,    // one particle
+  Chain,       // a chain hanging from a fixed particle at the cursor
+  ClothPatch,  // a sheet centred on the cursor, its top corners pinned
+  JellyBox,    // a lattice body (docs/scenes.md#lattice) centred on the cursor: a 3-D body
+  Mesh,        // an OBJ file's mesh (docs/scenes.md#mesh) centred on the cursor
+};
+struct ToolSettings {
+  double stiffness = 100.0, damping = 0.0;  // N/m, N s/m: every spring's
+  double mass = 1.0;                        // kg: a particle's, a chain link's, a whole body's
+  std::string mesh_file;                    // the Mesh tool's OBJ, relative to the working folder
+};
+// A tool's size: a chain's length, a cloth patch's side, a jelly box's edge (m).
+inline constexpr double kToolSize = 1.0;
+inline constexpr int kToolChainLinks = 5;
+inline constexpr int kToolClothCells = 8;
+inline constexpr int kToolJellyCells = 4;
+// The tools' names, in EditTool's order (the panel's list).
+inline constexpr const char* kEditToolNames[] = {"Particle", "Chain", "Cloth patch", "Jelly box",
+                                                 "Mesh file"};
+EditProblem addTool(SceneDef& def, EditTool tool, const Vec3& at, const ToolSettings& s);
+
 // --- pendulums
 // Another link below the last, as long and as heavy as it, hanging straight down at rest.
 EditProblem addLink(SceneDef& def);

@@ -134,6 +134,13 @@ struct SetEditMode {
 struct EditAddParticle {
   std::array<double, 3> at{};  // m
 };
+struct EditPlaceTool {  // the current tool (SetEditTool) at the point: a particle, a chain...
+  std::array<double, 3> at{};  // m
+};
+struct SetEditTool {
+  int tool = 0;           // scene::EditTool
+  std::string mesh_file;  // the Mesh file tool's OBJ
+};
 struct EditAddSpring {  // at rest at the particles' distance, with the new-spring settings
   int a = 0, b = 1;
 };
@@ -176,8 +183,8 @@ using Command =
                  RunStabilityMap, CancelStabilityMap, MeasureOrder, SaveMapPng, SetEditMode,
                  EditAddParticle, EditAddSpring, EditMoveBody, EditSelect, EditTogglePin,
                  EditDelete, EditSetMass, EditSetSpring, EditSetLink, EditAddLink, EditRemoveLink,
-                 SetNewSpring, NewScene, Undo, Redo, StartStopwatch, StopStopwatch, ResetStopwatch,
-                 SetShowArrows>;
+                 SetNewSpring, NewScene, Undo, Redo, EditPlaceTool, SetEditTool, StartStopwatch,
+                 StopStopwatch, ResetStopwatch, SetShowArrows>;
 
 // A visitor from lambdas, one per command type it handles (std::visit(Overloaded{...}, c)).
 template <class... F>

@@ -224,7 +224,7 @@ std::span<const ClipSize> clipSizes() {
 }
 
 std::span<const Binding> bindings() {
-  static constexpr std::array<Binding, 23> kBindings = {{
+  static constexpr std::array<Binding, 24> kBindings = {{
       {"Left-drag", "orbit (3-D scenes); pan (2-D scenes)"},
       {"Right-drag or Shift+left-drag", "pan"},
       {"Wheel", "zoom toward the cursor"},
@@ -237,6 +237,7 @@ std::span<const Binding> bindings() {
       {"P", "edit mode: pin / unpin the selected particles"},
       {"Delete", "edit mode: delete the selected particles"},
       {"Ctrl+Z / Ctrl+Shift+Z", "undo / redo an edit"},
+      {"Ctrl+N", "a new scene to build on (edit mode)"},
       {"Space", "pause / run"},
       {"Right arrow", "step (Shift: 10 steps)"},
       {"R or Backspace", "reset"},

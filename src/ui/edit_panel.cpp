@@ -4,6 +4,8 @@
 // (each an undoable edit the Session checks).
 #include <imgui.h>
 
+#include <cstdio>
+
 #include "ui/widgets.hpp"
 
 namespace ui::detail {
@@ -19,6 +21,30 @@ bool field(const char* label, double value, const char* format, const char* tool
   note(probe, label);
   tip(tooltip);
   return entered;
+}
+
+// What a click on empty space adds, and the Mesh file tool's path.
+void toolPicker(const EditView& e, PanelState& st, std::vector<Command>& out) {
+  const bool valid = e.tool >= 0 && e.tool < static_cast<int>(e.tool_names.size());
+  if (ImGui::BeginCombo("Click adds", valid ? e.tool_names[size_t(e.tool)].c_str() : "")) {
+    for (int i = 0; i < static_cast<int>(e.tool_names.size()); ++i)
+      if (ImGui::Selectable(e.tool_names[size_t(i)].c_str(), i == e.tool))
+        emit(out, SetEditTool{i, e.mesh_file});
+    ImGui::EndCombo();
+  }
+  note(st.probe, "Click adds");
+  tip("What a click on empty space puts there, with the new spring's k and damping and the new "
+      "mass: a particle; a chain of 5 links, 1 m, hanging from a fixed particle; a 1 m cloth "
+      "patch (8 x 8 cells) with its top corners pinned; a 0.5 m jelly box (a 3-D body); an OBJ "
+      "mesh centred on the cursor. The mass is a whole body's.");
+  if (!e.tool_takes_file) return;
+  if (st.edit_mesh_file[0] == '\0' && !e.mesh_file.empty())
+    std::snprintf(st.edit_mesh_file, sizeof st.edit_mesh_file, "%s", e.mesh_file.c_str());
+  if (ImGui::InputTextWithHint("OBJ file", "path/to/mesh.obj", st.edit_mesh_file,
+                               sizeof st.edit_mesh_file))
+    emit(out, SetEditTool{e.tool, st.edit_mesh_file});
+  note(st.probe, "OBJ file");
+  tip("The mesh the next click adds, relative to the working folder.");
 }
 
 void newSpring(const EditView& e, PanelState& st, std::vector<Command>& out) {
@@ -74,6 +100,7 @@ void bodies(const EditView& e, PanelState& st, std::vector<Command>& out) {
       emit(out, EditRemoveLink{});
   } else {
     ImGui::Text("%d particles, %d springs", e.particles, e.springs);
+    toolPicker(e, st, out);
     newSpring(e, st, out);
   }
   note(st.probe, "counts");

@@ -416,6 +416,7 @@ void diagnosticsSection(const PanelModel& m, PanelState& st, std::vector<Command
   tip("Coordinate shown in the phase plot (x, y, z of a particle in m, or a joint angle phi in "
       "rad) against its rate.");
   detail::phasePlot(m, probe);
+  detail::periodReadout(m, probe);
 }
 
 bool header(const char* label, ItemProbe* probe, const char* tooltip, bool startOpen = true) {

@@ -93,7 +93,21 @@ struct LaneRow {
   std::span<const float> drift;     // |E - E0| / reference (log plot)
   std::span<const float> distance;  // m, the largest distance of a body from lane 0's (log plot)
   std::span<const float> residual;  // the ledger's balance |E - E0 + W_diss - W_ext| / reference
+  // the period readout (docs/lab.md#period): the phase coordinate's period (0: none yet) from
+  // `crossings` upward crossings, the theory's where the scene has one (0: none), and the
+  // integrator's period error (period - theory) / theory
+  double period = 0.0;  // s
+  int crossings = 0;
+  double theory_period = 0.0;  // s
+  double period_error = 0.0;
 };
+// A lane's period readout as the panel shows it: "period 2.0071 s (12 crossings)  theory
+// 2.0064 s  error +3.5e-4", without the theory where there is none, or "period: no oscillation
+// yet"; in a narrow panel its two parts on two lines: the measurement, and the theory with the
+// error (empty where there is no theory).
+std::string periodLine(const LaneRow& row);
+std::string periodMeasured(const LaneRow& row);
+std::string periodTheory(const LaneRow& row);
 
 // The stability map of the current scene and lane 0's integrator
 // (docs/lab.md#stability-limits-the-map-and-orders): cells over dt (columns) and stiffness scale
@@ -128,6 +142,10 @@ struct EditView {
   int undo = 0, redo = 0;  // edits that can be undone / redone
   std::string message;     // the last refusal, empty after an edit that was done
   double new_stiffness = 100.0, new_damping = 0.0, new_mass = 1.0;  // N/m, N s/m, kg
+  int tool = 0;  // what a click on empty space adds: an index in tool_names (scene::EditTool)
+  std::vector<std::string> tool_names;
+  std::string mesh_file;         // the Mesh file tool's OBJ
+  bool tool_takes_file = false;  // the tool is the Mesh file one: the panel asks for the path
   int particles = 0, springs = 0, links = 0;
   std::vector<int> selection;
   // the first selected body (-1: none): its name, mass, pin; a bob's link length and start angle
@@ -276,6 +294,7 @@ struct PanelState {
   double lab_dt = 0.0;
   // and its own set-up, "stiffness_scale=4" (docs/lab.md#parameter-lanes; empty: the scene's)
   char lab_setup[256] = {};
+  char edit_mesh_file[256] = {};  // the Edit section's Mesh file tool path being typed
   // the energy bars: shown or not, and their scale (J) either side of zero, which grows at once
   // and shrinks slowly (docs/integrators.md#energy-bars)
   bool show_energy_bars = true;

@@ -447,4 +447,74 @@ void phasePlot(const PanelModel& m, ItemProbe* probe) {
       "m/s or rad/s). Closed curves: energy conserved; spirals: damping or numerical dissipation.");
 }
 
+// One line per lane, in its colour, under the phase plot: the coordinate's period beside the
+// theory and the integrator's period error (docs/lab.md#period).
+void periodReadout(const PanelModel& m, ItemProbe* probe) {
+  for (int i = 0; i < static_cast<int>(m.lanes.size()); ++i) {
+    const LaneRow& row = m.lanes[static_cast<size_t>(i)];
+    if (row.diverged) continue;
+    const LaneColour c = laneColour(i);
+    const ImVec4 colour(c.r, c.g, c.b, 1.0f);
+    const std::string line = periodLine(row);
+    if (ImGui::CalcTextSize(line.c_str()).x <= ImGui::GetContentRegionAvail().x) {
+      ImGui::TextColored(colour, "%s", line.c_str());
+    } else {  // a narrow panel: the theory and error on a line of their own, indented
+      ImGui::BeginGroup();
+      ImGui::TextColored(colour, "%s", periodMeasured(row).c_str());
+      ImGui::Indent(ImGui::GetFontSize());
+      ImGui::TextColored(colour, "%s", periodTheory(row).c_str());
+      ImGui::Unindent(ImGui::GetFontSize());
+      ImGui::EndGroup();
+    }
+    note(probe, "period/" + std::to_string(i));
+    tip("The phase coordinate's period: the mean spacing of its last upward crossings of its "
+        "centre (the midpoint of its last extremes), with the theory where the scene has one (a "
+        "mass on a spring: 2 pi sqrt(m/k); a simple pendulum: 2 pi sqrt(L/g) corrected for its "
+        "amplitude) and the integrator's period error (measured - theory) / theory. Starts "
+        "afresh after a seek, Reset or a change of stiffness, gravity or grab.");
+  }
+}
+
 }  // namespace ui::detail
+
+namespace ui {
+
+namespace {
+// "+3.5e-4": a relative error, always with its sign and exponent (errors span 1e-12 to 1)
+std::string signedExponent(double v) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%+.1e", v);
+  std::string s = buf;
+  const size_t e = s.find('e');
+  if (e == std::string::npos) return s;  // inf, nan
+  std::string exp = s.substr(e + 1);
+  const bool neg = exp[0] == '-';
+  exp.erase(0, 1);
+  exp.erase(0, std::min(exp.find_first_not_of('0'), exp.size() - 1));
+  return s.substr(0, e) + "e" + (neg ? "-" : "") + exp;
+}
+}  // namespace
+
+std::string periodMeasured(const LaneRow& row) {
+  if (row.crossings < 2) return "period: no oscillation yet";
+  char buf[96];
+  // "%#" keeps the trailing zeros: 2.0060 beside 2.0061, not 2.006
+  std::snprintf(buf, sizeof buf, "period %#.5g s (%d crossings)", row.period, row.crossings);
+  return buf;
+}
+
+std::string periodTheory(const LaneRow& row) {
+  if (!(row.theory_period > 0.0)) return {};
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "theory %#.5g s", row.theory_period);
+  std::string out = buf;
+  if (row.crossings >= 2) out.append("  error ").append(signedExponent(row.period_error));
+  return out;
+}
+
+std::string periodLine(const LaneRow& row) {
+  const std::string theory = periodTheory(row);
+  return theory.empty() ? periodMeasured(row) : periodMeasured(row) + "  " + theory;
+}
+
+}  // namespace ui

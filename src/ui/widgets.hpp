@@ -59,6 +59,8 @@ struct Series {
 void energyPlot(const PanelModel& model, ItemProbe* probe);
 void driftPlot(const PanelModel& model, ItemProbe* probe);
 void phasePlot(const PanelModel& model, ItemProbe* probe);
+// The period readout under it: a line per lane (docs/lab.md#period).
+void periodReadout(const PanelModel& model, ItemProbe* probe);
 // One curve per lane, in the lane's colour, on a log10 axis (zero at 1e-17).
 struct LanePlotSpec {
   const char* title;                        // the line above the plot
