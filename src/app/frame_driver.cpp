@@ -205,6 +205,7 @@ void FrameDriver::fillDisplay(ui::PanelModel& pm) const {
   pm.show_springs = draw_.show_lines;
   pm.show_wind = draw_.show_wind;
   pm.show_arrows = draw_.show_arrows;
+  pm.grid_spacing = draw_.show_grid && renderer_ ? renderer_->gridSpacing() : 0.0f;
   pm.arrow_velocity_scale = session_.arrowScales().velocity;
   pm.arrow_acceleration_scale = session_.arrowScales().acceleration;
   pm.recording = recording_;
@@ -265,6 +266,7 @@ void FrameDriver::drawOverlays(const ui::PanelModel& pm, std::vector<ui::Command
   }
   // the caption and the lanes' labels laid out together: they never overlap (ui/overlay_layout.hpp)
   ui::drawSceneOverlays(pm, options_.caption ? captionText() : std::string());
+  ui::drawMeasureLegend(pm);
   if (recording_) ui::drawRecordingIndicator(recording_label_);
   if (show_help_ || panel_state_.show_help) {
     bool open = true;

@@ -277,6 +277,12 @@ void Renderer::Impl::Passes::drawOverlays(const SceneView& v, const Frame& f,
   if (o.show_arrows) arrows.draw(v, f, o.tint, o.opacity);
 }
 
+float Renderer::gridSpacing() const {
+  if (!impl_->passes) return 0.0f;
+  const Grid& grid = impl_->passes->ground.grid();
+  return grid.valid ? grid.spacing : 0.0f;
+}
+
 Renderer::Renderer() : impl_(std::make_unique<Impl>()) {}
 Renderer::~Renderer() = default;
 

@@ -95,6 +95,8 @@ class Renderer {
   // can share a target.
   void draw(const SceneView& view, const Camera& camera, const DrawOptions& options, int width,
             int height);
+  // The ground grid's cell size as last drawn (m); 0 before a grid was drawn.
+  float gridSpacing() const;
 
  private:
   struct Impl;
