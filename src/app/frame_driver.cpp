@@ -205,7 +205,7 @@ void FrameDriver::fillDisplay(ui::PanelModel& pm) const {
   pm.show_springs = draw_.show_lines;
   pm.show_wind = draw_.show_wind;
   pm.show_arrows = draw_.show_arrows;
-  pm.grid_spacing = draw_.show_grid && renderer_ ? renderer_->gridSpacing() : 0.0f;
+  pm.grid_spacing = draw_.show_grid ? grid_spacing_ : 0.0f;
   pm.arrow_velocity_scale = session_.arrowScales().velocity;
   pm.arrow_acceleration_scale = session_.arrowScales().acceleration;
   pm.recording = recording_;
@@ -354,6 +354,7 @@ void FrameDriver::drawLanes(const render::SceneView& primary, const render::Came
   const int lanes = session_.laneCount();
   if (lanes == 1) {
     renderer_->draw(primary, cam, options, width, height);
+    grid_spacing_ = renderer_->gridSpacing();
     return;
   }
   const int x0 = options.viewport_width > 0 ? options.viewport_x : 0;
@@ -379,6 +380,8 @@ void FrameDriver::drawLanes(const render::SceneView& primary, const render::Came
       o.show_grid = o.show_axes = o.show_trails = o.show_shadow = false;
     }
     renderer_->draw(view, c, o, width, height);
+    // lane 0's grid: another lane's view places the renderer's grid afresh
+    if (i == 0) grid_spacing_ = renderer_->gridSpacing();
   }
 }
 
