@@ -1472,3 +1472,30 @@ TEST_CASE(
   // three lines: the grid, the velocity and the acceleration
   CHECK(r.y1 - r.y0 >= 3.0f * ImGui::GetTextLineHeight());
 }
+
+TEST_CASE("ui: a joint's angle is drawn beside it, in degrees") {
+  Harness g;
+  const std::vector<ui::JointLabel> joints = {{600.0f, 200.0f, 30.0}, {700.0f, 400.0f, -12.5}};
+  auto draw = [&] {
+    ui::drawJointAngles(joints, &g.probe);
+    return std::vector<ui::Command>{};
+  };
+  g.frame(draw);
+  for (size_t i = 0; i < joints.size(); ++i) {
+    const ui::ItemRect& r = g.item("joint angle/" + std::to_string(i));
+    // below and right of the joint, within a label's size of it
+    CHECK(r.x0 > joints[i].x);
+    CHECK(r.y0 > joints[i].y);
+    CHECK(r.x0 < joints[i].x + 20.0f);
+    CHECK(r.y0 < joints[i].y + 20.0f);
+    // "30.0°" / "-12.5°": five or six characters of the default font
+    CHECK(r.x1 - r.x0 > 5.0f * 6.0f);
+  }
+  // a joint behind the camera (not finite) is skipped, not drawn at a wild place
+  const std::vector<ui::JointLabel> bad = {{NAN, 0.0f, 10.0}};
+  g.frame([&] {
+    ui::drawJointAngles(bad, &g.probe);
+    return std::vector<ui::Command>{};
+  });
+  CHECK(g.probe.find("joint angle/0") == nullptr);
+}

@@ -312,6 +312,8 @@ std::vector<ui::Command> FrameDriver::renderFrame(StepPolicy& policy, int width,
   drawLanes(view, camera_, draw_, width, height);
   fbo.endScene(draw_.viewport_x);  // anti-aliasing of the scene, before the UI's sharp text
   if (options_.imgui) {
+    // with this frame's camera: drawn after the scene, over it, before the UI is rendered
+    if (draw_.show_arrows) ui::drawJointAngles(jointLabels(view));
     ImGui::Render();
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
   }
@@ -339,6 +341,24 @@ void FrameDriver::renderSceneOnly(render::Framebuffer& fbo, int width, int heigh
   renderer_->clear(clip, width, height);
   drawLanes(view, clipCamera, clip, width, height);
   fbo.endScene();
+}
+
+// Lane 0's pendulum links' angles at their upper joints (the pivot, then each bob but the last);
+// none for a mass-spring system.
+std::vector<ui::JointLabel> FrameDriver::jointLabels(const render::SceneView& view) const {
+  std::vector<ui::JointLabel> out;
+  if (!session_.built().pendulum()) return out;
+  const Eigen::VectorXd& phi = session_.primary().shownState().x;
+  for (Eigen::Index i = 0; i < phi.size(); ++i) {
+    const size_t p = static_cast<size_t>(i);  // link i's upper joint: point i (0 the pivot)
+    if (3 * p + 2 >= view.positions.size()) break;
+    const glm::dvec2 s = mouse_.project(
+        glm::vec3(view.positions[3 * p], view.positions[3 * p + 1], view.positions[3 * p + 2]));
+    // the angle as the scene file gives it, wrapped to (-180, 180]
+    const double deg = std::remainder(phi[i], 2.0 * std::numbers::pi) * 180.0 / std::numbers::pi;
+    out.push_back({static_cast<float>(s.x), static_cast<float>(s.y), deg});
+  }
+  return out;
 }
 
 ViewBuilder& FrameDriver::laneView(int lane) {

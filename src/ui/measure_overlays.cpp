@@ -67,4 +67,23 @@ void drawMeasureLegend(const PanelModel& model, ItemProbe* probe) {
   if (probe) probe->items.push_back({"measure legend", x0, y0, x1, y0 + h});
 }
 
+void drawJointAngles(const std::vector<JointLabel>& joints, ItemProbe* probe) {
+  const float scale = ImGui::GetFontSize() / 13.0f, pad = kPad * scale;
+  // beside the joint, below and right of it: clear of the rod above, which meets it from the top
+  const float offset = 8.0f * scale;
+  ImDrawList* dl = ImGui::GetForegroundDrawList();
+  char buf[32];
+  for (size_t i = 0; i < joints.size(); ++i) {
+    const JointLabel& j = joints[i];
+    if (!std::isfinite(j.x) || !std::isfinite(j.y) || !std::isfinite(j.degrees)) continue;
+    std::snprintf(buf, sizeof buf, "%.1f\xC2\xB0", j.degrees);
+    const ImVec2 t = ImGui::CalcTextSize(buf);
+    const ImVec2 p0(j.x + offset, j.y + offset);
+    const ImVec2 p1(p0.x + t.x + 2.0f * pad, p0.y + t.y + 2.0f * pad);
+    dl->AddRectFilled(p0, p1, kBand, pad);
+    dl->AddText(ImVec2(p0.x + pad, p0.y + pad), kText, buf);
+    if (probe) probe->items.push_back({"joint angle/" + std::to_string(i), p0.x, p0.y, p1.x, p1.y});
+  }
+}
+
 }  // namespace ui

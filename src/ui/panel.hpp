@@ -328,6 +328,14 @@ void drawSceneOverlays(const PanelModel& model, const std::string& caption,
 // With the arrows shown (model.show_arrows), their key at the top right of the scene viewport: the
 // grid's spacing ("grid 0.5 m") and each arrow's colour and scale (docs/exploring.md#arrows).
 void drawMeasureLegend(const PanelModel& model, ItemProbe* probe = nullptr);
+// A pendulum's joint angles (docs/exploring.md#angles-at-the-joints): link i's angle from the
+// downward vertical, in degrees (counter-clockwise positive, -180 to 180), beside its upper joint
+// at pixel (x, y), on a dark band so that it reads over the grid.
+struct JointLabel {
+  float x = 0.0f, y = 0.0f;  // px, the joint's
+  double degrees = 0.0;
+};
+void drawJointAngles(const std::vector<JointLabel>& joints, ItemProbe* probe = nullptr);
 // The strain legend (bottom right) for this strain scale.
 void drawStrainLegend(double strain_scale);
 // The same, only where there are springs (model.springs > 0), with model.strain_scale.
