@@ -1556,7 +1556,18 @@ TEST_CASE(
   CHECK(s.built().state.x[3 * 3 + 2] == 0.0);  // the plane stays the plane
   // body to body: a spring at rest at their distance, with the new-spring settings
   r.drag(0.0, 0.0, 0.0, -1.0);
-  r.drag(0.0, -1.0, 0.0, -2.0);
+  // while the second spring is dragged, a line runs from its body to the cursor
+  const glm::dvec2 from = r.pixel(0.0, -1.0), to = r.pixel(0.7, -1.5);
+  r.d.mouse().press(B::Left, false, false, from.x, from.y, r.time += 1.0, false);
+  r.d.mouse().move(to.x, to.y);
+  const auto& guide = r.d.views().build(s, false).grab_line;
+  REQUIRE(guide.size() == 6);
+  CHECK(guide[1] == doctest::Approx(-1.0).epsilon(1e-4));
+  CHECK(guide[3] == doctest::Approx(0.7).epsilon(1e-4));
+  const glm::dvec2 end = r.pixel(0.0, -2.0);
+  r.d.mouse().move(end.x, end.y);
+  r.d.mouse().release(end.x, end.y);
+  CHECK(r.d.views().build(s, false).grab_line.empty());
   REQUIRE(r.model().spring_a.size() == 2);
   CHECK(r.model().rest_length[1] == doctest::Approx(1.0).epsilon(1e-4));
   CHECK(r.model().stiffness[0] == ui::SetNewSpring{}.stiffness);

@@ -633,3 +633,14 @@ TEST_CASE("lab: a parameter lane follows every change but those of the parameter
   CHECK(value(2, sim::Parameter::Drag) == 0.0);
   CHECK(s.lane(1).state().x == s.built().state.x);
 }
+
+TEST_CASE("lab: the phase plot starts on the plotted body's coordinate that moves") {
+  app::Session s;
+  ui::PanelModel pm;
+  s.load("seed002_harmonic_oscillator");  // the bob moves along y only
+  s.fillPanel(pm);
+  CHECK(pm.phase_coordinate == 4);  // y1
+  s.load("pendulum_small_angle");   // one angle: itself
+  s.fillPanel(pm);
+  CHECK(pm.phase_coordinate == 0);
+}

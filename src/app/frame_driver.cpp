@@ -157,6 +157,7 @@ bool FrameDriver::applyDisplay(const ui::Command& c) {
           [this](const ui::SetShowSprings& s) { return draw_.show_lines = s.on, true; },
           [this](const ui::SetShowWind& s) { return draw_.show_wind = s.on, true; },
           [this](const ui::SetShowArrows& s) { return draw_.show_arrows = s.on, true; },
+          [this](const ui::SetShowEquilibrium& s) { return show_equilibrium_ = s.on, true; },
           [this](const ui::SetPacing& s) {
             options_.pacing = s.smooth ? Pacing::SmoothFrames : Pacing::RealTimeMotion;
             return true;
@@ -184,6 +185,7 @@ ui::PanelModel FrameDriver::panelModel(const StepPolicy& policy) const {
     pm.frame_ms_present = times_.present;
   }
   fillDisplay(pm);
+  pm.equilibrium_note = show_equilibrium_ ? equilibrium_note_ : std::string();
   pm.clock_locked = policy.locked() && !options_.hide_frame_times;
   return pm;
 }
@@ -208,6 +210,7 @@ void FrameDriver::fillDisplay(ui::PanelModel& pm) const {
   pm.grid_spacing = draw_.show_grid ? grid_spacing_ : 0.0f;
   pm.arrow_velocity_scale = session_.arrowScales().velocity;
   pm.arrow_acceleration_scale = session_.arrowScales().acceleration;
+  pm.show_equilibrium = show_equilibrium_;
   pm.recording = recording_;
   pm.recording_label = recording_label_;
   pm.clip_size = clip_size_;
@@ -310,6 +313,7 @@ std::vector<ui::Command> FrameDriver::renderFrame(StepPolicy& policy, int width,
   draw_.show_axes = options_.axes;
   renderer_->clear(draw_, width, height);  // the panel's area too
   drawLanes(view, camera_, draw_, width, height);
+  drawEquilibrium(camera_, draw_, width, height);
   fbo.endScene(draw_.viewport_x);  // anti-aliasing of the scene, before the UI's sharp text
   if (options_.imgui) {
     // with this frame's camera: drawn after the scene, over it, before the UI is rendered
@@ -340,6 +344,7 @@ void FrameDriver::renderSceneOnly(render::Framebuffer& fbo, int width, int heigh
   // the clip's own aspect: fit what the window's viewport frames into the clip's frame
   renderer_->clear(clip, width, height);
   drawLanes(view, clipCamera, clip, width, height);
+  drawEquilibrium(clipCamera, clip, width, height);
   fbo.endScene();
 }
 
@@ -403,6 +408,25 @@ void FrameDriver::drawLanes(const render::SceneView& primary, const render::Came
     // lane 0's grid: another lane's view places the renderer's grid afresh
     if (i == 0) grid_spacing_ = renderer_->gridSpacing();
   }
+}
+
+void FrameDriver::drawEquilibrium(const render::Camera& cam, const render::DrawOptions& options,
+                                  int width, int height) {
+  if (!show_equilibrium_) return;
+  const lab::Equilibrium& e = session_.equilibrium();  // found when first asked after a change
+  equilibrium_note_ = e.why;                           // the panel's, a frame later
+  if (!e.state) return;
+  equilibrium_view_.shown_state = &*e.state;
+  const render::SceneView& view = equilibrium_view_.build(session_, false);
+  render::DrawOptions o = options;
+  o.tint = glm::vec4(kEquilibriumGrey, kEquilibriumGrey, kEquilibriumGrey, kGhostTint);
+  o.opacity = kGhostOpacity;
+  o.show_grid = o.show_axes = o.show_trails = o.show_shadow = o.show_wind = false;
+  if (options_.split_lanes && session_.laneCount() > 1) {  // lane 0's column
+    o.viewport_width = (o.viewport_width > 0 ? o.viewport_width : width) / session_.laneCount();
+    o.clear_depth = false;
+  }
+  renderer_->draw(view, cam, o, width, height);
 }
 
 }  // namespace app

@@ -113,6 +113,8 @@ class FrameDriver {
 
   // a ghost's colour mix toward its lane's colour, and its opacity
   static constexpr float kGhostTint = 0.75f, kGhostOpacity = 0.55f;
+  // The equilibrium's ghost: a neutral grey, none of the lanes' hues (ui::laneColour)
+  static constexpr float kEquilibriumGrey = 0.6f;
   static constexpr float kYaw3d = 0.5f, kPitch3d = 0.6f;  // rad: 3-D scenes' first view
   static constexpr double kStatusSeconds = 6.0;           // long enough to read a path or an error
   // a scene viewport narrower than this gives way: the scene is drawn under the panel instead
@@ -134,6 +136,9 @@ class FrameDriver {
   void drawLanes(const render::SceneView& primary, const render::Camera& cam,
                  const render::DrawOptions& options, int width, int height);
   ViewBuilder& laneView(int lane);
+  // The static equilibrium as a grey ghost over lane 0 (Session::equilibrium), when shown.
+  void drawEquilibrium(const render::Camera& cam, const render::DrawOptions& options, int width,
+                       int height);
 
   Session session_;
   ViewBuilder views_;
@@ -157,6 +162,9 @@ class FrameDriver {
   bool recording_ = false;
   int clip_size_ = 0;
   std::vector<std::unique_ptr<ViewBuilder>> lane_views_;  // lanes 1..
+  ViewBuilder equilibrium_view_;                          // its ghost
+  bool show_equilibrium_ = false;
+  std::string equilibrium_note_;  // why there is none, as of the last frame drawn
   std::vector<ColumnFraming> columns_;  // side by side: each lane's column framed on its lane
   Box column_start_;                    // what a new column frames first (the scene's reach)
   std::unique_ptr<render::Renderer> renderer_;

@@ -71,6 +71,7 @@ void MouseControl::editPress(bool shift, double x, double y) {
 void MouseControl::editRelease(double x, double y) {
   const int from = edit_from_;
   edit_from_ = -1;
+  views_.guide_line.clear();
   if (from < 0) return;
   glm::vec3 hit;
   const int to = bodyUnder(x, y, hit);
@@ -125,7 +126,10 @@ void MouseControl::release(double x, double y) {
 void MouseControl::move(double x, double y) {
   const double dx = x - x_, dy = y - y_;
   x_ = x, y_ = y;
-  if (place_ >= 0) {
+  if (edit_from_ >= 0) {  // the spring (or the move) being dragged: a line from the body
+    const glm::vec3 t = cursorOnPlane(x, y, grab_plane_);
+    views_.guide_line = {grab_plane_.x, grab_plane_.y, grab_plane_.z, t.x, t.y, t.z};
+  } else if (place_ >= 0) {
     const glm::vec3 t = cursorOnPlane(x, y, grab_plane_);
     if (!placed_) session_.beginPlacement();  // undo goes back to before the drag
     placed_ = true;

@@ -27,13 +27,34 @@ void Session::reload() {
   start();
 }
 
+namespace {
+// Of the coordinates of the body that coordinate j belongs to (a particle's x, y, z; a bob's one
+// angle), the one that moves most in the scene's first step: a mass on a vertical spring is
+// plotted, and its period read, along y, not along an x that never moves.
+int movingCoordinate(const scene::Built& b, int j) {
+  const Eigen::Index perBody = b.bodies() > 0 ? b.state.x.size() / b.bodies() : 1;
+  if (perBody <= 1 || j < 0 || j >= b.state.x.size()) return j;
+  const Eigen::Index first = j - j % perBody;
+  lab::Lane probe(
+      b, b.state,
+      b.accepts(sim::Method::SymplecticEuler) ? sim::Method::SymplecticEuler : sim::Method::Rk4,
+      Session::kPhaseProbeStep);
+  if (!probe.step()) return j;
+  const Eigen::VectorXd moved = (probe.state().x - b.state.x).segment(first, perBody).cwiseAbs();
+  Eigen::Index most = 0;
+  moved.maxCoeff(&most);
+  return moved[most] > 0.0 ? static_cast<int>(first + most) : j;
+}
+}  // namespace
+
 void Session::start() {
+  ++systems_built_;
   jobs_.stopAll();
   const scene::Built& b = built();
   lanes_.reset(b, b.state, def().integrator, def().dt);
   lane_omega_.clear();  // another system: the limit lines' frequencies afresh
   restart(b.state);
-  phase_coordinate_ = b.defaultPhaseCoordinate(kPhaseCoordinatesListed);
+  phase_coordinate_ = movingCoordinate(b, b.defaultPhaseCoordinate(kPhaseCoordinatesListed));
   arrow_scales_ = arrowScalesFor(b.scales().length);
 }
 
@@ -145,6 +166,22 @@ void Session::setGrab(int body, const sim::Vec3& target) {
   scene_.built().setGrab(body, target, grab_stiffness_);
   lanes_.setGrab(body, target, grab_stiffness_);  // the hand on every lane's copy alike
   if (grabbed() != before) reanchor();
+}
+
+const lab::Equilibrium& Session::equilibrium() {
+  // what the equilibrium depends on: the system built (an edit or a load makes another), every
+  // parameter and the grab
+  std::vector<double> key{static_cast<double>(systems_built_), static_cast<double>(grabbed())};
+  for (const sim::ParameterInfo& row : sim::parameters()) {
+    key.push_back(built().parameter(row.parameter));
+    const sim::Vec3 v = built().vectorParameter(row.parameter);
+    key.insert(key.end(), {v.x(), v.y(), v.z()});
+  }
+  if (key != equilibrium_key_) {
+    equilibrium_ = lab::staticEquilibrium(built(), built().state);
+    equilibrium_key_ = std::move(key);
+  }
+  return equilibrium_;
 }
 
 bool Session::placeBody(int body, const sim::Vec3& target, std::string& why) {

@@ -16,6 +16,7 @@
 #include "app/plot_history.hpp"
 #include "app/stopwatch.hpp"
 #include "app/traced_motion.hpp"
+#include "lab/equilibrium.hpp"
 #include "lab/events.hpp"
 #include "lab/history.hpp"
 #include "lab/lane_group.hpp"
@@ -113,6 +114,10 @@ class Session {
   scene::SceneDef savedDef() const;
   const std::string& lastSaved() const { return last_saved_; }  // the path of the last save
 
+  // --- the static equilibrium (lab/equilibrium.hpp) with the parameters as they are now: found
+  // when first asked for after a change of the scene, a parameter or the grab, then kept
+  const lab::Equilibrium& equilibrium();
+
   // --- edit mode and undo (docs/exploring.md#edit-mode; session_edit.cpp)
   bool editing() const { return editing_; }
   const std::vector<int>& selection() const { return selection_; }
@@ -156,6 +161,8 @@ class Session {
   // The phase plot's choices: the first coordinates only, since the panel rebuilds the list
   // every frame (a 256 x 256 cloth has 196 608).
   static constexpr int kPhaseCoordinatesListed = 3000;
+  // The step of the probe that picks which of the plotted body's coordinates moves
+  static constexpr double kPhaseProbeStep = 1e-3;  // s
   // Lanes on screen at once (lane 0 included).
   static constexpr int kMaxLanes = lab::LaneGroup::kMaxLanes;
 
@@ -230,8 +237,12 @@ class Session {
   std::string edit_message_;
   std::deque<scene::SceneDef> undo_;  // the oldest first
   std::vector<scene::SceneDef> redo_;
-  ui::SetNewSpring new_spring_;                    // what the next spring and particle get
-  ui::SetEditTool tool_;                           // what a click on empty space puts there
+  ui::SetNewSpring new_spring_;  // what the next spring and particle get
+  ui::SetEditTool tool_;
+  // the equilibrium found, and what it was found for: the system and its parameters
+  lab::Equilibrium equilibrium_;
+  long long systems_built_ = 0;                    // loads and edits: each starts on another system
+  std::vector<double> equilibrium_key_;            // what a click on empty space puts there
   double grab_stiffness_ = kDefaultGrabStiffness;  // N/m
   int phase_coordinate_ = 0;
   double last_sample_t_ = -1.0;  // s, the clock time of the last sample (-1: none)

@@ -138,7 +138,10 @@ void ViewBuilder::updateAutoStrainScale(bool fresh) {
 void ViewBuilder::fillPositions(const Session& s) {
   // a diverged lane: its last checked state, never the one that ran away
   // (docs/integrators.md#runaway-rule)
-  s.lane(lane).system().pointPositions(s.lane(lane).shownState(), pos_, tmp_);
+  if (shown_state)
+    s.built().pointPositions(*shown_state, pos_, tmp_);
+  else
+    s.lane(lane).system().pointPositions(s.lane(lane).shownState(), pos_, tmp_);
 }
 
 ViewBuilder::Culprits ViewBuilder::fillFlagsAndRadii(const Session& s) {
@@ -156,7 +159,7 @@ ViewBuilder::Culprits ViewBuilder::fillFlagsAndRadii(const Session& s) {
     const int p = body >= 0 ? pointOfBody(s, body) : -1;
     return p < static_cast<int>(flags_.size()) ? p : -1;
   };
-  if (const auto& divergence = s.lane(lane).divergence())
+  if (const auto& divergence = s.lane(lane).divergence(); divergence && !shown_state)
     culprit = {point(divergence->body), point(divergence->other_body)};
   point_radii_ = radii_;
   float culpritRadius = 0.0f;
@@ -230,6 +233,11 @@ void ViewBuilder::fillTrails(const Session& s, bool advance) {
 // The mouse's pull: from the grab's target to the grabbed body's point (render::SceneView).
 void ViewBuilder::fillGrabLine(const Session& s) {
   grab_line_.clear();
+  if (shown_state) return;  // a ghost is not held
+  if (guide_line.size() == 6) {
+    grab_line_ = guide_line;
+    return;
+  }
   const int grabbed = s.grabbed();
   const int p = grabbed >= 0 ? pointOfBody(s, grabbed) : -1;
   if (p < 0 || 3 * p + 2 >= static_cast<int>(pos_.size())) return;

@@ -17,6 +17,12 @@ class ViewBuilder {
   // The lane whose state this builder draws (docs/lab.md#lanes): 0, the primary, unless a
   // ghosted or side-by-side lane's.
   int lane = 0;
+  // A state of the scene's system to draw instead of the lane's (the static equilibrium's ghost):
+  // no culprit, no grab line. Null: the lane's.
+  const sim::State* shown_state = nullptr;
+  // A line the mouse is drawing (edit mode's spring being dragged from a body to the cursor),
+  // drawn as the grab's line is; empty: none. Two points, 3 floats each.
+  std::vector<float> guide_line;
 
   // Rebuilds the view of the session's current state. `trails` appends a trail sample.
   const render::SceneView& build(const Session& s, bool trails);

@@ -72,6 +72,9 @@ struct SetShowTrails {
 struct SetShowSprings {
   bool on = true;  // springs and rods as lines
 };
+struct SetShowEquilibrium {  // the static equilibrium as a grey ghost (docs/exploring.md)
+  bool on = true;
+};
 struct SetShowWind {
   bool on = true;  // the wind's streaks
 };
@@ -178,13 +181,13 @@ using Command =
     std::variant<SetIntegrator, SetDt, SetTimeScale, SetPaused, Step, Reset, Rewind, LoadBuiltin,
                  LoadFile, Reload, SaveScene, SetParameter, SetVectorParameter, SetGrabStiffness,
                  SetPhaseCoordinate, SetStrainScale, SetStrainAuto, SetWireframe, SetShowTrails,
-                 SetShowSprings, SetShowWind, SetPacing, SetFollow, SetSplitLanes, SetClipSize,
-                 Screenshot, ToggleRecording, Quit, AddLane, RemoveLane, BranchLane, SeekHistory,
-                 RunStabilityMap, CancelStabilityMap, MeasureOrder, SaveMapPng, SetEditMode,
-                 EditAddParticle, EditAddSpring, EditMoveBody, EditSelect, EditTogglePin,
-                 EditDelete, EditSetMass, EditSetSpring, EditSetLink, EditAddLink, EditRemoveLink,
-                 SetNewSpring, NewScene, Undo, Redo, EditPlaceTool, SetEditTool, StartStopwatch,
-                 StopStopwatch, ResetStopwatch, SetShowArrows>;
+                 SetShowSprings, SetShowWind, SetShowEquilibrium, SetPacing, SetFollow,
+                 SetSplitLanes, SetClipSize, Screenshot, ToggleRecording, Quit, AddLane, RemoveLane,
+                 BranchLane, SeekHistory, RunStabilityMap, CancelStabilityMap, MeasureOrder,
+                 SaveMapPng, SetEditMode, EditAddParticle, EditAddSpring, EditMoveBody, EditSelect,
+                 EditTogglePin, EditDelete, EditSetMass, EditSetSpring, EditSetLink, EditAddLink,
+                 EditRemoveLink, SetNewSpring, NewScene, Undo, Redo, EditPlaceTool, SetEditTool,
+                 StartStopwatch, StopStopwatch, ResetStopwatch, SetShowArrows>;
 
 // A visitor from lambdas, one per command type it handles (std::visit(Overloaded{...}, c)).
 template <class... F>

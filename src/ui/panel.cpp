@@ -269,6 +269,15 @@ void drawingToggles(const PanelModel& m, ItemProbe* probe, std::vector<Command>&
                "stays where it is.",
                probe, &b))
     emit(out, SetFollow{b});
+  if (checkbox("Equilibrium", m.show_equilibrium,
+               "Draw where the system would come to rest with the parameters as they are (a grey "
+               "ghost): a swing is seen about its centre.",
+               probe, &b))
+    emit(out, SetShowEquilibrium{b});
+  if (m.show_equilibrium && !m.equilibrium_note.empty()) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("(%s)", m.equilibrium_note.c_str());
+  }
   // on a line of its own: the row above is as wide as the panel
   if (m.wind_acts && checkbox("Wind streaks", m.show_wind,
                               "Draw the air's motion as streaks carried with the wind.", probe, &b))

@@ -210,9 +210,11 @@ struct PanelModel {
   double strain_scale = 0.05;
   bool strain_auto = true;  // the scale follows the scene's strains (SetStrainAuto)
   bool wireframe = false, show_trails = true, show_springs = true;
-  bool show_wind = true;  // the wind's streaks, where a wind acts (drag > 0, wind not zero)
-  bool surface = true;    // the system has a drawn surface (cloth): the Wireframe choice applies
-  bool planar = false;    // the view is 2-D: left-drag pans instead of orbiting
+  bool show_wind = true;          // the wind's streaks, where a wind acts (drag > 0, wind not zero)
+  bool show_equilibrium = false;  // the static equilibrium as a grey ghost
+  std::string equilibrium_note;   // why there is none to show ("nothing holds it..."), if so
+  bool surface = true;  // the system has a drawn surface (cloth): the Wireframe choice applies
+  bool planar = false;  // the view is 2-D: left-drag pans instead of orbiting
   // the status line (a failed load, a saved screenshot): drawn by drawStatus until the app clears
   // it (a successful load clears a failed load's message)
   std::string status;
