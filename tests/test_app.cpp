@@ -1767,3 +1767,92 @@ TEST_CASE(
   CHECK(pm.edit.length == 1.0);
 }
 #endif
+
+// ---- the traced body's arrows (docs/exploring.md#arrows) ----
+
+#include "app/traced_motion.hpp"
+
+namespace {
+// One rod of L = 2 m, its bob at the bottom moving at omega = 1.5 rad/s: v = omega L across,
+// a = omega² L = 4.5 m/s² up (toward the pivot), gravity's pull along the rod cancelled by it.
+constexpr double kArrowL = 2.0, kArrowOmega = 1.5;
+const char* kBottomOfSwing = R"({"gravity": [0, -9.81, 0], "integrator": "rk4", "dt": 0.0001,
+  "duration": 1, "system": {"type": "pendulum", "lengths": [2], "masses": [1], "angles": [0],
+  "angular_velocities": [1.5]}})";
+
+sim::Vec3 arrowVector(const render::Arrow& a, double scale) {
+  return sim::Vec3(a.head[0] - a.tail[0], a.head[1] - a.tail[1], a.head[2] - a.tail[2]) / scale;
+}
+}  // namespace
+
+TEST_CASE("app: arrow scales are 1, 2 or 5 times a power of ten, from the scene's size") {
+  CHECK(app::nice125(0.0123) == doctest::Approx(0.01));
+  CHECK(app::nice125(0.016) == doctest::Approx(0.02));
+  CHECK(app::nice125(0.04) == doctest::Approx(0.05));
+  CHECK(app::nice125(8.0) == doctest::Approx(10.0));
+  // L = 2 m: tau = sqrt(2 / 9.81) = 0.4515 s; 0.2258 -> 0.2 m per m/s, 0.1019 -> 0.1 m per m/s²
+  const app::ArrowScales s = app::arrowScalesFor(2.0);
+  CHECK(s.velocity == doctest::Approx(0.2));
+  CHECK(s.acceleration == doctest::Approx(0.1));
+  CHECK(app::arrowScalesFor(0.0).velocity == app::ArrowScales{}.velocity);  // a fallback, no NaN
+}
+
+TEST_CASE("app: a bob at the bottom of its swing: velocity across, acceleration up omega^2 L") {
+  const auto path = testutil::writeFile("arrows_bottom.json", kBottomOfSwing);
+  app::Session s;
+  s.load(path.string());
+  REQUIRE(s.tracedBody() == 0);
+  const app::ArrowScales scales = s.arrowScales();
+  app::ViewBuilder views;
+  {  // before any step: the velocity only; the acceleration is the lane's own move
+    const render::SceneView& v = views.build(s, false);
+    REQUIRE(v.arrows.size() == 1u);
+    CHECK(v.arrows[0].kind == render::ArrowKind::Velocity);
+    const int p = app::ViewBuilder::pointOfBody(s, 0);
+    for (int c = 0; c < 3; ++c) CHECK(v.arrows[0].tail[c] == v.positions[3 * p + c]);
+    const sim::Vec3 vel = arrowVector(v.arrows[0], scales.velocity);
+    CHECK(vel.x() == doctest::Approx(kArrowOmega * kArrowL).epsilon(1e-5));
+    CHECK(std::abs(vel.y()) < 1e-5);
+  }
+  REQUIRE(s.stepOnce());
+  CHECK(views.build(s, false).arrows.size() == 1u);  // one velocity recorded: no difference yet
+  REQUIRE(s.stepOnce());
+  const render::SceneView& v = views.build(s, false);
+  REQUIRE(v.arrows.size() == 2u);
+  CHECK(v.arrows[1].kind == render::ArrowKind::Acceleration);
+  const sim::Vec3 acc = arrowVector(v.arrows[1], scales.acceleration);
+  // over the step from 1 to 2 dt: the bob 1.5 omega dt from the bottom, so a_x ~ -(g + omega² L)
+  // times that = -3e-3 m/s²
+  CHECK(acc.y() == doctest::Approx(kArrowOmega * kArrowOmega * kArrowL).epsilon(1e-4));
+  CHECK(std::abs(acc.x()) < 1e-2);
+  // a Reset starts the lane's track afresh: no acceleration until it has moved twice again
+  std::string why;
+  REQUIRE(s.apply(ui::Reset{}, &why));
+  CHECK(views.build(s, false).arrows.size() == 1u);
+}
+
+TEST_CASE("app: every lane has the traced body's arrows, each of its own motion") {
+  const auto path = testutil::writeFile("arrows_lanes.json", kBottomOfSwing);
+  app::Session s;
+  s.load(path.string());
+  std::string why;
+  REQUIRE(s.apply(ui::AddLane{"euler", 0.01}, &why));
+  for (int i = 0; i < 200; ++i) REQUIRE(s.stepOnce());
+  app::ViewBuilder primary, ghost;
+  ghost.lane = 1;
+  const render::SceneView& a = primary.build(s, false);
+  const render::SceneView& b = ghost.build(s, false);
+  REQUIRE(a.arrows.size() == 2u);
+  REQUIRE(b.arrows.size() == 2u);
+  // each from its own lane's bob, at its own lane's velocity (euler at dt 0.01 is elsewhere)
+  const int p = app::ViewBuilder::pointOfBody(s, 0);
+  for (int lane = 0; lane < 2; ++lane) {
+    const render::SceneView& v = lane == 0 ? a : b;
+    for (int c = 0; c < 3; ++c) CHECK(v.arrows[0].tail[c] == v.positions[3 * p + c]);
+    const sim::Vec3 own = app::bodyVelocity(s.lane(lane).system(), s.lane(lane).state(), 0);
+    CHECK((arrowVector(v.arrows[0], s.arrowScales().velocity) - own).norm() < 1e-5);
+  }
+  CHECK(a.arrows[0].tail[0] != b.arrows[0].tail[0]);
+  // each lane's acceleration points up, at the pivot (the rod's pull dominates at 0.02 s)
+  CHECK(arrowVector(b.arrows[1], 1.0).y() > 0.0);
+}

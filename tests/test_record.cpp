@@ -208,6 +208,7 @@ TEST_CASE("record: every option of the help's table parses in both spellings") {
       {"--ui", {"", [](const auto& o) { return o.ui; }}},
       {"--no-ui", {"", [](const auto& o) { return !o.ui; }}},  // the default, accepted
       {"--side-by-side", {"", [](const auto& o) { return o.side_by_side; }}},
+      {"--arrows", {"", [](const auto& o) { return o.arrows; }}},
       {"--caption", {"", [](const auto& o) { return o.caption; }}},
       {"--stats", {"", [](const auto& o) { return o.stats; }}},
       {"--camera", {"yaw=30", [](const auto& o) { return o.camera.size() == 2; }}},
@@ -797,4 +798,47 @@ TEST_CASE("record: side by side, each of four columns shows its own lane's whole
     CHECK(clothPixelsInColumn(im, x0 + 1, kBelowLabels) == 0);
     CHECK(clothPixelsInColumn(im, x1 - 2, kBelowLabels) == 0);
   }
+}
+
+TEST_CASE("record: --arrows draws the bob's velocity across and its acceleration up") {
+  const fs::path dir = freshDir("record_arrows");
+  // a bob at the bottom of its swing, moving right (+x) at 2.5 m/s: the velocity arrow points
+  // right, the acceleration (omega² L = 6.25 m/s², toward the pivot) up
+  const fs::path scene = dir / "bottom.json";
+  std::ofstream(scene) << R"({"gravity": [0, -9.81, 0], "integrator": "rk4", "dt": 0.001,
+    "duration": 1, "system": {"type": "pendulum", "lengths": [1], "masses": [1],
+    "angles": [0], "angular_velocities": [2.5]}})";
+  auto record = [&](const std::string& out, bool arrows) {
+    std::vector<std::string> args{"record", scene.string(), "--seconds", "0.05",
+                                  "--size", "480x270",      "--out",     (dir / out).string()};
+    if (arrows) args.push_back("--arrows");
+    const RunResult r = springlab(args);
+    CAPTURE(r.err);
+    REQUIRE(r.status == 0);
+    return loadPng(dir / out);
+  };
+  const Image plain = record("plain.png", false), with = record("arrows.png", true);
+  REQUIRE(plain.rgb.size() == with.rgb.size());
+  // the pixels the arrows changed: green ones (the velocity) and orange ones (the acceleration)
+  double gx = 0, gy = 0, ox = 0, oy = 0;
+  int green = 0, orange = 0;
+  // the lower half only: the bob hangs there, the key (with its own arrows) and the pivot's angle
+  // are at the top
+  for (int y = with.h / 2; y < with.h; ++y)
+    for (int x = 0; x < with.w; ++x) {
+      const size_t i = 3 * (static_cast<size_t>(y) * with.w + x);
+      const int r = with.rgb[i], g = with.rgb[i + 1], b = with.rgb[i + 2];
+      const int diff = std::abs(r - plain.rgb[i]) + std::abs(g - plain.rgb[i + 1]) +
+                       std::abs(b - plain.rgb[i + 2]);
+      if (diff < 90) continue;
+      if (g > r + 60 && g > b + 60) gx += x, gy += y, ++green;
+      if (r > g + 60 && r > b + 120) ox += x, oy += y, ++orange;
+    }
+  CAPTURE(green);
+  CAPTURE(orange);
+  REQUIRE(green > 50);
+  REQUIRE(orange > 20);
+  gx /= green, gy /= green, ox /= orange, oy /= orange;
+  CHECK(gx > ox + 20.0);  // the velocity reaches right of the bob, the acceleration stays over it
+  CHECK(oy < gy - 5.0);   // the acceleration points up (rows grow downward)
 }

@@ -1438,3 +1438,64 @@ TEST_CASE(
   CHECK(shown.find("theory 2.0064 s  error +0.0e0") != std::string::npos);
   CHECK(shown.find("period: no oscillation yet") != std::string::npos);
 }
+
+TEST_CASE(
+    "ui: Arrows toggles the traced body's arrows, whose key stands at the scene's top right") {
+  Harness h;
+  Fixture f;
+  f.pendulum();
+  f.model.surface = false;
+  auto draw = f.panel(h);
+  for (int i = 0; i < 3; ++i) h.frame(draw);
+  h.click("Arrows", draw);
+  REQUIRE(h.of<ui::SetShowArrows>().size() == 1);
+  CHECK(h.of<ui::SetShowArrows>()[0].on);  // off by default: the click shows them
+
+  // the key: only with the arrows shown, inside the scene viewport, at its top right
+  Harness g;
+  f.model.scene_viewport_x = 440.0f;
+  f.model.grid_spacing = 0.5;
+  auto legend = [&] {
+    ui::drawMeasureLegend(f.model, &g.probe);
+    return std::vector<ui::Command>{};
+  };
+  g.frame(legend);
+  CHECK(g.probe.find("measure legend") == nullptr);
+  f.model.show_arrows = true;
+  g.frame(legend);
+  const ui::ItemRect& r = g.item("measure legend");
+  CHECK(r.x0 >= 440.0f);
+  CHECK(r.x1 <= 1280.0f);
+  CHECK(r.x1 > 1200.0f);
+  CHECK(r.y0 >= 0.0f);
+  CHECK(r.y1 < 200.0f);
+  // three lines: the grid, the velocity and the acceleration
+  CHECK(r.y1 - r.y0 >= 3.0f * ImGui::GetTextLineHeight());
+}
+
+TEST_CASE("ui: a joint's angle is drawn beside it, in degrees") {
+  Harness g;
+  const std::vector<ui::JointLabel> joints = {{600.0f, 200.0f, 30.0}, {700.0f, 400.0f, -12.5}};
+  auto draw = [&] {
+    ui::drawJointAngles(joints, &g.probe);
+    return std::vector<ui::Command>{};
+  };
+  g.frame(draw);
+  for (size_t i = 0; i < joints.size(); ++i) {
+    const ui::ItemRect& r = g.item("joint angle/" + std::to_string(i));
+    // below and right of the joint, within a label's size of it
+    CHECK(r.x0 > joints[i].x);
+    CHECK(r.y0 > joints[i].y);
+    CHECK(r.x0 < joints[i].x + 20.0f);
+    CHECK(r.y0 < joints[i].y + 20.0f);
+    // "30.0°" / "-12.5°": five or six characters of the default font
+    CHECK(r.x1 - r.x0 > 5.0f * 6.0f);
+  }
+  // a joint behind the camera (not finite) is skipped, not drawn at a wild place
+  const std::vector<ui::JointLabel> bad = {{NAN, 0.0f, 10.0}};
+  g.frame([&] {
+    ui::drawJointAngles(bad, &g.probe);
+    return std::vector<ui::Command>{};
+  });
+  CHECK(g.probe.find("joint angle/0") == nullptr);
+}

@@ -156,6 +156,7 @@ bool FrameDriver::applyDisplay(const ui::Command& c) {
           [this](const ui::SetShowTrails& s) { return draw_.show_trails = s.on, true; },
           [this](const ui::SetShowSprings& s) { return draw_.show_lines = s.on, true; },
           [this](const ui::SetShowWind& s) { return draw_.show_wind = s.on, true; },
+          [this](const ui::SetShowArrows& s) { return draw_.show_arrows = s.on, true; },
           [this](const ui::SetShowEquilibrium& s) { return show_equilibrium_ = s.on, true; },
           [this](const ui::SetPacing& s) {
             options_.pacing = s.smooth ? Pacing::SmoothFrames : Pacing::RealTimeMotion;
@@ -206,6 +207,10 @@ void FrameDriver::fillDisplay(ui::PanelModel& pm) const {
   pm.show_trails = draw_.show_trails;
   pm.show_springs = draw_.show_lines;
   pm.show_wind = draw_.show_wind;
+  pm.show_arrows = draw_.show_arrows;
+  pm.grid_spacing = draw_.show_grid ? grid_spacing_ : 0.0f;
+  pm.arrow_velocity_scale = session_.arrowScales().velocity;
+  pm.arrow_acceleration_scale = session_.arrowScales().acceleration;
   pm.show_equilibrium = show_equilibrium_;
   pm.recording = recording_;
   pm.recording_label = recording_label_;
@@ -266,6 +271,7 @@ void FrameDriver::drawOverlays(const ui::PanelModel& pm, std::vector<ui::Command
   }
   // the caption and the lanes' labels laid out together: they never overlap (ui/overlay_layout.hpp)
   ui::drawSceneOverlays(pm, options_.caption ? captionText() : std::string());
+  ui::drawMeasureLegend(pm);
   if (recording_) ui::drawRecordingIndicator(recording_label_);
   if (show_help_ || panel_state_.show_help) {
     bool open = true;
@@ -312,6 +318,8 @@ std::vector<ui::Command> FrameDriver::renderFrame(StepPolicy& policy, int width,
   drawEquilibrium(camera_, draw_, width, height);
   fbo.endScene(draw_.viewport_x);  // anti-aliasing of the scene, before the UI's sharp text
   if (options_.imgui) {
+    // with this frame's camera: drawn after the scene, over it, before the UI is rendered
+    if (draw_.show_arrows) ui::drawJointAngles(jointLabels(view));
     ImGui::Render();
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
   }
@@ -342,6 +350,24 @@ void FrameDriver::renderSceneOnly(render::Framebuffer& fbo, int width, int heigh
   fbo.endScene();
 }
 
+// Lane 0's pendulum links' angles at their upper joints (the pivot, then each bob but the last);
+// none for a mass-spring system.
+std::vector<ui::JointLabel> FrameDriver::jointLabels(const render::SceneView& view) const {
+  std::vector<ui::JointLabel> out;
+  if (!session_.built().pendulum()) return out;
+  const Eigen::VectorXd& phi = session_.primary().shownState().x;
+  for (Eigen::Index i = 0; i < phi.size(); ++i) {
+    const size_t p = static_cast<size_t>(i);  // link i's upper joint: point i (0 the pivot)
+    if (3 * p + 2 >= view.positions.size()) break;
+    const glm::dvec2 s = mouse_.project(
+        glm::vec3(view.positions[3 * p], view.positions[3 * p + 1], view.positions[3 * p + 2]));
+    // the angle as the scene file gives it, wrapped to (-180, 180]
+    const double deg = std::remainder(phi[i], 2.0 * std::numbers::pi) * 180.0 / std::numbers::pi;
+    out.push_back({static_cast<float>(s.x), static_cast<float>(s.y), deg});
+  }
+  return out;
+}
+
 ViewBuilder& FrameDriver::laneView(int lane) {
   while (static_cast<int>(lane_views_.size()) < lane) {
     lane_views_.push_back(std::make_unique<ViewBuilder>());
@@ -355,6 +381,7 @@ void FrameDriver::drawLanes(const render::SceneView& primary, const render::Came
   const int lanes = session_.laneCount();
   if (lanes == 1) {
     renderer_->draw(primary, cam, options, width, height);
+    grid_spacing_ = renderer_->gridSpacing();
     return;
   }
   const int x0 = options.viewport_width > 0 ? options.viewport_x : 0;
@@ -380,6 +407,8 @@ void FrameDriver::drawLanes(const render::SceneView& primary, const render::Came
       o.show_grid = o.show_axes = o.show_trails = o.show_shadow = false;
     }
     renderer_->draw(view, c, o, width, height);
+    // lane 0's grid: another lane's view places the renderer's grid afresh
+    if (i == 0) grid_spacing_ = renderer_->gridSpacing();
   }
 }
 

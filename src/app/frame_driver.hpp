@@ -168,6 +168,8 @@ class FrameDriver {
   std::vector<ColumnFraming> columns_;  // side by side: each lane's column framed on its lane
   Box column_start_;                    // what a new column frames first (the scene's reach)
   std::unique_ptr<render::Renderer> renderer_;
+  std::vector<ui::JointLabel> jointLabels(const render::SceneView& view) const;
+  float grid_spacing_ = 0.0f;  // m, lane 0's ground grid as last drawn (the measure legend's)
   std::unique_ptr<render::Framebuffer> fbo_;
   int sceneX_ = 0;  // px: the scene's viewport starts right of the panel
 };

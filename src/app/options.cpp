@@ -67,6 +67,8 @@ std::optional<std::string> applyRecordOption(const std::string& name, const std:
     o.side_by_side = true;
   } else if (name == "--caption") {
     o.caption = true;
+  } else if (name == "--arrows") {
+    o.arrows = true;
   } else if (name == "--stats") {
     o.stats = true;
   } else if (name == "--camera") {

@@ -55,6 +55,7 @@ void Session::start() {
   lane_omega_.clear();  // another system: the limit lines' frequencies afresh
   restart(b.state);
   phase_coordinate_ = movingCoordinate(b, b.defaultPhaseCoordinate(kPhaseCoordinatesListed));
+  arrow_scales_ = arrowScalesFor(b.scales().length);
 }
 
 void Session::setEvents(std::vector<lab::Event> events) {
@@ -109,6 +110,7 @@ bool Session::stepOnce() {
   }
   keepState();
   samplePeriods();
+  motion_.record(lanes_, tracedBody());
   return true;
 }
 
@@ -243,6 +245,15 @@ void Session::sampleLane(int i, const Eigen::VectorXd& primaryPositions) {
       std::abs(lane.ledger().residual) / sim::driftReference(lane.e0(), lane.scales());
   plots_.pushLane(i, static_cast<float>(time()), static_cast<float>(std::abs(lane.drift())),
                   static_cast<float>(distance), static_cast<float>(residual));
+}
+
+int Session::tracedBody() const {
+  return bodyOfCoordinate(built(), state(), phase_coordinate_);
+}
+
+BodyMotion Session::tracedMotion(int lane) const {
+  if (lane < 0 || lane >= laneCount()) return {};
+  return motion_.motion(lanes_[lane], lane, tracedBody());
 }
 
 std::string Session::summary(const std::optional<sim::Divergence>& d) {

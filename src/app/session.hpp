@@ -15,6 +15,7 @@
 #include "app/loaded_scene.hpp"
 #include "app/plot_history.hpp"
 #include "app/stopwatch.hpp"
+#include "app/traced_motion.hpp"
 #include "lab/equilibrium.hpp"
 #include "lab/events.hpp"
 #include "lab/history.hpp"
@@ -131,6 +132,13 @@ class Session {
   static constexpr int kUndoDepth = 200;
   static constexpr std::size_t kUndoBudget = 256u << 20;
 
+  // --- the traced body's arrows (docs/exploring.md#arrows; app/traced_motion.hpp)
+  // The body of the phase plot's coordinate (-1: none), and lane i's motion of it.
+  int tracedBody() const;
+  BodyMotion tracedMotion(int lane) const;
+  // fixed when a scene starts, from its initial size: every lane's arrows to one scale
+  const ArrowScales& arrowScales() const { return arrow_scales_; }
+
   // The divergence report for the screen, times to 6 significant digits; empty if none.
   std::string divergenceSummary() const { return summary(divergence()); }
   static std::string summary(const std::optional<sim::Divergence>& d);
@@ -241,7 +249,9 @@ class Session {
   double last_check_t_ = 0.0;    // s, the clock time of the last runaway check
   long long restores_ = 0;
   Stopwatch stopwatch_;  // on the clock; cleared by Reset, a seek, a load
-  LabJobs jobs_;         // last: its threads stop before the rest goes
+  TracedMotion motion_;  // the traced body's velocities, recorded after each step
+  ArrowScales arrow_scales_;
+  LabJobs jobs_;  // last: its threads stop before the rest goes
   friend class SessionTestAccess;
 };
 

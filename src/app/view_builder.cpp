@@ -250,6 +250,27 @@ void ViewBuilder::fillGrabLine(const Session& s) {
                 pos_[3 * p + 2]};
 }
 
+// The traced body's velocity and acceleration in this builder's lane (Session::tracedMotion), from
+// its drawn point, to the session's fixed scales.
+void ViewBuilder::fillArrows(const Session& s) {
+  arrows_.clear();
+  const BodyMotion m = s.tracedMotion(lane);
+  const int p = m.valid ? pointOfBody(s, s.tracedBody()) : -1;
+  if (p < 0 || 3 * p + 2 >= static_cast<int>(pos_.size())) return;
+  auto add = [&](const sim::Vec3& v, double scale, render::ArrowKind kind) {
+    render::Arrow a;
+    a.kind = kind;
+    for (int c = 0; c < 3; ++c) {
+      a.tail[c] = pos_[3 * p + c];
+      a.head[c] = a.tail[c] + static_cast<float>(v[c] * scale);
+    }
+    arrows_.push_back(a);
+  };
+  add(m.velocity, s.arrowScales().velocity, render::ArrowKind::Velocity);
+  if (m.has_acceleration)
+    add(m.acceleration, s.arrowScales().acceleration, render::ArrowKind::Acceleration);
+}
+
 // The wind's streaks (app/wind_streaks.hpp) where the wind acts: a system with drag and wind.
 void ViewBuilder::fillWind(const Session& s) {
   const scene::Built& b = s.built();
@@ -272,6 +293,7 @@ const render::SceneView& ViewBuilder::build(const Session& s, bool trails) {
   fillTrails(s, trails);
   fillWind(s);
   fillGrabLine(s);
+  fillArrows(s);
   if (s.restores() != restores_) fresh_scene_ = true, restores_ = s.restores();
   updateAutoStrainScale(fresh_scene_);
   fresh_scene_ = false;
@@ -290,6 +312,7 @@ const render::SceneView& ViewBuilder::build(const Session& s, bool trails) {
   view_.colliders = colliders_;
   view_.wind_streaks = wind_;
   view_.grab_line = grab_line_;
+  view_.arrows = arrows_;
   // each lane's builder is its own upload source: the renderer must not take one lane's radii
   // (a culprit's) for another's
   view_.topology = (topology_ << 3) | static_cast<std::uint64_t>(lane & 7);

@@ -70,6 +70,7 @@ class ViewBuilder {
   void fillSurfaceUv(const scene::Built& b);
   void fillWind(const Session& s);
   void fillGrabLine(const Session& s);
+  void fillArrows(const Session& s);
   void updateAutoStrainScale(bool fresh);
   const scene::Built* built_ = nullptr;
   sim::Skeleton skeleton_;  // the system's, at the last rebuildTopology
@@ -105,6 +106,7 @@ class ViewBuilder {
   render::SceneView view_;
   // SceneView::grab_line
   std::vector<float> grab_line_;
+  std::vector<render::Arrow> arrows_;  // SceneView::arrows
 };
 
 }  // namespace app

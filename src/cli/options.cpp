@@ -107,6 +107,10 @@ constexpr std::array kRecordOptions = {
                ""},
     OptionSpec{"--no-ui", "", "the scene alone (the default; kept for older scripts)", ""},
     OptionSpec{"--side-by-side", "", "lanes in split viewports instead of overlaid", ""},
+    OptionSpec{"--arrows", "",
+               "draw the traced body's velocity and acceleration arrows, the grid's spacing and a "
+               "pendulum's joint angles",
+               ""},
     OptionSpec{"--caption", "",
                "burn a caption into the frame: scene, integrator, dt, t, the energy change split "
                "into dissipated, put in and integrator error",

@@ -118,6 +118,7 @@ struct Renderer::Impl {
     TrailsPass trails{lineProgram};
     WindPass wind{lineProgram};
     GrabLinePass grab;
+    ArrowsPass arrows;
     std::optional<TopologyKey> topology;  // of the view last drawn
 
     bool init(std::string* error);
@@ -165,7 +166,7 @@ bool Renderer::Impl::Passes::init(std::string* error) {
   if (!points.init(positions, error) || !lineProgram.link("line.vert", "line.frag", error) ||
       !springs.init(positions, error) || !litProgram.link("surface.vert", "surface.frag", error) ||
       !background.init(error) || !shadow.init(positions, error) || !colliders.init(error) ||
-      !grab.init(error))
+      !grab.init(error) || !arrows.init(error))
     return false;
   surface.init(positions);
   ground.init();
@@ -273,6 +274,13 @@ void Renderer::Impl::Passes::drawOverlays(const SceneView& v, const Frame& f,
   // the air once, with the lane drawn solid (a ghost's would draw it twice)
   if (o.show_wind && o.opacity >= 1.0f && v.wind_streaks.size() >= 8) wind.draw(v, f);
   if (o.opacity >= 1.0f) grab.draw(v, f);  // the solid lane's: the hand pulls that one
+  if (o.show_arrows) arrows.draw(v, f, o.tint, o.opacity);
+}
+
+float Renderer::gridSpacing() const {
+  if (!impl_->passes) return 0.0f;
+  const Grid& grid = impl_->passes->ground.grid();
+  return grid.valid ? grid.spacing : 0.0f;
 }
 
 Renderer::Renderer() : impl_(std::make_unique<Impl>()) {}

@@ -24,7 +24,8 @@ struct DrawOptions {
   float point_scale = 1.0f;    // multiplies every radius
   bool show_points = true, show_lines = true, show_surface = true, wireframe = false;
   bool show_grid = true, show_axes = true, show_trails = true;
-  bool show_wind = true;  // SceneView::wind_streaks
+  bool show_wind = true;     // SceneView::wind_streaks
+  bool show_arrows = false;  // SceneView::arrows
   // a 3-D scene casts a soft planar shadow on the ground grid (a contact cue: how high is it?);
   // drawn only with the grid, which defines the ground
   bool show_shadow = true;
@@ -94,6 +95,8 @@ class Renderer {
   // can share a target.
   void draw(const SceneView& view, const Camera& camera, const DrawOptions& options, int width,
             int height);
+  // The ground grid's cell size as last drawn (m); 0 before a grid was drawn.
+  float gridSpacing() const;
 
  private:
   struct Impl;

@@ -28,6 +28,14 @@ struct ColliderShape {
   float radius = 0.0f;          // m, the sphere's
 };
 
+// An arrow from the traced body (docs/exploring.md#arrows): tail and head, x y z (m).
+enum class ArrowKind : std::uint8_t { Velocity, Acceleration };
+struct Arrow {
+  float tail[3] = {0, 0, 0};
+  float head[3] = {0, 0, 0};
+  ArrowKind kind = ArrowKind::Velocity;
+};
+
 struct SceneView {
   std::span<const float> positions;          // x y z per point (m)
   std::span<const float> radii;              // per point (m); changes only with topology
@@ -54,6 +62,9 @@ struct SceneView {
   // the mouse's pull: where the cursor aims (the grab's target), then the grabbed point, x y z
   // each (m); empty while nothing is held. Drawn as a line over the scene.
   std::span<const float> grab_line;
+  // the traced body's velocity and acceleration, already scaled to metres; drawn over the scene
+  // when DrawOptions::show_arrows
+  std::span<const Arrow> arrows;
   // changes whenever a count, an index array, the radii or surface_uv change (the renderer rebuilds
   // its index buffers and uploads the radii only then)
   std::uint64_t topology = 0;

@@ -135,4 +135,55 @@ void GrabLinePass::draw(const SceneView& v, const Frame& f) {
   glEnable(GL_DEPTH_TEST);
 }
 
+// ---- the arrows ----
+
+bool ArrowsPass::init(std::string* error) {
+  if (!program_.link("segment.vert", "spring.frag", error)) return false;
+  vao_.create();
+  return true;
+}
+
+void ArrowsPass::segment(const glm::vec3& a, const glm::vec3& b) {
+  program_.set("u_a", a);
+  program_.set("u_b", b);
+  glDrawArrays(GL_TRIANGLES, 0, 6);
+}
+
+void ArrowsPass::draw(const SceneView& v, const Frame& f, const glm::vec4& tint, float opacity) {
+  if (v.arrows.empty()) return;
+  program_.use();
+  program_.set("u_view_proj", f.viewProj);
+  program_.set("u_viewport", glm::vec2(static_cast<float>(f.width), static_cast<float>(f.height)));
+  program_.set("u_width_px", lineWidthPx(f.height, true));
+  program_.set("u_tint", tint);
+  program_.set("u_opacity", opacity);
+  // the heads open across the line of sight: the camera's forward axis in the world
+  const glm::vec3 forward = -glm::vec3(f.view[0][2], f.view[1][2], f.view[2][2]);
+  glDisable(GL_DEPTH_TEST);
+  if (opacity < 1.0f) glEnable(GL_BLEND), glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+  glBindVertexArray(vao_.id());
+  for (const Arrow& arrow : v.arrows) {
+    const glm::vec3 a(arrow.tail[0], arrow.tail[1], arrow.tail[2]);
+    const glm::vec3 b(arrow.head[0], arrow.head[1], arrow.head[2]);
+    const float len = glm::length(b - a);
+    if (!std::isfinite(len) || len <= 0.0f) continue;
+    const glm::vec3 dir = (b - a) / len;
+    glm::vec3 across = glm::cross(dir, forward);
+    // an arrow along the line of sight: any side will do
+    if (glm::length(across) < 1e-4f) across = glm::cross(dir, glm::vec3(0.0f, 1.0f, 0.0f));
+    if (glm::length(across) < 1e-4f) across = glm::cross(dir, glm::vec3(1.0f, 0.0f, 0.0f));
+    across = glm::normalize(across);
+    program_.set("u_color",
+                 arrow.kind == ArrowKind::Velocity ? kVelocityColor : kAccelerationColor);
+    const float head = kHeadOfLength * len;
+    const glm::vec3 back = -std::cos(kHeadAngle) * dir * head;
+    const glm::vec3 side = std::sin(kHeadAngle) * across * head;
+    segment(a, b);
+    segment(b, b + back + side);
+    segment(b, b + back - side);
+  }
+  if (opacity < 1.0f) glDisable(GL_BLEND);
+  glEnable(GL_DEPTH_TEST);
+}
+
 }  // namespace render

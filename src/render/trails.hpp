@@ -60,4 +60,22 @@ class GrabLinePass {
   VertexArray vao_;  // no attributes
 };
 
+// The traced body's arrows (SceneView::arrows): a shaft and an open head of two strokes, as wide as
+// a rod, velocity green and acceleration orange, over the scene without depth test; a ghosted
+// lane's mixed toward its colour and translucent as its bodies are (DrawOptions::tint, opacity).
+class ArrowsPass {
+ public:
+  bool init(std::string* error);
+  void draw(const SceneView& view, const Frame& frame, const glm::vec4& tint, float opacity);
+  static constexpr glm::vec3 kVelocityColor{0.25f, 0.9f, 0.35f};
+  static constexpr glm::vec3 kAccelerationColor{1.0f, 0.55f, 0.1f};
+  // the head's strokes: this fraction of the arrow long, at kHeadAngle to the shaft
+  static constexpr float kHeadOfLength = 0.25f, kHeadAngle = 0.45f;  // rad
+
+ private:
+  void segment(const glm::vec3& a, const glm::vec3& b);
+  Program program_;  // segment.vert, spring.frag
+  VertexArray vao_;  // no attributes
+};
+
 }  // namespace render

@@ -79,6 +79,9 @@ struct SetShowEquilibrium {  // the static equilibrium as a grey ghost (docs/exp
 struct SetShowWind {
   bool on = true;  // the wind's streaks
 };
+struct SetShowArrows {
+  bool on = false;  // the traced body's velocity and acceleration (docs/exploring.md#arrows)
+};
 struct SetPacing {
   // false: real-time motion (stepping may take the frame budget down to ~20 frames/s before the
   // clock slows); true: smooth frames (60 frames/s)
@@ -189,7 +192,7 @@ using Command =
                  SaveMapPng, SetEditMode, EditAddParticle, EditAddSpring, EditMoveBody, EditSelect,
                  EditTogglePin, EditDelete, EditSetMass, EditSetSpring, EditSetLink, EditAddLink,
                  EditRemoveLink, SetNewSpring, NewScene, Undo, Redo, EditPlaceTool, SetEditTool,
-                 EditSelectMany, StartStopwatch, StopStopwatch, ResetStopwatch>;
+                 EditSelectMany, StartStopwatch, StopStopwatch, ResetStopwatch, SetShowArrows>;
 
 // A visitor from lambdas, one per command type it handles (std::visit(Overloaded{...}, c)).
 template <class... F>

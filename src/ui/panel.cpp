@@ -219,6 +219,19 @@ void strainControls(const PanelModel& m, PanelState& st, std::vector<Command>& o
     emit(out, SetStrainAuto{b});
 }
 
+// The traced body's arrows, their scales in the tooltip (docs/exploring.md#arrows).
+void arrowsToggle(const PanelModel& m, ItemProbe* probe, std::vector<Command>& out) {
+  char tip_text[320];
+  std::snprintf(tip_text, sizeof tip_text,
+                "Draw the traced body's (the phase plot's) velocity, green, and acceleration, "
+                "orange, in every lane (ghosted lanes in their colour). Fixed scales: %.3g m per "
+                "m/s, %.3g m per m/s^2. The acceleration is the lane's own last move, so a "
+                "wrong integrator's shows.",
+                m.arrow_velocity_scale, m.arrow_acceleration_scale);
+  bool b = false;
+  if (checkbox("Arrows", m.show_arrows, tip_text, probe, &b)) emit(out, SetShowArrows{b});
+}
+
 // What is drawn: springs or rods, wireframe, trails, wind streaks, and whether the camera follows.
 void drawingToggles(const PanelModel& m, ItemProbe* probe, std::vector<Command>& out) {
   bool b = false;
@@ -267,6 +280,7 @@ void drawingToggles(const PanelModel& m, ItemProbe* probe, std::vector<Command>&
   if (m.wind_acts && checkbox("Wind streaks", m.show_wind,
                               "Draw the air's motion as streaks carried with the wind.", probe, &b))
     emit(out, SetShowWind{b});
+  arrowsToggle(m, probe, out);
 }
 
 // Screenshot, Record and the clip's size, and Help, on one row.

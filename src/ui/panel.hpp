@@ -254,6 +254,12 @@ struct PanelModel {
   // the stopwatch on simulated time (docs/lab.md#the-stopwatch)
   double stopwatch = 0.0;  // s
   bool stopwatch_running = false;
+
+  // measuring tools (docs/exploring.md#arrows): the traced body's arrows and their fixed scales
+  bool show_arrows = false;
+  double arrow_velocity_scale = 0.1;       // m of arrow per m/s
+  double arrow_acceleration_scale = 0.01;  // m of arrow per m/s²
+  double grid_spacing = 0.0;               // m, the ground grid's cells as drawn (0: no grid)
 };
 
 // Testing aid (tests/test_ui.cpp): when a probe is given, every widget drawn reports its name (its
@@ -325,6 +331,17 @@ void drawLaneLegend(const PanelModel& model, ItemProbe* probe = nullptr);
 // none overlaps another and all stay in the picture, a label too long for its place shortened.
 void drawSceneOverlays(const PanelModel& model, const std::string& caption,
                        ItemProbe* probe = nullptr);
+// With the arrows shown (model.show_arrows), their key at the top right of the scene viewport: the
+// grid's spacing ("grid 0.5 m") and each arrow's colour and scale (docs/exploring.md#arrows).
+void drawMeasureLegend(const PanelModel& model, ItemProbe* probe = nullptr);
+// A pendulum's joint angles (docs/exploring.md#angles-at-the-joints): link i's angle from the
+// downward vertical, in degrees (counter-clockwise positive, -180 to 180), beside its upper joint
+// at pixel (x, y), on a dark band so that it reads over the grid.
+struct JointLabel {
+  float x = 0.0f, y = 0.0f;  // px, the joint's
+  double degrees = 0.0;
+};
+void drawJointAngles(const std::vector<JointLabel>& joints, ItemProbe* probe = nullptr);
 // The strain legend (bottom right) for this strain scale.
 void drawStrainLegend(double strain_scale);
 // The same, only where there are springs (model.springs > 0), with model.strain_scale.
