@@ -1721,6 +1721,32 @@ TEST_CASE("app: edit mode: Shift+drag on empty space draws a box that selects wh
   CHECK(r.model().inv_mass[2] == 0.0);
 }
 
+TEST_CASE(
+    "app: the ruler: its ends dragged, it reads their distance and its angle from the "
+    "vertical") {
+  EditRig r;  // a planar view, 1 m = 133 px or so
+  r.d.applyCommand(ui::SetEditMode{false});
+  r.d.applyCommand(ui::SetShowRuler{true});
+  const auto& ruler = r.d.mouse().ruler();
+  REQUIRE(ruler.shown);
+  // drag each end by its ring to a known point: (0, 0) and (1, -1)
+  const glm::dvec2 a = r.d.mouse().project(ruler.a), b = r.d.mouse().project(ruler.b);
+  const glm::dvec2 to_a = r.pixel(0.0, 0.0), to_b = r.pixel(1.0, -1.0);
+  r.d.mouse().press(B::Left, false, false, a.x + 3, a.y, r.time += 1.0, false);
+  r.d.mouse().move(to_a.x + 3, to_a.y);
+  r.d.mouse().release(to_a.x + 3, to_a.y);
+  r.d.mouse().press(B::Left, false, false, b.x, b.y - 3, r.time += 1.0, false);
+  r.d.mouse().move(to_b.x, to_b.y - 3);
+  r.d.mouse().release(to_b.x, to_b.y - 3);
+  const ui::RulerView v = r.d.rulerView();
+  const double px = glm::length(r.pixel(1.0, 0.0) - r.pixel(0.0, 0.0));  // a metre in pixels
+  CHECK(v.length == doctest::Approx(std::sqrt(2.0)).epsilon(6.0 / px));  // within the 3 px nudges
+  CHECK(v.from_vertical_deg == doctest::Approx(45.0).epsilon(0.02));
+  CHECK(r.model().particles() == 1);  // the drags took nothing else: no particle, no spring
+  r.d.applyCommand(ui::SetShowRuler{false});
+  CHECK_FALSE(ruler.shown);
+}
+
 TEST_CASE("app: undo keeps at most kUndoDepth edits, the oldest going first") {
   EditRig r;
   app::Session& s = r.d.session();

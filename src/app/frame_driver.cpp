@@ -157,6 +157,7 @@ bool FrameDriver::applyDisplay(const ui::Command& c) {
           [this](const ui::SetShowSprings& s) { return draw_.show_lines = s.on, true; },
           [this](const ui::SetShowWind& s) { return draw_.show_wind = s.on, true; },
           [this](const ui::SetShowArrows& s) { return draw_.show_arrows = s.on, true; },
+          [this](const ui::SetShowRuler& s) { return mouse_.showRuler(s.on), true; },
           [this](const ui::SetShowEquilibrium& s) { return show_equilibrium_ = s.on, true; },
           [this](const ui::SetPacing& s) {
             options_.pacing = s.smooth ? Pacing::SmoothFrames : Pacing::RealTimeMotion;
@@ -208,6 +209,7 @@ void FrameDriver::fillDisplay(ui::PanelModel& pm) const {
   pm.show_springs = draw_.show_lines;
   pm.show_wind = draw_.show_wind;
   pm.show_arrows = draw_.show_arrows;
+  pm.show_ruler = mouse_.ruler().shown;
   pm.grid_spacing = draw_.show_grid ? grid_spacing_ : 0.0f;
   pm.arrow_velocity_scale = session_.arrowScales().velocity;
   pm.arrow_acceleration_scale = session_.arrowScales().acceleration;
@@ -320,6 +322,7 @@ std::vector<ui::Command> FrameDriver::renderFrame(StepPolicy& policy, int width,
   if (options_.imgui) {
     // with this frame's camera: drawn after the scene, over it, before the UI is rendered
     if (draw_.show_arrows) ui::drawJointAngles(jointLabels(view));
+    if (mouse_.ruler().shown) ui::drawRuler(rulerView());
     ImGui::Render();
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
   }
@@ -348,6 +351,16 @@ void FrameDriver::renderSceneOnly(render::Framebuffer& fbo, int width, int heigh
   drawLanes(view, clipCamera, clip, width, height);
   drawEquilibrium(clipCamera, clip, width, height);
   fbo.endScene();
+}
+
+ui::RulerView FrameDriver::rulerView() const {
+  const MouseControl::Ruler& r = mouse_.ruler();
+  const glm::dvec2 a = mouse_.project(r.a), b = mouse_.project(r.b);
+  const glm::vec3 d = r.b - r.a;
+  // from the downward vertical (-y), counter-clockwise as a pendulum's angle is measured
+  const double deg = std::atan2(double(d.x), -double(d.y)) * 180.0 / std::numbers::pi;
+  return {static_cast<float>(a.x), static_cast<float>(a.y), static_cast<float>(b.x),
+          static_cast<float>(b.y), glm::length(d),          deg};
 }
 
 // Lane 0's pendulum links' angles at their upper joints (the pivot, then each bob but the last);

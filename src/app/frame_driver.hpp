@@ -136,6 +136,12 @@ class FrameDriver {
   void drawLanes(const render::SceneView& primary, const render::Camera& cam,
                  const render::DrawOptions& options, int width, int height);
   ViewBuilder& laneView(int lane);
+
+ public:
+  // What the ruler reads and where it is on screen (docs/exploring.md#ruler).
+  ui::RulerView rulerView() const;
+
+ private:
   // The static equilibrium as a grey ghost over lane 0 (Session::equilibrium), when shown.
   void drawEquilibrium(const render::Camera& cam, const render::DrawOptions& options, int width,
                        int height);
@@ -164,7 +170,7 @@ class FrameDriver {
   std::vector<std::unique_ptr<ViewBuilder>> lane_views_;  // lanes 1..
   ViewBuilder equilibrium_view_;                          // its ghost
   bool show_equilibrium_ = false;
-  std::string equilibrium_note_;  // why there is none, as of the last frame drawn
+  std::string equilibrium_note_;        // why there is none, as of the last frame drawn
   std::vector<ColumnFraming> columns_;  // side by side: each lane's column framed on its lane
   Box column_start_;                    // what a new column frames first (the scene's reach)
   std::unique_ptr<render::Renderer> renderer_;

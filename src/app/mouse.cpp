@@ -116,10 +116,31 @@ void MouseControl::editRelease(double x, double y) {
   }
 }
 
+void MouseControl::showRuler(bool on) {
+  ruler_.shown = on;
+  if (!on || ruler_.placed) return;
+  // across the middle of the view, level: in a planar view in its plane, else facing the camera
+  const glm::vec3 half(0.5f * kRulerFirstLength * camera_.distance, 0.0f, 0.0f);
+  ruler_.a = camera_.target - half, ruler_.b = camera_.target + half;
+  ruler_.placed = true;
+}
+
+bool MouseControl::startRulerDrag(double x, double y) {
+  if (!ruler_.shown) return false;
+  const glm::vec3* ends[] = {&ruler_.a, &ruler_.b};
+  for (int k = 0; k < 2; ++k)
+    if (glm::length(project(*ends[k]) - glm::dvec2(x, y)) <= kRulerGrab) {
+      ruler_end_ = k;
+      return true;
+    }
+  return false;
+}
+
 void MouseControl::press(Button b, bool ctrl, bool shift, double x, double y, double time,
                          bool uiCapture) {
   x_ = x, y_ = y;
   if (uiCapture) return;  // the panel has it
+  if (b == Button::Left && startRulerDrag(x, y)) return;
   if (b == Button::Left && !ctrl && session_.editing()) return editPress(shift, x, y);
   // paused, the grab spring could not move anything: a drag on a body places it
   if (b == Button::Left && !shift && session_.paused() && startPlacing(x, y)) return;
@@ -150,13 +171,17 @@ void MouseControl::release(double x, double y) {
   editRelease(x, y);
   if (grab_) session_.setGrab(-1, sim::Vec3::Zero());
   orbit_ = pan_ = grab_ = box_ = false;
+  ruler_end_ = -1;
   place_ = -1;
 }
 
 void MouseControl::move(double x, double y) {
   const double dx = x - x_, dy = y - y_;
   x_ = x, y_ = y;
-  if (edit_from_ >= 0) {  // the spring (or the move) being dragged: a line from the body
+  if (ruler_end_ >= 0) {  // an end of the ruler, on the plane through it facing the camera
+    glm::vec3& end = ruler_end_ == 0 ? ruler_.a : ruler_.b;
+    end = cursorOnPlane(x, y, end);
+  } else if (edit_from_ >= 0) {  // the spring (or the move) being dragged: a line from the body
     const glm::vec3 t = cursorOnPlane(x, y, grab_plane_);
     views_.guide_line = {grab_plane_.x, grab_plane_.y, grab_plane_.z, t.x, t.y, t.z};
   } else if (place_ >= 0) {

@@ -36,6 +36,19 @@ class MouseControl {
   void move(double x, double y);
   void scroll(double dy, bool uiCapture);
 
+  // The ruler (docs/exploring.md#ruler): two ends in the scene, each dragged by its ring; it
+  // takes a press within kRulerGrab of an end before anything else does.
+  struct Ruler {
+    bool shown = false, placed = false;
+    glm::vec3 a{0.0f}, b{0.0f};  // m
+  };
+  const Ruler& ruler() const { return ruler_; }
+  // Shows or hides it; shown the first time, it lies across the middle of the view.
+  void showRuler(bool on);
+  static constexpr double kRulerGrab = 10.0;  // px
+  // The ruler's first length: this fraction of the camera's distance to its target
+  static constexpr float kRulerFirstLength = 0.4f;
+
   // The selection box being dragged in edit mode (framebuffer px: x0, y0, x1, y1), if one is.
   std::optional<std::array<double, 4>> selectionBox() const;
   double x() const { return x_; }
@@ -66,7 +79,13 @@ class MouseControl {
   bool placed_ = false;  // it has moved since the press (the undo stack has the scene before)
   int edit_from_ = -1;   // in edit mode, the body a press started on
   bool edit_shift_ = false;
-  bool box_ = false;  // a Shift+drag on empty space in edit mode: a selection box from the press
+  bool box_ = false;
+  Ruler ruler_;
+  int ruler_end_ = -1;  // the end being dragged: 0 a, 1 b; -1 none
+  // A left press within kRulerGrab of an end of a shown ruler: that end is dragged from here on.
+  bool startRulerDrag(
+      double x,
+      double y);  // a Shift+drag on empty space in edit mode: a selection box from the press
   double press_x_ = 0.0, press_y_ = 0.0;
   glm::vec3 grab_plane_{0.0f};
   // A paused left press on a body within kPlaceRadius: place it from here on; false elsewhere.

@@ -76,6 +76,9 @@ struct SetShowSprings {
 struct SetShowEquilibrium {  // the static equilibrium as a grey ghost (docs/exploring.md)
   bool on = true;
 };
+struct SetShowRuler {  // a ruler to drag in the scene: its length and its angle from the vertical
+  bool on = true;
+};
 struct SetShowWind {
   bool on = true;  // the wind's streaks
 };
@@ -182,17 +185,16 @@ struct NewScene {};  // one fixed particle to build on (scene::newScene)
 struct Undo {};
 struct Redo {};
 
-using Command =
-    std::variant<SetIntegrator, SetDt, SetTimeScale, SetPaused, Step, Reset, Rewind, LoadBuiltin,
-                 LoadFile, Reload, SaveScene, SetParameter, SetVectorParameter, SetGrabStiffness,
-                 SetPhaseCoordinate, SetStrainScale, SetStrainAuto, SetWireframe, SetShowTrails,
-                 SetShowSprings, SetShowWind, SetShowEquilibrium, SetPacing, SetFollow,
-                 SetSplitLanes, SetClipSize, Screenshot, ToggleRecording, Quit, AddLane, RemoveLane,
-                 BranchLane, SeekHistory, RunStabilityMap, CancelStabilityMap, MeasureOrder,
-                 SaveMapPng, SetEditMode, EditAddParticle, EditAddSpring, EditMoveBody, EditSelect,
-                 EditTogglePin, EditDelete, EditSetMass, EditSetSpring, EditSetLink, EditAddLink,
-                 EditRemoveLink, SetNewSpring, NewScene, Undo, Redo, EditPlaceTool, SetEditTool,
-                 EditSelectMany, StartStopwatch, StopStopwatch, ResetStopwatch, SetShowArrows>;
+using Command = std::variant<
+    SetIntegrator, SetDt, SetTimeScale, SetPaused, Step, Reset, Rewind, LoadBuiltin, LoadFile,
+    Reload, SaveScene, SetParameter, SetVectorParameter, SetGrabStiffness, SetPhaseCoordinate,
+    SetStrainScale, SetStrainAuto, SetWireframe, SetShowTrails, SetShowSprings, SetShowWind,
+    SetShowEquilibrium, SetPacing, SetFollow, SetSplitLanes, SetClipSize, Screenshot,
+    ToggleRecording, Quit, AddLane, RemoveLane, BranchLane, SeekHistory, RunStabilityMap,
+    CancelStabilityMap, MeasureOrder, SaveMapPng, SetEditMode, EditAddParticle, EditAddSpring,
+    EditMoveBody, EditSelect, EditTogglePin, EditDelete, EditSetMass, EditSetSpring, EditSetLink,
+    EditAddLink, EditRemoveLink, SetNewSpring, NewScene, Undo, Redo, EditPlaceTool, SetEditTool,
+    EditSelectMany, StartStopwatch, StopStopwatch, ResetStopwatch, SetShowArrows, SetShowRuler>;
 
 // A visitor from lambdas, one per command type it handles (std::visit(Overloaded{...}, c)).
 template <class... F>

@@ -18,6 +18,10 @@ const ImU32 kText = IM_COL32(235, 235, 235, 255);
 // render::ArrowsPass's colours
 const ImU32 kVelocity = IM_COL32(64, 230, 89, 255);
 const ImU32 kAcceleration = IM_COL32(255, 140, 26, 255);
+const ImU32 kRuler = IM_COL32(250, 210, 80, 230);  // the selection's and the grab's yellow
+constexpr int kRulerTicks = 10;
+constexpr float kRulerTick = 4.0f;    // px at UI scale 1: half a tick's length
+constexpr float kRulerHandle = 7.0f;  // px at UI scale 1: an end's ring
 
 struct KeyLine {
   std::string text;
@@ -84,6 +88,36 @@ void drawJointAngles(const std::vector<JointLabel>& joints, ItemProbe* probe) {
     dl->AddText(ImVec2(p0.x + pad, p0.y + pad), kText, buf);
     if (probe) probe->items.push_back({"joint angle/" + std::to_string(i), p0.x, p0.y, p1.x, p1.y});
   }
+}
+
+// The ruler: a line between two rings (the handles a drag takes), ticks a tenth of it apart, and
+// its reading in a band at its middle.
+void drawRuler(const RulerView& r, ItemProbe* probe) {
+  if (!std::isfinite(r.ax + r.ay + r.bx + r.by + r.length + r.from_vertical_deg)) return;
+  const float scale = ImGui::GetFontSize() / 13.0f, pad = kPad * scale;
+  ImDrawList* dl = ImGui::GetForegroundDrawList();
+  const ImVec2 a(r.ax, r.ay), b(r.bx, r.by);
+  dl->AddLine(a, b, kRuler, 2.0f * scale);
+  const float dx = r.bx - r.ax, dy = r.by - r.ay, len = std::hypot(dx, dy);
+  if (len > 0.0f) {  // a tick every tenth, across the line
+    const float nx = -dy / len * kRulerTick * scale, ny = dx / len * kRulerTick * scale;
+    for (int k = 1; k < kRulerTicks; ++k) {
+      const float f = static_cast<float>(k) / kRulerTicks;
+      const ImVec2 p(r.ax + f * dx, r.ay + f * dy);
+      const float s = k == kRulerTicks / 2 ? 2.0f : 1.0f;  // the middle one longer
+      dl->AddLine(ImVec2(p.x - s * nx, p.y - s * ny), ImVec2(p.x + s * nx, p.y + s * ny), kRuler);
+    }
+  }
+  for (const ImVec2& end : {a, b}) dl->AddCircle(end, kRulerHandle * scale, kRuler, 0, 2.0f);
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.4g m   %.1f\xC2\xB0 from vertical", r.length,
+                r.from_vertical_deg);
+  const ImVec2 t = ImGui::CalcTextSize(buf);
+  const ImVec2 p0(0.5f * (r.ax + r.bx) + 2.0f * pad, 0.5f * (r.ay + r.by) + 2.0f * pad);
+  const ImVec2 p1(p0.x + t.x + 2.0f * pad, p0.y + t.y + 2.0f * pad);
+  dl->AddRectFilled(p0, p1, kBand, pad);
+  dl->AddText(ImVec2(p0.x + pad, p0.y + pad), kText, buf);
+  if (probe) probe->items.push_back({std::string("ruler/") + buf, p0.x, p0.y, p1.x, p1.y});
 }
 
 }  // namespace ui

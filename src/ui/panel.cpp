@@ -230,6 +230,12 @@ void arrowsToggle(const PanelModel& m, ItemProbe* probe, std::vector<Command>& o
                 m.arrow_velocity_scale, m.arrow_acceleration_scale);
   bool b = false;
   if (checkbox("Arrows", m.show_arrows, tip_text, probe, &b)) emit(out, SetShowArrows{b});
+  ImGui::SameLine();
+  if (checkbox("Ruler", m.show_ruler,
+               "A ruler in the scene: drag either end (a ring) to measure a length in m and an "
+               "angle from the downward vertical, or to keep a reference line.",
+               probe, &b))
+    emit(out, SetShowRuler{b});
 }
 
 // What is drawn: springs or rods, wireframe, trails, wind streaks, and whether the camera follows.

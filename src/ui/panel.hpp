@@ -257,6 +257,7 @@ struct PanelModel {
 
   // measuring tools (docs/exploring.md#arrows): the traced body's arrows and their fixed scales
   bool show_arrows = false;
+  bool show_ruler = false;
   double arrow_velocity_scale = 0.1;       // m of arrow per m/s
   double arrow_acceleration_scale = 0.01;  // m of arrow per m/s²
   double grid_spacing = 0.0;               // m, the ground grid's cells as drawn (0: no grid)
@@ -341,6 +342,13 @@ struct JointLabel {
   float x = 0.0f, y = 0.0f;  // px, the joint's
   double degrees = 0.0;
 };
+// The ruler (docs/exploring.md#ruler): its ends on screen (px) and what it reads.
+struct RulerView {
+  float ax = 0.0f, ay = 0.0f, bx = 0.0f, by = 0.0f;  // px
+  double length = 0.0;                               // m
+  double from_vertical_deg = 0.0;  // the angle of a -> b from the downward vertical, degrees
+};
+void drawRuler(const RulerView& ruler, ItemProbe* probe = nullptr);
 void drawJointAngles(const std::vector<JointLabel>& joints, ItemProbe* probe = nullptr);
 // The strain legend (bottom right) for this strain scale.
 void drawStrainLegend(double strain_scale);
