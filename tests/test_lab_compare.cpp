@@ -196,7 +196,8 @@ TEST_CASE("bad compare options exit 2 with one line and write nothing") {
        "springlab compare: --lanes: lane 1 \"verlet@-1\": dt must be a finite number > 0, not "
        "\"-1\""},
       {{"--lanes", "rk4,,verlet"},
-       "springlab compare: --lanes: lane 1 is empty (SPEC,SPEC: NAME or NAME@DT, then :KEY=VALUE...)"},
+       "springlab compare: --lanes: lane 1 is empty (SPEC,SPEC: NAME or NAME@DT, then "
+       ":KEY=VALUE...)"},
       {{"--lanes", "rk4,rk4,rk4,rk4,rk4,rk4,rk4,rk4,rk4"},
        "springlab compare: --lanes: 9 lanes; at most 8"},
       {{"--lanes", "rk4,verlet@1e-5", "--duration", "1e8"},
