@@ -117,7 +117,7 @@ TEST_CASE("joint_damping at a time damps a pendulum from then on, as the scene's
   // with that joint damping
   const auto def = scene::loadSceneArg("seed004_double_pendulum");
   scene::SceneDef damped = def;
-  damped.pendulum.joint_damping = 0.5;
+  damped.parameters.set(sim::Parameter::JointDamping, 0.5);
   const scene::Built plain = scene::build(def), withDamping = scene::build(damped);
   REQUIRE(plain.pendulum()->joint_damping == 0.0);
   lab::ScheduledLane byEvent(plain, plain.state, def.integrator, def.dt,

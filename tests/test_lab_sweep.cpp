@@ -184,7 +184,8 @@ TEST_CASE("sweep: bad options exit 2 with one line and write nothing") {
 TEST_CASE("sweep: a damped scene's physical energy loss is not drift, its method's error is") {
   lab::SweepSpec spec;
   spec.def = scene::loadSceneArg("seed003_table1_case1");
-  spec.def.mass_spring.drag = 0.05;  // N s/m: several per cent of the energy gone in 4 s
+  spec.def.parameters.set(sim::Parameter::Drag,
+                          0.05);  // N s/m: several per cent of the energy gone in 4 s
   spec.methods = {sim::Method::Rk4, sim::Method::Euler};
   spec.dt = {0.01, 0.01, 1};
   spec.seconds = 4.0;

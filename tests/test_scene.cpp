@@ -227,7 +227,7 @@ TEST_CASE("3-D scenes are detected as such, defaults follow docs/scenes.md") {
   const auto def = scene::parse(
       R"({"system": {"type": "mass_spring", "particles": [{"position": [0, 0, 1], "mass": 2}]}})",
       "x");
-  CHECK(def.gravity == Eigen::Vector3d(0, -9.81, 0));
+  CHECK(def.gravity() == Eigen::Vector3d(0, -9.81, 0));
   CHECK(def.integrator == sim::Method::Rk4);
   CHECK(def.dt == 0.001);
   CHECK(def.duration == 10);

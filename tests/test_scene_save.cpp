@@ -77,8 +77,7 @@ void checkRoundTrip(const scene::SceneDef& def, int steps) {
   CHECK(back.integrator == def.integrator);
   CHECK(sameBits(back.dt, def.dt));
   CHECK(sameBits(back.duration, def.duration));
-  CHECK(back.substeps == def.substeps);
-  CHECK(back.iterations == def.iterations);
+  CHECK(back.parameters == def.parameters);
   CHECK(scene::cameraOptionText(back.render.camera) == scene::cameraOptionText(def.render.camera));
   CHECK(back.render.strain_scale == def.render.strain_scale);
   CHECK(back.render.show_points == def.render.show_points);

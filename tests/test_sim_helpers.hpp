@@ -50,9 +50,9 @@ class Builder {
   System build(const Vec3& gravity, double drag = 0.0) const {
     scene::SceneDef def;
     def.kind = sim::SystemKind::MassSpring;
-    def.gravity = gravity;
+    def.parameters.set(sim::Parameter::Gravity, gravity);
     def.mass_spring = def_;
-    def.mass_spring.drag = drag;
+    def.parameters.set(sim::Parameter::Drag, drag);
     scene::Built built = scene::build(def);
     return System{std::move(*built.massSpring()), std::move(built.state)};
   }
@@ -78,7 +78,7 @@ inline double maxStructuralStretch(const sim::MassSpringModel& m, const sim::Sta
 // falls from horizontal (every spring moves, in 3-D) under gravity, with drag c_drag.
 inline scene::SceneDef fallingCloth(int n, double k, double c, double c_drag) {
   scene::SceneDef def;
-  def.gravity = sim::Vec3(0.0, -9.81, 0.0);
+  def.parameters.set(sim::Parameter::Gravity, sim::Vec3(0.0, -9.81, 0.0));
   scene::ClothParams cp;
   cp.nx = cp.ny = n;
   cp.stiffness = k;
@@ -86,7 +86,7 @@ inline scene::SceneDef fallingCloth(int n, double k, double c, double c_drag) {
   cp.damping = c;
   cp.horizontal = true;
   scene::addCloth(def.mass_spring, cp);
-  def.mass_spring.drag = c_drag;
+  def.parameters.set(sim::Parameter::Drag, c_drag);
   return def;
 }
 
@@ -141,7 +141,7 @@ inline void checkSameBitsOnEveryPath(const std::function<bool(sim::State&)>& ste
 inline std::vector<sim::IntegratorInfo> massSpringIntegrators() {
   std::vector<sim::IntegratorInfo> out;
   for (const auto& i : sim::integrators())
-    if (i.mass_spring.applies) out.push_back(i);
+    if (sim::appliesTo(i.method, sim::SystemKind::MassSpring)) out.push_back(i);
   return out;
 }
 

@@ -23,7 +23,7 @@ namespace {
 // The falling cloth without dashpots, with drag in a wind.
 scene::SceneDef fallingCloth(int n, double k) {
   scene::SceneDef def = simtest::fallingCloth(n, k, 0.0, 0.01);
-  def.mass_spring.wind = Vec3(1.0, 0.0, -0.5);
+  def.parameters.set(sim::Parameter::Wind, Vec3(1.0, 0.0, -0.5));
   return def;
 }
 

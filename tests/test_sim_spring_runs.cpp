@@ -28,7 +28,7 @@ struct Sheet {
 };
 Sheet sheet(int n, int ny = 0, bool loose = true) {
   scene::SceneDef def;
-  def.gravity = Vec3(0.0, -9.81, 0.0);
+  def.parameters.set(sim::Parameter::Gravity, Vec3(0.0, -9.81, 0.0));
   scene::ClothParams cp;
   cp.nx = n, cp.ny = ny > 0 ? ny : n;
   cp.stiffness = 3e3;
@@ -41,8 +41,8 @@ Sheet sheet(int n, int ny = 0, bool loose = true) {
     s.a = a, s.b = b, s.stiffness = 50.0;
     def.mass_spring.springs.push_back(s);
   }
-  def.mass_spring.drag = 0.1;
-  def.mass_spring.wind = Vec3(1.0, 0.0, 0.5);
+  def.parameters.set(sim::Parameter::Drag, 0.1);
+  def.parameters.set(sim::Parameter::Wind, Vec3(1.0, 0.0, 0.5));
   Sheet out{scene::build(def), {}};
   out.state = out.built.state;
   for (int i = 0; i < out.state.x.size(); ++i) {

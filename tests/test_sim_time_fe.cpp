@@ -27,7 +27,7 @@ constexpr double kM = 0.0484, kK = 2.3, kR0 = 0.6162, kG = 9.8, kDt = 0.002;
 
 scene::Built pendulum(double x0, double y0) {
   scene::SceneDef def;
-  def.gravity = Vec3(0, -kG, 0);
+  def.parameters.set(sim::Parameter::Gravity, Vec3(0, -kG, 0));
   scene::SpringPendulumParams p;
   p.pivot = Vec3::Zero();
   p.bob = Vec3(x0, y0, 0);

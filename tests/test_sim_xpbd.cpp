@@ -195,7 +195,8 @@ TEST_CASE("scene: a tilted hanging cloth turns about its top edge, its spacing u
 
 TEST_CASE("sim: tethers hold every particle within its start distance of its two nearest pins") {
   auto def = clothScene(16, 1e4);
-  def.substeps = def.iterations = 1;  // not the automatic settings: see below
+  def.parameters.set(sim::Parameter::Substeps, 1.0),
+      def.parameters.set(sim::Parameter::Iterations, 1.0);  // not the automatic settings: see below
   def.mass_spring.tethers = true;
   auto tethered = scene::build(def);
   const auto& m = *tethered.massSpring();
@@ -269,7 +270,7 @@ TEST_CASE("sim: tethered particles on their anchor and on the pins' axis step wi
   for (const bool simd : {true, false}) {
     CAPTURE(simd);
     scene::SceneDef def;
-    def.gravity = Vec3(0.0, -9.81, 0.0);
+    def.parameters.set(sim::Parameter::Gravity, Vec3(0.0, -9.81, 0.0));
     auto& ms = def.mass_spring;
     ms.tethers = true;
     ms.particles.push_back({Vec3(0, 0, 0), Vec3::Zero(), 0.0, true});

@@ -363,19 +363,17 @@ ui::RulerView FrameDriver::rulerView() const {
           static_cast<float>(b.y), glm::length(d),          deg};
 }
 
-// Lane 0's pendulum links' angles at their upper joints (the pivot, then each bob but the last);
-// none for a mass-spring system.
+// Lane 0's joints with their angles (a pendulum's links at their upper joints: the pivot, then
+// each bob but the last; none for a spring network), System::jointAngles.
 std::vector<ui::JointLabel> FrameDriver::jointLabels(const render::SceneView& view) const {
   std::vector<ui::JointLabel> out;
-  if (!session_.built().pendulum()) return out;
-  const Eigen::VectorXd& phi = session_.primary().shownState().x;
-  for (Eigen::Index i = 0; i < phi.size(); ++i) {
-    const size_t p = static_cast<size_t>(i);  // link i's upper joint: point i (0 the pivot)
+  for (const sim::JointAngle& j : session_.built().jointAngles(session_.primary().shownState())) {
+    const size_t p = static_cast<size_t>(j.point);
     if (3 * p + 2 >= view.positions.size()) break;
     const glm::dvec2 s = mouse_.project(
         glm::vec3(view.positions[3 * p], view.positions[3 * p + 1], view.positions[3 * p + 2]));
     // the angle as the scene file gives it, wrapped to (-180, 180]
-    const double deg = std::remainder(phi[i], 2.0 * std::numbers::pi) * 180.0 / std::numbers::pi;
+    const double deg = std::remainder(j.angle, 2.0 * std::numbers::pi) * 180.0 / std::numbers::pi;
     out.push_back({static_cast<float>(s.x), static_cast<float>(s.y), deg});
   }
   return out;

@@ -4,7 +4,6 @@
 #include <cmath>
 #include <cstdio>
 
-#include "lab/placement.hpp"
 #include "util/one_line.hpp"
 
 namespace app {
@@ -186,7 +185,7 @@ const lab::Equilibrium& Session::equilibrium() {
 
 bool Session::placeBody(int body, const sim::Vec3& target, std::string& why) {
   sim::State s = primary().shownState();
-  if (auto bad = lab::placeBody(built(), s, body, target)) return why = *bad, false;
+  if (auto bad = built().placeBody(s, body, target)) return why = *bad, false;
   s.t = 0.0;  // a new start: the clock, the timeline and the plots begin again from it
   scene_.built().state = s;
   restart(s);

@@ -49,9 +49,10 @@ class Session {
   // letting go re-anchors the energy drift (the hand does work on the system).
   void setGrab(int body, const sim::Vec3& target);
   int grabbed() const { return built().grabbed(); }
-  // Places `body` at `target` (m) by hand (lab::placeBody, docs/exploring.md#placing-a-body): lane
-  // 0's shown state with the body there, everything at rest, at t = 0, becomes the scene's initial
-  // state (Reset and Save as start from it) and every lane starts again from it. False with `why`.
+  // Places `body` at `target` (m) by hand (sim::System::placeBody,
+  // docs/exploring.md#placing-a-body): lane 0's shown state with the body there, everything at
+  // rest, at t = 0, becomes the scene's initial state (Reset and Save as start from it) and every
+  // lane starts again from it. False with `why`.
   bool placeBody(int body, const sim::Vec3& target, std::string& why);
 
   // Records energy and phase samples (called once per rendered frame) when the state has moved

@@ -32,10 +32,6 @@ const sim::ParameterInfo* rowOf(int id) {
   const auto rows = sim::parameters();
   return id >= 0 && id < static_cast<int>(rows.size()) ? &rows[static_cast<size_t>(id)] : nullptr;
 }
-
-bool isVector(const sim::ParameterInfo& row) {
-  return row.rule == sim::Rule::Vector || row.rule == sim::Rule::Velocity;
-}
 }  // namespace
 
 bool Session::checkDt(double dt, std::string& why) {

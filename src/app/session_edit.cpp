@@ -7,22 +7,29 @@
 #include <numbers>
 
 #include "app/session.hpp"
-#include "lab/placement.hpp"
 #include "scene/edit.hpp"
+#include "scene/size.hpp"
 
 namespace app {
 
 namespace {
 // Roughly what a kept scene costs in memory: the undo budget counts it.
 std::size_t footprint(const scene::SceneDef& d) {
-  const auto& ms = d.mass_spring;
-  return sizeof(scene::SceneDef) + ms.particles.size() * sizeof(scene::ParticleDef) +
-         ms.springs.size() * sizeof(scene::SpringDef) +
-         (ms.triangles.size() + ms.shadow_triangles.size()) * sizeof(ms.triangles[0]) +
-         d.pendulum.lengths.size() * 4 * sizeof(double);
+  return scene::sizeOf(d).bytes;
 }
 
 constexpr double kDegrees = 180.0 / std::numbers::pi;
+
+// The panel's editor for the kind's layout of bodies (the ui room does not see sim).
+ui::BodyEditor bodyEditor(sim::BodyLayout layout) {
+  switch (layout) {
+    case sim::BodyLayout::Network:
+      return ui::BodyEditor::Network;
+    case sim::BodyLayout::Chain:
+      return ui::BodyEditor::Chain;
+  }
+  return ui::BodyEditor::Network;  // not reached: the switch is exhaustive
+}
 // A new scene's name on the panel's scene line, and its stem: Save as's default is
 // "new_scene-edited.json"
 constexpr const char* kNewSceneName = "New scene";
@@ -254,32 +261,15 @@ void Session::fillEdit(ui::PanelModel& pm) const {
   e.mesh_file = tool_.mesh_file;
   e.tool_takes_file = tool_.tool == static_cast<int>(scene::EditTool::Mesh);
   const scene::Built& b = built();
-  if (const sim::PendulumModel* p = b.pendulum()) {
-    e.pendulum = true;
-    e.links = p->links();
-    if (selection_.empty()) return;
-    const int link = e.body = selection_.front();
-    e.body_name = b.bodyName(link);
-    e.length = p->length[link], e.mass = p->mass[link];
-    e.angle_deg = b.state.x[link] * kDegrees;
-    return;
-  }
-  const sim::MassSpringModel& m = *b.massSpring();
-  e.particles = m.particles(), e.springs = static_cast<int>(m.spring_a.size());
-  if (selection_.empty()) return;
-  e.body = selection_.front();
-  e.body_name = b.bodyName(e.body);
-  e.fixed = m.fixed(e.body), e.mass = m.mass[e.body];
-  if (selection_.size() != 2) return;
-  const int a = selection_[0], b1 = selection_[1];
-  for (size_t i = 0; i < m.spring_a.size(); ++i) {
-    if ((m.spring_a[i] == a && m.spring_b[i] == b1) ||
-        (m.spring_a[i] == b1 && m.spring_b[i] == a)) {
-      const auto k = static_cast<Eigen::Index>(i);
-      e.spring = static_cast<int>(i);
-      e.stiffness = m.stiffness[k], e.damping = m.damping[k], e.rest_length = m.rest_length[k];
-    }
-  }
+  const sim::EditFacts f = b.editFacts(b.state, selection_);
+  e.layout = bodyEditor(f.layout);
+  e.particles = f.particles, e.springs = f.springs, e.links = f.links;
+  e.body = f.body;
+  if (f.body >= 0) e.body_name = b.bodyName(f.body);
+  e.mass = f.mass, e.fixed = f.fixed;
+  e.length = f.length, e.angle_deg = f.angle * kDegrees;
+  e.spring = f.spring;
+  e.stiffness = f.stiffness, e.damping = f.damping, e.rest_length = f.rest_length;
 }
 
 }  // namespace app

@@ -7,25 +7,20 @@
 
 #include "scene/catalog.hpp"
 #include "scene/load.hpp"
+#include "scene/size.hpp"
 #include "util/format.hpp"
+#include "util/number.hpp"
 
 namespace cli {
 
 bool parseDouble(const std::string& s, double& out) {
-  if (s.empty()) return false;
-  const char* b = s.data();
-  const char* e = b + s.size();
-  if (*b == '+') ++b;  // from_chars rejects a leading '+'
-  auto r = std::from_chars(b, e, out);
-  return r.ec == std::errc() && r.ptr == e && std::isfinite(out);
+  return util::parseFiniteNumber(s, out);
 }
 
 bool parseWhole(const std::string& s, long long& out) {
-  if (s.empty() || s.size() > 18) return false;
-  for (char c : s)
-    if (c < '0' || c > '9') return false;
-  auto r = std::from_chars(s.data(), s.data() + s.size(), out);
-  return r.ec == std::errc() && r.ptr == s.data() + s.size();
+  const auto v = util::parseWholeNumber(s);
+  if (v) out = *v;
+  return v.has_value();
 }
 
 namespace {
@@ -41,25 +36,19 @@ std::string longTime(double seconds) {
 }  // namespace
 
 std::optional<std::string> workProblem(const scene::SceneDef& def, double steps) {
-  const size_t elements = def.kind == sim::SystemKind::Pendulum
-                              ? def.pendulum.lengths.size()
-                              : def.mass_spring.particles.size() + def.mass_spring.springs.size();
-  const double work = steps * double(elements);
+  const scene::SceneSize size = scene::sizeOf(def);
+  const double work = steps * double(size.elements);
   if (work <= kMaxWork) return std::nullopt;
-  const bool pendulum = def.kind == sim::SystemKind::Pendulum;
-  return util::messageNumber(steps) + " steps of " + std::to_string(elements) +
-         (pendulum ? " links" : " particles and springs") + " is " + util::messageNumber(work) +
+  return util::messageNumber(steps) + " steps of " + std::to_string(size.elements) + " " +
+         std::string(size.elements_noun) + " is " + util::messageNumber(work) +
          " element-steps, more than the " + util::messageNumber(kMaxWork) +
          " a run may do (at least " + longTime(work / kWorkRate) + " at " +
          util::messageNumber(kWorkRate) + " a second)";
 }
 
 std::optional<std::string> solverProblem(const scene::SceneDef& def, sim::Method m) {
-  const bool factors =
-      m == sim::Method::ImplicitEuler || m == sim::Method::TimeFe || m == sim::Method::Projective;
-  const size_t n = def.mass_spring.particles.size();
-  if (!factors || def.kind != sim::SystemKind::MassSpring || n <= size_t(kMaxFactoredParticles))
-    return std::nullopt;
+  const size_t n = scene::sizeOf(def).factored;
+  if (!sim::info(m).factorises || n <= size_t(kMaxFactoredParticles)) return std::nullopt;
   return std::string(sim::info(m).name) + " factors a sparse matrix: " + std::to_string(n) +
          " particles, more than the " + std::to_string(kMaxFactoredParticles) +
          " it may take (about 11 KB of memory each)";
@@ -86,26 +75,12 @@ constexpr long long kBigSystem = 4096;
 constexpr long long kCheckCostInPasses = 3;
 constexpr long long kCheckShare = 16;  // one sixteenth
 
-// The force evaluations of one step of an explicit method; 0 for a method with a solver.
-long long passesPerStep(sim::Method m) {
-  switch (m) {
-    case sim::Method::Euler:
-    case sim::Method::SymplecticEuler:
-      return 1;
-    case sim::Method::Verlet:
-      return 2;
-    case sim::Method::Rk4:
-      return 4;
-    default:
-      return 0;
-  }
-}
 }  // namespace
 
 long long runawayCheckSpacing(long long steps, sim::Method m, const sim::Counts& counts) {
   const long long spacing = std::max(1LL, steps / kRunawayChecks);
   const long long size = std::max<long long>(counts.springs + counts.particles, counts.links);
-  const long long passes = passesPerStep(m);
+  const long long passes = sim::info(m).force_passes;
   if (size < kBigSystem || passes == 0) return spacing;
   return std::max(spacing, kCheckCostInPasses * kCheckShare / passes);
 }

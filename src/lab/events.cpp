@@ -5,21 +5,12 @@
 #include <cmath>
 
 #include "lab/lane.hpp"
+#include "util/number.hpp"
 #include "util/one_line.hpp"
 
 namespace lab {
 
 namespace {
-// The whole string is a finite number.
-bool parseNumber(const std::string& s, double& out) {
-  if (s.empty()) return false;
-  const char* b = s.data();
-  const char* e = b + s.size();
-  if (*b == '+') ++b;
-  const auto r = std::from_chars(b, e, out);
-  return r.ec == std::errc() && r.ptr == e && std::isfinite(out);
-}
-
 // Sets out's key from its name; false for a name that is not a key.
 bool findKey(const std::string& key, Event& out) {
   if (key == "integrator") return out.key = EventKey::Integrator, true;
@@ -39,7 +30,7 @@ std::optional<std::string> checkValue(const std::string& key, const std::string&
     out.name = value;
     return std::nullopt;
   }
-  const bool number = parseNumber(value, out.value);
+  const bool number = util::parseFiniteNumber(value, out.value);
   const std::optional<std::string> bad =
       out.key == EventKey::Dt
           ? (number && out.value > 0 ? std::nullopt
@@ -63,7 +54,7 @@ std::optional<std::string> parseEventText(const std::string& text, Event& out) {
   if (colon == std::string::npos || eq == std::string::npos)
     return "\"" + text + "\" is not T:KEY=VALUE";
   const std::string time = text.substr(0, colon);
-  if (!parseNumber(time, out.t) || out.t < 0)
+  if (!util::parseFiniteNumber(time, out.t) || out.t < 0)
     return "\"" + text + "\": the time must be a finite number >= 0, not \"" + time + "\"";
   const std::string key = text.substr(colon + 1, eq - colon - 1);
   if (!findKey(key, out))

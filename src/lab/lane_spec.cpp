@@ -5,23 +5,14 @@
 #include <cstdio>
 
 #include "sim/system.hpp"
+#include "util/number.hpp"
 #include "util/one_line.hpp"
 
 namespace lab {
 
 namespace {
-// The whole string is a finite number.
-bool parseFinite(const std::string& s, double& out) {
-  if (s.empty()) return false;
-  const char* b = s.data();
-  const char* e = b + s.size();
-  if (*b == '+') ++b;
-  const auto r = std::from_chars(b, e, out);
-  return r.ec == std::errc() && r.ptr == e && std::isfinite(out);
-}
-
 bool parsePositive(const std::string& s, double& out) {
-  return parseFinite(s, out) && out > 0;
+  return util::parseFiniteNumber(s, out) && out > 0;
 }
 
 std::string formatRange(double lo, double hi) {
@@ -34,13 +25,11 @@ std::string formatRange(double lo, double hi) {
 std::optional<std::string> findSettingKey(const std::string& key, sim::SystemKind kind,
                                           LaneSetting& out) {
   out.key = key;
-  if (key == "mass_scale") return std::nullopt;
-  if (key == "length_scale")
-    return kind == sim::SystemKind::Pendulum
-               ? std::nullopt
-               : std::optional<std::string>(
-                     "length_scale: a spring network's lengths are its "
-                     "scene's (it applies to a pendulum's links)");
+  if (const sim::ScaleInfo* scale = sim::findScale(key)) {
+    out.scale = scale->scale;
+    if (auto absent = sim::System::scaleAbsent(scale->scale, kind)) return key + ": " + *absent;
+    return std::nullopt;
+  }
   const sim::ParameterInfo* row = sim::findParameter(key);
   if (!row || !row->event)
     return "unknown key \"" + key + "\" (keys: mass_scale, length_scale, " +
@@ -53,7 +42,7 @@ std::optional<std::string> findSettingKey(const std::string& key, sim::SystemKin
 // The value by the key's rule and within the window's range (the panel's slider), so that a lane
 // set up on the command line is one the panel could have made.
 std::optional<std::string> checkSettingValue(const std::string& value, LaneSetting& out) {
-  const bool number = parseFinite(value, out.value);
+  const bool number = util::parseFiniteNumber(value, out.value);
   if (!out.parameter) {
     if (!number || out.value < kSetupScaleMin || out.value > kSetupScaleMax)
       return out.key + ": must be a factor from " + formatRange(kSetupScaleMin, kSetupScaleMax) +
@@ -167,28 +156,13 @@ std::optional<std::string> parseLaneSpecs(const std::string& text, sim::SystemKi
   return problem;
 }
 
-namespace {
-// Every moving body's mass times f (a fixed particle stays fixed: its mass is 0).
-void scaleMasses(sim::System& system, double f) {
-  if (sim::MassSpringModel* m = system.massSpring()) {
-    m->mass *= f;
-    m->inv_mass /= f;
-    ++m->revision;  // the steppers' cached matrices hold the masses
-  } else if (sim::PendulumModel* p = system.pendulum()) {
-    p->mass *= f;
-  }
-}
-}  // namespace
-
 std::optional<std::string> applyLaneSettings(const std::vector<LaneSetting>& settings,
                                              sim::System& system) {
   for (const LaneSetting& s : settings) {
     if (s.parameter) {
       if (auto bad = system.setParameter(*s.parameter, s.value)) return s.key + ": " + *bad;
-    } else if (s.key == "mass_scale") {
-      scaleMasses(system, s.value);
-    } else if (sim::PendulumModel* p = system.pendulum()) {
-      p->length *= s.value;  // length_scale (parseLaneSpecs takes it for a pendulum only)
+    } else if (s.scale) {
+      if (auto bad = system.scale(*s.scale, s.value)) return s.key + ": " + *bad;
     } else {
       return s.key + ": does not apply to a " + system.summary();
     }
@@ -204,7 +178,7 @@ void followParameters(const sim::System& scene, const std::vector<LaneSetting>& 
     for (const LaneSetting& s : settings) own = own || s.parameter == row.parameter;
     if (own) continue;
     // only what changed: setting a value again would rebuild a factorisation for nothing
-    const bool vector = row.rule == sim::Rule::Vector || row.rule == sim::Rule::Velocity;
+    const bool vector = sim::isVector(row);
     if (vector && lane.vectorParameter(row.parameter) != scene.vectorParameter(row.parameter))
       lane.setParameter(row.parameter, 0.0, scene.vectorParameter(row.parameter));
     else if (!vector && lane.parameter(row.parameter) != scene.parameter(row.parameter))

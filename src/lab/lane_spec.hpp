@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/facets.hpp"
 #include "sim/parameters.hpp"
 #include "sim/registry.hpp"
 
@@ -21,7 +22,8 @@ namespace lab {
 // moving body's mass) or, for a pendulum, `length_scale` (every link's length).
 struct LaneSetting {
   std::string key;
-  std::optional<sim::Parameter> parameter;  // none: mass_scale or length_scale
+  std::optional<sim::Parameter> parameter;  // a row of the parameter table, or
+  std::optional<sim::Scale> scale;          // mass_scale or length_scale (sim/facets.hpp)
   double value = 0.0;
 };
 

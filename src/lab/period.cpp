@@ -94,76 +94,8 @@ std::optional<PeriodReading> PeriodMeter::reading() const {
   return PeriodReading{period, used};
 }
 
-double agm(double a, double b) {
-  // quadratic convergence: the digits double each iteration, so a fixed bound is ample
-  constexpr int kMaxIterations = 64;
-  for (int k = 0; k < kMaxIterations && std::abs(a - b) > 1e-15 * std::abs(a); ++k) {
-    const double mean = 0.5 * (a + b);
-    b = std::sqrt(a * b), a = mean;
-  }
-  return 0.5 * (a + b);
-}
-
-double springPeriod(double mass, double stiffness) {
-  return 2.0 * std::numbers::pi * std::sqrt(mass / stiffness);
-}
-
-double pendulumPeriod(double length, double gravity, double amplitude) {
-  return 2.0 * std::numbers::pi * std::sqrt(length / gravity) / agm(1.0, std::cos(0.5 * amplitude));
-}
-
-namespace {
-
-// Relative size below which a transverse velocity or gravity counts as none: the motion then
-// stays on the spring's line (exactly so, in the steppers, where they are exactly zero).
-constexpr double kAxialTolerance = 1e-9;
-
-std::optional<double> pendulumTheory(const sim::PendulumModel& p, const sim::State& s) {
-  if (p.links() != 1 || p.joint_damping != 0.0 || p.grab >= 0) return std::nullopt;
-  const double g = std::hypot(p.gravity.x(), p.gravity.y());  // a planar pendulum's
-  if (!(g > 0.0)) return std::nullopt;
-  // the angle from the equilibrium (straight along gravity), in (-pi, pi]
-  const double rest = std::atan2(p.gravity.x(), -p.gravity.y());
-  const double theta = std::remainder(s.x[0] - rest, 2.0 * std::numbers::pi);
-  const double L = p.length[0], w = s.v[0];
-  // energy: the amplitude theta0 at which the bob is at rest
-  const double cosAmplitude = std::cos(theta) - L * w * w / (2.0 * g);
-  if (!(cosAmplitude > -1.0)) return std::nullopt;  // over the top: it rotates
-  return pendulumPeriod(L, g, std::acos(std::min(1.0, cosAmplitude)));
-}
-
-bool transverse(const sim::Vec3& v, const sim::Vec3& u) {
-  return (v - v.dot(u) * u).norm() > kAxialTolerance * v.norm();
-}
-
-std::optional<double> springTheory(const sim::MassSpringModel& m, const sim::State& s) {
-  if (m.springs() != 1 || m.drag != 0.0 || m.damping[0] != 0.0 || m.grab >= 0 ||
-      !m.colliders.empty() || !m.tether_particle.empty())
-    return std::nullopt;
-  int free = -1;
-  for (int i = 0; i < m.particles(); ++i)
-    if (!m.fixed(i)) {
-      if (free >= 0) return std::nullopt;  // a second free particle
-      free = i;
-    }
-  const int a = m.spring_a[0], b = m.spring_b[0];
-  if (free < 0 || (a != free && b != free)) return std::nullopt;
-  if (!m.fixed(a == free ? b : a)) return std::nullopt;
-  const double k = m.stiffness[0];
-  if (m.rest_length[0] == 0.0) return springPeriod(m.mass[free], k);  // linear in every direction
-  const sim::Vec3 d = s.x.segment<3>(3 * free) - s.x.segment<3>(3 * (a == free ? b : a));
-  if (!(d.norm() > 0.0)) return std::nullopt;
-  const sim::Vec3 u = d / d.norm();
-  if (transverse(s.v.segment<3>(3 * free), u) || transverse(m.gravity, u)) return std::nullopt;
-  return springPeriod(m.mass[free], k);
-}
-
-}  // namespace
-
 std::optional<double> theoryPeriod(const sim::System& system, const sim::State& s) {
-  if (const sim::PendulumModel* p = system.pendulum()) return pendulumTheory(*p, s);
-  if (const sim::MassSpringModel* m = system.massSpring()) return springTheory(*m, s);
-  return std::nullopt;
+  return system.theoryPeriod(s);
 }
 
 }  // namespace lab

@@ -78,15 +78,10 @@ class PeriodMeter {
   int kept_ = 0, next_ = 0, seen_ = 0;
 };
 
-// The closed forms. A mass m (kg) on a spring k (N/m): 2 pi sqrt(m/k). A simple pendulum of
-// length L (m) under gravity g (m/s^2) released from amplitude theta0 (rad, < pi): the exact
-// period 4 sqrt(L/g) K(sin(theta0/2)), K the complete elliptic integral of the first kind, by the
-// arithmetic-geometric mean K(k) = pi / (2 AGM(1, sqrt(1 - k^2))) (DLMF 19.8.5), so
-// T = 2 pi sqrt(L/g) / AGM(1, cos(theta0/2)): quadratic convergence, exact to round-off in a few
-// iterations.
-double springPeriod(double mass, double stiffness);
-double pendulumPeriod(double length, double gravity, double amplitude);
-double agm(double a, double b);
+// The closed forms (sim/facets.hpp): a mass on a spring, a simple pendulum by the AGM.
+using sim::agm;
+using sim::pendulumPeriod;
+using sim::springPeriod;
 
 // The theory of a system in state s where it has one, else nothing: a single-link pendulum with
 // no damping or grab (its amplitude from s's energy, so a bob set going from any angle and speed

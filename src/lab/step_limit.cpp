@@ -19,12 +19,13 @@ namespace {
 constexpr double kScanTop = 4.0;
 constexpr double kScanBottom = 4.0;
 constexpr int kSurvivorsBelow = 4;
-// The cost bound, in particle (or link) steps, a stage of rk4 counting as a step: a few seconds
-// at most (a step of a 100-link pendulum takes ~3.6 us); a larger scan ends where it stands.
+// The cost bound, in particle (or link) force passes (the registry's force_passes; a method with
+// a solver counts one): a few seconds at most (a step of a 100-link pendulum takes ~3.6 us); a
+// larger scan ends where it stands.
 constexpr double kMaxScanWork = 1e8;
 
-double stagesPerStep(sim::Method m) {
-  return m == sim::Method::Rk4 ? 4.0 : 1.0;
+double passesPerStep(sim::Method m) {
+  return std::max(1, sim::info(m).force_passes);
 }
 
 std::string secondsText(double t) {
@@ -45,7 +46,7 @@ void scan(const scene::SceneDef& def, int dofs, double seconds, StepLimit& l, do
   bool diverged = false;
   for (double dt = top;; dt /= kScanRatio) {
     if (dt < bottom * (1.0 - 1e-12) && (!diverged || held >= kSurvivorsBelow)) return;
-    const double work = std::ceil(seconds / dt) * dofs * stagesPerStep(l.method);
+    const double work = std::ceil(seconds / dt) * dofs * passesPerStep(l.method);
     if (work > budget) {
       l.stopped = "the cost bound stopped the scan before dt = " + secondsText(dt) + " s";
       return;

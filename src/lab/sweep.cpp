@@ -8,6 +8,7 @@
 
 #include "lab/lane.hpp"
 #include "scene/build.hpp"
+#include "util/number.hpp"
 
 namespace lab {
 
@@ -21,11 +22,7 @@ constexpr long long kChecksPerCell = 200;
 constexpr long long kCancelEvery = 256;
 
 bool parsePositive(const std::string& s, double& out) {
-  const char* b = s.data();
-  const char* e = b + s.size();
-  if (b != e && *b == '+') ++b;
-  const auto r = std::from_chars(b, e, out);
-  return !s.empty() && r.ec == std::errc() && r.ptr == e && std::isfinite(out) && out > 0;
+  return util::parseFiniteNumber(s, out) && out > 0;
 }
 
 // The method's own relative energy error: the energy ledger's balance
@@ -49,10 +46,8 @@ std::optional<std::string> parseGridAxis(const std::string& text, GridAxis& out)
   if (c2 == std::string::npos || text.find(':', c2 + 1) != std::string::npos)
     return "must be LO:HI:N, not \"" + text + "\"";
   const std::string n = text.substr(c2 + 1);
-  long long count = 0;
-  const auto r = std::from_chars(n.data(), n.data() + n.size(), count);
-  if (n.empty() || r.ec != std::errc() || r.ptr != n.data() + n.size() || count < 1 ||
-      count > 1000000)
+  const long long count = util::parseWholeNumber(n).value_or(0);
+  if (count < 1 || count > 1000000)
     return "N must be a whole number from 1 to 1000000, not \"" + n + "\"";
   if (!parsePositive(text.substr(0, c1), out.lo) ||
       !parsePositive(text.substr(c1 + 1, c2 - c1 - 1), out.hi))

@@ -16,8 +16,6 @@ Built buildPendulum(const SceneDef& def) {
   sim::PendulumModel m;
   const int n = static_cast<int>(pd.lengths.size());
   m.pivot = pd.pivot;
-  m.gravity = def.gravity;
-  m.joint_damping = pd.joint_damping;
   m.length = Eigen::Map<const Eigen::VectorXd>(pd.lengths.data(), n);
   m.mass = Eigen::Map<const Eigen::VectorXd>(pd.masses.data(), n);
   out.state.x = Eigen::Map<const Eigen::VectorXd>(pd.angles.data(), n);
@@ -56,7 +54,7 @@ void addTethers(sim::MassSpringModel& m, const Eigen::VectorXd& x) {
 // then 2-D (docs/scenes.md#planar-scenes).
 bool isPlanar(const SceneDef& def) {
   const auto& ms = def.mass_spring;
-  bool planar = def.gravity.z() == 0.0 && ms.wind.z() == 0.0;
+  bool planar = def.gravity().z() == 0.0 && def.parameters.vector(sim::Parameter::Wind).z() == 0.0;
   for (const sim::Collider& c : ms.colliders)
     planar = planar &&
              (c.shape == sim::Collider::Shape::Plane ? c.normal.z() == 0.0 : c.point.z() == 0.0);
@@ -120,12 +118,7 @@ Built buildMassSpring(const SceneDef& def) {
   Built out;
   const auto& ms = def.mass_spring;
   sim::MassSpringModel m;
-  m.gravity = def.gravity;
-  m.drag = ms.drag;
-  m.wind = ms.wind;
   m.colliders = ms.colliders;
-  m.substeps = def.substeps;
-  m.iterations = def.iterations;
   setParticles(ms, m, out.state);
   m.dim = isPlanar(def) ? 2 : 3;
   setSurfaces(ms, out);
@@ -138,20 +131,44 @@ Built buildMassSpring(const SceneDef& def) {
   return out;
 }
 
+// The rows the scene gives (SceneDef::parameters) set through the table, as the panel sets them:
+// the loader checked each by its rule, so none is refused.
+void setParameters(const SceneDef& def, sim::System& system) {
+  for (const sim::ParameterInfo& row : sim::parameters()) {
+    if (row.scene == sim::SceneSlot::None || !system.has(row.parameter)) continue;
+    const sim::Parameter p = row.parameter;
+    const auto refused = sim::isVector(row) ? system.setParameter(p, 0.0, def.parameters.vector(p))
+                                            : system.setParameter(p, def.parameters.scalar(p));
+    if (refused) throw Error(def.name + ": " + std::string(row.key) + ": " + *refused);
+  }
+}
+
+Built buildKind(const SceneDef& def) {
+  switch (def.kind) {
+    case sim::SystemKind::MassSpring:
+      return buildMassSpring(def);
+    case sim::SystemKind::Pendulum:
+      return buildPendulum(def);
+  }
+  throw Error(def.name + ": unknown system kind");
+}
 }  // namespace
 
 Built build(const SceneDef& def) {
-  return def.kind == sim::SystemKind::Pendulum ? buildPendulum(def) : buildMassSpring(def);
+  Built out = buildKind(def);
+  setParameters(def, out);
+  return out;
 }
 
 SceneDef withParameters(SceneDef d, const sim::System& system) {
-  d.gravity = system.gravity();
-  if (const sim::PendulumModel* p = system.pendulum()) d.pendulum.joint_damping = p->joint_damping;
+  for (const sim::ParameterInfo& row : sim::parameters()) {
+    if (row.scene == sim::SceneSlot::None || !system.has(row.parameter)) continue;
+    if (sim::isVector(row))
+      d.parameters.set(row.parameter, system.vectorParameter(row.parameter));
+    else
+      d.parameters.set(row.parameter, system.parameter(row.parameter));
+  }
   if (const sim::MassSpringModel* m = system.massSpring()) {
-    d.mass_spring.drag = m->drag;
-    d.mass_spring.wind = m->wind;
-    d.substeps = m->substeps;
-    d.iterations = m->iterations;
     for (size_t s = 0; s < d.mass_spring.springs.size(); ++s)
       d.mass_spring.springs[s].damping = m->damping[static_cast<Eigen::Index>(s)];
   }

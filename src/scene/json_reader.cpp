@@ -49,11 +49,23 @@ double finiteNumber(const json& j, const std::string& path, const std::string& f
 Obj::Obj(const json& j, std::string path, const std::string& file,
          std::initializer_list<const char*> allowed)
     : j_(j), path_(std::move(path)), file_(file) {
+  checkKeys(allowed);
+}
+
+Obj::Obj(const json& j, std::string path, const std::string& file,
+         const std::vector<std::string>& allowed)
+    : j_(j), path_(std::move(path)), file_(file) {
+  checkKeys(allowed);
+}
+
+template <class Names>
+void Obj::checkKeys(const Names& allowed) const {
   const std::string where = path_.empty() ? "(top level)" : path_;
-  if (!j.is_object()) throw Error(file_ + ": " + where + ": must be an object, not " + typeName(j));
-  for (const auto& [key, value] : j.items()) {
+  if (!j_.is_object())
+    throw Error(file_ + ": " + where + ": must be an object, not " + typeName(j_));
+  for (const auto& [key, value] : j_.items()) {
     bool ok = false;
-    for (const char* a : allowed) ok = ok || key == a;
+    for (std::string_view a : allowed) ok = ok || key == a;
     if (ok) continue;
     throw Error(file_ + ": " + join(path_, key) +
                 ": unknown key (allowed here: " + commaList(allowed) + ")");

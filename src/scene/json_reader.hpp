@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "scene/scene_def.hpp"
 
@@ -31,6 +32,8 @@ class Obj {
   // Checks that j is an object whose keys are all in `allowed`.
   Obj(const json& j, std::string path, const std::string& file,
       std::initializer_list<const char*> allowed);
+  Obj(const json& j, std::string path, const std::string& file,
+      const std::vector<std::string>& allowed);
 
   [[noreturn]] void fail(const std::string& key, const std::string& what) const;
   [[noreturn]] void failHere(const std::string& what) const;
@@ -55,6 +58,8 @@ class Obj {
   std::vector<double> numbers(const std::string& key) const;  // array of finite numbers
 
  private:
+  template <class Names>
+  void checkKeys(const Names& allowed) const;
   const json& j_;
   std::string path_;
   const std::string& file_;

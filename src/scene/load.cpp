@@ -94,10 +94,10 @@ void parseSystem(const Obj& top, const json& root, SceneDef& def) {
   const std::string type = sysj.at("type").get<std::string>();
   if (type == "mass_spring") {
     def.kind = sim::SystemKind::MassSpring;
-    def.mass_spring = detail::parseMassSpring(sysj, origin);
+    def.mass_spring = detail::parseMassSpring(sysj, origin, def.parameters);
   } else if (type == "pendulum") {
     def.kind = sim::SystemKind::Pendulum;
-    def.pendulum = detail::parsePendulum(sysj, origin);
+    def.pendulum = detail::parsePendulum(sysj, origin, def.parameters);
   } else {
     throw Error(origin + ": system.type: must be \"mass_spring\" or \"pendulum\", not \"" + type +
                 "\"");
@@ -107,22 +107,16 @@ void parseSystem(const Obj& top, const json& root, SceneDef& def) {
 SceneDef parseText(std::string_view text, const std::string& origin) {
   const json root = parseJson(text, origin);
   Obj top(root, "", origin,
-          {"name", "description", "gravity", "integrator", "dt", "duration", "substeps",
-           "iterations", "system", "ui", "render"});
+          detail::withParameterKeys(
+              {"name", "description", "integrator", "dt", "duration", "system", "ui", "render"},
+              sim::SceneSlot::Top));
   SceneDef def;
   def.name = top.optString("name").value_or("");
   def.description = top.optString("description").value_or("");
-  def.gravity = top.optVec("gravity", def.gravity);
   def.dt = top.optPositive("dt", def.dt);
   def.duration = top.optNonNegative("duration", def.duration);
-  if (top.has("substeps"))
-    def.substeps = static_cast<int>(top.integer("substeps", 1, sim::kMaxSubsteps));
-  if (top.has("iterations"))
-    def.iterations = static_cast<int>(top.integer("iterations", 1, sim::kMaxIterations));
   parseSystem(top, root, def);
-  if (def.kind == sim::SystemKind::Pendulum)
-    for (const char* key : {"substeps", "iterations"})
-      if (top.has(key)) top.fail(key, "a pendulum has no springs to project (xpbd's setting)");
+  detail::parseParameters(top, sim::SceneSlot::Top, def.kind, def.parameters);
   if (top.has("render")) def.render = detail::parseRender(top.raw("render"), origin);
   const std::string integ = top.optString("integrator").value_or("rk4");
   const auto lookup = sim::lookupIntegrator(integ, def.kind);

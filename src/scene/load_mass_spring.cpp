@@ -148,12 +148,14 @@ void parseSelfCollision(const Obj& sys, MassSpringDef& def) {
 
 }  // namespace
 
-MassSpringDef parseMassSpring(const json& system, const std::string& file) {
+MassSpringDef parseMassSpring(const json& system, const std::string& file,
+                              sim::ParameterValues& values) {
   const Obj sys(system, "system", file,
-                {"type", "drag", "tethers", "wind", "colliders", "particles", "springs",
-                 "generators", "triangles", "self_collision"});
+                withParameterKeys({"type", "tethers", "colliders", "particles", "springs",
+                                   "generators", "triangles", "self_collision"},
+                                  sim::SceneSlot::System));
+  parseParameters(sys, sim::SceneSlot::System, sim::SystemKind::MassSpring, values);
   MassSpringDef def;
-  def.drag = sys.optNonNegative("drag", 0.0);
   def.tethers = sys.boolean("tethers", false);
   const bool hasGen = sys.has("generators");
   if (!hasGen && !sys.has("particles")) sys.fail("particles", "required key is missing");
@@ -170,9 +172,7 @@ MassSpringDef parseMassSpring(const json& system, const std::string& file) {
   if (sys.has("triangles")) parseTriangles(sys, n, def);
   if (sys.has("colliders")) parseColliders(sys, def);
   if (sys.has("self_collision")) parseSelfCollision(sys, def);
-  def.wind = sys.optVec("wind", Vec3::Zero());
-  if (def.wind != Vec3::Zero() && def.drag == 0.0)
-    sys.fail("wind", "acts through the drag: set system.drag > 0");
+  checkActsThrough(sys, sim::SceneSlot::System, sim::SystemKind::MassSpring, values);
   return def;
 }
 

@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "scene/json_reader.hpp"
 #include "scene/scene_def.hpp"
@@ -30,9 +31,23 @@ struct BodyCounts {
 // (or springs, or triangles) where `out` and `more` together pass a limit; `where` is "FILE: PATH".
 void checkCounts(const std::string& where, const MassSpringDef& out, const BodyCounts& more);
 
-// The top level's "system" of each type ("type" already read), with its own allowed keys.
-MassSpringDef parseMassSpring(const json& system, const std::string& file);
-PendulumDef parsePendulum(const json& system, const std::string& file);
+// The top level's "system" of each type ("type" already read), with its own allowed keys; the
+// parameter table's rows in "system" into `values`.
+MassSpringDef parseMassSpring(const json& system, const std::string& file,
+                              sim::ParameterValues& values);
+PendulumDef parsePendulum(const json& system, const std::string& file,
+                          sim::ParameterValues& values);
+
+// A place's own keys and those of the parameter table's rows in `slot` (load_parameters.cpp).
+std::vector<std::string> withParameterKeys(std::vector<std::string> own, sim::SceneSlot slot);
+// The rows of `slot` that `o` names, each by its rule; a row that does not apply to `kind` is an
+// error that says why ("substeps: a pendulum has no springs").
+void parseParameters(const Obj& o, sim::SceneSlot slot, sim::SystemKind kind,
+                     sim::ParameterValues& out);
+// A row of `slot` that acts through another (sim::ParameterInfo::acts_through) set while that one
+// is 0: "wind: acts through the drag: set system.drag > 0".
+void checkActsThrough(const Obj& o, sim::SceneSlot slot, sim::SystemKind kind,
+                      const sim::ParameterValues& values);
 
 // The top level's "render" section (docs/scenes.md#render): display only, no physics.
 RenderDef parseRender(const json& render, const std::string& file);

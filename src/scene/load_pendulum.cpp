@@ -60,13 +60,15 @@ void parseLinks(const Obj& sys, PendulumDef& def) {
 
 }  // namespace
 
-PendulumDef parsePendulum(const json& system, const std::string& file) {
+PendulumDef parsePendulum(const json& system, const std::string& file,
+                          sim::ParameterValues& values) {
   const Obj sys(system, "system", file,
-                {"type", "pivot", "lengths", "masses", "angles", "angular_velocities",
-                 "joint_damping", "uniform"});
+                withParameterKeys({"type", "pivot", "lengths", "masses", "angles",
+                                   "angular_velocities", "uniform"},
+                                  sim::SceneSlot::System));
+  parseParameters(sys, sim::SceneSlot::System, sim::SystemKind::Pendulum, values);
   PendulumDef def;
   def.pivot = sys.optVec("pivot", Vec3::Zero());
-  def.joint_damping = sys.optNonNegative("joint_damping", 0.0);
   if (sys.has("uniform"))
     parseUniform(sys, def);
   else

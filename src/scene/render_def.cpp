@@ -7,6 +7,7 @@
 
 #include "scene/load_parts.hpp"
 #include "scene/scene_def.hpp"
+#include "util/number.hpp"
 #include "util/one_line.hpp"
 
 namespace scene {
@@ -14,11 +15,7 @@ namespace {
 
 // The whole of `s` as one finite number, or nothing.
 std::optional<double> strictNumber(std::string_view s) {
-  double v = 0.0;
-  const char* end = s.data() + s.size();
-  const auto r = std::from_chars(s.data(), end, v);
-  if (s.empty() || r.ec != std::errc() || r.ptr != end || !std::isfinite(v)) return std::nullopt;
-  return v;
+  return util::parseFiniteNumber(s);
 }
 
 std::string quoted(std::string_view s) {

@@ -73,6 +73,31 @@ bool isPlusZero(const Vec3& v) {
   return isPlusZero(v.x()) && isPlusZero(v.y()) && isPlusZero(v.z());
 }
 
+// The same bits: a -0 is not the +0 it equals.
+bool sameBits(const Vec3& a, const std::array<double, 3>& b) {
+  return std::memcmp(a.data(), b.data(), sizeof b) == 0;
+}
+
+// The parameter table's rows of `slot` (sim::ParameterInfo::scene) that apply to the kind, each
+// under its key as `",\n" + indent + "\"key\": value"`; a row at its default's exact bits is left
+// out, and so is one that acts through another row that is 0 (the loader refuses it).
+void writeParameters(Writer& w, const SceneDef& def, sim::SceneSlot slot, const char* indent) {
+  const sim::ParameterValues& v = def.parameters;
+  for (const sim::ParameterInfo& row : sim::parameters()) {
+    const sim::Parameter p = row.parameter;
+    if (row.scene != slot || sim::notApplicable(p, def.kind)) continue;
+    if (sameBits(v.vector(p), row.scene_default)) continue;
+    if (row.acts_through && !(v.scalar(*row.acts_through) > 0.0)) continue;
+    w.raw().append(",\n").append(indent).append("\"").append(row.key).append("\": ");
+    if (sim::isVector(row))
+      w.vec(v.vector(p));
+    else if (row.rule == sim::Rule::Whole)
+      w.integer(static_cast<long long>(v.scalar(p)));
+    else
+      w.number(v.scalar(p));
+  }
+}
+
 void writeParticle(Writer& w, const ParticleDef& p) {
   bool first = true;
   w.raw() += '{';
@@ -170,12 +195,11 @@ void writeList(Writer& w, const char* key, const std::vector<T>& items, F&& item
   w.raw() += items.empty() ? "]" : "\n    ]";
 }
 
-void writeMassSpring(Writer& w, const MassSpringDef& ms) {
-  w.raw() += "{\n    \"type\": \"mass_spring\",\n    \"drag\": ";
-  w.number(ms.drag);
+void writeMassSpring(Writer& w, const SceneDef& def) {
+  const MassSpringDef& ms = def.mass_spring;
+  w.raw() += "{\n    \"type\": \"mass_spring\"";
+  writeParameters(w, def, sim::SceneSlot::System, "    ");
   if (ms.tethers) w.raw() += ",\n    \"tethers\": true";
-  // a wind acts only through the drag; the loader refuses one without it
-  if (!isPlusZero(ms.wind) && ms.drag > 0.0) w.raw() += ",\n    \"wind\": ", w.vec(ms.wind);
   if (ms.self_thickness > 0.0) {
     w.raw() += ",\n    \"self_collision\": {\"thickness\": ";
     w.number(ms.self_thickness);
@@ -193,8 +217,11 @@ void writeMassSpring(Writer& w, const MassSpringDef& ms) {
   w.raw() += "\n  }";
 }
 
-void writePendulum(Writer& w, const PendulumDef& p) {
-  w.raw() += "{\n    \"type\": \"pendulum\",\n    \"pivot\": ";
+void writePendulum(Writer& w, const SceneDef& def) {
+  const PendulumDef& p = def.pendulum;
+  w.raw() += "{\n    \"type\": \"pendulum\"";
+  writeParameters(w, def, sim::SceneSlot::System, "    ");
+  w.raw() += ",\n    \"pivot\": ";
   w.vec(p.pivot);
   const std::pair<const char*, const std::vector<double>*> arrays[] = {
       {"lengths", &p.lengths},
@@ -205,8 +232,6 @@ void writePendulum(Writer& w, const PendulumDef& p) {
     w.raw() += ",\n    \"" + std::string(key) + "\": ";
     w.numbers(*values);
   }
-  w.raw() += ",\n    \"joint_damping\": ";
-  w.number(p.joint_damping);
   w.raw() += "\n  }";
 }
 
@@ -246,19 +271,13 @@ void writeTop(Writer& w, const SceneDef& def) {
   if (!def.name.empty()) w.raw() += "  \"name\": ", w.string(def.name), w.raw() += ",\n";
   if (!def.description.empty())
     w.raw() += "  \"description\": ", w.string(def.description), w.raw() += ",\n";
-  w.raw() += "  \"gravity\": ";
-  w.vec(def.gravity);
-  w.raw() += ",\n  \"integrator\": ";
+  w.raw() += "  \"integrator\": ";
   w.string(std::string(sim::info(def.integrator).name));
   w.raw() += ",\n  \"dt\": ";
   w.number(def.dt);
   w.raw() += ",\n  \"duration\": ";
   w.number(def.duration);
-  // 0: the method chooses, which is what an absent key means
-  if (def.kind == sim::SystemKind::MassSpring && def.substeps > 0)
-    w.raw() += ",\n  \"substeps\": ", w.integer(def.substeps);
-  if (def.kind == sim::SystemKind::MassSpring && def.iterations > 0)
-    w.raw() += ",\n  \"iterations\": ", w.integer(def.iterations);
+  writeParameters(w, def, sim::SceneSlot::Top, "  ");
   writeRender(w, def.render);
 }
 
@@ -269,10 +288,14 @@ std::string toJson(const SceneDef& def) {
   Writer w(out);
   writeTop(w, def);
   out += ",\n  \"system\": ";
-  if (def.kind == sim::SystemKind::Pendulum)
-    writePendulum(w, def.pendulum);
-  else
-    writeMassSpring(w, def.mass_spring);
+  switch (def.kind) {
+    case sim::SystemKind::MassSpring:
+      writeMassSpring(w, def);
+      break;
+    case sim::SystemKind::Pendulum:
+      writePendulum(w, def);
+      break;
+  }
   out += "\n}\n";
   return out;
 }

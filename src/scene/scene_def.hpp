@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "sim/model.hpp"
+#include "sim/parameters.hpp"
 #include "sim/registry.hpp"
 
 namespace scene {
@@ -32,9 +33,7 @@ struct SpringDef {
 };
 
 struct MassSpringDef {
-  double drag = 0.0;         // N s/m
-  bool tethers = false;      // xpbd's long-range attachments (docs/integrators.md#tethers)
-  Vec3 wind = Vec3::Zero();  // m/s, the air's velocity (felt through the drag)
+  bool tethers = false;  // xpbd's long-range attachments (docs/integrators.md#tethers)
   std::vector<sim::Collider> colliders;  // static obstacles (docs/scenes.md#colliders)
   double self_thickness = 0.0;  // m, self-collision's (docs/scenes.md#self-collision); 0: off
   std::vector<ParticleDef> particles;
@@ -54,7 +53,6 @@ struct PendulumDef {
   std::vector<double> masses;              // kg, > 0
   std::vector<double> angles;              // rad from the downward vertical, counter-clockwise
   std::vector<double> angular_velocities;  // rad/s
-  double joint_damping = 0.0;              // N m s/rad
 };
 
 // How the scene is shown and recorded (the scene's "render" section, docs/scenes.md#render): no
@@ -94,14 +92,14 @@ struct SceneDef {
   RenderDef render;
   std::string name;
   std::string description;
-  Vec3 gravity{0.0, -9.81, 0.0};  // m/s^2
   sim::Method integrator = sim::Method::Rk4;
   double dt = 0.001;     // s
   double duration = 10;  // s
-  // xpbd's and projective's substeps per step and sweeps or iterations per substep
-  // (docs/scenes.md); 0 where the scene names none: each method chooses (sim::kAutomatic)
-  int substeps = 0;
-  int iterations = 0;
+  // The parameter table's rows that a scene file gives (sim::ParameterInfo::scene: gravity,
+  // substeps and iterations at the top level, drag, wind and joint damping in "system"), each
+  // row's default where the file names none (substeps and iterations 0: sim::kAutomatic).
+  sim::ParameterValues parameters;
+  Vec3 gravity() const { return parameters.vector(sim::Parameter::Gravity); }
   sim::SystemKind kind = sim::SystemKind::MassSpring;
   MassSpringDef mass_spring;  // when kind == MassSpring
   PendulumDef pendulum;       // when kind == Pendulum

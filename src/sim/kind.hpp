@@ -15,6 +15,7 @@
 
 #include "sim/diagnostics.hpp"
 #include "sim/energy.hpp"
+#include "sim/facets.hpp"
 #include "sim/model.hpp"
 #include "sim/parameters.hpp"
 #include "sim/skeleton.hpp"
@@ -29,11 +30,17 @@ struct Counts {
 };
 
 template <class K>
-concept KindUnit = requires(K k, const K ck, const State s, Eigen::VectorXd& out,
-                            std::vector<float>& points, Parameter p, Method m, Vec3 v, int i) {
+concept KindUnit = requires(K k, const K ck, const State s, State& place, Eigen::VectorXd& out,
+                            std::vector<float>& points, Parameter p, Method m, Vec3 v, int i,
+                            const std::vector<int>& selection) {
   { K::kKind } -> std::convertible_to<SystemKind>;
   { K::kBodyNoun } -> std::convertible_to<std::string_view>;
-  { K::kFirstBodyPoint } -> std::convertible_to<int>;  // the skeleton's point of body 0
+  { K::kFirstBodyPoint } -> std::convertible_to<int>;           // the skeleton's point of body 0
+  { K::kSystemName } -> std::convertible_to<std::string_view>;  // scene files' "type"
+  // its columns of the registry, the parameter table and the scales (sim/facets.hpp)
+  { K::onMethod(m) } -> std::same_as<const OnKind&>;
+  { K::onParameter(p) } -> std::same_as<const ParameterOnKind&>;
+  { K::scaleAbsent(Scale::Mass) } -> std::same_as<std::string_view>;
   // description
   { ck.bodies() } -> std::same_as<int>;
   { ck.dofs() } -> std::same_as<int>;
@@ -63,6 +70,13 @@ concept KindUnit = requires(K k, const K ck, const State s, Eigen::VectorXd& out
   { ck.skeleton(s, true) } -> std::same_as<Skeleton>;
   ck.pointPositions(s, points, out);
   { ck.planar() } -> std::same_as<bool>;
+  // the facets the layers above ask for (sim/facets.hpp)
+  { ck.equilibrium(s) } -> std::same_as<Equilibrium>;
+  { ck.theoryPeriod(s) } -> std::same_as<std::optional<double>>;
+  ck.place(place, i, v);  // body i towards v, every velocity left as it was
+  { k.scale(Scale::Mass, 0.0) } -> std::same_as<std::optional<std::string>>;
+  { ck.jointAngles(s) } -> std::same_as<std::vector<JointAngle>>;
+  { ck.editFacts(s, selection) } -> std::same_as<EditFacts>;
 };
 
 }  // namespace sim

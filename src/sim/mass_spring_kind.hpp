@@ -12,9 +12,17 @@ class MassSpringKind {
   static constexpr SystemKind kKind = SystemKind::MassSpring;
   static constexpr std::string_view kBodyNoun = "particle";
   static constexpr int kFirstBodyPoint = 0;
+  // Its columns of the tables (mass_spring_facets.cpp): what each integrator is on this kind
+  // (docs/integrators.md#summary), whether each parameter and scale applies (and why not). Each is
+  // a switch over every value: a new method, parameter or scale does not compile until the kind
+  // says.
+  static constexpr std::string_view kSystemName = "mass_spring";
+  static const OnKind& onMethod(Method m);
+  static const ParameterOnKind& onParameter(Parameter p);
+  static std::string_view scaleAbsent(Scale s);
 
   MassSpringKind() = default;
-  explicit MassSpringKind(MassSpringModel m);
+  MassSpringKind(MassSpringModel m);  // NOLINT: System(model) picks its kind by the model
 
   MassSpringModel model;
 
@@ -49,6 +57,14 @@ class MassSpringKind {
   Skeleton skeleton(const State& initial, bool surface) const;
   void pointPositions(const State& s, std::vector<float>& out, Eigen::VectorXd& scratch) const;
   bool planar() const { return model.dim == 2; }
+
+  // facets (sim/facets.hpp, mass_spring_facets.cpp)
+  Equilibrium equilibrium(const State& from) const;
+  std::optional<double> theoryPeriod(const State& s) const;
+  void place(State& s, int body, const Vec3& target) const;
+  std::optional<std::string> scale(Scale which, double f);
+  std::vector<JointAngle> jointAngles(const State&) const { return {}; }  // no joints
+  EditFacts editFacts(const State& s, const std::vector<int>& selection) const;
 
  private:
   Eigen::VectorXd base_stiffness_;  // N/m, the scene's springs at stiffness scale 1

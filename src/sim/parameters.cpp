@@ -2,15 +2,13 @@
 
 #include <cmath>
 
+#include "sim/kinds.hpp"
 #include "sim/model.hpp"
 #include "sim/xpbd.hpp"
 
 namespace sim {
 
 namespace {
-constexpr std::string_view kNoSprings = "a pendulum has no springs";
-constexpr ParameterOnKind kApplies{};
-constexpr ParameterOnKind kScalesOmega{.absent = {}, .scales_omega = true};
 // The panel's sliders of substeps and iterations end here; Ctrl+click types up to the maximum.
 constexpr double kIterationSliderMax = 100;
 
@@ -26,8 +24,6 @@ constexpr ParameterInfo kTable[] = {
      .live = false,
      .event = true,
      .conservative = true,
-     .mass_spring = kScalesOmega,  // K is linear in every k
-     .pendulum = {.absent = kNoSprings},
      .tooltip = "Multiplies every spring's stiffness k (logarithmic; Shift while dragging: 10 "
                 "times finer). Applied on release: implicit integrators refactorise."},
     {.parameter = Parameter::SpringDamping,
@@ -39,8 +35,6 @@ constexpr ParameterInfo kTable[] = {
      .hi = 1e3,
      .live = false,
      .event = true,
-     .mass_spring = kApplies,
-     .pendulum = {.absent = kNoSprings},
      .tooltip = "Dashpot coefficient of every spring: damps stretching only. Applied on "
                 "release: projective refactorises."},
     {.parameter = Parameter::Substeps,
@@ -55,8 +49,7 @@ constexpr ParameterInfo kTable[] = {
      .live = false,
      .event = true,
      .method_setting = true,
-     .mass_spring = kApplies,
-     .pendulum = {.absent = kNoSprings},
+     .scene = SceneSlot::Top,
      .tooltip = "xpbd's and projective's substeps per step; 0: the method chooses (xpbd from "
                 "the system's highest frequency, projective 1)."},
     {.parameter = Parameter::Iterations,
@@ -71,8 +64,7 @@ constexpr ParameterInfo kTable[] = {
      .live = false,
      .event = true,
      .method_setting = true,
-     .mass_spring = kApplies,
-     .pendulum = {.absent = kNoSprings},
+     .scene = SceneSlot::Top,
      .tooltip = "xpbd's sweeps or projective's iterations per substep; 0: the method chooses "
                 "(xpbd 1, projective until its increment is 1 % of the substep's motion)."},
     {.parameter = Parameter::Drag,
@@ -83,8 +75,7 @@ constexpr ParameterInfo kTable[] = {
      .lo = 0.0,
      .hi = 1e3,
      .event = true,
-     .mass_spring = kApplies,
-     .pendulum = {.absent = "not modelled for pendulums (use joint_damping)"},
+     .scene = SceneSlot::System,
      .tooltip = "Linear air drag on every particle: force = -c (v - wind)."},
     {.parameter = Parameter::Wind,
      .key = "wind",
@@ -93,8 +84,8 @@ constexpr ParameterInfo kTable[] = {
      .rule = Rule::Velocity,
      .lo = 0.0,
      .hi = kMaxWind,
-     .mass_spring = kApplies,
-     .pendulum = {.absent = "not modelled for pendulums"},
+     .scene = SceneSlot::System,
+     .acts_through = Parameter::Drag,
      .tooltip = "Speed of the air, felt through the drag: force = -c (v - wind). Its direction "
                 "is kept (+x from calm)."},
     {.parameter = Parameter::Gravity,
@@ -106,8 +97,8 @@ constexpr ParameterInfo kTable[] = {
      .hi = 100.0,
      .logarithmic = false,
      .conservative = true,
-     .mass_spring = kApplies,
-     .pendulum = kScalesOmega,  // a pendulum's restoring torques are linear in |g|
+     .scene = SceneSlot::Top,
+     .scene_default = {0.0, -9.81, 0.0},  // m/s^2, the Earth's, downwards (-y)
      .tooltip = "Magnitude of gravity; its direction is kept."},
     {.parameter = Parameter::JointDamping,
      .key = "joint_damping",
@@ -117,10 +108,11 @@ constexpr ParameterInfo kTable[] = {
      .lo = 0.0,
      .hi = 1e2,
      .event = true,
-     .mass_spring = {.absent = "only pendulums have joints"},
-     .pendulum = kApplies,
+     .scene = SceneSlot::System,
      .tooltip = "Viscous damping at every joint: torque = -c (relative angular rate)."},
 };
+
+static_assert(std::size(kTable) == kParameterCount, "a row per sim::Parameter");
 
 std::string wholeNumber(double v) {
   return std::to_string(static_cast<long long>(v));
@@ -142,8 +134,9 @@ const ParameterInfo* findParameter(std::string_view key) {
 }
 
 const ParameterOnKind& onKind(Parameter p, SystemKind kind) {
-  const ParameterInfo& i = parameterInfo(p);
-  return kind == SystemKind::MassSpring ? i.mass_spring : i.pendulum;
+  return withKind(kind, [p](auto unit) -> const ParameterOnKind& {
+    return decltype(unit)::type::onParameter(p);
+  });
 }
 
 std::optional<std::string> notApplicable(Parameter p, SystemKind kind) {
@@ -186,6 +179,22 @@ std::string eventParameterKeys() {
   for (const auto& p : kTable)
     if (p.event) out.append(out.empty() ? "" : ", ").append(p.key);
   return out;
+}
+
+bool isVector(const ParameterInfo& p) {
+  return p.rule == Rule::Vector || p.rule == Rule::Velocity;
+}
+
+ParameterValues::ParameterValues() {
+  for (const ParameterInfo& row : kTable) {
+    const auto& d = row.scene_default;
+    values_[index(row.parameter)] = Vec3(d[0], d[1], d[2]);
+  }
+}
+
+bool ParameterValues::isDefault(Parameter p) const {
+  const auto& d = parameterInfo(p).scene_default;
+  return values_[index(p)] == Vec3(d[0], d[1], d[2]);
 }
 
 }  // namespace sim

@@ -5,11 +5,13 @@
 // test holds the doc to the table).
 #pragma once
 
+#include <array>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 
+#include "sim/model.hpp"
 #include "sim/registry.hpp"
 
 namespace sim {
@@ -25,17 +27,24 @@ enum class Parameter {
   Gravity,         // m/s^2, a vector
   JointDamping,    // N m s/rad, every pendulum joint's rotary dashpot
 };
+inline constexpr int kParameterCount = static_cast<int>(Parameter::JointDamping) + 1;
 
 // What a value must be, wherever it comes from (System::setParameter, `--at`).
 enum class Rule {
   Positive,     // a finite number > 0
   NonNegative,  // a finite number >= 0
-  Whole,        // a whole number from 1 to the range's hi
+  Whole,        // a whole number from the range's lo to its hi
   Vector,       // a finite vector
   Velocity,     // a finite vector no faster than the range's hi (m/s)
 };
 
-// A parameter on one kind of system.
+// Where a row sits in a scene file (docs/scenes.md): under its key at the top level, in the
+// "system" object, or nowhere (the scene gives it in other terms: each spring's k and damping).
+// The loader, the saver and the builder iterate the rows (scene/load_parameters.cpp, save.cpp,
+// build.cpp).
+enum class SceneSlot { None, Top, System };
+
+// A parameter on one kind of system: each kind's own column (MassSpringKind::onParameter, ...).
 struct ParameterOnKind {
   std::string_view absent;    // why it does not apply ("a pendulum has no springs"); empty: it does
   bool scales_omega = false;  // omega_max grows as sqrt(value / value at load)
@@ -57,7 +66,12 @@ struct ParameterInfo {
   bool conservative = false;  // keeps the energy's meaning: the drift re-anchors after a change
   // a setting of the iterated methods (sim::IntegratorInfo::iterated): shown while one is in use
   bool method_setting = false;
-  ParameterOnKind mass_spring, pendulum;
+  SceneSlot scene = SceneSlot::None;
+  // the value where the scene file names none (a scalar in [0]); 0 for a method setting is
+  // kAutomatic
+  std::array<double, 3> scene_default = {};
+  // a row that acts only through another, which must then be > 0 (the wind through the drag)
+  std::optional<Parameter> acts_through = std::nullopt;
   std::string_view tooltip;  // the panel's, after the unit
 };
 
@@ -74,5 +88,25 @@ std::optional<std::string> checkValue(const ParameterInfo& p, double value);
 std::optional<std::string> checkVector(const ParameterInfo& p, const double (&v)[3]);
 // The `--at` keys of the table, comma separated, in table order.
 std::string eventParameterKeys();
+
+// The values a scene gives the rows with a scene slot (scene::SceneDef::parameters), each row's
+// scene default until set: a scalar or a vector per row (a scalar in x).
+class ParameterValues {
+ public:
+  ParameterValues();
+  double scalar(Parameter p) const { return values_[index(p)].x(); }
+  const Vec3& vector(Parameter p) const { return values_[index(p)]; }
+  void set(Parameter p, double value) { values_[index(p)] = Vec3(value, 0.0, 0.0); }
+  void set(Parameter p, const Vec3& value) { values_[index(p)] = value; }
+  bool isDefault(Parameter p) const;
+  bool operator==(const ParameterValues&) const = default;
+
+ private:
+  static size_t index(Parameter p) { return static_cast<size_t>(p); }
+  std::array<Vec3, kParameterCount> values_;
+};
+
+// Whether a row's value is a vector (Rule::Vector, Rule::Velocity).
+bool isVector(const ParameterInfo& p);
 
 }  // namespace sim

@@ -109,8 +109,19 @@ void PendulumKind::setGrab(int body, const Vec3& target, double stiffness) {
 }
 
 double PendulumKind::parameter(Parameter p) const {
-  if (p == Parameter::JointDamping) return model.joint_damping;
-  if (p == Parameter::Gravity) return model.gravity.norm();
+  switch (p) {
+    case Parameter::JointDamping:
+      return model.joint_damping;
+    case Parameter::Gravity:
+      return model.gravity.norm();
+    case Parameter::StiffnessScale:  // what a pendulum does not have (onParameter)
+    case Parameter::SpringDamping:
+    case Parameter::Substeps:
+    case Parameter::Iterations:
+    case Parameter::Drag:
+    case Parameter::Wind:
+      break;
+  }
   return parameterInfo(p).neutral;
 }
 
@@ -119,13 +130,22 @@ Vec3 PendulumKind::vector(Parameter p) const {
 }
 
 std::optional<std::string> PendulumKind::setParameter(Parameter p, double value, const Vec3& vec) {
-  if (p == Parameter::JointDamping)
-    model.joint_damping = value;
-  else if (p == Parameter::Gravity)
-    model.gravity = vec;
-  else
-    return *notApplicable(p, kKind);  // the table says so first
-  return std::nullopt;
+  switch (p) {
+    case Parameter::JointDamping:
+      model.joint_damping = value;
+      return std::nullopt;
+    case Parameter::Gravity:
+      model.gravity = vec;
+      return std::nullopt;
+    case Parameter::StiffnessScale:
+    case Parameter::SpringDamping:
+    case Parameter::Substeps:
+    case Parameter::Iterations:
+    case Parameter::Drag:
+    case Parameter::Wind:
+      break;
+  }
+  return *notApplicable(p, kKind);  // the table says so first
 }
 
 // The pivot (point 0, fixed) and the bobs, joined by rigid rods; a trail on the last bob, which

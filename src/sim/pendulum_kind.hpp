@@ -12,9 +12,17 @@ class PendulumKind {
   static constexpr SystemKind kKind = SystemKind::Pendulum;
   static constexpr std::string_view kBodyNoun = "bob";
   static constexpr int kFirstBodyPoint = 1;  // the pivot is point 0
+  // Its columns of the tables (pendulum_facets.cpp): what each integrator is on this kind
+  // (docs/integrators.md#summary), whether each parameter and scale applies (and why not). Each is
+  // a switch over every value: a new method, parameter or scale does not compile until the kind
+  // says.
+  static constexpr std::string_view kSystemName = "pendulum";
+  static const OnKind& onMethod(Method m);
+  static const ParameterOnKind& onParameter(Parameter p);
+  static std::string_view scaleAbsent(Scale s);
 
   PendulumKind() = default;
-  explicit PendulumKind(PendulumModel m) : model(std::move(m)) {}
+  PendulumKind(PendulumModel m) : model(std::move(m)) {}  // NOLINT: as MassSpringKind's
 
   PendulumModel model;
 
@@ -50,6 +58,14 @@ class PendulumKind {
   Skeleton skeleton(const State& initial, bool surface) const;
   void pointPositions(const State& s, std::vector<float>& out, Eigen::VectorXd& scratch) const;
   bool planar() const { return true; }
+
+  // facets (sim/facets.hpp, pendulum_facets.cpp)
+  Equilibrium equilibrium(const State& from) const;
+  std::optional<double> theoryPeriod(const State& s) const;
+  void place(State& s, int body, const Vec3& target) const;
+  std::optional<std::string> scale(Scale which, double f);
+  std::vector<JointAngle> jointAngles(const State&) const;
+  EditFacts editFacts(const State& s, const std::vector<int>& selection) const;
 };
 
 static_assert(KindUnit<PendulumKind>);

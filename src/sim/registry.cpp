@@ -1,67 +1,57 @@
 #include "sim/registry.hpp"
 
+#include "sim/kinds.hpp"
+
 #include <limits>
 #include <numbers>
 
 namespace sim {
 
 namespace {
-// The properties of each method on each kind (docs/integrators.md#summary). On a pendulum
-// symplectic_euler and verlet step (phi, phi') with a mass matrix that changes with phi and
-// accelerations that depend on phi': neither symplectic there, and verlet first order.
-constexpr OnKind kNone{};
+// Each method's properties on each kind are the kind's (MassSpringKind::onMethod,
+// PendulumKind::onMethod: docs/integrators.md#summary).
 constexpr IntegratorInfo kTable[] = {
     {.method = Method::Euler,
      .name = "euler",
-     .mass_spring = {true, 1, false},
-     .pendulum = {true, 1, false},
      .stability = Stability::Never,
+     .force_passes = 1,
      .description =
          "explicit (forward) Euler: x' = x + h v, v' = v + h a(x, v) (seed 002); gains energy"},
     {.method = Method::SymplecticEuler,
      .name = "symplectic_euler",
-     .mass_spring = {true, 1, true},
-     .pendulum = {true, 1, false},
      .stability = Stability::Bounded,
      .bound = 2.0,
+     .force_passes = 1,
      .description =
          "semi-implicit Euler: v' = v + h a(x, v), x' = x + h v'; one force pass per step"},
     {.method = Method::Verlet,
      .name = "verlet",
-     .mass_spring = {true, 2, true},
-     .pendulum = {true, 1, false},
      .stability = Stability::Bounded,
      .bound = 2.0,
+     .force_passes = 2,
      .description =
          "velocity Verlet, kick-drift-kick; 2nd order when a does not depend on v, else 1st"},
     {.method = Method::Rk4,
      .name = "rk4",
-     .mass_spring = {true, 4, false},
-     .pendulum = {true, 4, false},
      .stability = Stability::Bounded,
      .bound = 2.0 * std::numbers::sqrt2,
+     .force_passes = 4,
      .description = "classical 4th-order Runge-Kutta (seed 004); four force passes per step"},
     {.method = Method::ImplicitEuler,
      .name = "implicit_euler",
-     .mass_spring = {true, 1, false},
-     .pendulum = kNone,
+     .factorises = true,
      .description = "linearly-implicit backward Euler, one Newton step, sparse solve (seed 001); "
                     "damps energy"},
     {.method = Method::TimeFe,
      .name = "time_fe",
-     .mass_spring = {true, 1, true},
-     .pendulum = kNone,
+     .factorises = true,
      .description = "symplectic time finite element, rectangle rule (seed 003); one "
                     "prefactorised solve per step"},
     {.method = Method::ImplicitMidpoint,
      .name = "implicit_midpoint",
-     .mass_spring = kNone,
-     .pendulum = {true, 2, true},
      .description = "implicit midpoint on the canonical (phi, p) form, Newton-solved"},
     {.method = Method::Xpbd,
      .name = "xpbd",
-     .mass_spring = {true, 1, false},
-     .pendulum = kNone,
      .iterated = true,
      .description = "extended position-based dynamics, small steps: springs as compliant "
                     "constraints projected per substep; stable at any k, damps a little",
@@ -72,9 +62,8 @@ constexpr IntegratorInfo kTable[] = {
                            "more stiffness for the same cost."},
     {.method = Method::Projective,
      .name = "projective",
-     .mass_spring = {true, 1, false},
-     .pendulum = kNone,
      .iterated = true,
+     .factorises = true,
      .description = "projective dynamics (Liu et al. 2013): backward Euler by local-global "
                     "iterations on a prefactorised matrix; stable at any k, damps energy. "
                     "Contacts are in its solve; with 1 substep a cloth folds over a collider "
@@ -104,8 +93,8 @@ std::optional<Method> findIntegrator(std::string_view name) {
 }
 
 const OnKind& onKind(Method m, SystemKind kind) {
-  const auto& i = info(m);
-  return kind == SystemKind::MassSpring ? i.mass_spring : i.pendulum;
+  return withKind(kind,
+                  [m](auto unit) -> const OnKind& { return decltype(unit)::type::onMethod(m); });
 }
 
 bool appliesTo(Method m, SystemKind kind) {
@@ -113,7 +102,7 @@ bool appliesTo(Method m, SystemKind kind) {
 }
 
 std::string_view systemName(SystemKind kind) {
-  return kind == SystemKind::MassSpring ? "mass_spring" : "pendulum";
+  return withKind(kind, [](auto unit) { return decltype(unit)::type::kSystemName; });
 }
 
 std::string applicableList(SystemKind kind) {

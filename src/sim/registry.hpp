@@ -43,11 +43,16 @@ enum class Stability {
 struct IntegratorInfo {
   Method method;
   std::string_view name;
-  OnKind mass_spring, pendulum;
   Stability stability = Stability::Unconditional;
   double bound = 0.0;  // h omega_max below which a Bounded method is stable
   // Substeps and iterations apply (docs/integrators.md#xpbd, #projective): the panel shows them.
   bool iterated = false;
+  // The force evaluations of one step of an explicit method (what a step costs in force passes:
+  // `run`'s check spacing, `info`'s scan budget); 0 for a method with a solver of its own.
+  int force_passes = 0;
+  // It factorises a sparse matrix of the system (memory grows with the particles: `run` refuses
+  // one too large, cli/commands.cpp).
+  bool factorises = false;
   std::string_view description;  // one paragraph: the panel's tooltip
   // For an iterated method: what one substep and one iteration are (the panel's tooltips).
   std::string_view substeps_meaning = {}, iterations_meaning = {};

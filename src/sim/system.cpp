@@ -4,10 +4,6 @@
 
 namespace sim {
 
-System::System(MassSpringModel m) : unit_(MassSpringKind(std::move(m))) {}
-
-System::System(PendulumModel p) : unit_(PendulumKind(std::move(p))) {}
-
 SystemKind System::kind() const {
   return visit([](const auto& k) { return k.kKind; });
 }
@@ -117,7 +113,7 @@ Vec3 System::vectorParameter(Parameter p) const {
 std::optional<std::string> System::setParameter(Parameter p, double value, const Vec3& vec) {
   if (auto why = notApplicable(p, kind())) return why;
   const ParameterInfo& row = parameterInfo(p);
-  const bool vector = row.rule == Rule::Vector || row.rule == Rule::Velocity;
+  const bool vector = isVector(row);
   const double v[3] = {vec.x(), vec.y(), vec.z()};
   if (auto bad = vector ? checkVector(row, v) : checkValue(row, value)) return bad;
   return visit([&](auto& k) { return k.setParameter(p, value, vec); });

@@ -14,16 +14,17 @@
 #include <variant>
 #include <vector>
 
-#include "sim/mass_spring_kind.hpp"
-#include "sim/pendulum_kind.hpp"
+#include "sim/kinds.hpp"
 
 namespace sim {
 
 class System {
  public:
   System() = default;  // an empty mass-spring system
-  explicit System(MassSpringModel m);
-  explicit System(PendulumModel p);
+  // A system of the kind whose model `m` is (sim/kinds.hpp).
+  template <class Model>
+  requires std::is_constructible_v<KindUnits, Model>
+  explicit System(Model m) : unit_(std::move(m)) {}
 
   // --- what it is
   // The kind as a token for the registry's and the parameter table's questions (sim::onKind,
@@ -104,6 +105,23 @@ class System {
   int pointOfBody(int body) const { return body + firstBodyPoint(); }
   int bodyOfPoint(int point) const { return point - firstBodyPoint(); }
 
+  // --- what the layers above ask beyond stepping (sim/facets.hpp; each kind's own answer)
+  // The static equilibrium nearest to `from` (its positions; velocities are ignored).
+  Equilibrium staticEquilibrium(const State& from) const;
+  // The period in theory at state s where the kind has a closed form for it (lab/period.hpp).
+  std::optional<double> theoryPeriod(const State& s) const;
+  // Moves `body` in `s` towards `target` (m) and zeroes every velocity (lab/placement.hpp);
+  // returns the problem (no such body, a target that is not finite) or nothing.
+  std::optional<std::string> placeBody(State& s, int body, const Vec3& target) const;
+  // Multiplies the model's masses or lengths by f; why not, where the kind has no such lengths.
+  std::optional<std::string> scale(Scale which, double f);
+  // The joints drawn with their angles (none for a spring network).
+  std::vector<JointAngle> jointAngles(const State& s) const;
+  // What the bodies' editor shows for the selection at state s.
+  EditFacts editFacts(const State& s, const std::vector<int>& selection) const;
+  // Whether `scale` applies to a `kind` system: the reason it does not, or nothing.
+  static std::optional<std::string> scaleAbsent(Scale which, SystemKind kind);
+
   // --- the model itself: for sim's own code, the scene builder and the tests; null when the
   // system is of the other kind
   const MassSpringModel* massSpring() const;
@@ -121,7 +139,7 @@ class System {
   decltype(auto) visit(F&& f) {
     return std::visit(std::forward<F>(f), unit_);
   }
-  std::variant<MassSpringKind, PendulumKind> unit_;
+  KindUnits unit_;
 };
 
 }  // namespace sim

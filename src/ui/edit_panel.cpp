@@ -91,18 +91,29 @@ void selectedLink(const EditView& e, PanelState& st, std::vector<Command>& out) 
   if (changed) emit(out, l);
 }
 
+void chainCounts(const EditView& e, PanelState& st, std::vector<Command>& out) {
+  ImGui::Text("%d links", e.links);
+  if (button("Add link", "Another link below the last, as long and heavy, at rest.", st.probe))
+    emit(out, EditAddLink{});
+  ImGui::SameLine();
+  if (button("Remove last link", "The last link and its bob go.", st.probe))
+    emit(out, EditRemoveLink{});
+}
+
+void networkCounts(const EditView& e, PanelState& st, std::vector<Command>& out) {
+  ImGui::Text("%d particles, %d springs", e.particles, e.springs);
+  toolPicker(e, st, out);
+  newSpring(e, st, out);
+}
+
 void bodies(const EditView& e, PanelState& st, std::vector<Command>& out) {
-  if (e.pendulum) {
-    ImGui::Text("%d links", e.links);
-    if (button("Add link", "Another link below the last, as long and heavy, at rest.", st.probe))
-      emit(out, EditAddLink{});
-    ImGui::SameLine();
-    if (button("Remove last link", "The last link and its bob go.", st.probe))
-      emit(out, EditRemoveLink{});
-  } else {
-    ImGui::Text("%d particles, %d springs", e.particles, e.springs);
-    toolPicker(e, st, out);
-    newSpring(e, st, out);
+  switch (e.layout) {
+    case BodyEditor::Chain:
+      chainCounts(e, st, out);
+      break;
+    case BodyEditor::Network:
+      networkCounts(e, st, out);
+      break;
   }
   note(st.probe, "counts");
   if (e.body < 0) {
@@ -113,10 +124,14 @@ void bodies(const EditView& e, PanelState& st, std::vector<Command>& out) {
       "%s%s", e.body_name.c_str(),
       e.selection.size() > 1 ? (" + " + std::to_string(e.selection.size() - 1)).c_str() : "");
   note(st.probe, "selected");
-  if (e.pendulum)
-    selectedLink(e, st, out);
-  else
-    selectedParticle(e, st, out);
+  switch (e.layout) {
+    case BodyEditor::Chain:
+      selectedLink(e, st, out);
+      break;
+    case BodyEditor::Network:
+      selectedParticle(e, st, out);
+      break;
+  }
 }
 }  // namespace
 

@@ -136,9 +136,13 @@ struct OrderRow {
 };
 
 // Edit mode and the Bodies section (docs/exploring.md#edit-mode): what is selected and its values.
+// How the system's bodies are edited, as the kind lays them out (sim::BodyLayout): particles
+// joined by springs, or links in a chain.
+enum class BodyEditor { Network, Chain };
+
 struct EditView {
   bool editing = false;
-  bool pendulum = false;
+  BodyEditor layout = BodyEditor::Network;
   int undo = 0, redo = 0;  // edits that can be undone / redone
   std::string message;     // the last refusal, empty after an edit that was done
   double new_stiffness = 100.0, new_damping = 0.0, new_mass = 1.0;  // N/m, N s/m, kg
