@@ -22,11 +22,11 @@
 using app::FixedStepLoop;
 namespace {
 
-ui::Command gravity(double gy) {
+ui::SessionCommand gravity(double gy) {
   return ui::SetVectorParameter{int(sim::Parameter::Gravity), {0.0, gy, 0.0}};
 }
 
-ui::Command wind(double x, double y, double z) {
+ui::SessionCommand wind(double x, double y, double z) {
   return ui::SetVectorParameter{int(sim::Parameter::Wind), {x, y, z}};
 }
 
@@ -382,8 +382,8 @@ TEST_CASE("app: the banner's Replay slowly runs the last second again at 1/8 spe
   runLikeTheWindow(s, 10.0, 1000000);
   REQUIRE(s.divergence());
   const sim::Divergence first = *s.divergence();
-  for (const ui::Command& c :
-       std::vector<ui::Command>{ui::Rewind{}, ui::SetTimeScale{0.125}, ui::SetPaused{false}})
+  for (const ui::SessionCommand& c :
+       std::vector<ui::SessionCommand>{ui::Rewind{}, ui::SetTimeScale{0.125}, ui::SetPaused{false}})
     REQUIRE(s.apply(c, &msg));
   CHECK_FALSE(s.divergence());
   CHECK_FALSE(s.paused());
@@ -1456,17 +1456,17 @@ TEST_CASE("app: Ctrl+S saves the scene as it starts now, and springlab run loads
   app::FrameDriver d;
   d.session().load("seed003_table1_case1");
   std::string msg;
-  for (const ui::Command& c :
-       {ui::Command{ui::SetParameter{int(sim::Parameter::StiffnessScale), 4.0}},
-        ui::Command{ui::SetParameter{int(sim::Parameter::Drag), 0.5}},
-        ui::Command{ui::SetIntegrator{"verlet"}}, ui::Command{ui::SetDt{0.0005}}})
+  for (const ui::SessionCommand& c :
+       {ui::SessionCommand{ui::SetParameter{int(sim::Parameter::StiffnessScale), 4.0}},
+        ui::SessionCommand{ui::SetParameter{int(sim::Parameter::Drag), 0.5}},
+        ui::SessionCommand{ui::SetIntegrator{"verlet"}}, ui::SessionCommand{ui::SetDt{0.0005}}})
     REQUIRE_MESSAGE(d.session().apply(c, &msg), msg);
   for (int i = 0; i < 100; ++i) REQUIRE(d.session().stepOnce());  // saved: the initial state
   // Ctrl+S with no path typed: "SCENE-edited.json" in the current folder
   std::vector<ui::Command> commands;
   app::onKeyPress(d, GLFW_KEY_S, /*ctrl=*/true, /*shift=*/false, commands);
   REQUIRE(commands.size() == 1);
-  REQUIRE(std::holds_alternative<ui::SaveScene>(commands[0]));
+  REQUIRE(ui::commandAs<ui::SaveScene>(commands[0]) != nullptr);
   const auto cwd = std::filesystem::current_path();
   std::filesystem::current_path(dir);
   d.applyCommand(commands[0]);
@@ -1727,7 +1727,7 @@ TEST_CASE(
     "vertical") {
   EditRig r;  // a planar view, 1 m = 133 px or so
   r.d.applyCommand(ui::SetEditMode{false});
-  r.d.applyCommand(ui::SetShowRuler{true});
+  r.d.applyCommand(ui::SetDisplayFlag{ui::DisplayFlag::Ruler, true});
   const auto& ruler = r.d.mouse().ruler();
   REQUIRE(ruler.shown);
   // drag each end by its ring to a known point: (0, 0) and (1, -1)
@@ -1744,7 +1744,7 @@ TEST_CASE(
   CHECK(v.length == doctest::Approx(std::sqrt(2.0)).epsilon(6.0 / px));  // within the 3 px nudges
   CHECK(v.from_vertical_deg == doctest::Approx(45.0).epsilon(0.02));
   CHECK(r.model().particles() == 1);  // the drags took nothing else: no particle, no spring
-  r.d.applyCommand(ui::SetShowRuler{false});
+  r.d.applyCommand(ui::SetDisplayFlag{ui::DisplayFlag::Ruler, false});
   CHECK_FALSE(ruler.shown);
 }
 

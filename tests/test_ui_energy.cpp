@@ -262,7 +262,8 @@ TEST_CASE("stopwatch: counts simulated time through its buttons, holds when stop
     g.frame(pm, st);
     const std::vector<ui::Command> cmds = g.click(name, pm, st);
     REQUIRE(cmds.size() == 1u);
-    REQUIRE(s.apply(cmds[0], &msg));
+    REQUIRE(ui::commandAs<ui::SessionCommand>(cmds[0]) != nullptr);  // the stopwatch's
+    REQUIRE(s.apply(*ui::commandAs<ui::SessionCommand>(cmds[0]), &msg));
     s.fillPanel(pm);
   };
   auto reading = [&] {

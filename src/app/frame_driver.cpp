@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <numbers>
+#include <ranges>
 
 #include "sim/diagnostics.hpp"
 #include "sim/parallel.hpp"
@@ -110,69 +111,109 @@ void FrameDriver::setRecording(bool on, std::string label) {
   recording_label_ = std::move(label);
 }
 
-bool FrameDriver::applyCommand(const ui::Command& c) {
-  std::string msg;
-  bool handled = true;
-  if (!session_.apply(c, &msg, &handled)) {
-    showStatus(msg, true);
-    return true;
-  }
-  if (!handled) return applyDisplay(c);
-  if (std::holds_alternative<ui::SaveScene>(c)) showStatus("saved " + session_.lastSaved(), false);
-  const bool loads = std::holds_alternative<ui::LoadBuiltin>(c) ||
-                     std::holds_alternative<ui::LoadFile>(c) ||
-                     std::holds_alternative<ui::Reload>(c);
-  if (loads) {
-    status_.clear();  // an old load error must not outlive a successful load
-    views_.clearTrails();
-    frameScene();
-    sceneDefaults();
-  }
-  if (std::holds_alternative<ui::NewScene>(c)) {
-    views_.clearTrails();
-    sceneDefaults();  // planar: the camera pans, and a new scene's springs and beads show
-    framing_.reset(kNewSceneView);  // one anchor: a view with room to build around it
-  }
-  if (std::holds_alternative<ui::Reset>(c) || std::holds_alternative<ui::Rewind>(c)) {
-    // the initial state, or one before the runaway: seen afresh, not from where the explosion
-    // took the camera and the trails
-    views_.clearTrails();
-    frameScene();
-  }
-  return true;
+std::optional<ui::FrontEndCommand> FrameDriver::applyCommand(const ui::Command& c) {
+  using Passed = std::optional<ui::FrontEndCommand>;  // to the front end
+  const ui::Overloaded route{
+      [this](const ui::SessionCommand& s) {
+        std::string why;
+        Session::Outcome o{};
+        session_.apply(s, &why, &o);
+        return followSession(o, why), Passed();
+      },
+      [this](const ui::EditCommand& e) {
+        std::string why;
+        Session::Outcome o{};
+        session_.apply(e, &why, &o);
+        return followSession(o, why), Passed();
+      },
+      [this](const ui::DisplayCommand& d) { return applyDisplay(d), Passed(); },
+      [](const ui::FrontEndCommand& f) { return Passed(f); },
+  };
+  static_assert(ui::kAppliesExactly<decltype(route), ui::Command>);
+  return std::visit(route, c);
 }
 
-bool FrameDriver::applyDisplay(const ui::Command& c) {
-  return std::visit(
-      ui::Overloaded{
-          [this](const ui::SetStrainScale& s) {
-            strain_fixed_ = true;  // the user's scale holds until "auto" is ticked again
-            draw_.strain_scale = static_cast<float>(
-                std::clamp(s.scale, ui::Limits::kStrainScaleMin, ui::Limits::kStrainScaleMax));
-            return true;
-          },
-          [this](const ui::SetStrainAuto& s) { return strain_fixed_ = !s.on, true; },
-          [this](const ui::SetWireframe& s) { return draw_.wireframe = s.on, true; },
-          [this](const ui::SetShowTrails& s) { return draw_.show_trails = s.on, true; },
-          [this](const ui::SetShowSprings& s) { return draw_.show_lines = s.on, true; },
-          [this](const ui::SetShowWind& s) { return draw_.show_wind = s.on, true; },
-          [this](const ui::SetShowArrows& s) { return draw_.show_arrows = s.on, true; },
-          [this](const ui::SetShowRuler& s) { return mouse_.showRuler(s.on), true; },
-          [this](const ui::SetShowEquilibrium& s) { return show_equilibrium_ = s.on, true; },
-          [this](const ui::SetPacing& s) {
-            options_.pacing = s.smooth ? Pacing::SmoothFrames : Pacing::RealTimeMotion;
-            return true;
-          },
-          [this](const ui::SetFollow& s) { return follow_ = s.on, true; },
-          [this](const ui::SetClipSize& s) {
-            if (!recording_) clip_size_ = s.index;
-            return true;
-          },
-          [this](const ui::SetSplitLanes& s) { return options_.split_lanes = s.on, true; },
-          [this](const ui::Quit&) { return quit_ = true; },
-          [](const auto&) { return false; },  // screenshots, recording: the front end's
+void FrameDriver::followSession(Session::Outcome o, const std::string& why) {
+  using O = Session::Outcome;
+  switch (o) {
+    case O::Rejected:
+      return showStatus(why, true);
+    case O::Applied:
+      return;
+    case O::Saved:
+      return showStatus("saved " + session_.lastSaved(), false);
+    case O::Loaded:
+      status_.clear();  // an old load error must not outlive a successful load
+      views_.clearTrails();
+      frameScene();
+      sceneDefaults();
+      return;
+    case O::NewScene:
+      views_.clearTrails();
+      sceneDefaults();  // planar: the camera pans, and a new scene's springs and beads show
+      framing_.reset(kNewSceneView);  // one anchor: a view with room to build around it
+      return;
+    case O::Restarted:
+      // the initial state, or one before the runaway: seen afresh, not from where the explosion
+      // took the camera and the trails
+      views_.clearTrails();
+      frameScene();
+      return;
+  }
+}
+
+void FrameDriver::applyDisplay(const ui::DisplayCommand& c) {
+  const ui::Overloaded apply{
+      [this](const ui::SetStrainScale& s) {
+        strain_fixed_ = true;  // the user's scale holds until "auto" is ticked again
+        draw_.strain_scale = static_cast<float>(
+            std::clamp(s.scale, ui::Limits::kStrainScaleMin, ui::Limits::kStrainScaleMax));
       },
-      c);
+      [this](const ui::SetDisplayFlag& f) {
+        const int i = static_cast<int>(f.flag);
+        if (i >= 0 && i < ui::kDisplayFlagCount) flagSlot(f.flag).set(*this, f.on);
+      },
+      [this](const ui::SetClipSize& s) {
+        if (!recording_) clip_size_ = s.index;
+      },
+  };
+  static_assert(ui::kAppliesExactly<decltype(apply), ui::DisplayCommand>);
+  std::visit(apply, c);
+}
+
+const FrameDriver::FlagSlot& FrameDriver::flagSlot(ui::DisplayFlag flag) {
+  using F = ui::DisplayFlag;
+  using D = FrameDriver;
+  static constexpr FlagSlot kSlots[] = {
+      {F::StrainAuto, [](const D& d) { return !d.strain_fixed_; },
+       [](D& d, bool on) { d.strain_fixed_ = !on; }},
+      {F::Wireframe, [](const D& d) { return d.draw_.wireframe; },
+       [](D& d, bool on) { d.draw_.wireframe = on; }},
+      {F::Trails, [](const D& d) { return d.draw_.show_trails; },
+       [](D& d, bool on) { d.draw_.show_trails = on; }},
+      {F::Springs, [](const D& d) { return d.draw_.show_lines; },
+       [](D& d, bool on) { d.draw_.show_lines = on; }},
+      {F::Equilibrium, [](const D& d) { return d.show_equilibrium_; },
+       [](D& d, bool on) { d.show_equilibrium_ = on; }},
+      {F::Ruler, [](const D& d) { return d.mouse_.ruler().shown; },
+       [](D& d, bool on) { d.mouse_.showRuler(on); }},  // placed in view when first shown
+      {F::Wind, [](const D& d) { return d.draw_.show_wind; },
+       [](D& d, bool on) { d.draw_.show_wind = on; }},
+      {F::Arrows, [](const D& d) { return d.draw_.show_arrows; },
+       [](D& d, bool on) { d.draw_.show_arrows = on; }},
+      {F::Follow, [](const D& d) { return d.follow_; }, [](D& d, bool on) { d.follow_ = on; }},
+      {F::SplitLanes, [](const D& d) { return d.options_.split_lanes; },
+       [](D& d, bool on) { d.options_.split_lanes = on; }},
+      {F::SmoothFrames, [](const D& d) { return d.options_.pacing == Pacing::SmoothFrames; },
+       [](D& d, bool on) {
+         d.options_.pacing = on ? Pacing::SmoothFrames : Pacing::RealTimeMotion;
+       }},
+  };
+  static_assert(std::size(kSlots) == ui::kDisplayFlagCount, "a slot for every DisplayFlag");
+  static_assert(std::ranges::all_of(std::views::iota(0, ui::kDisplayFlagCount),
+                                    [](int i) { return kSlots[i].flag == F(i); }),
+                "the slots in DisplayFlag's order");
+  return kSlots[static_cast<size_t>(flag)];
 }
 
 ui::PanelModel FrameDriver::panelModel(const StepPolicy& policy) const {
@@ -193,27 +234,18 @@ ui::PanelModel FrameDriver::panelModel(const StepPolicy& policy) const {
 }
 
 void FrameDriver::fillDisplay(ui::PanelModel& pm) const {
-  pm.pacing = static_cast<int>(options_.pacing);
-  pm.follow = follow_;
+  for (const ui::DisplayFlagRow& row : ui::displayFlags())
+    pm.*row.shown = flagSlot(row.flag).get(*this);
   pm.scene_viewport_x = static_cast<float>(draw_.viewport_x);
-  pm.split_lanes = options_.split_lanes;
   pm.surface = !session_.built().triangles.empty();
   pm.planar = camera_.planar;
   const bool statusLive = ImGui::GetCurrentContext() && ImGui::GetTime() < status_until_;
   pm.status = statusLive ? status_ : std::string();
   pm.status_error = status_error_;
   pm.strain_scale = draw_.strain_scale;
-  pm.strain_auto = !strain_fixed_;
-  pm.wireframe = draw_.wireframe;
-  pm.show_trails = draw_.show_trails;
-  pm.show_springs = draw_.show_lines;
-  pm.show_wind = draw_.show_wind;
-  pm.show_arrows = draw_.show_arrows;
-  pm.show_ruler = mouse_.ruler().shown;
   pm.grid_spacing = draw_.show_grid ? grid_spacing_ : 0.0f;
   pm.arrow_velocity_scale = session_.arrowScales().velocity;
   pm.arrow_acceleration_scale = session_.arrowScales().acceleration;
-  pm.show_equilibrium = show_equilibrium_;
   pm.recording = recording_;
   pm.recording_label = recording_label_;
   pm.clip_size = clip_size_;
@@ -299,7 +331,8 @@ void FrameDriver::updateCamera(const render::SceneView& view, int width, int hei
   if (!strain_fixed_) draw_.strain_scale = views_.autoStrainScale();
 }
 
-std::vector<ui::Command> FrameDriver::renderFrame(StepPolicy& policy, int width, int height) {
+std::vector<ui::FrontEndCommand> FrameDriver::renderFrame(StepPolicy& policy, int width,
+                                                          int height) {
   SteadyClock timer;  // frame timings (glfwGetTime needs glfwInit, absent headless)
   const double t0 = timer.now();
   policy.advance(session_);
@@ -326,13 +359,13 @@ std::vector<ui::Command> FrameDriver::renderFrame(StepPolicy& policy, int width,
     ImGui::Render();
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
   }
-  std::vector<ui::Command> unhandled;
+  std::vector<ui::FrontEndCommand> frontEnd;
   for (const auto& c : commands)
-    if (!applyCommand(c)) unhandled.push_back(c);
+    if (auto f = applyCommand(c)) frontEnd.push_back(std::move(*f));
   glFinish();
   times_.sim = 1000.0 * (t1 - t0);
   times_.render = 1000.0 * (timer.now() - t1);
-  return unhandled;
+  return frontEnd;
 }
 
 void FrameDriver::renderSceneOnly(render::Framebuffer& fbo, int width, int height) {

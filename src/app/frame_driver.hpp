@@ -7,6 +7,7 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -84,22 +85,22 @@ class FrameDriver {
   // turning the yaw with simulated time (record).
   void setCamera(const scene::CameraDef& def);
 
-  // Applies a command: the session's, else the display's. False for those the front end
-  // handles (screenshots, recording).
-  bool applyCommand(const ui::Command& c);
+  // Applies a command by its owner: the Session's and edit mode's (a rejection shown as the
+  // status), the display's. The front end's (screenshot, recording, quit) are returned to the
+  // caller.
+  std::optional<ui::FrontEndCommand> applyCommand(const ui::Command& c);
 
   // One frame into target() at width x height: step under `policy`, lay out the UI (if any),
   // draw the scene, end the scene pass (anti-aliasing), draw the UI. The UI's commands are
-  // applied; those for the front end (applyCommand false) are returned.
-  std::vector<ui::Command> renderFrame(StepPolicy& policy, int width, int height);
+  // applied; the front end's are returned.
+  std::vector<ui::FrontEndCommand> renderFrame(StepPolicy& policy, int width, int height);
   // Draws the current state again, scene only, into `fbo` at width x height with the full
   // width as viewport (a clip recorded beside the window).
   void renderSceneOnly(render::Framebuffer& fbo, int width, int height);
 
-  // The window's keys: Tab (the UI), F1 (help); Ctrl+Q and the panel's Quit.
+  // The window's keys: Tab (the UI), F1 (help).
   void toggleUi() { options_.show_ui = !options_.show_ui; }
   void toggleHelp() { show_help_ = !show_help_; }
-  bool quitting() const { return quit_; }
   // A recording from the window: on with its "REC 0:03.2" label, or off.
   void setRecording(bool on, std::string label = {});
   bool recording() const { return recording_; }
@@ -123,8 +124,16 @@ class FrameDriver {
   static constexpr int kHardwareSamples = 4;
 
  private:
-  // the display's commands (strain scale, wireframe, trails...); false for the front end's
-  bool applyDisplay(const ui::Command& c);
+  // after a command of the Session's: the status, the trails and the framing its outcome calls for
+  void followSession(Session::Outcome o, const std::string& why);
+  void applyDisplay(const ui::DisplayCommand& c);
+  // Where the driver keeps each display flag (ui::DisplayFlag), to read and to set.
+  struct FlagSlot {
+    ui::DisplayFlag flag;
+    bool (*get)(const FrameDriver&);
+    void (*set)(FrameDriver&, bool);
+  };
+  static const FlagSlot& flagSlot(ui::DisplayFlag flag);
   ui::PanelModel panelModel(const StepPolicy& policy) const;
   void fillDisplay(ui::PanelModel& pm) const;
   std::vector<ui::Command> layOutUi(const StepPolicy& policy, int width, int height);
@@ -154,7 +163,7 @@ class FrameDriver {
   SceneFraming framing_;
   MouseControl mouse_{camera_, session_, views_};
   FrameOptions options_;
-  bool show_help_ = false, quit_ = false;
+  bool show_help_ = false;
   bool follow_ = false;             // the camera re-centres on the scene's motion every frame
   bool divergence_framed_ = false;  // the camera was framed on the state shown after a divergence
   bool strain_fixed_ = false;       // the user fixed the strain scale; else it follows the scene

@@ -19,7 +19,7 @@ struct SteadyClock : Clock {
   double now() override;
 };
 
-// What gives way when the machine cannot step in real time (ui::Command::SetPacing).
+// What gives way when the machine cannot step in real time (ui::DisplayFlag::SmoothFrames).
 enum class Pacing {
   RealTimeMotion = 0,  // frames lengthen, down to kRealTimeMotionFrame, before the clock slows
   SmoothFrames = 1,    // frames stay at kSmoothFrame; the simulated clock slows instead

@@ -33,10 +33,15 @@ class Session {
   void load(const std::string& sceneArg);
   void loadDef(const scene::SceneDef& def, const std::string& name, const std::string& path);
 
-  // Applies one command; returns false with a message when it is rejected (out of range,
-  // inapplicable integrator, unreadable file...). Commands that are not the Session's (the
-  // display's, the front end's) return true with `handled` false, so the app can take them.
-  bool apply(const ui::Command& c, std::string* message, bool* handled = nullptr);
+  // What applying a command did: rejected, or applied, and then what the view follows
+  // (FrameDriver::applyCommand): a scene loaded, the lanes started again (Reset, Rewind), a new
+  // scene to build on, the scene saved (lastSaved).
+  enum class Outcome { Rejected, Applied, Loaded, Restarted, NewScene, Saved };
+  // Applies one of the Session's commands (session_commands.cpp) or edit mode's
+  // (session_edit.cpp); returns false with a message when it is rejected (out of range,
+  // inapplicable integrator, unreadable file...), and what it did in `outcome` if given.
+  bool apply(const ui::SessionCommand& c, std::string* message, Outcome* outcome = nullptr);
+  bool apply(const ui::EditCommand& c, std::string* message, Outcome* outcome = nullptr);
 
   // One step of the session's clock (lane 0's dt): events due are applied first, lane 0 steps
   // and every other lane goes to its step nearest in time (lab::LaneGroup). A lane that diverges
@@ -168,10 +173,10 @@ class Session {
   static constexpr int kMaxLanes = lab::LaneGroup::kMaxLanes;
 
  private:
-  // What applying a command did: Session::apply's answer.
-  enum class Outcome { Applied, Rejected, NotMine };
-  struct Applier;      // the command visitor (session_commands.cpp)
-  struct EditApplier;  // the edit commands' (session_edit.cpp)
+  struct Applier;      // the Session's commands (session_commands.cpp)
+  struct EditApplier;  // edit mode's (session_edit.cpp)
+  // apply's answer: true unless rejected; the reason into `message`, the outcome into `outcome`
+  static bool answer(Outcome o, std::string& why, std::string* message, Outcome* outcome);
 
   void reload();                      // the scene file again (throws as load)
   void start();                       // lanes, timeline and plots afresh on the scene just loaded
@@ -204,7 +209,6 @@ class Session {
   // `why` when it cannot be built.
   bool switchTo(const scene::SceneDef& def, std::string& why, const std::string* name = nullptr);
   void pushUndo(scene::SceneDef def);
-  Outcome applyEdit(const ui::Command& c, std::string& why);  // EditApplier, or NotMine
   bool undo(std::string& why);
   bool redo(std::string& why);
   void fillEdit(ui::PanelModel& pm) const;

@@ -1,7 +1,7 @@
 // Session::apply (docs/architecture.md#the-session-and-commands): each command the Session owns is
 // validated (range, applicability of the integrator or the parameter, lane index) and applied
-// between steps, or rejected with a one-line reason that the window shows. The display's and the
-// front end's commands are not the Session's.
+// between steps, or rejected with a one-line reason that the window shows. Edit mode's commands are
+// session_edit.cpp's.
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -39,16 +39,12 @@ bool Session::checkDt(double dt, std::string& why) {
   return why.empty();
 }
 
-// One overload per command the Session owns; every other command is NotMine.
+// One overload per ui::SessionCommand, and no catch-all (ui::kAppliesExactly, asserted in apply).
 struct Session::Applier {
   Session& s;
   std::string& why;
   using L = ui::Limits;
 
-  template <class C>
-  Outcome operator()(const C&) const {
-    return Outcome::NotMine;
-  }
   Outcome done(bool applied) const { return applied ? Outcome::Applied : Outcome::Rejected; }
   Outcome reject(std::string reason) const {
     why = std::move(reason);
@@ -76,6 +72,7 @@ struct Session::Applier {
     return Outcome::Applied;
   }
   Outcome operator()(const ui::SetPaused& c) const {
+    if (!c.paused) s.editing_ = false;  // running again leaves edit mode
     s.paused_ = c.paused;
     return Outcome::Applied;
   }
@@ -90,19 +87,19 @@ struct Session::Applier {
   // --- the scene: reset, rewind, load, reload (a failed load keeps the previous scene)
   Outcome operator()(const ui::Reset&) const {
     s.restart(s.built().state);
-    return Outcome::Applied;
+    return Outcome::Restarted;
   }
   Outcome operator()(const ui::Rewind&) const {
     if (!s.canRewind()) return reject("rewind: no divergence to go back from");
     s.rewind();
-    return Outcome::Applied;
+    return Outcome::Restarted;
   }
   Outcome operator()(const ui::LoadBuiltin& c) const { return load(c.name); }
   Outcome operator()(const ui::LoadFile& c) const { return load(c.path); }
   Outcome operator()(const ui::Reload&) const {
     try {
       s.reload();
-      return Outcome::Applied;
+      return Outcome::Loaded;
     } catch (const scene::Error& e) {
       return reject(e.what());
     }
@@ -110,7 +107,7 @@ struct Session::Applier {
   Outcome load(const std::string& arg) const {
     try {
       s.load(arg);
-      return Outcome::Applied;
+      return Outcome::Loaded;
     } catch (const scene::Error& e) {
       return reject(e.what());
     }
@@ -215,7 +212,7 @@ struct Session::Applier {
     const std::string path = c.path.empty() ? s.savePath() : c.path;
     if (!scene::saveScene(s.savedDef(), path, &why)) return Outcome::Rejected;
     s.last_saved_ = path;
-    return Outcome::Applied;
+    return Outcome::Saved;
   }
   Outcome operator()(const ui::MeasureOrder&) const {
     s.jobs_.startOrders(s.currentDef(), s.built().integrators(), s.dt());
@@ -246,13 +243,16 @@ scene::SceneDef Session::savedDef() const {
   return scene::withSystem(currentDef(), built(), built().state);
 }
 
-bool Session::apply(const ui::Command& c, std::string* message, bool* handled) {
-  std::string why;
-  Outcome o = applyEdit(c, why);  // the edit commands first (session_edit.cpp)
-  if (o == Outcome::NotMine) o = std::visit(Applier{*this, why}, c);
-  if (handled) *handled = o != Outcome::NotMine;
-  if (o == Outcome::Rejected && message) *message = why;
+bool Session::answer(Outcome o, std::string& why, std::string* message, Outcome* outcome) {
+  if (outcome) *outcome = o;
+  if (o == Outcome::Rejected && message) *message = std::move(why);
   return o != Outcome::Rejected;
+}
+
+bool Session::apply(const ui::SessionCommand& c, std::string* message, Outcome* outcome) {
+  static_assert(ui::kAppliesExactly<Applier, ui::SessionCommand>);
+  std::string why;
+  return answer(std::visit(Applier{*this, why}, c), why, message, outcome);
 }
 
 }  // namespace app

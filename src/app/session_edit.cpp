@@ -106,15 +106,11 @@ bool Session::redo(std::string& why) {
   return true;
 }
 
-// The edit commands; every other command is NotMine (Session::Applier's then).
+// One overload per ui::EditCommand, and no catch-all (ui::kAppliesExactly, asserted in apply).
 struct Session::EditApplier {
   Session& s;
   std::string& why;
 
-  template <class C>
-  Outcome operator()(const C&) const {
-    return Outcome::NotMine;
-  }
   Outcome done(bool applied) const { return applied ? Outcome::Applied : Outcome::Rejected; }
   template <class Change>
   Outcome change(Change&& c) const {
@@ -125,11 +121,6 @@ struct Session::EditApplier {
     s.editing_ = c.on;
     if (c.on) s.paused_ = true;  // editing holds the simulation still
     s.edit_message_.clear();
-    return Outcome::Applied;
-  }
-  Outcome operator()(const ui::SetPaused& c) const {
-    if (!c.paused) s.editing_ = false;  // running again leaves edit mode
-    s.paused_ = c.paused;
     return Outcome::Applied;
   }
   Outcome operator()(const ui::SetNewSpring& c) const {
@@ -233,14 +224,16 @@ struct Session::EditApplier {
     if (!s.switchTo(scene::newScene(), why, &name)) return Outcome::Rejected;
     s.scene_.setArg(kNewSceneStem);
     s.editing_ = s.paused_ = true;  // a new scene is for building
-    return Outcome::Applied;
+    return Outcome::NewScene;
   }
   Outcome operator()(const ui::Undo&) const { return done(s.undo(why)); }
   Outcome operator()(const ui::Redo&) const { return done(s.redo(why)); }
 };
 
-Session::Outcome Session::applyEdit(const ui::Command& c, std::string& why) {
-  return std::visit(EditApplier{*this, why}, c);
+bool Session::apply(const ui::EditCommand& c, std::string* message, Outcome* outcome) {
+  static_assert(ui::kAppliesExactly<EditApplier, ui::EditCommand>);
+  std::string why;
+  return answer(std::visit(EditApplier{*this, why}, c), why, message, outcome);
 }
 
 }  // namespace app

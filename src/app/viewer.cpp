@@ -57,14 +57,23 @@ struct Viewer : WindowInput {
   GLFWwindow* window = nullptr;
   WindowRecorder recorder;
   std::string recordFolder;  // from the preferences; empty: the working directory
+  bool quit = false;         // Ctrl+Q or the panel's Quit
 
+  // A key's command: the frame driver applies it, or hands it back as the front end's.
   void issue(const ui::Command& c) {
-    if (d.applyCommand(c)) return;
-    if (const auto* shot = std::get_if<ui::Screenshot>(&c))
-      saveScreenshot(shot->path.empty() ? timestampName(".png") : shot->path);
-    else if (std::holds_alternative<ui::ToggleRecording>(c))
-      toggleRecording();
+    if (auto f = d.applyCommand(c)) apply(*f);
   }
+  // The front end's commands, one overload each (no catch-all).
+  struct FrontEnd {
+    Viewer& v;
+    void operator()(const ui::Screenshot& c) const {
+      v.saveScreenshot(c.path.empty() ? timestampName(".png") : c.path);
+    }
+    void operator()(const ui::ToggleRecording&) const { v.toggleRecording(); }
+    void operator()(const ui::Quit&) const { v.quit = true; }
+  };
+  static_assert(ui::kAppliesExactly<FrontEnd, ui::FrontEndCommand>);
+  void apply(const ui::FrontEndCommand& c) { std::visit(FrontEnd{*this}, c); }
 
   bool saveScreenshot(const std::string& path) {
     std::vector<unsigned char> rgba;
@@ -263,7 +272,7 @@ void oneFrame(Viewer& v, WallClockSteps& wallSteps, bool realLoop, int w, int h)
   StepPolicy& policy =
       v.recorder.active() ? v.recorder.clock() : static_cast<StepPolicy&>(wallSteps);
   if (v.recorder.active()) v.d.setRecording(true, v.recorder.label());
-  for (const ui::Command& c : v.d.renderFrame(policy, w, h)) v.issue(c);
+  for (const ui::FrontEndCommand& c : v.d.renderFrame(policy, w, h)) v.apply(c);
   SteadyClock wall;
   const double presentStart = wall.now();
   if (v.recorder.active()) v.recorder.capture(v.d);
@@ -286,7 +295,7 @@ void runFrames(Viewer& v, bool scripted) {
   double lastFrameStart = wall.now();
   long long frame = 0;
   std::signal(SIGTERM, onTerminate);
-  while (!v.d.quitting() && !g_terminate) {
+  while (!v.quit && !g_terminate) {
     int w = 0, h = 0;
     if (v.window && glfwWindowShouldClose(v.window)) break;
     if (!windowFrameSize(v, w, h)) continue;

@@ -1,11 +1,12 @@
 // What the panel, the keys and the mouse ask for (docs/architecture.md#the-session-and-commands):
 // one small struct per command, with its own typed fields (MuJoCo simulate's pending actions), in
-// a variant. The panel emits them; the app's Session applies those that change the simulation
-// between steps (std::visit), the frame driver the display ones, the front end the rest.
+// the variant of the one who applies it: the Session (the simulation's and edit mode's, between
+// steps), the frame driver (the display's) or the front end (screenshot, recording, quit).
 #pragma once
 
 #include <array>
 #include <string>
+#include <type_traits>
 #include <variant>
 #include <vector>
 
@@ -61,40 +62,27 @@ struct SetPhaseCoordinate {
 struct SetStrainScale {
   double scale = 0.05;  // strain at full colour; fixes the scale
 };
-struct SetStrainAuto {
-  bool on = true;  // the strain scale follows the scene's strains
+// What SetDisplayFlag turns on or off: each has its row in displayFlags() (ui/panel.hpp: its name,
+// label, tooltip and PanelModel field) and its place in the frame driver (FrameDriver::flagSlot).
+enum class DisplayFlag {
+  StrainAuto,    // the strain scale follows the scene's strains
+  Wireframe,     // a cloth as lines instead of shaded triangles
+  Trails,        // the recent path of the bobs / marked particles
+  Springs,       // springs and rods as lines
+  Equilibrium,   // the static equilibrium as a grey ghost (docs/exploring.md)
+  Ruler,         // a ruler to drag in the scene: its length and its angle from the vertical
+  Wind,          // the wind's streaks
+  Arrows,        // the traced body's velocity and acceleration (docs/exploring.md#arrows)
+  Follow,        // the camera follows the scene's motion
+  SplitLanes,    // lanes side by side in split viewports, else overlaid
+  SmoothFrames,  // the pacing: smooth frames (60 frames/s), else real-time motion (stepping may
+                 // take the frame budget down to ~20 frames/s before the clock slows)
+  Count          // not a flag: their number
 };
-struct SetWireframe {
-  bool on = false;
-};
-struct SetShowTrails {
+inline constexpr int kDisplayFlagCount = static_cast<int>(DisplayFlag::Count);
+struct SetDisplayFlag {
+  DisplayFlag flag = DisplayFlag::Trails;
   bool on = true;
-};
-struct SetShowSprings {
-  bool on = true;  // springs and rods as lines
-};
-struct SetShowEquilibrium {  // the static equilibrium as a grey ghost (docs/exploring.md)
-  bool on = true;
-};
-struct SetShowRuler {  // a ruler to drag in the scene: its length and its angle from the vertical
-  bool on = true;
-};
-struct SetShowWind {
-  bool on = true;  // the wind's streaks
-};
-struct SetShowArrows {
-  bool on = false;  // the traced body's velocity and acceleration (docs/exploring.md#arrows)
-};
-struct SetPacing {
-  // false: real-time motion (stepping may take the frame budget down to ~20 frames/s before the
-  // clock slows); true: smooth frames (60 frames/s)
-  bool smooth = false;
-};
-struct SetFollow {
-  bool on = false;  // the camera follows the scene's motion
-};
-struct SetSplitLanes {
-  bool on = false;  // lanes side by side in split viewports, else overlaid
 };
 struct SetClipSize {
   int index = 0;  // in clipSizes() (0: the window's framebuffer)
@@ -185,16 +173,98 @@ struct NewScene {};  // one fixed particle to build on (scene::newScene)
 struct Undo {};
 struct Redo {};
 
-using Command = std::variant<
-    SetIntegrator, SetDt, SetTimeScale, SetPaused, Step, Reset, Rewind, LoadBuiltin, LoadFile,
-    Reload, SaveScene, SetParameter, SetVectorParameter, SetGrabStiffness, SetPhaseCoordinate,
-    SetStrainScale, SetStrainAuto, SetWireframe, SetShowTrails, SetShowSprings, SetShowWind,
-    SetShowEquilibrium, SetPacing, SetFollow, SetSplitLanes, SetClipSize, Screenshot,
-    ToggleRecording, Quit, AddLane, RemoveLane, BranchLane, SeekHistory, RunStabilityMap,
-    CancelStabilityMap, MeasureOrder, SaveMapPng, SetEditMode, EditAddParticle, EditAddSpring,
-    EditMoveBody, EditSelect, EditTogglePin, EditDelete, EditSetMass, EditSetSpring, EditSetLink,
-    EditAddLink, EditRemoveLink, SetNewSpring, NewScene, Undo, Redo, EditPlaceTool, SetEditTool,
-    EditSelectMany, StartStopwatch, StopStopwatch, ResetStopwatch, SetShowArrows, SetShowRuler>;
+// The commands by owner, each applied by one visitor with exactly one overload per alternative and
+// no catch-all (docs/architecture.md#the-session-and-commands), so that a command added here
+// without its handler does not compile:
+// the Session's (Session::Applier, app/session_commands.cpp): the clock, the scene, the physics,
+// the lab and the stopwatch
+using SessionCommand =
+    std::variant<SetIntegrator, SetDt, SetTimeScale, SetPaused, Step, Reset, Rewind, LoadBuiltin,
+                 LoadFile, Reload, SaveScene, SetParameter, SetVectorParameter, SetGrabStiffness,
+                 SetPhaseCoordinate, AddLane, RemoveLane, BranchLane, SeekHistory, RunStabilityMap,
+                 CancelStabilityMap, MeasureOrder, SaveMapPng, StartStopwatch, StopStopwatch,
+                 ResetStopwatch>;
+// edit mode's, also the Session's (Session::EditApplier, app/session_edit.cpp)
+using EditCommand = std::variant<SetEditMode, EditAddParticle, EditPlaceTool, SetEditTool,
+                                 EditAddSpring, EditMoveBody, EditSelect, EditSelectMany,
+                                 EditTogglePin, EditDelete, EditSetMass, EditSetSpring, EditSetLink,
+                                 EditAddLink, EditRemoveLink, SetNewSpring, NewScene, Undo, Redo>;
+// the display's (FrameDriver::applyDisplay, app/frame_driver.cpp)
+using DisplayCommand = std::variant<SetStrainScale, SetDisplayFlag, SetClipSize>;
+// the front end's, which the frame driver hands back (the window's Viewer, app/viewer.cpp)
+using FrontEndCommand = std::variant<Screenshot, ToggleRecording, Quit>;
+// Any command. Each struct belongs to exactly one owner, so `Command c = SetDt{...}` picks it.
+using Command = std::variant<SessionCommand, EditCommand, DisplayCommand, FrontEndCommand>;
+
+namespace detail {
+template <class T, class Variant>
+inline constexpr bool kIsAlternative = false;
+template <class T, class... A>
+inline constexpr bool kIsAlternative<T, std::variant<A...>> = (... || std::is_same_v<T, A>);
+// how many owners' variants of Command hold T
+template <class T, class Owners = Command>
+inline constexpr int kOwners = 0;
+template <class T, class... O>
+inline constexpr int kOwners<T, std::variant<O...>> = (0 + ... + int(kIsAlternative<T, O>));
+template <class Owner>
+inline constexpr bool kOwnsAlone = false;
+template <class... C>
+inline constexpr bool kOwnsAlone<std::variant<C...>> = (... && (kOwners<C> == 1));
+template <class Owners = Command>
+inline constexpr bool kEachOwnedOnce = false;
+template <class... O>
+inline constexpr bool kEachOwnedOnce<std::variant<O...>> = (... && kOwnsAlone<O>);
+template <class V, class Variant>
+inline constexpr bool kHandlesEach = false;
+template <class V, class... C>
+inline constexpr bool kHandlesEach<V, std::variant<C...>> =
+    (... && std::is_invocable_v<const V&, const C&>);
+template <class V, class Variant>
+inline constexpr bool kHandlesNone = false;
+template <class V, class... C>
+inline constexpr bool kHandlesNone<V, std::variant<C...>> =
+    (... && !std::is_invocable_v<const V&, const C&>);
+// V handles none of the other owners' commands
+template <class V, class Owner, class Owners = Command>
+inline constexpr bool kHandlesOnly = false;
+template <class V, class Owner, class... O>
+inline constexpr bool kHandlesOnly<V, Owner, std::variant<O...>> =
+    (... && (std::is_same_v<O, Owner> || kHandlesNone<V, O>));
+struct NotACommand {};
+}  // namespace detail
+
+static_assert(detail::kEachOwnedOnce<>, "a command struct belongs to exactly one owner");
+
+// Whether T is a command struct (of one owner) or an owner's variant.
+template <class T>
+inline constexpr bool kIsCommand = detail::kIsAlternative<T, Command> || detail::kOwners<T> == 1;
+
+// Visitor V applies exactly Owner's commands: an overload for each of them, none for another
+// owner's, and no catch-all (it takes nothing that is not a command). With Owner = Command: one
+// overload per owner (the routing). Each applier asserts it.
+template <class V, class Owner>
+inline constexpr bool kAppliesExactly =
+    detail::kHandlesEach<V, Owner> && !std::is_invocable_v<const V&, const detail::NotACommand&> &&
+    (std::is_same_v<Owner, Command> ||
+     (detail::kIsAlternative<Owner, Command> && detail::kHandlesOnly<V, Owner>));
+
+// The command struct T (or the owner's variant T) that `c` holds, or null: what tests read.
+template <class T>
+const T* commandAs(const Command& c) {
+  static_assert(kIsCommand<T>, "not a command");
+  if constexpr (detail::kIsAlternative<T, Command>) {
+    return std::get_if<T>(&c);
+  } else {
+    return std::visit(
+        [](const auto& owner) -> const T* {
+          if constexpr (detail::kIsAlternative<T, std::decay_t<decltype(owner)>>)
+            return std::get_if<T>(&owner);
+          else
+            return nullptr;
+        },
+        c);
+  }
+}
 
 // A visitor from lambdas, one per command type it handles (std::visit(Overloaded{...}, c)).
 template <class... F>

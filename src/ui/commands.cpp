@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <ranges>
 
 #include "ui/panel.hpp"
 
@@ -119,12 +120,17 @@ std::optional<double> within(double v, double lo, double hi) {
 }
 
 // Each command's clamp: its numbers into their ranges, or nothing when one cannot be (not finite,
-// an empty name). Commands without numbers pass as they are.
+// an empty name). Commands without numbers pass as they are: a clamp, not an applier, so the one
+// command visitor with a catch-all (a command missing here is emitted as it is, never dropped).
 struct Clamp {
   using L = Limits;
   template <class C>
   std::optional<Command> operator()(C c) const {
     return c;
+  }
+  std::optional<Command> operator()(SetDisplayFlag c) const {
+    const int f = static_cast<int>(c.flag);
+    return f >= 0 && f < kDisplayFlagCount ? std::optional<Command>(c) : std::nullopt;
   }
   std::optional<Command> operator()(SetDt c) const {
     auto v = within(c.dt, L::kDtMin, L::kDtMax);
@@ -187,7 +193,62 @@ struct Clamp {
 }  // namespace
 
 std::optional<Command> clampCommand(Command c) {
-  return std::visit(Clamp{}, std::move(c));
+  return std::visit([](auto&& owner) { return std::visit(Clamp{}, std::move(owner)); },
+                    std::move(c));
+}
+
+std::span<const DisplayFlagRow> displayFlags() {
+  using F = DisplayFlag;
+  using M = PanelModel;
+  static constexpr DisplayFlagRow kRows[] = {
+      {F::StrainAuto, "strain_auto", "Auto strain scale",
+       "The scale follows the strains the scene actually reaches, so that the colours show where "
+       "it stretches most; off: the scale stays where it is.",
+       &M::strain_auto},
+      {F::Wireframe, "wireframe", "Wireframe",
+       "Draw the cloth as lines instead of shaded triangles.", &M::wireframe},
+      {F::Trails, "trails", "Trails", "Draw the recent path of the bobs / marked particles.",
+       &M::show_trails},
+      {F::Springs, "springs", "Springs",
+       "Draw the springs as lines coloured by strain. Off by default on cloth, whose surface shows "
+       "the shape (lines cost most under software GL).",
+       &M::show_springs},
+      {F::Equilibrium, "equilibrium", "Equilibrium",
+       "Draw where the system would come to rest with the parameters as they are (a grey ghost): "
+       "a swing is seen about its centre.",
+       &M::show_equilibrium},
+      {F::Ruler, "ruler", "Ruler",
+       "A ruler in the scene: drag either end (a ring) to measure a length in m and an angle from "
+       "the downward vertical, or to keep a reference line.",
+       &M::show_ruler},
+      {F::Wind, "wind", "Wind streaks", "Draw the air's motion as streaks carried with the wind.",
+       &M::show_wind},
+      {F::Arrows, "arrows", "Arrows",
+       "Draw the traced body's (the phase plot's) velocity, green, and acceleration, orange, in "
+       "every lane (ghosted lanes in their colour). The acceleration is the lane's own last move, "
+       "so a wrong integrator's shows.",
+       &M::show_arrows},
+      {F::Follow, "follow", "Follow",
+       "The camera follows the system as it moves (F frames it once); off: the camera stays where "
+       "it is.",
+       &M::follow},
+      {F::SplitLanes, "split_lanes", "Side by side",
+       "Each lane in its own viewport with the camera shared, instead of overlaid.",
+       &M::split_lanes},
+      {F::SmoothFrames, "smooth_frames", "Smooth frames",
+       "Keep 60 frames/s: stepping gets what drawing leaves of each 16 ms frame; when that is not "
+       "enough, the simulated clock slows down (real time below 100 %).",
+       &M::smooth_frames},
+  };
+  static_assert(std::size(kRows) == kDisplayFlagCount, "a row for every DisplayFlag");
+  static_assert(std::ranges::all_of(std::views::iota(0, kDisplayFlagCount),
+                                    [](int i) { return kRows[i].flag == DisplayFlag(i); }),
+                "the rows in DisplayFlag's order");
+  return kRows;
+}
+
+const DisplayFlagRow& displayFlag(DisplayFlag flag) {
+  return displayFlags()[static_cast<size_t>(flag)];
 }
 
 std::optional<double> clampToControl(const ParameterControl& c, double value) {

@@ -100,11 +100,7 @@ void lanePicker(const PanelModel& m, PanelState& st, std::vector<Command>& out) 
     emit(out, AddLane{current, st.lab_dt > 0.0 ? st.lab_dt : m.dt, st.lab_setup});
   ImGui::EndDisabled();
   ImGui::SameLine();
-  bool split = m.split_lanes;
-  if (checkbox("Side by side", m.split_lanes,
-               "Each lane in its own viewport with the camera shared, instead of overlaid.",
-               st.probe, &split))
-    emit(out, SetSplitLanes{split});
+  flagBox(m, DisplayFlag::SplitLanes, st.probe, out);
 }
 
 // The timeline: while paused, a slider over the kept states.

@@ -15,9 +15,9 @@
 namespace ui {
 
 using detail::button;
-using detail::checkbox;
 using detail::Commit;
 using detail::emit;
+using detail::flagBox;
 using detail::note;
 using detail::tip;
 
@@ -88,24 +88,19 @@ void sceneSection(const PanelModel& m, PanelState& st, std::vector<Command>& out
 
 // Real-time motion or smooth frames: which gives way when stepping costs too much.
 void pacingChoice(const PanelModel& m, ItemProbe* probe, std::vector<Command>& out) {
-  struct Choice {
-    const char* label;
-    const char* tooltip;
-  };
-  static constexpr Choice kChoices[] = {
-      {"Real-time motion",
-       "Keep the motion at real speed (times the time scale): stepping may take most of each "
-       "frame, down to about 20 frames/s, before the simulated clock slows down."},
-      {"Smooth frames",
-       "Keep 60 frames/s: stepping gets what drawing leaves of each 16 ms frame; when that is not "
-       "enough, the simulated clock slows down (real time below 100 %)."},
-  };
+  const DisplayFlagRow& smooth = displayFlag(DisplayFlag::SmoothFrames);
+  const char* labels[] = {"Real-time motion", smooth.label};
+  const char* tooltips[] = {
+      "Keep the motion at real speed (times the time scale): stepping may take most of each "
+      "frame, down to about 20 frames/s, before the simulated clock slows down.",
+      smooth.tooltip};
   for (int i = 0; i < 2; ++i) {
     if (i > 0) ImGui::SameLine();
-    const bool picked = ImGui::RadioButton(kChoices[i].label, m.pacing == i);
-    note(probe, kChoices[i].label);
-    tip(kChoices[i].tooltip);
-    if (picked && m.pacing != i) emit(out, SetPacing{i == 1});
+    const bool on = i == 1;  // smooth frames
+    const bool picked = ImGui::RadioButton(labels[i], m.smooth_frames == on);
+    note(probe, labels[i]);
+    tip(tooltips[i]);
+    if (picked && m.smooth_frames != on) emit(out, SetDisplayFlag{DisplayFlag::SmoothFrames, on});
   }
 }
 
@@ -205,42 +200,29 @@ void clipSizeCombo(const PanelModel& m, ItemProbe* probe, std::vector<Command>& 
 void strainControls(const PanelModel& m, PanelState& st, std::vector<Command>& out) {
   if (m.springs <= 0) return;
   double v = 0.0;
-  bool b = false;
   if (detail::slider({"Strain scale", Limits::kStrainScaleMin, Limits::kStrainScaleMax, "%.3g",
                       true, Commit::Live,
                       "Strain (dimensionless, (L - L0) / L0) drawn at full colour: blue "
                       "compressed, red stretched (logarithmic). Moving it fixes the scale."},
                      m.strain_scale, st, &v))
     emit(out, SetStrainScale{v});
-  if (checkbox("Auto strain scale", m.strain_auto,
-               "The scale follows the strains the scene actually reaches, so that the colours "
-               "show where it stretches most; off: the scale stays where it is.",
-               st.probe, &b))
-    emit(out, SetStrainAuto{b});
+  flagBox(m, DisplayFlag::StrainAuto, st.probe, out);
 }
 
-// The traced body's arrows, their scales in the tooltip (docs/exploring.md#arrows).
+// The traced body's arrows, their scales in the tooltip (docs/exploring.md#arrows), and the ruler.
 void arrowsToggle(const PanelModel& m, ItemProbe* probe, std::vector<Command>& out) {
   char tip_text[320];
-  std::snprintf(tip_text, sizeof tip_text,
-                "Draw the traced body's (the phase plot's) velocity, green, and acceleration, "
-                "orange, in every lane (ghosted lanes in their colour). Fixed scales: %.3g m per "
-                "m/s, %.3g m per m/s^2. The acceleration is the lane's own last move, so a "
-                "wrong integrator's shows.",
-                m.arrow_velocity_scale, m.arrow_acceleration_scale);
-  bool b = false;
-  if (checkbox("Arrows", m.show_arrows, tip_text, probe, &b)) emit(out, SetShowArrows{b});
+  std::snprintf(tip_text, sizeof tip_text, "%s Fixed scales: %.3g m per m/s, %.3g m per m/s^2.",
+                displayFlag(DisplayFlag::Arrows).tooltip, m.arrow_velocity_scale,
+                m.arrow_acceleration_scale);
+  flagBox(m, DisplayFlag::Arrows, probe, out, nullptr, tip_text);
   ImGui::SameLine();
-  if (checkbox("Ruler", m.show_ruler,
-               "A ruler in the scene: drag either end (a ring) to measure a length in m and an "
-               "angle from the downward vertical, or to keep a reference line.",
-               probe, &b))
-    emit(out, SetShowRuler{b});
+  flagBox(m, DisplayFlag::Ruler, probe, out);
 }
 
 // What is drawn: springs or rods, wireframe, trails, wind streaks, and whether the camera follows.
 void drawingToggles(const PanelModel& m, ItemProbe* probe, std::vector<Command>& out) {
-  bool b = false;
+  using F = DisplayFlag;
   bool first = true;  // of the checkboxes' row
   auto next = [&first] {
     if (!first) ImGui::SameLine();
@@ -248,44 +230,27 @@ void drawingToggles(const PanelModel& m, ItemProbe* probe, std::vector<Command>&
   };
   if (m.springs > 0 || m.links > 0) {
     next();
-    if (checkbox(m.springs > 0 ? "Springs" : "Rods", m.show_springs,
-                 m.springs > 0 ? "Draw the springs as lines coloured by strain. Off by default on "
-                                 "cloth, whose surface shows the shape (lines cost most under "
-                                 "software GL)."
-                               : "Draw the pendulum's rods as lines.",
-                 probe, &b))
-      emit(out, SetShowSprings{b});
+    if (m.springs > 0)
+      flagBox(m, F::Springs, probe, out);
+    else
+      flagBox(m, F::Springs, probe, out, "Rods", "Draw the pendulum's rods as lines.");
   }
   if (m.surface) {
     next();
-    if (checkbox("Wireframe", m.wireframe, "Draw the cloth as lines instead of shaded triangles.",
-                 probe, &b))
-      emit(out, SetWireframe{b});
+    flagBox(m, F::Wireframe, probe, out);
   }
   next();
   ImGui::SameLine();
-  if (checkbox("Trails", m.show_trails, "Draw the recent path of the bobs / marked particles.",
-               probe, &b))
-    emit(out, SetShowTrails{b});
+  flagBox(m, F::Trails, probe, out);
   ImGui::SameLine();
-  if (checkbox("Follow", m.follow,
-               "The camera follows the system as it moves (F frames it once); off: the camera "
-               "stays where it is.",
-               probe, &b))
-    emit(out, SetFollow{b});
-  if (checkbox("Equilibrium", m.show_equilibrium,
-               "Draw where the system would come to rest with the parameters as they are (a grey "
-               "ghost): a swing is seen about its centre.",
-               probe, &b))
-    emit(out, SetShowEquilibrium{b});
+  flagBox(m, F::Follow, probe, out);
+  flagBox(m, F::Equilibrium, probe, out);
   if (m.show_equilibrium && !m.equilibrium_note.empty()) {
     ImGui::SameLine();
     ImGui::TextDisabled("(%s)", m.equilibrium_note.c_str());
   }
   // on a line of its own: the row above is as wide as the panel
-  if (m.wind_acts && checkbox("Wind streaks", m.show_wind,
-                              "Draw the air's motion as streaks carried with the wind.", probe, &b))
-    emit(out, SetShowWind{b});
+  if (m.wind_acts) flagBox(m, F::Wind, probe, out);
   arrowsToggle(m, probe, out);
 }
 

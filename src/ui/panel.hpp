@@ -39,9 +39,9 @@ struct Limits {
 };
 
 // Clamps a command's numbers to Limits (dt, time scale, grab stiffness, strain scale, step count,
-// indices at least 0); nullopt when a number is not finite or a name is empty, so that such a
-// command is never emitted. Parameters are clamped to their control's range where they are made
-// (clampToControl). Every command the panel returns has been through it.
+// indices at least 0); nullopt when a number is not finite, a name is empty or a flag is not one,
+// so that such a command is never emitted. Parameters are clamped to their control's range where
+// they are made (clampToControl). Every command the panel returns has been through it.
 std::optional<Command> clampCommand(Command command);
 
 // A physics parameter's control in the Physics section: one per row of the parameter table that
@@ -185,7 +185,7 @@ struct PanelModel {
   bool orders_running = false;
   // lanes (docs/lab.md#lanes): at least one
   std::vector<LaneRow> lanes;
-  bool split_lanes = false;  // as SetSplitLanes
+  bool split_lanes = false;  // DisplayFlag::SplitLanes
   int max_lanes = 4;
   // the timeline of kept states (SeekHistory): how many, from t0 to t1 (s), their memory (MB)
   int history_size = 0;
@@ -212,7 +212,7 @@ struct PanelModel {
   double grab_stiffness = 100.0;          // N/m, the mouse spring
   // display
   double strain_scale = 0.05;
-  bool strain_auto = true;  // the scale follows the scene's strains (SetStrainAuto)
+  bool strain_auto = true;  // the scale follows the scene's strains (DisplayFlag::StrainAuto)
   bool wireframe = false, show_trails = true, show_springs = true;
   bool show_wind = true;          // the wind's streaks, where a wind acts (drag > 0, wind not zero)
   bool show_equilibrium = false;  // the static equilibrium as a grey ghost
@@ -228,9 +228,9 @@ struct PanelModel {
   // diagnostics
   double sim_time = 0.0, steps_per_second = 0.0, realtime_percent = 100.0;
   double frame_ms_sim = 0.0, frame_ms_render = 0.0, frame_ms_present = 0.0;
-  int pacing = 0;            // as SetPacing: 0 real-time motion, 1 smooth frames
-  bool follow = false;       // as SetFollow
-  std::vector<float> marks;  // simulated times (s) of parameter changes, marked on the plots
+  bool smooth_frames = false;  // the pacing (DisplayFlag::SmoothFrames), else real-time motion
+  bool follow = false;         // DisplayFlag::Follow
+  std::vector<float> marks;    // simulated times (s) of parameter changes, marked on the plots
   std::span<const float> energy_time, kinetic, potential, total;  // recent history
   std::span<const float> drift;  // |E - E0| / reference history (plotted on a log axis)
   std::string drift_label = "|E - E0| / |E0|";  // what drift is relative to, e.g. "|E - E0| / S"
@@ -266,6 +266,19 @@ struct PanelModel {
   double arrow_acceleration_scale = 0.01;  // m of arrow per m/s²
   double grid_spacing = 0.0;               // m, the ground grid's cells as drawn (0: no grid)
 };
+
+// A display flag's row (SetDisplayFlag): its name, its control's label and tooltip in the panel,
+// and the PanelModel field that shows it (FrameDriver::fillDisplay fills each from the driver).
+struct DisplayFlagRow {
+  DisplayFlag flag;
+  const char* name;  // "trails"
+  const char* label;
+  const char* tooltip;
+  bool PanelModel::*shown;
+};
+// Every flag's row, in DisplayFlag's order.
+std::span<const DisplayFlagRow> displayFlags();
+const DisplayFlagRow& displayFlag(DisplayFlag flag);
 
 // Testing aid (tests/test_ui.cpp): when a probe is given, every widget drawn reports its name (its
 // visible label; combo entries as "integrator/<name>", "scene/<name>", "phase/<name>"; help rows as

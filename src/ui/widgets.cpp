@@ -197,4 +197,15 @@ bool checkbox(const char* label, bool value, const char* tooltip, ItemProbe* pro
   return changed;
 }
 
+bool flagBox(const PanelModel& m, DisplayFlag flag, ItemProbe* probe, std::vector<Command>& out,
+             const char* label, const char* tooltip) {
+  const DisplayFlagRow& row = displayFlag(flag);
+  bool on = false;
+  if (!checkbox(label ? label : row.label, m.*row.shown, tooltip ? tooltip : row.tooltip, probe,
+                &on))
+    return false;
+  emit(out, SetDisplayFlag{flag, on});
+  return true;
+}
+
 }  // namespace ui::detail

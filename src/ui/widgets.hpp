@@ -32,6 +32,10 @@ bool checkbox(const char* label, bool value, const char* tooltip, ItemProbe* pro
 
 // Appends the command, clamped (clampCommand); a non-finite one is dropped.
 void emit(std::vector<Command>& out, Command c);
+// A display flag's checkbox (its row in displayFlags(); `label` and `tooltip` replace the row's
+// where given): emits SetDisplayFlag and returns true when toggled.
+bool flagBox(const PanelModel& m, DisplayFlag flag, ItemProbe* probe, std::vector<Command>& out,
+             const char* label = nullptr, const char* tooltip = nullptr);
 
 enum class Commit { Live, OnRelease };
 struct SliderSpec {
