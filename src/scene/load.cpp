@@ -5,8 +5,9 @@
 #include <filesystem>
 
 #include "scene/catalog.hpp"
+#include "scene/kinds.hpp"
 #include "scene/load_parts.hpp"
-#include "sim/xpbd.hpp"
+#include "sim/kinds.hpp"
 #include "util/bounded_file.hpp"
 #include "util/one_line.hpp"
 
@@ -83,7 +84,18 @@ json parseJson(std::string_view text, const std::string& origin) {
   }
 }
 
-// def.kind and def.mass_spring or def.pendulum from the top level's "system".
+// "a", "a" or "b", "a", "b" or "c": the kinds' type names as a message lists them
+std::string typeNames() {
+  std::string out;
+  const size_t n = std::size(sim::kSystemKinds);
+  for (size_t i = 0; i < n; ++i) {
+    if (i > 0) out += i + 1 == n ? " or " : ", ";
+    out.append("\"").append(sim::systemName(sim::kSystemKinds[i])).append("\"");
+  }
+  return out;
+}
+
+// def.kind and its part of def from the top level's "system", by the kind whose name its "type" is.
 void parseSystem(const Obj& top, const json& root, SceneDef& def) {
   const std::string& origin = top.file();
   if (!top.has("system")) top.fail("system", "required key is missing");
@@ -92,16 +104,13 @@ void parseSystem(const Obj& top, const json& root, SceneDef& def) {
   if (!sysj.contains("type")) throw Error(origin + ": system.type: required key is missing");
   if (!sysj.at("type").is_string()) throw Error(origin + ": system.type: must be a string");
   const std::string type = sysj.at("type").get<std::string>();
-  if (type == "mass_spring") {
-    def.kind = sim::SystemKind::MassSpring;
-    def.mass_spring = detail::parseMassSpring(sysj, origin, def.parameters);
-  } else if (type == "pendulum") {
-    def.kind = sim::SystemKind::Pendulum;
-    def.pendulum = detail::parsePendulum(sysj, origin, def.parameters);
-  } else {
-    throw Error(origin + ": system.type: must be \"mass_spring\" or \"pendulum\", not \"" + type +
-                "\"");
+  for (const sim::SystemKind kind : sim::kSystemKinds) {
+    if (sim::systemName(kind) != type) continue;
+    def.kind = kind;
+    detail::sceneKind(kind).parse(sysj, origin, def);
+    return;
   }
+  throw Error(origin + ": system.type: must be " + typeNames() + ", not \"" + type + "\"");
 }
 
 SceneDef parseText(std::string_view text, const std::string& origin) {

@@ -13,6 +13,8 @@
 namespace sim {
 
 using KindUnits = std::variant<MassSpringKind, PendulumKind>;
+// Every kind, in SystemKind's order (a scene file's "type" is looked up among them).
+inline constexpr SystemKind kSystemKinds[] = {SystemKind::MassSpring, SystemKind::Pendulum};
 
 // f(std::type_identity<K>{}) for the unit class K of `kind`: how the tables ask a kind for its
 // column (its integrators, its parameters, its scales, its name) before any system is built.
