@@ -6,7 +6,7 @@
 
 #include "scene/catalog.hpp"
 #include "scene/load_parts.hpp"
-#include "sim/xpbd.hpp"
+#include "sim/model.hpp"
 #include "util/bounded_file.hpp"
 #include "util/one_line.hpp"
 

@@ -3,7 +3,6 @@
 #include <cmath>
 
 #include "sim/model.hpp"
-#include "sim/xpbd.hpp"
 
 namespace sim {
 
