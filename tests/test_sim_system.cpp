@@ -13,7 +13,9 @@
 #include "fp_trap.hpp"
 #include "lab/lane_group.hpp"
 #include "scene/build.hpp"
+#include "scene/edit.hpp"
 #include "scene/load.hpp"
+#include "sim/forces.hpp"
 #include "sim/parameters.hpp"
 
 namespace {
@@ -239,6 +241,55 @@ TEST_CASE("sim: each kind draws itself: a pendulum's pivot and rods, a cloth's s
   CHECK(cs.trail_bodies.empty());  // a cloth shows its surface: no trail from the start
   CHECK(c.summary(true) == "mass_spring, 256 particles, 1378 springs, 2D, 508 DOFs");
   CHECK(p.summary(true) == "pendulum, 2 links");
+}
+
+TEST_CASE("sim: what bench measures through System: the force pass, the shortest spring, stretch") {
+  const scene::Built c = builtin("cloth_16");
+  const sim::MassSpringModel& m = *c.massSpring();
+  Eigen::VectorXd f, expected;
+  c.forcePass(c.state, f);
+  sim::totalForce(m, c.state.x, c.state.v, expected);
+  CHECK(f == expected);  // the same pass, the same bits
+  CHECK(c.shortestRestLength() == m.rest_length.minCoeff());
+  CHECK(c.maxStretch(c.state, 0.01) == 1.0);  // at rest: each rest length is its start distance
+  // particle 0's structural springs (the shortest) stretched: its neighbour along x moved by 10 %
+  // of a cell, along the spring
+  sim::State s = c.state;
+  const int a = m.spring_a[0], b = m.spring_b[0];
+  REQUIRE(m.rest_length[0] == c.shortestRestLength());
+  s.x.segment<3>(3 * b) += 0.1 * (s.x.segment<3>(3 * b) - s.x.segment<3>(3 * a));
+  const double l = (s.x.segment<3>(3 * b) - s.x.segment<3>(3 * a)).norm();
+  CHECK(c.maxStretch(s, 0.01) >= l / m.rest_length[0]);
+  CHECK(c.maxStretch(s, 0.01) == doctest::Approx(1.1));
+
+  // a pendulum has rigid rods and no springs; its force pass is its accelerations
+  const scene::Built p = scene::build(scene::uniformPendulum(3, 0.5, 2.0, 0.3));
+  CHECK(p.summary() == "pendulum, 3 links");
+  CHECK(p.state.x == Eigen::VectorXd::Constant(3, 0.3));
+  CHECK(p.state.v == Eigen::VectorXd::Zero(3));
+  CHECK(p.pendulum()->length == Eigen::VectorXd::Constant(3, 0.5));
+  CHECK(p.pendulum()->mass == Eigen::VectorXd::Constant(3, 2.0));
+  CHECK(p.shortestRestLength() == 0.0);
+  CHECK(p.maxStretch(p.state, 0.01) == 1.0);
+  sim::PendulumWork w;
+  p.forcePass(p.state, f);
+  sim::pendulumAcceleration(*p.pendulum(), p.state.x, p.state.v, expected, w);
+  CHECK(f == expected);
+}
+
+TEST_CASE(
+    "scene: self-collision's thickness is set on a mass-spring scene, refused on a pendulum") {
+  scene::SceneDef def = scene::loadSceneArg("cloth_fold");
+  CHECK(scene::selfThickness(def) == def.mass_spring.self_thickness);
+  CHECK(scene::selfThickness(def) > 0.0);
+  CHECK_FALSE(scene::setSelfThickness(def, 0.0));
+  CHECK(def.mass_spring.self_thickness == 0.0);
+  CHECK(scene::setSelfThickness(def, -1.0).value() ==
+        "self-collision's thickness must be a finite number >= 0, not -1");
+  scene::SceneDef p = scene::uniformPendulum(2, 1.0, 1.0, 0.0);
+  CHECK(scene::selfThickness(p) == 0.0);
+  CHECK(scene::setSelfThickness(p, 0.01).value() ==
+        "self-collision: a pendulum has links, not particles and springs");
 }
 
 TEST_CASE("lab: the window's lanes follow lane 0 by the rule compare uses, bit-identical") {

@@ -11,14 +11,11 @@
 #include "cli/commands.hpp"
 #include "cli/progress.hpp"
 #include "scene/build.hpp"
+#include "scene/edit.hpp"
 #include "scene/load.hpp"
-#include "sim/forces.hpp"
 #include "sim/parallel.hpp"
-#include "sim/pendulum.hpp"
-#include "sim/spectrum.hpp"
-#include "sim/spring_runs.hpp"
-#include "sim/stepper.hpp"
-#include "sim/xpbd_kernels.hpp"
+#include "sim/simd.hpp"
+#include "sim/system.hpp"
 #include "util/one_line.hpp"
 
 namespace cli {
@@ -27,7 +24,8 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 // The scenes table and the stiff-cloth swings are of mass-spring systems: they time that kind's
-// own kernels (the force pass) and measure its springs' stretch (the pendulum table is apart).
+// integrators and force pass and measure its springs' stretch (the pendulum table is apart). The
+// one line of bench that names a kind: the rest asks sim::System and scene's functions.
 constexpr sim::SystemKind kBenchKind = sim::SystemKind::MassSpring;
 
 double seconds(Clock::time_point a) {
@@ -82,11 +80,6 @@ std::optional<std::string> setBenchOption(const OptionSpec& spec, const std::str
     return "internal error: option " + name + " has no parser";
   }
   return std::nullopt;
-}
-
-// The model of a bench scene (of kBenchKind: loadBenchScenes checks).
-const sim::MassSpringModel& springsOf(const scene::Built& b) {
-  return *b.massSpring();
 }
 
 struct BenchScene {
@@ -144,7 +137,7 @@ double springEvaluationRate(const scene::Built& b, double budget, int threads) {
   long long passes = 0;
   const auto t0 = Clock::now();
   while (seconds(t0) < budget * kForcePassBudgetShare || passes < kMinForcePasses) {
-    sim::totalForce(springsOf(b), b.state.x, b.state.v, f);
+    b.forcePass(b.state, f);
     ++passes;
   }
   const double rate = double(passes) * b.counts().springs / seconds(t0);
@@ -229,22 +222,10 @@ void benchCloth(const std::vector<BenchScene>& scenes, const std::vector<sim::Me
   }
 }
 
-// The largest l / r over the structural springs: those whose rest length is within
-// kStructuralTolerance of the shortest (a cloth's shear and bending springs are sqrt 2 and 2
-// times longer).
+// The structural springs, whose largest l / r the swings report (sim::System::maxStretch): those
+// whose rest length is within kStructuralTolerance of the shortest (a cloth's shear and bending
+// springs are sqrt 2 and 2 times longer).
 constexpr double kStructuralTolerance = 0.01;
-double maxStructuralStretch(const sim::MassSpringModel& m, const Eigen::VectorXd& x) {
-  if (m.springs() == 0) return 1.0;
-  const double shortest = m.rest_length.minCoeff();
-  double worst = 0.0;
-  for (int s = 0; s < m.springs(); ++s) {
-    const double r = m.rest_length[s];
-    if (r > shortest * (1.0 + kStructuralTolerance) || r == 0.0) continue;
-    const double l = (x.segment<3>(3 * m.spring_b[s]) - x.segment<3>(3 * m.spring_a[s])).norm();
-    worst = std::max(worst, l / r);
-  }
-  return worst;
-}
 
 // The process's peak resident set (VmHWM in /proc/self/status), MiB; nothing where it is not there.
 std::optional<double> peakResidentMiB() {
@@ -280,13 +261,13 @@ Swing swingCloth(const scene::SceneDef& def, long long steps) {
   const scene::Built b = scene::build(def);
   const auto st = b.stepper(def.integrator, def.dt);
   Swing w;
-  w.worst = maxStructuralStretch(springsOf(b), b.state.x);
+  w.worst = b.maxStretch(b.state, kStructuralTolerance);
   long long made = 0;
   for (long long i = 0; i < steps && !w.diverged; ++i, ++made) {
     const auto t0 = Clock::now();
     w.diverged = st->advance().has_value();
     (i == 0 ? w.first : w.stepping) += seconds(t0);
-    w.worst = std::max(w.worst, maxStructuralStretch(springsOf(b), st->state().x));
+    w.worst = std::max(w.worst, b.maxStretch(st->state(), kStructuralTolerance));
     w.last = st->settingsUsed();
     w.mean_iterations += w.last.iterations;
   }
@@ -311,7 +292,7 @@ std::string settingsText(const sim::System& b, const Swing& w) {
 // The stiff-cloth swing (issue 10's measure): the scene with its own method for `swing` simulated
 // seconds; prints the compute per simulated 1/60 s and the largest structural stretch reached.
 // Where the processor has AVX2 the swing runs again on the scalar path: the same-run ratio of the
-// vector kernels (sim/xpbd_kernels.hpp), and the same stretch, since both give the same bits.
+// vector kernels (sim/simd.hpp's switches), and the same stretch, since both give the same bits.
 void benchStiff(const scene::SceneDef& def, const std::string& name, double swing,
                 Progress& progress, long long& cells) {
   const long long steps = std::llround(swing / def.dt);
@@ -333,7 +314,7 @@ void benchStiff(const scene::SceneDef& def, const std::string& name, double swin
   appendf(out, ", %.3g s swing\n", swing);
   // the steps after the first: the method's set-up is a one-off, printed apart
   const double simulated = double(std::max(steps - 1, 1LL)) * def.dt;
-  // xpbd's sweeps take the vectors the spring runs take (the same switches, sim/spring_runs.hpp)
+  // xpbd's sweeps take the vectors the spring runs take (the same switches, sim/simd.hpp)
   const std::string vectors = def.integrator == sim::Method::Xpbd
                                   ? std::string(", ") + sim::runKernels() + " sweeps"
                                   : std::string();
@@ -357,6 +338,17 @@ void benchStiff(const scene::SceneDef& def, const std::string& name, double swin
 // it has none, at kSelfShare of its shortest rest length (a cloth's cell: the thickness that
 // stops a particle slipping through the middle of a cell, more than 1/sqrt 2 of it).
 constexpr double kSelfShare = 0.78;
+// The scene with self-collision at that thickness (of kBenchKind, loadBenchScenes checks: it has
+// springs); its particles into `particles`.
+scene::SceneDef withSelfCollision(const scene::SceneDef& def, int& particles) {
+  const scene::Built b = scene::build(def);
+  particles = b.counts().particles;
+  scene::SceneDef with = def;
+  if (scene::selfThickness(with) == 0.0)
+    scene::setSelfThickness(with, kSelfShare * b.shortestRestLength());
+  return with;
+}
+
 void benchSelf(const std::vector<BenchScene>& scenes, double swing, Progress& progress,
                long long& cells) {
   std::string header;
@@ -371,22 +363,19 @@ void benchSelf(const std::vector<BenchScene>& scenes, double swing, Progress& pr
   const int before = sim::kernelThreadsSetting();
   sim::setKernelThreads(1);
   for (const auto& s : scenes) {
-    scene::SceneDef with = s.def, without = s.def;
-    without.mass_spring.self_thickness = 0.0;
-    if (with.mass_spring.self_thickness == 0.0) {
-      const scene::Built b = scene::build(s.def);
-      with.mass_spring.self_thickness = kSelfShare * springsOf(b).rest_length.minCoeff();
-    }
+    int particles = 0;
+    const scene::SceneDef with = withSelfCollision(s.def, particles);
+    scene::SceneDef without = s.def;
+    scene::setSelfThickness(without, 0.0);
     const long long steps = std::llround(swing / s.def.dt);
     const double simulated = double(std::max(steps - 1, 1LL)) * s.def.dt;
     const Swing a = swingCloth(without, steps), b = swingCloth(with, steps);
     const double ms_a = 1e3 * a.stepping * kFrame / simulated,
                  ms_b = 1e3 * b.stepping * kFrame / simulated;
     std::string row;
-    appendf(row, "%-14s %9d %13.2f %12s %12.3f %12.3f %12.3f%s\n", s.name.c_str(),
-            int(s.def.mass_spring.particles.size()), 1e3 * with.mass_spring.self_thickness,
-            std::string(sim::info(s.def.integrator).name).c_str(), ms_a, ms_b, ms_b - ms_a,
-            a.diverged || b.diverged ? " (diverged)" : "");
+    appendf(row, "%-14s %9d %13.2f %12s %12.3f %12.3f %12.3f%s\n", s.name.c_str(), particles,
+            1e3 * scene::selfThickness(with), std::string(sim::info(s.def.integrator).name).c_str(),
+            ms_a, ms_b, ms_b - ms_a, a.diverged || b.diverged ? " (diverged)" : "");
     progress.update(++cells, NAN);
     printRow(progress, row);
   }
@@ -397,18 +386,14 @@ void benchSelf(const std::vector<BenchScene>& scenes, double swing, Progress& pr
 // `diverged` is set if the run diverged (its timing would then measure garbage states).
 double pendulumStepTime(int n, sim::Method m, double h, double budget, long long maxSteps,
                         bool& diverged) {
-  sim::PendulumModel pm;
-  pm.length = Eigen::VectorXd::Constant(n, 1.0 / n);
-  pm.mass = Eigen::VectorXd::Constant(n, 1.0 / n);
-  sim::State s;
-  s.x = Eigen::VectorXd::Constant(n, std::numbers::pi / 4);  // 45 degrees
-  s.v = Eigen::VectorXd::Zero(n);
-  sim::Stepper st(pm, s, m, h);
+  const scene::Built b =
+      scene::build(scene::uniformPendulum(n, 1.0 / n, 1.0 / n, std::numbers::pi / 4));
+  const auto st = b.stepper(m, h);
   long long steps = 0;
   diverged = false;
   const auto t0 = Clock::now();
   do {
-    if (st.advance()) {
+    if (st->advance()) {
       diverged = true;
       break;
     }

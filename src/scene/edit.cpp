@@ -188,6 +188,33 @@ EditProblem setRestLength(SceneDef& def, int spring, double restLength) {
   return std::nullopt;
 }
 
+double selfThickness(const SceneDef& def) {
+  return def.kind == sim::SystemKind::MassSpring ? def.mass_spring.self_thickness : 0.0;
+}
+
+EditProblem setSelfThickness(SceneDef& def, double thickness) {
+  if (auto bad = needMassSpring(def, "self-collision")) return bad;
+  if (!(std::isfinite(thickness) && thickness >= 0.0))
+    return "self-collision's thickness must be a finite number >= 0, not " + number(thickness);
+  def.mass_spring.self_thickness = thickness;
+  return std::nullopt;
+}
+
+SceneDef uniformPendulum(int links, double length, double mass, double angle) {
+  SceneDef def;
+  def.name = "uniform pendulum";
+  def.integrator = sim::Method::Rk4;
+  def.dt = 0.001;
+  def.kind = sim::SystemKind::Pendulum;
+  PendulumDef& p = def.pendulum;
+  const size_t n = static_cast<size_t>(std::max(links, 0));
+  p.lengths.assign(n, length);
+  p.masses.assign(n, mass);
+  p.angles.assign(n, angle);
+  p.angular_velocities.assign(n, 0.0);
+  return def;
+}
+
 EditProblem addLink(SceneDef& def) {
   if (auto bad = needPendulum(def, "add a link")) return bad;
   PendulumDef& p = def.pendulum;

@@ -39,6 +39,10 @@ EditProblem setParticleMass(SceneDef& def, int particle, double mass);
 int springBetween(const SceneDef& def, int a, int b);
 EditProblem setSpring(SceneDef& def, int spring, double stiffness, double damping);
 EditProblem setRestLength(SceneDef& def, int spring, double restLength);
+// Self-collision's thickness (m, docs/scenes.md#self-collision; 0: off); a pendulum's is 0 and
+// cannot be set.
+double selfThickness(const SceneDef& def);
+EditProblem setSelfThickness(SceneDef& def, double thickness);  // >= 0
 
 // The generators as tools (docs/exploring.md#tools): a click in edit mode puts one at the cursor,
 // with the new-spring settings.
@@ -65,6 +69,10 @@ inline constexpr const char* kEditToolNames[] = {"Particle", "Chain", "Cloth pat
 EditProblem addTool(SceneDef& def, EditTool tool, const Vec3& at, const ToolSettings& s);
 
 // --- pendulums
+// A pendulum of `links` equal links (length m, mass kg each: the scene file's "uniform",
+// docs/scenes.md#uniform-pendulums) released from rest at `angle` (rad), Earth's gravity, rk4
+// at 1 ms.
+SceneDef uniformPendulum(int links, double length, double mass, double angle);
 // Another link below the last, as long and as heavy as it, hanging straight down at rest.
 EditProblem addLink(SceneDef& def);
 EditProblem removeLastLink(SceneDef& def);  // one link at least stays

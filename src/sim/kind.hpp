@@ -55,6 +55,11 @@ concept KindUnit = requires(K k, const K ck, const State s, State& place, Eigen:
   { ck.scales(s) } -> std::same_as<SceneScales>;
   { ck.stepper(m, 0.0, s) } -> std::same_as<std::unique_ptr<Stepper>>;
   { ck.omegaMax(s) } -> std::same_as<double>;
+  ck.forcePass(s, out);  // the explicit methods' one evaluation of the forces at s
+  // its springs: the shortest rest length (0: none) and the largest stretch l / r over those
+  // within a factor 1 + tolerance of it (1: none; a pendulum's rods are rigid)
+  { ck.shortestRestLength() } -> std::same_as<double>;
+  { ck.maxStretch(s, 0.0) } -> std::same_as<double>;
   // the runaway rule (sim/diagnostics.hpp) with the kind's own parts (a mass-spring system's torn
   // springs); args: scales, E0, E (J), positions, t, method
   { ck.runaway(SceneScales{}, 0.0, 0.0, out, 0.0, m) } -> std::same_as<std::optional<Divergence>>;

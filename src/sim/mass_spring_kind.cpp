@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "sim/forces.hpp"
 #include "sim/spectrum.hpp"
 
 namespace sim {
@@ -84,6 +85,28 @@ std::unique_ptr<Stepper> MassSpringKind::stepper(Method m, double h, const State
 
 double MassSpringKind::omegaMax(const State& s) const {
   return sim::omegaMax(model, s);
+}
+
+void MassSpringKind::forcePass(const State& s, Eigen::VectorXd& out) const {
+  totalForce(model, s.x, s.v, out);
+}
+
+double MassSpringKind::shortestRestLength() const {
+  return model.springs() == 0 ? 0.0 : model.rest_length.minCoeff();
+}
+
+double MassSpringKind::maxStretch(const State& s, double tolerance) const {
+  const MassSpringModel& m = model;
+  if (m.springs() == 0) return 1.0;
+  const double shortest = m.rest_length.minCoeff();
+  double worst = 0.0;
+  for (int i = 0; i < m.springs(); ++i) {
+    const double r = m.rest_length[i];
+    if (r > shortest * (1.0 + tolerance) || r == 0.0) continue;
+    const double l = (s.x.segment<3>(3 * m.spring_b[i]) - s.x.segment<3>(3 * m.spring_a[i])).norm();
+    worst = std::max(worst, l / r);
+  }
+  return worst;
 }
 
 // the energy and distance rule, then the torn one: positions are the state's x (positions())

@@ -43,6 +43,10 @@ class MassSpringKind {
   SceneScales scales(const State& s) const;
   std::unique_ptr<Stepper> stepper(Method m, double h, const State& from) const;
   double omegaMax(const State& s) const;
+  // the total force on every particle (sim::totalForce), N
+  void forcePass(const State& s, Eigen::VectorXd& out) const;
+  double shortestRestLength() const;
+  double maxStretch(const State& s, double tolerance) const;
   std::optional<Divergence> runaway(const SceneScales& scales, double e0, double e,
                                     const Eigen::VectorXd& positions, double t, Method m) const;
   void setGrab(int body, const Vec3& target, double stiffness);

@@ -31,6 +31,9 @@ inline constexpr double kMaxWind = 100.0;
 
 // A substeps or iterations setting the method chooses itself (a scene that names none).
 inline constexpr int kAutomatic = 0;
+// The largest substeps per step and sweeps per substep the scene, the options and the panel accept.
+inline constexpr int kMaxSubsteps = 1000;
+inline constexpr int kMaxIterations = 1000;
 
 struct MassSpringModel {
   int dim = 3;                    // 2 when the scene is planar (x-y): every z then stays exactly 0

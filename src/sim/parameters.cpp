@@ -4,7 +4,6 @@
 
 #include "sim/kinds.hpp"
 #include "sim/model.hpp"
-#include "sim/xpbd.hpp"
 
 namespace sim {
 

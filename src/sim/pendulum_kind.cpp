@@ -97,6 +97,11 @@ double PendulumKind::omegaMax(const State& s) const {
   return sim::omegaMax(model, s);
 }
 
+void PendulumKind::forcePass(const State& s, Eigen::VectorXd& out) const {
+  PendulumWork work;
+  pendulumAcceleration(model, s.x, s.v, out, work);
+}
+
 // rigid rods cannot tear: the energy and distance rule alone
 std::optional<Divergence> PendulumKind::runaway(const SceneScales& scales, double e0, double e,
                                                 const Eigen::VectorXd& positions, double t,

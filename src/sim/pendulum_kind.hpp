@@ -44,6 +44,10 @@ class PendulumKind {
   SceneScales scales(const State& s) const;
   std::unique_ptr<Stepper> stepper(Method m, double h, const State& from) const;
   double omegaMax(const State& s) const;
+  // the angular accelerations (sim::pendulumAcceleration), rad/s^2
+  void forcePass(const State& s, Eigen::VectorXd& out) const;
+  double shortestRestLength() const { return 0.0; }              // no springs
+  double maxStretch(const State&, double) const { return 1.0; }  // rigid rods
   std::optional<Divergence> runaway(const SceneScales& scales, double e0, double e,
                                     const Eigen::VectorXd& positions, double t, Method m) const;
   void setGrab(int body, const Vec3& target, double stiffness);

@@ -9,9 +9,23 @@
 #include "sim/contacts.hpp"
 #include "sim/energy.hpp"
 #include "sim/forces.hpp"
+#include "sim/implicit.hpp"
+#include "sim/midpoint.hpp"
+#include "sim/projective.hpp"
+#include "sim/self_collision.hpp"
+#include "sim/xpbd.hpp"
 #include "util/format.hpp"
 
 namespace sim {
+
+struct Stepper::Solvers {
+  ImplicitEulerSolver implicit;
+  TimeFeSolver time_fe;
+  MidpointSolver midpoint;
+  XpbdSolver xpbd;
+  ProjectiveSolver projective;
+  SelfCollision self_collision;
+};
 
 std::string Divergence::message() const {
   // a message, read by people: 6 significant digits (the CSV rows keep 17 for reading back)
@@ -20,14 +34,26 @@ std::string Divergence::message() const {
 }
 
 Stepper::Stepper(const MassSpringModel& model, State initial, Method method, double h)
-    : mass_spring_(&model), cur_(std::move(initial)), method_(method), h_(h), t_origin_(cur_.t) {
+    : mass_spring_(&model),
+      cur_(std::move(initial)),
+      method_(method),
+      h_(h),
+      t_origin_(cur_.t),
+      solvers_(std::make_unique<Solvers>()) {
   next_ = cur_;
 }
 
 Stepper::Stepper(const PendulumModel& model, State initial, Method method, double h)
-    : pendulum_(&model), cur_(std::move(initial)), method_(method), h_(h), t_origin_(cur_.t) {
+    : pendulum_(&model),
+      cur_(std::move(initial)),
+      method_(method),
+      h_(h),
+      t_origin_(cur_.t),
+      solvers_(std::make_unique<Solvers>()) {
   next_ = cur_;
 }
+
+Stepper::~Stepper() = default;
 
 void Stepper::accel(const Eigen::VectorXd& x, const Eigen::VectorXd& v, Eigen::VectorXd& a) {
   if (pendulum_)
@@ -106,28 +132,29 @@ void Stepper::rk4Step(const State& in, double h, State& out) {
 // projective.hpp), each for one kind of system: false, with solver_error_ set, when its solve
 // fails or the method does not apply to this system.
 bool Stepper::solverStep(const State& in, double h, State& out) {
+  Solvers& s = *solvers_;
   switch (method_) {
     case Method::ImplicitEuler:
     case Method::TimeFe:
       if (!mass_spring_) break;
-      if (method_ == Method::ImplicitEuler ? implicit_.step(*mass_spring_, in, h, out)
-                                           : time_fe_.step(*mass_spring_, in, h, out))
+      if (method_ == Method::ImplicitEuler ? s.implicit.step(*mass_spring_, in, h, out)
+                                           : s.time_fe.step(*mass_spring_, in, h, out))
         return true;
-      solver_error_ = method_ == Method::ImplicitEuler ? implicit_.error() : time_fe_.error();
+      solver_error_ = method_ == Method::ImplicitEuler ? s.implicit.error() : s.time_fe.error();
       return false;
     case Method::Xpbd:
       if (!mass_spring_) break;
-      return xpbd_.step(*mass_spring_, in, h, out, xpbd_work_.dissipated, xpbd_work_.external);
+      return s.xpbd.step(*mass_spring_, in, h, out, xpbd_work_.dissipated, xpbd_work_.external);
     case Method::Projective:
       if (!mass_spring_) break;
-      if (projective_.step(*mass_spring_, in, h, out, xpbd_work_.dissipated, xpbd_work_.external))
+      if (s.projective.step(*mass_spring_, in, h, out, xpbd_work_.dissipated, xpbd_work_.external))
         return true;
-      solver_error_ = projective_.error();
+      solver_error_ = s.projective.error();
       return false;
     case Method::ImplicitMidpoint:
       if (!pendulum_) break;
-      if (midpoint_.step(*pendulum_, in, h, out)) return true;
-      solver_error_ = midpoint_.error();
+      if (s.midpoint.step(*pendulum_, in, h, out)) return true;
+      solver_error_ = s.midpoint.error();
       return false;
     default:
       break;
@@ -210,7 +237,7 @@ double Stepper::resolveContacts() {
   before_contacts_ = next_;
   bool touched = !m.colliders.empty() && resolveStepContacts(m, cur_.x, next_.x, next_.v);
   // then the pairs apart (and out of the colliders again, within its passes)
-  if (self && self_collision_.resolveStep(m, cur_.x, next_.x, next_.v, h_)) touched = true;
+  if (self && solvers_->self_collision.resolveStep(m, cur_.x, next_.x, next_.v, h_)) touched = true;
   if (!touched) return 0.0;
   // what the contacts took out, exactly: the energy before them minus after (computed only on
   // the steps where a particle touched)
@@ -402,9 +429,10 @@ std::optional<Divergence> Stepper::advance(long n) {
 }
 
 Stepper::Settings Stepper::settingsUsed() const {
-  if (method_ == Method::Xpbd) return {xpbd_.lastSubsteps(), xpbd_.lastIterations()};
+  const Solvers& s = *solvers_;
+  if (method_ == Method::Xpbd) return {s.xpbd.lastSubsteps(), s.xpbd.lastIterations()};
   if (method_ == Method::Projective)
-    return {projective_.lastSubsteps(), projective_.lastIterations()};
+    return {s.projective.lastSubsteps(), s.projective.lastIterations()};
   return {};
 }
 

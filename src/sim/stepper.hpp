@@ -5,18 +5,14 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "sim/implicit.hpp"
-#include "sim/midpoint.hpp"
 #include "sim/model.hpp"
 #include "sim/pendulum.hpp"
-#include "sim/projective.hpp"
 #include "sim/registry.hpp"
-#include "sim/self_collision.hpp"
-#include "sim/xpbd.hpp"
 
 namespace sim {
 
@@ -43,6 +39,7 @@ class Stepper {
   // model.revision when k, masses or topology change). The method must apply to the system.
   Stepper(const MassSpringModel& model, State initial, Method method, double h);
   Stepper(const PendulumModel& model, State initial, Method method, double h);
+  ~Stepper();  // where the solvers are complete (stepper.cpp)
 
   SystemKind kind() const { return pendulum_ ? SystemKind::Pendulum : SystemKind::MassSpring; }
   const State& state() const { return cur_; }
@@ -122,12 +119,11 @@ class Stepper {
     std::int32_t high = 0;
   };
   std::vector<RangeUpdateSlot> slots_;
-  ImplicitEulerSolver implicit_;
-  TimeFeSolver time_fe_;
-  MidpointSolver midpoint_;
-  XpbdSolver xpbd_;
-  ProjectiveSolver projective_;
-  SelfCollision self_collision_;
+  // The methods' solvers and self-collision (sim/implicit.hpp, midpoint.hpp, xpbd.hpp,
+  // projective.hpp, self_collision.hpp), defined in stepper.cpp alone: a file that steps a system
+  // does not compile Eigen's sparse solvers.
+  struct Solvers;
+  std::unique_ptr<Solvers> solvers_;
   Work xpbd_work_;         // the last xpbd or projective step's, summed over its substeps
   State before_contacts_;  // next_ as the method left it, for the contacts' energy
   std::string solver_error_;

@@ -81,6 +81,18 @@ double System::omegaMax(const State& s) const {
   return visit([&](const auto& k) { return k.omegaMax(s); });
 }
 
+void System::forcePass(const State& s, Eigen::VectorXd& out) const {
+  visit([&](const auto& k) { k.forcePass(s, out); });
+}
+
+double System::shortestRestLength() const {
+  return visit([](const auto& k) { return k.shortestRestLength(); });
+}
+
+double System::maxStretch(const State& s, double tolerance) const {
+  return visit([&](const auto& k) { return k.maxStretch(s, tolerance); });
+}
+
 std::optional<Divergence> System::runaway(const SceneScales& scales, double e0, double e,
                                           const Eigen::VectorXd& positions, double t,
                                           Method method) const {

@@ -64,6 +64,16 @@ class System {
   std::unique_ptr<Stepper> stepper(Method m, double h, const State& from) const;
   // omega_max at state s (sim/spectrum.hpp), rad/s
   double omegaMax(const State& s) const;
+  // One evaluation of the forces the explicit methods take at s, what `bench` times: a
+  // mass-spring system's total force on every particle (N, 3 a particle), a pendulum's angular
+  // accelerations (rad/s^2).
+  void forcePass(const State& s, Eigen::VectorXd& out) const;
+  // The shortest rest length of its springs (m), 0 when it has none (a pendulum's rods).
+  double shortestRestLength() const;
+  // The largest l / r over its springs whose rest length r > 0 is within a factor 1 + tolerance
+  // of the shortest (a cloth's structural springs: its shear and bending springs are sqrt 2 and
+  // 2 times longer), at state s; 1 when it has no springs.
+  double maxStretch(const State& s, double tolerance) const;
   // The runaway rule (sim/diagnostics.hpp) on a state whose energy is e and bodies' positions
   // `positions`, its culprit named as this system names its bodies; a torn spring included.
   std::optional<Divergence> runaway(const SceneScales& scales, double e0, double e,

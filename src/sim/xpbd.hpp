@@ -28,9 +28,6 @@
 
 namespace sim {
 
-// The largest substeps per step and sweeps per substep the scene, the options and the panel accept.
-inline constexpr int kMaxSubsteps = 1000;
-inline constexpr int kMaxIterations = 1000;
 // Automatic substeps (a scene that names none, docs/integrators.md#automatic-settings): enough that
 // a substep turns the system's fastest mode by at most kAutoSubstepPhase radians,
 // h_s omega_max <= kAutoSubstepPhase, at most kMaxAutoSubsteps; one sweep each.
