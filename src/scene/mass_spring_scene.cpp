@@ -279,11 +279,11 @@ void parseMassSpringSystem(const json& system, const std::string& file, SceneDef
 }
 }  // namespace
 
-const SceneKind kMassSpringScene{.parse = parseMassSpringSystem,
-                                 .build = buildMassSpring,
-                                 .write = writeMassSpring,
-                                 .takeParameters = takeMassSpringParameters,
-                                 .takeSystem = takeMassSpring,
-                                 .size = massSpringSize};
+extern const SceneKind kMassSpringScene{.parse = parseMassSpringSystem,
+                                        .build = buildMassSpring,
+                                        .write = writeMassSpring,
+                                        .takeParameters = takeMassSpringParameters,
+                                        .takeSystem = takeMassSpring,
+                                        .size = massSpringSize};
 
 }  // namespace scene::detail

@@ -66,11 +66,11 @@ void parsePendulumSystem(const json& system, const std::string& file, SceneDef& 
 }
 }  // namespace
 
-const SceneKind kPendulumScene{.parse = parsePendulumSystem,
-                               .build = buildPendulum,
-                               .write = writePendulum,
-                               .takeParameters = takePendulumParameters,
-                               .takeSystem = takePendulum,
-                               .size = pendulumSize};
+extern const SceneKind kPendulumScene{.parse = parsePendulumSystem,
+                                      .build = buildPendulum,
+                                      .write = writePendulum,
+                                      .takeParameters = takePendulumParameters,
+                                      .takeSystem = takePendulum,
+                                      .size = pendulumSize};
 
 }  // namespace scene::detail
