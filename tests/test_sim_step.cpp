@@ -30,6 +30,49 @@ struct Variant {
   Vec3 o = Vec3::Zero();  // where the fixed end sits: the 1-D problem is in x - o
 };
 
+// x', v' of one step of the time finite element method (docs/integrators.md), in one dimension.
+void timeFeByHand(const Spring1D& s, double x, double v, double h, double& x1, double& v1) {
+  // action of one step, q linear in t, q > 0 so l = q:
+  //   A = m (qb - qa)^2 / 2h - (h k / 6)(qa^2 + qa qb + qb^2) - h k r^2 / 2 + h k r qa
+  //       + (h / 2) m gx (qa + qb)
+  // p_a = -dA/dqa = m (qb - qa)/h + (h k / 6)(2 qa + qb) - h k r - (h / 2) m gx, solved for qb;
+  // p_b = dA/dqb = m (qb - qa)/h - (h k / 6)(qa + 2 qb) + (h / 2) m gx.
+  // p_a = m v plus the dissipative impulse h F_diss(qa, v).
+  const double pa = s.m * v - h * (s.c + s.cd) * v;
+  const double qa = x;
+  const double qb =
+      (pa + s.m * qa / h - (h * s.k / 3) * qa + h * s.k * s.r + (h / 2) * s.m * s.gx) /
+      (s.m / h + h * s.k / 6);
+  const double pb = s.m * (qb - qa) / h - (h * s.k / 6) * (qa + 2 * qb) + (h / 2) * s.m * s.gx;
+  x1 = qb;
+  v1 = pb / s.m;
+}
+
+// x', v' of one XPBD step (docs/integrators.md#xpbd), in one dimension.
+void xpbdByHand(const Spring1D& s, double x, double v, double h, double& x1, double& v1) {
+  // one substep, one sweep, lambda = 0: the drag taken implicitly in the prediction, then the
+  // compliant projection of C = p - r with alpha~ = 1 / (k h^2), the dashpot as constraint damping
+  // gamma = c / (k h), and w = 1/m
+  const double w = 1.0 / s.m;
+  const double vp = (v + h * s.gx) / (1.0 + h * s.cd * w);
+  const double p = x + h * vp;
+  const double alpha = 1.0 / (s.k * h * h), gamma = s.c / (s.k * h);
+  x1 = p + w * ((s.r - p - gamma * (p - x)) / ((1.0 + gamma) * w + alpha));
+  v1 = (x1 - x) / h;
+}
+
+// x', v' of one projective dynamics step (docs/integrators.md), in one dimension.
+void projectiveByHand(const Spring1D& s, double x, double v, double h, double& x1, double& v1) {
+  // one substep, one iteration from the prediction y (drag implicit): the local step's d = r
+  // (l > 0 on every variant), then the global step with the dashpot's force at y and its c/h
+  // in the matrix, (m / h^2 + k + c / h) x' = m y / h^2 + k r + c x / h, backward Euler's
+  // step from y exactly (in 1-D the dashpot's Jacobian is c / h)
+  const double vp = (v + h * s.gx) / (1.0 + h * s.cd / s.m);
+  const double y = x + h * vp, inertia = s.m / (h * h);
+  x1 = (inertia * y + s.k * s.r + s.c * x / h) / (inertia + s.k + s.c / h);
+  v1 = (x1 - x) / h;
+}
+
 // x', v' of one step of `method`, written from docs/integrators.md in one dimension.
 void byHand(sim::Method method, const Spring1D& s, double x, double v, double h, double& x1,
             double& v1) {
@@ -64,46 +107,15 @@ void byHand(sim::Method method, const Spring1D& s, double x, double v, double h,
       x1 = x + h * v1;
       return;
     }
-    case sim::Method::TimeFe: {
-      // action of one step, q linear in t, q > 0 so l = q:
-      //   A = m (qb - qa)^2 / 2h - (h k / 6)(qa^2 + qa qb + qb^2) - h k r^2 / 2 + h k r qa
-      //       + (h / 2) m gx (qa + qb)
-      // p_a = -dA/dqa = m (qb - qa)/h + (h k / 6)(2 qa + qb) - h k r - (h / 2) m gx, solved for qb;
-      // p_b = dA/dqb = m (qb - qa)/h - (h k / 6)(qa + 2 qb) + (h / 2) m gx.
-      // p_a = m v plus the dissipative impulse h F_diss(qa, v).
-      const double pa = s.m * v - h * (s.c + s.cd) * v;
-      const double qa = x;
-      const double qb =
-          (pa + s.m * qa / h - (h * s.k / 3) * qa + h * s.k * s.r + (h / 2) * s.m * s.gx) /
-          (s.m / h + h * s.k / 6);
-      const double pb = s.m * (qb - qa) / h - (h * s.k / 6) * (qa + 2 * qb) + (h / 2) * s.m * s.gx;
-      x1 = qb;
-      v1 = pb / s.m;
+    case sim::Method::TimeFe:
+      timeFeByHand(s, x, v, h, x1, v1);
       return;
-    }
-    case sim::Method::Xpbd: {
-      // one substep, one sweep, lambda = 0 (docs/integrators.md#xpbd): the drag taken implicitly
-      // in the prediction, then the compliant projection of C = p - r with alpha~ = 1 / (k h^2),
-      // the dashpot as constraint damping gamma = c / (k h), and w = 1/m
-      const double w = 1.0 / s.m;
-      const double vp = (v + h * s.gx) / (1.0 + h * s.cd * w);
-      const double p = x + h * vp;
-      const double alpha = 1.0 / (s.k * h * h), gamma = s.c / (s.k * h);
-      x1 = p + w * ((s.r - p - gamma * (p - x)) / ((1.0 + gamma) * w + alpha));
-      v1 = (x1 - x) / h;
+    case sim::Method::Xpbd:
+      xpbdByHand(s, x, v, h, x1, v1);
       return;
-    }
-    case sim::Method::Projective: {
-      // one substep, one iteration from the prediction y (drag implicit): the local step's d = r
-      // (l > 0 on every variant), then the global step with the dashpot's force at y and its c/h
-      // in the matrix, (m / h^2 + k + c / h) x' = m y / h^2 + k r + c x / h, backward Euler's
-      // step from y exactly (in 1-D the dashpot's Jacobian is c / h)
-      const double vp = (v + h * s.gx) / (1.0 + h * s.cd / s.m);
-      const double y = x + h * vp, inertia = s.m / (h * h);
-      x1 = (inertia * y + s.k * s.r + s.c * x / h) / (inertia + s.k + s.c / h);
-      v1 = (x1 - x) / h;
+    case sim::Method::Projective:
+      projectiveByHand(s, x, v, h, x1, v1);
       return;
-    }
     case sim::Method::ImplicitMidpoint:
       break;
   }

@@ -144,12 +144,11 @@ TEST_CASE("sim: seed 003 Table 1 case 1 with time_fe: energy deviation and frequ
   CHECK(std::abs(ws / 7.41 - 1) <= 0.05);
 }
 
-TEST_CASE(
-    "sim: time_fe's solve of 2 and 3 columns at once is Eigen's to round-off, the same bits on "
-    "every path") {
-  // a grid Laplacian plus a diagonal, as time_fe's matrix: M/h + (h/6) L; 60 x 60, so that L has
-  // enough terms for two threads
-  const int side = 60, n = side * side;
+namespace {
+
+// A grid Laplacian plus a diagonal, as time_fe's matrix: M/h + (h/6) L; side x side nodes.
+Eigen::SparseMatrix<double> gridMatrix(int side) {
+  const int n = side * side;
   std::vector<Eigen::Triplet<double>> t;
   for (int i = 0; i < n; ++i) t.emplace_back(i, i, 0.7 + 0.01 * (i % 7));
   auto link = [&](int a, int b, double k) {
@@ -165,15 +164,13 @@ TEST_CASE(
     }
   Eigen::SparseMatrix<double> A(n, n);
   A.setFromTriplets(t.begin(), t.end());
-  sim::TimeFeLlt llt(A);
-  REQUIRE(llt.info() == Eigen::Success);
-  REQUIRE(llt.permutationP().size() == n);
-  REQUIRE(llt.matrixL().nestedExpression().nonZeros() > 40000);  // two threads' worth
-  sim::LltColumnsSolver solver;
-  solver.prepare(llt);
+  return A;
+}
 
-  // the split: every node once; a group's nodes' parents (a column's first row below the
-  // diagonal) in the same group or among the ancestors, and the ancestors' parents among them
+// The solver's split of the n nodes: every node once; a group's nodes' parents (a column's first
+// row below the diagonal) in the same group or among the ancestors, and the ancestors' parents
+// among them; both groups with work, and few ancestors.
+void checkColumnsSplit(const sim::TimeFeLlt& llt, const sim::LltColumnsSolver& solver, int n) {
   const Eigen::SparseMatrix<double>& L = llt.matrixL().nestedExpression();
   std::vector<int> where(n, -1);
   for (int g = 0; g < 2; ++g)
@@ -196,6 +193,23 @@ TEST_CASE(
                large = std::max(solver.group(0).size(), solver.group(1).size());
   CHECK(small > 0.5 * large);                  // both groups have work
   CHECK(solver.ancestors().size() < 0.1 * n);  // most of it side by side
+}
+
+}  // namespace
+
+TEST_CASE(
+    "sim: time_fe's solve of 2 and 3 columns at once is Eigen's to round-off, the same bits on "
+    "every path") {
+  // 60 x 60, so that L has enough terms for two threads
+  const int side = 60, n = side * side;
+  const Eigen::SparseMatrix<double> A = gridMatrix(side);
+  sim::TimeFeLlt llt(A);
+  REQUIRE(llt.info() == Eigen::Success);
+  REQUIRE(llt.permutationP().size() == n);
+  REQUIRE(llt.matrixL().nestedExpression().nonZeros() > 40000);  // two threads' worth
+  sim::LltColumnsSolver solver;
+  solver.prepare(llt);
+  checkColumnsSplit(llt, solver, n);
 
   for (const int columns : {2, 3}) {
     CAPTURE(columns);
