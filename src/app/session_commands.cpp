@@ -212,7 +212,7 @@ struct Session::Applier {
   }
   Outcome operator()(const ui::SaveScene& c) const {
     const std::string path = c.path.empty() ? s.savePath() : c.path;
-    if (!scene::saveScene(s.savedDef(), path, &why)) return Outcome::Rejected;
+    if (auto bad = scene::saveScene(s.savedDef(), path)) return reject(*bad);
     s.last_saved_ = path;
     return Outcome::Saved;
   }

@@ -236,9 +236,7 @@ void Framebuffer::read(std::vector<unsigned char>& rgba) {
 
 util::Problem writePng(const std::string& path, int width, int height,
                        const std::vector<unsigned char>& rgba) {
-  std::string error;
-  if (!util::writePng(path, width, height, rgba, &error)) return error;
-  return std::nullopt;
+  return util::writePng(path, width, height, rgba);
 }
 
 }  // namespace render
