@@ -205,9 +205,9 @@ TEST_CASE("scene save: withSystem takes the stiffness scale, the parameters and 
 TEST_CASE("scene save: an unwritable place is one line naming the file, and nothing is left") {
   using testutil::tempDir;
   const scene::SceneDef def = scene::loadSceneArg("seed002_harmonic_oscillator");
-  std::string error;
   const std::string missing = (tempDir() / "no_such_folder" / "x.json").string();
-  CHECK_FALSE(scene::saveScene(def, missing, &error));
+  util::Problem error = scene::saveScene(def, missing);
+  CHECK(error.has_value());
   CHECK(error == missing + ": cannot open for writing: No such file or directory");
   // a folder without write permission (root writes anyway: then the save succeeds)
   const auto locked = tempDir() / "locked";
@@ -215,7 +215,8 @@ TEST_CASE("scene save: an unwritable place is one line naming the file, and noth
   ::chmod(locked.c_str(), 0500);
   const std::string path = (locked / "x.json").string();
   if (::geteuid() != 0) {
-    CHECK_FALSE(scene::saveScene(def, path, &error));
+    error = scene::saveScene(def, path);
+    CHECK(error.has_value());
     CHECK(error == path + ": cannot open for writing: Permission denied");
     CHECK(std::filesystem::is_empty(locked));
   }
@@ -223,12 +224,14 @@ TEST_CASE("scene save: an unwritable place is one line naming the file, and noth
   // a folder under the name: the rename fails and the temporary is removed
   const auto folder = tempDir() / "a_folder.json";
   std::filesystem::create_directories(folder);
-  CHECK_FALSE(scene::saveScene(def, folder.string(), &error));
+  error = scene::saveScene(def, folder.string());
+  CHECK(error.has_value());
   CHECK(error == folder.string() + ": cannot rename into place: Is a directory");
   for (const auto& e : std::filesystem::directory_iterator(tempDir()))
     CHECK(e.path().filename().string().find("a_folder.json.tmp") == std::string::npos);
   const std::string good = (tempDir() / "saved.json").string();
-  REQUIRE(scene::saveScene(def, good, &error));
+  error = scene::saveScene(def, good);
+  REQUIRE_MESSAGE(!error, error.value_or(""));
   CHECK(scene::toJson(scene::loadFile(good)) == scene::toJson(def));
 }
 

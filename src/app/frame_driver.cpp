@@ -61,7 +61,9 @@ bool FrameDriver::initGl(std::string* error) {
   fbo_->setPostAntialias(samples_ == 1);
   // the filter's rows on as many cores as the kernels of this thread (docs/architecture.md#threads)
   fbo_->setPostThreads(sim::kernelThreads());
-  return renderer_->init(error);
+  const util::Problem problem = renderer_->init();
+  if (problem && error) *error = *problem;
+  return !problem;
 }
 
 void FrameDriver::releaseGl() {
@@ -342,8 +344,7 @@ std::vector<ui::FrontEndCommand> FrameDriver::renderFrame(StepPolicy& policy, in
   std::vector<ui::Command> commands;
   if (options_.imgui) commands = layOutUi(policy, width, height);
   render::Framebuffer& fbo = *fbo_;
-  std::string err;
-  if (fbo.width() != width || fbo.height() != height) fbo.resize(width, height, samples_, &err);
+  if (fbo.width() != width || fbo.height() != height) fbo.resize(width, height, samples_);
   fbo.bind();
   const render::SceneView& view = views_.build(session_, !session_.paused());
   updateCamera(view, width, height);
@@ -369,8 +370,7 @@ std::vector<ui::FrontEndCommand> FrameDriver::renderFrame(StepPolicy& policy, in
 }
 
 void FrameDriver::renderSceneOnly(render::Framebuffer& fbo, int width, int height) {
-  std::string err;
-  if (fbo.width() != width || fbo.height() != height) fbo.resize(width, height, samples_, &err);
+  if (fbo.width() != width || fbo.height() != height) fbo.resize(width, height, samples_);
   fbo.setPostAntialias(samples_ == 1);
   fbo.setPostThreads(sim::kernelThreads());
   fbo.bind();

@@ -152,15 +152,15 @@ bool LabJobs::saveMap(const std::string& path, std::string* error) {
   const double omega = map_omega_;
   lock.unlock();  // drawing and writing take a while: the map's worker goes on meanwhile
   const lab::SweepMap map = lab::drawSweepMap(spec, cells, omega);
-  std::string why;
-  const bool ok =
-      util::writePng(path, map.image.width(), map.image.height(), map.image.rgba(), &why);
+  const util::Problem why =
+      util::writePng(path, map.image.width(), map.image.height(), map.image.rgba());
+  const bool ok = !why;
   lock.lock();
   std::error_code ec;  // the message names the folder too: "here" is rarely obvious in a window
   const std::filesystem::path where = std::filesystem::absolute(path, ec);
-  map_.saved = ok ? "saved the map to " + (ec ? path : where.string()) : why;
+  map_.saved = ok ? "saved the map to " + (ec ? path : where.string()) : *why;
   map_.save_failed = !ok;
-  if (!ok && error) *error = why;
+  if (!ok && error) *error = *why;
   return ok;
 }
 

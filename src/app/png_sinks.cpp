@@ -24,9 +24,9 @@ class PngSink final : public QueuedSink {
     return true;
   }
   bool finishOutput() override {
-    std::string why;
-    if (render::writePng(path_, width_, height_, last_.rgba, &why)) return true;
-    error_ = withDiskFullNamed(why);
+    const util::Problem why = render::writePng(path_, width_, height_, last_.rgba);
+    if (!why) return true;
+    error_ = withDiskFullNamed(*why);
     return false;
   }
   void discardOutput() override {}  // writePng is atomic: nothing partial to remove
@@ -49,8 +49,8 @@ class PngSequenceSink final : public QueuedSink {
  protected:
   bool writeFrame(Frame& f, std::string* why) override {
     const std::string name = sequenceFileName(pattern_, written_);
-    if (!render::writePng(name, width_, height_, f.rgba, why)) {
-      *why = withDiskFullNamed(*why);
+    if (const util::Problem problem = render::writePng(name, width_, height_, f.rgba)) {
+      *why = withDiskFullNamed(*problem);
       return false;
     }
     return true;

@@ -101,7 +101,7 @@ void Prefs::save() const {
   char history[64];
   std::snprintf(history, sizeof history, "history_mb=%g\n", history_mb);
   text.append(history);
-  util::writeFileAtomically(p, text, nullptr);
+  util::writeFileAtomically(p, text);
 }
 
 }  // namespace app

@@ -58,9 +58,9 @@ bool writeProvenance(const std::string& path, const Provenance& p, std::string* 
   j["events"] = o.session.at;
   j["output"] = o.out;
   j["command"] = p.args;
-  std::string why;
-  if (util::writeFileAtomically(path, j.dump(2) + "\n", &why)) return true;
-  if (error) *error = "cannot write " + path + ": " + why;
+  const util::Problem why = util::writeFileAtomically(path, j.dump(2) + "\n");
+  if (!why) return true;
+  if (error) *error = "cannot write " + path + ": " + *why;
   return false;
 }
 
@@ -137,9 +137,8 @@ void fill(const json& j, RecordOptions& o) {
 }  // namespace
 
 std::optional<std::string> readProvenance(const std::string& path, RecordOptions& o) {
-  std::string error;
-  const auto text = util::readBoundedFile(path, kMaxProvenanceBytes, error);
-  if (!text) return util::oneLine(path + ": " + error);
+  const auto text = util::readBoundedFile(path, kMaxProvenanceBytes);
+  if (!text) return util::oneLine(path + ": " + text.problem());
   return parseProvenance(*text, path, o);
 }
 

@@ -46,9 +46,8 @@ std::optional<std::string> readSceneText(RecordOptions& o) {
   }
   // within the scene's own limit (a pipe or a device read up to it), once: the scene is loaded
   // from this text (loadSceneText), which the provenance file quotes
-  std::string error;
-  auto text = util::readBoundedFile(o.scene, scene::kMaxSceneBytes, error);
-  if (!text) return o.scene + ": " + error;
+  auto text = util::readBoundedFile(o.scene, scene::kMaxSceneBytes);
+  if (!text) return o.scene + ": " + text.problem();
   o.scene_json = std::move(*text), o.scene_source = o.scene;
   return std::nullopt;
 }

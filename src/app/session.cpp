@@ -194,7 +194,7 @@ bool Session::placeBody(int body, const sim::Vec3& target, std::string& why) {
 
 bool Session::addLane(int source, const std::string& integrator, double dt,
                       const std::string& setup, std::string& why) {
-  if (!lanes_.canAdd(source, why)) return false;
+  if (auto bad = lanes_.canAdd(source)) return why = *bad, false;
   const auto lookup = built().lookupIntegrator(integrator);
   if (!lookup.method) return why = lookup.error, false;
   if (!checkDt(dt, why)) return false;

@@ -55,15 +55,17 @@ struct Session::Applier {
   Outcome operator()(const ui::SetIntegrator& c) const {
     const auto lookup = s.built().lookupIntegrator(c.name);
     if (!lookup.method) return reject(lookup.error);
-    const auto lanes = s.lanes_.select(c.lane, why);
-    for (lab::Lane* lane : lanes) lane->setMethod(*lookup.method);
-    return done(!lanes.empty());
+    const auto lanes = s.lanes_.select(c.lane);
+    if (!lanes) return reject(lanes.problem());
+    for (lab::Lane* lane : *lanes) lane->setMethod(*lookup.method);
+    return Outcome::Applied;
   }
   Outcome operator()(const ui::SetDt& c) const {
     if (!checkDt(c.dt, why)) return Outcome::Rejected;
-    const auto lanes = s.lanes_.select(c.lane, why);
-    s.lanes_.setDt(lanes, c.dt);
-    return done(!lanes.empty());
+    const auto lanes = s.lanes_.select(c.lane);
+    if (!lanes) return reject(lanes.problem());
+    s.lanes_.setDt(*lanes, c.dt);
+    return Outcome::Applied;
   }
   Outcome operator()(const ui::SetTimeScale& c) const {
     why = rangeError(c.scale, L::kTimeScaleMin, L::kTimeScaleMax, "time scale");
@@ -168,7 +170,7 @@ struct Session::Applier {
     return done(s.addLane(c.lane, c.integrator, c.dt, c.setup, why));
   }
   Outcome operator()(const ui::RemoveLane& c) const {
-    if (!s.lanes_.remove(c.lane, why)) return Outcome::Rejected;
+    if (auto bad = s.lanes_.remove(c.lane)) return reject(*bad);
     s.plots_.removeLane(c.lane);
     return Outcome::Applied;
   }
@@ -210,7 +212,7 @@ struct Session::Applier {
   }
   Outcome operator()(const ui::SaveScene& c) const {
     const std::string path = c.path.empty() ? s.savePath() : c.path;
-    if (!scene::saveScene(s.savedDef(), path, &why)) return Outcome::Rejected;
+    if (auto bad = scene::saveScene(s.savedDef(), path)) return reject(*bad);
     s.last_saved_ = path;
     return Outcome::Saved;
   }

@@ -78,10 +78,9 @@ struct Viewer : WindowInput {
   bool saveScreenshot(const std::string& path) {
     std::vector<unsigned char> rgba;
     d.target().read(rgba);
-    std::string err;
-    if (!render::writePng(path, d.target().width(), d.target().height(), rgba, &err)) {
-      d.showStatus(err, true);
-      std::fprintf(stderr, "springlab: %s\n", err.c_str());
+    if (const auto err = render::writePng(path, d.target().width(), d.target().height(), rgba)) {
+      d.showStatus(*err, true);
+      std::fprintf(stderr, "springlab: %s\n", err->c_str());
       return false;
     }
     d.showStatus("saved " + path, false);

@@ -190,8 +190,8 @@ int infoCommand(const Args& args) {
   scene::SceneDef def;
   if (!loadSceneOrReport(sceneArg, def)) return 2;
   // before the name's default: a file without a name is saved without one
-  std::string error;
-  if (o.save_expanded && !scene::saveScene(def, *o.save_expanded, &error)) return badOption(error);
+  if (o.save_expanded)
+    if (auto problem = scene::saveScene(def, *o.save_expanded)) return badOption(*problem);
   if (def.name.empty()) def.name = sceneArg;
   const scene::Built built = scene::build(def);
   const double seconds = o.seconds.value_or(std::min(def.duration, kDefaultMaxSeconds));

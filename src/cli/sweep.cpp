@@ -133,8 +133,8 @@ std::optional<std::string> parseSweepArgs(const Args& args) {
 }
 
 // The heat map (sweep_png.cpp).
-bool writeSweepPng(const std::string& path, const lab::SweepSpec& spec,
-                   const std::vector<lab::CellResult>& cells, double omegaMax, std::string* error);
+util::Problem writeSweepPng(const std::string& path, const lab::SweepSpec& spec,
+                            const std::vector<lab::CellResult>& cells, double omegaMax);
 
 int sweepCommand(const Args& args) {
   SweepOptions o;
@@ -187,10 +187,9 @@ int sweepCommand(const Args& args) {
   if (!csv.commit()) return badOption(csv.error());
   if (o.png) {
     const scene::Built built = scene::build(spec.def);
-    std::string error;
     // the limit over the same T as the cells (docs/cli.md#info): omega_max over the motion
     const double omega = sim::motionSpectrum(built, built.state, spec.seconds).omega_max;
-    if (!writeSweepPng(*o.png, spec, cells, omega, &error)) return badOption(error);
+    if (auto problem = writeSweepPng(*o.png, spec, cells, omega)) return badOption(*problem);
   }
   return 0;
 }

@@ -5,10 +5,10 @@
 
 namespace cli {
 
-bool writeSweepPng(const std::string& path, const lab::SweepSpec& spec,
-                   const std::vector<lab::CellResult>& cells, double omegaMax, std::string* error) {
+util::Problem writeSweepPng(const std::string& path, const lab::SweepSpec& spec,
+                            const std::vector<lab::CellResult>& cells, double omegaMax) {
   const lab::SweepMap map = lab::drawSweepMap(spec, cells, omegaMax);
-  return util::writePng(path, map.image.width(), map.image.height(), map.image.rgba(), error);
+  return util::writePng(path, map.image.width(), map.image.height(), map.image.rgba());
 }
 
 }  // namespace cli

@@ -23,12 +23,10 @@ bool LaneGroup::anyAlive() const {
   return false;
 }
 
-bool LaneGroup::canAdd(int source, std::string& why) const {
-  if (size() >= kMaxLanes)
-    return why = "lanes: at most " + std::to_string(kMaxLanes) + " on screen", false;
-  if (source < 0 || source >= size())
-    return why = "lane " + std::to_string(source) + ": no such lane", false;
-  return true;
+util::Problem LaneGroup::canAdd(int source) const {
+  if (size() >= kMaxLanes) return "lanes: at most " + std::to_string(kMaxLanes) + " on screen";
+  if (source < 0 || source >= size()) return "lane " + std::to_string(source) + ": no such lane";
+  return std::nullopt;
 }
 
 void LaneGroup::add(int source, sim::Method method, double dt,
@@ -57,22 +55,22 @@ void LaneGroup::setGrab(int body, const sim::Vec3& target, double stiffness) {
     if (s.system) s.system->setGrab(body, target, stiffness);
 }
 
-bool LaneGroup::remove(int i, std::string& why) {
+util::Problem LaneGroup::remove(int i) {
   if (i < 1 || i >= size())
-    return why = "lane " + std::to_string(i) + ": not a lane that can go (lane 0 stays)", false;
+    return "lane " + std::to_string(i) + ": not a lane that can go (lane 0 stays)";
   lanes_.erase(lanes_.begin() + i);
   setups_.erase(setups_.begin() + i);
-  return true;
+  return std::nullopt;
 }
 
-std::vector<Lane*> LaneGroup::select(int lane, std::string& why) {
+util::Expected<std::vector<Lane*>> LaneGroup::select(int lane) {
+  if (lane != -1 && (lane < 0 || lane >= size()))
+    return util::fail("lane " + std::to_string(lane) + ": no such lane");
   std::vector<Lane*> out;
   if (lane == -1)
     for (Lane& l : lanes_) out.push_back(&l);
-  else if (lane >= 0 && lane < size())
-    out.push_back(&(*this)[lane]);
   else
-    why = "lane " + std::to_string(lane) + ": no such lane";
+    out.push_back(&(*this)[lane]);
   return out;
 }
 

@@ -14,6 +14,7 @@
 #include "lab/history.hpp"
 #include "lab/lane.hpp"
 #include "lab/lane_spec.hpp"
+#include "util/expected.hpp"
 
 namespace lab {
 
@@ -32,9 +33,9 @@ class LaneGroup {
   const Lane& primary() const { return lanes_.front(); }
   bool anyAlive() const;
 
-  // Whether a lane may be added from lane `source` (room on screen, an existing source); false
-  // with `why`.
-  bool canAdd(int source, std::string& why) const;
+  // Whether a lane may be added from lane `source` (room on screen, an existing source): the
+  // problem when not.
+  util::Problem canAdd(int source) const;
   // A lane from lane `source`'s current state with its energy anchor (canAdd first). With a
   // set-up (parseLaneSetup), the lane steps its own copy of the system given it, and anchors its
   // energy on its own start (a heavier copy's energy is another number).
@@ -47,10 +48,10 @@ class LaneGroup {
   void followScene();
   // The mouse spring on every parameter lane's copy too (the scene's own is the caller's).
   void setGrab(int body, const sim::Vec3& target, double stiffness);
-  // Removes lane i (not 0); false with `why`.
-  bool remove(int i, std::string& why);
-  // The lanes `lane` names: one, or -1 for every lane; empty with `why` when none.
-  std::vector<Lane*> select(int lane, std::string& why);
+  // Removes lane i (not 0), or says why not.
+  util::Problem remove(int i);
+  // The lanes `lane` names: one, or -1 for every lane; the problem when none.
+  util::Expected<std::vector<Lane*>> select(int lane);
   // dt of the selected lanes; lane 0's restarts the clock's origin.
   void setDt(const std::vector<Lane*>& lanes, double dt);
   // Lane 0 one step (or its clock one step on, once it has diverged), then the others to it.

@@ -7,6 +7,7 @@
 
 #include "lab/lane.hpp"
 #include "scene/build.hpp"
+#include "util/expected.hpp"
 
 namespace lab {
 
@@ -29,17 +30,16 @@ constexpr const char* kNames[] = {"h", "h/2", "h/4", "h/8"};
 
 // The final state of one run, or why there is none: "diverged at h/2", "cancelled". A run that
 // trips the runaway rule (sim/diagnostics.hpp) has diverged, as in sweep and the window.
-std::optional<sim::State> finalState(const scene::Built& built, sim::Method m, int halvings,
-                                     double h, long long steps, const std::atomic<bool>* cancel,
-                                     std::string& why) {
+util::Expected<sim::State> finalState(const scene::Built& built, sim::Method m, int halvings,
+                                      double h, long long steps, const std::atomic<bool>* cancel) {
+  const auto diverged = [&] { return util::fail(std::string("diverged at ") + kNames[halvings]); };
   Lane lane(built, built.state, m, h);
   for (long long k = 0; k < steps; ++k) {
-    if (cancel && (k % kCheckEvery) == 0 && cancel->load()) return why = "cancelled", std::nullopt;
+    if (cancel && (k % kCheckEvery) == 0 && cancel->load()) return util::fail("cancelled");
     const bool ok = lane.step() && ((k + 1) % kCheckEvery != 0 || !lane.checkRunaway());
-    if (!ok) return why = std::string("diverged at ") + kNames[halvings], std::nullopt;
+    if (!ok) return diverged();
   }
-  if (lane.checkRunaway())
-    return why = std::string("diverged at ") + kNames[halvings], std::nullopt;
+  if (lane.checkRunaway()) return diverged();
   return lane.state();
 }
 
@@ -54,30 +54,23 @@ std::string number(double v) {
   return text;
 }
 
-// No order, and why.
-double undefined(std::string& why, std::string text) {
-  why = std::move(text);
-  return std::numeric_limits<double>::quiet_NaN();
-}
-
-// The order from the differences d[0] (h against h/2), d[1] and d[2], or NaN and why: not
+// The order from the differences d[0] (h against h/2), d[1] and d[2], or why there is none: not
 // converging, or the two estimates disagree (not in the asymptotic range).
-double judge(const double d[3], double size, std::string& why) {
-  if (!(d[1] > kRoundOff * size)) return undefined(why, "differences at round-off");
+util::Expected<double> judge(const double d[3], double size) {
+  if (!(d[1] > kRoundOff * size)) return util::fail("differences at round-off");
   if (d[0] > kFarApart * size)
-    return undefined(why, "not in the asymptotic range: the runs at h and h/2 differ by " +
-                              number(d[0]) + ", as much as the state itself (" + number(size) +
-                              ")");
+    return util::fail("not in the asymptotic range: the runs at h and h/2 differ by " +
+                      number(d[0]) + ", as much as the state itself (" + number(size) + ")");
   const double order = std::log2(d[0] / d[1]);
   if (!(order > 0.0))
-    return undefined(
-        why, "not converging: the difference grows as h shrinks (order " + number(order) + ")");
+    return util::fail("not converging: the difference grows as h shrinks (order " + number(order) +
+                      ")");
   if (!(d[2] > kCheckFloor * size)) return order;  // h/8 is at round-off: nothing to check
   const double check = std::log2(d[1] / d[2]);
   if (std::abs(order - check) >
       std::max(kAgreementFloor, kAgreement * std::max(std::abs(order), std::abs(check))))
-    return undefined(why, "not in the asymptotic range: order " + number(order) +
-                              " from h to h/4, " + number(check) + " from h/2 to h/8");
+    return util::fail("not in the asymptotic range: order " + number(order) + " from h to h/4, " +
+                      number(check) + " from h/2 to h/8");
   return order;
 }
 
@@ -86,14 +79,23 @@ OrderResult measureOne(const scene::Built& built, sim::Method m, double h, long 
   OrderResult r{m, std::numeric_limits<double>::quiet_NaN(), {}};
   std::optional<sim::State> runs[kRuns];
   for (int i = 0; i < kRuns; ++i) {
-    runs[i] = finalState(built, m, i, h / double(1 << i), steps << i, cancel, r.note);
-    if (!runs[i]) return r;
+    util::Expected<sim::State> run =
+        finalState(built, m, i, h / double(1 << i), steps << i, cancel);
+    if (!run) {
+      r.note = run.problem();
+      return r;
+    }
+    runs[i] = std::move(*run);
   }
   const double d[3] = {difference(*runs[0], *runs[1]), difference(*runs[1], *runs[2]),
                        difference(*runs[2], *runs[3])};
   const double size =
       std::max({runs[2]->x.lpNorm<Eigen::Infinity>(), runs[2]->v.lpNorm<Eigen::Infinity>(), 1.0});
-  r.order = judge(d, size, r.note);
+  const util::Expected<double> order = judge(d, size);
+  if (order)
+    r.order = *order;
+  else
+    r.note = order.problem();
   return r;
 }
 

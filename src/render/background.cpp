@@ -32,10 +32,10 @@ void clearTarget(const DrawOptions& o, int width, int height) {
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
 }
 
-bool BackgroundPass::init(std::string* error) {
-  if (!program_.link("background.vert", "background.frag", error)) return false;
+util::Problem BackgroundPass::init() {
+  if (auto problem = program_.link("background.vert", "background.frag")) return problem;
   empty_.create();
-  return true;
+  return std::nullopt;
 }
 
 void BackgroundPass::draw(const DrawOptions& o, int height) {

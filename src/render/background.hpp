@@ -17,7 +17,7 @@ void clearTarget(const DrawOptions& options, int width, int height);
 
 class BackgroundPass {
  public:
-  bool init(std::string* error);
+  util::Problem init();
   // The gradient over the whole target, `height` pixels high, if the options have one.
   void draw(const DrawOptions& options, int height);
 

@@ -99,8 +99,8 @@ bool floorLevel(std::span<const ColliderShape> colliders, float& level) {
 // ---- the pass ----
 
 // their own positions, normals and triangles; no uv (a constant 0)
-bool ColliderPass::init(std::string* error) {
-  if (!throughProgram_.link("surface.vert", "collider_xray.frag", error)) return false;
+util::Problem ColliderPass::init() {
+  if (auto problem = throughProgram_.link("surface.vert", "collider_xray.frag")) return problem;
   vao_.create();
   positions_.create();
   normals_.create();
@@ -115,7 +115,7 @@ bool ColliderPass::init(std::string* error) {
   glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, triangles_.id());
   glBindVertexArray(0);
   glBindBuffer(GL_ARRAY_BUFFER, 0);
-  return true;
+  return std::nullopt;
 }
 
 void ColliderPass::uploadMesh() {

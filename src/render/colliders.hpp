@@ -47,7 +47,7 @@ class ColliderPass {
  public:
   // `litProgram`: the lit program (shaders/surface.vert), shared with the surface pass
   explicit ColliderPass(Program& litProgram) : litProgram_(litProgram) {}
-  bool init(std::string* error);
+  util::Problem init();
   // Builds this frame's mesh, the planes as discs of radius `reach` about `around` (the grid's
   // centre), and draws it.
   void draw(std::span<const ColliderShape> colliders, const Frame& frame, const glm::vec3& around,

@@ -100,17 +100,14 @@ std::optional<std::string> sizeProblem(int width, int height) {
 }
 }  // namespace
 
-bool Framebuffer::resize(int width, int height, int samples, std::string* error) {
-  if (auto problem = sizeProblem(width, height)) {
-    if (error) *error = *problem;
-    return false;
-  }
+util::Problem Framebuffer::resize(int width, int height, int samples) {
+  if (auto problem = sizeProblem(width, height)) return problem;
   GLint maxSamples = 1;
   glGetIntegerv(GL_MAX_SAMPLES, &maxSamples);
   samples = std::clamp(samples, 1, std::max(1, static_cast<int>(maxSamples)));
   const bool post = samples == 1 && postAntialias_;
   if (fbo_ && width == width_ && height == height_ && samples == samples_ && post == post_)
-    return true;
+    return std::nullopt;
 
   GLint previous = 0;
   glGetIntegerv(GL_FRAMEBUFFER_BINDING, &previous);
@@ -141,22 +138,20 @@ bool Framebuffer::resize(int width, int height, int samples, std::string* error)
   glBindFramebuffer(GL_FRAMEBUFFER, static_cast<GLuint>(previous));
   if (status != GL_FRAMEBUFFER_COMPLETE) {
     releaseObjects();
-    if (error)
-      *error = "cannot create a " + std::to_string(width) + "x" + std::to_string(height) + " (" +
-               std::to_string(samples) + " samples) framebuffer: " + statusText(status);
-    return false;
+    return "cannot create a " + std::to_string(width) + "x" + std::to_string(height) + " (" +
+           std::to_string(samples) + " samples) framebuffer: " + statusText(status);
   }
   width_ = width;
   height_ = height;
   samples_ = samples;
   post_ = post;
-  return true;
+  return std::nullopt;
 }
 
 void Framebuffer::setPostAntialias(bool on) {
   postAntialias_ = on;
   // rebuilt at once (a texture for the scene, a final target) when it changes anything
-  if (fbo_ && samples_ == 1 && post_ != on) resize(width_, height_, samples_, nullptr);
+  if (fbo_ && samples_ == 1 && post_ != on) resize(width_, height_, samples_);
 }
 
 void Framebuffer::bind() const {
@@ -239,9 +234,9 @@ void Framebuffer::read(std::vector<unsigned char>& rgba) {
   }
 }
 
-bool writePng(const std::string& path, int width, int height,
-              const std::vector<unsigned char>& rgba, std::string* error) {
-  return util::writePng(path, width, height, rgba, error);
+util::Problem writePng(const std::string& path, int width, int height,
+                       const std::vector<unsigned char>& rgba) {
+  return util::writePng(path, width, height, rgba);
 }
 
 }  // namespace render

@@ -18,8 +18,8 @@ constexpr float kDefaultRadius = 0.02f;  // m, when the view carries no radii
 }  // namespace
 
 // positions, radii, flags (the last two may be constant attributes instead)
-bool PointsPass::init(const Buffer& positions, std::string* error) {
-  if (!program_.link("point.vert", "point.frag", error)) return false;
+util::Problem PointsPass::init(const Buffer& positions) {
+  if (auto problem = program_.link("point.vert", "point.frag")) return problem;
   program_.use();  // the constant uniforms, once
   program_.set("u_color_moving", kColorMoving);
   program_.set("u_color_fixed", kColorFixed);
@@ -39,7 +39,7 @@ bool PointsPass::init(const Buffer& positions, std::string* error) {
   glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, flaggedIndexBuffer_.id());  // only the flagged ones' draw
   glBindVertexArray(0);
   glBindBuffer(GL_ARRAY_BUFFER, 0);
-  return true;
+  return std::nullopt;
 }
 
 // Whether radii and flags are arrays or constants is vertex array state, set here; the constants

@@ -18,7 +18,7 @@ namespace render {
 class PointsPass {
  public:
   // `positions`: the points' positions, shared with the other passes (attribute 0)
-  bool init(const Buffer& positions, std::string* error);
+  util::Problem init(const Buffer& positions);
   // A new topology: the radii (constant for a topology, SceneView's contract), and whether radii
   // and flags are arrays or constants (a view without them).
   void uploadTopology(const SceneView& view, std::size_t n);

@@ -13,11 +13,12 @@ Program::~Program() {
   if (id_ && glDeleteProgram) glDeleteProgram(id_);
 }
 
-bool Program::link(std::string_view vert, std::string_view frag, std::string* error) {
+util::Problem Program::link(std::string_view vert, std::string_view frag) {
   if (id_ && glDeleteProgram) glDeleteProgram(id_);
   locations_.clear();
-  id_ = linkProgram(vert, frag, error);
-  return id_ != 0;
+  const util::Expected<unsigned> linked = linkProgram(vert, frag);
+  id_ = linked ? *linked : 0;
+  return linked.error();
 }
 
 void Program::use() const {

@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include "util/expected.hpp"
+
 namespace render {
 
 class Program {
@@ -18,9 +20,9 @@ class Program {
   Program(const Program&) = delete;
   Program& operator=(const Program&) = delete;
 
-  // Compiles shaders/VERT and shaders/FRAG and links them (needs a current context). False, with
-  // the compiler's or linker's log in *error, when either fails.
-  bool link(std::string_view vert, std::string_view frag, std::string* error);
+  // Compiles shaders/VERT and shaders/FRAG and links them (needs a current context). The problem,
+  // with the compiler's or linker's log, when either fails.
+  util::Problem link(std::string_view vert, std::string_view frag);
   void use() const;
   unsigned id() const { return id_; }
 

@@ -121,7 +121,7 @@ struct Renderer::Impl {
     ArrowsPass arrows;
     std::optional<TopologyKey> topology;  // of the view last drawn
 
-    bool init(std::string* error);
+    util::Problem init();
     void updateTopology(const SceneView& v, size_t n);
     Drawn decide(const SceneView& v, const Frame& f, const DrawOptions& o);
     void draw(const SceneView& v, const Camera& cam, const DrawOptions& o, int width, int height);
@@ -131,16 +131,13 @@ struct Renderer::Impl {
   };
   std::unique_ptr<Passes> passes;  // null before init
 
-  bool init(std::string* error) {
-    if (passes) return true;
-    if (!glCreateProgram) {
-      if (error) *error = "OpenGL functions are not loaded (no current context?)";
-      return false;
-    }
+  util::Problem init() {
+    if (passes) return std::nullopt;
+    if (!glCreateProgram) return "OpenGL functions are not loaded (no current context?)";
     auto made = std::make_unique<Passes>();
-    if (!made->init(error)) return false;  // what it made goes with it
+    if (auto problem = made->init()) return problem;  // what it made goes with it
     passes = std::move(made);
-    return true;
+    return std::nullopt;
   }
 
   void clear(const DrawOptions& o, int width, int height) {
@@ -161,18 +158,24 @@ struct Renderer::Impl {
   }
 };
 
-bool Renderer::Impl::Passes::init(std::string* error) {
+util::Problem Renderer::Impl::Passes::init() {
   positions.create();
-  if (!points.init(positions, error) || !lineProgram.link("line.vert", "line.frag", error) ||
-      !springs.init(positions, error) || !litProgram.link("surface.vert", "surface.frag", error) ||
-      !background.init(error) || !shadow.init(positions, error) || !colliders.init(error) ||
-      !grab.init(error) || !arrows.init(error))
-    return false;
+  // in this order, up to the first that fails
+  util::Problem problem = points.init(positions);
+  if (!problem) problem = lineProgram.link("line.vert", "line.frag");
+  if (!problem) problem = springs.init(positions);
+  if (!problem) problem = litProgram.link("surface.vert", "surface.frag");
+  if (!problem) problem = background.init();
+  if (!problem) problem = shadow.init(positions);
+  if (!problem) problem = colliders.init();
+  if (!problem) problem = grab.init();
+  if (!problem) problem = arrows.init();
+  if (problem) return problem;
   surface.init(positions);
   ground.init();
   trails.init();
   wind.init();
-  return true;
+  return std::nullopt;
 }
 
 void Renderer::Impl::Passes::updateTopology(const SceneView& v, size_t n) {
@@ -286,8 +289,8 @@ float Renderer::gridSpacing() const {
 Renderer::Renderer() : impl_(std::make_unique<Impl>()) {}
 Renderer::~Renderer() = default;
 
-bool Renderer::init(std::string* error) {
-  return impl_->init(error);
+util::Problem Renderer::init() {
+  return impl_->init();
 }
 
 void Renderer::clear(const DrawOptions& options, int width, int height) {

@@ -16,6 +16,7 @@
 
 #include "render/camera.hpp"
 #include "render/scene_view.hpp"
+#include "util/expected.hpp"
 
 namespace render {
 
@@ -86,7 +87,7 @@ class Renderer {
   ~Renderer();
   Renderer(const Renderer&) = delete;
   Renderer& operator=(const Renderer&) = delete;
-  bool init(std::string* error);  // compiles the shaders; needs a current context
+  util::Problem init();  // compiles the shaders; needs a current context
   // Fills the whole width x height target (the panel's area too) with the background gradient
   // (backgroundColor) and resets its depth: once per frame, before the draws.
   void clear(const DrawOptions& options, int width, int height);
@@ -115,7 +116,7 @@ class Framebuffer {
   ~Framebuffer();
   Framebuffer(const Framebuffer&) = delete;
   Framebuffer& operator=(const Framebuffer&) = delete;
-  bool resize(int width, int height, int samples, std::string* error);
+  util::Problem resize(int width, int height, int samples);
   // FXAA in endScene for a single-sample target (no effect when multisampled). Off: endScene
   // costs nothing and the scene target is the final one.
   void setPostAntialias(bool on);
@@ -152,7 +153,7 @@ class Framebuffer {
 };
 
 // Writes an RGBA8 image (top row first) as PNG, through a temporary file renamed into place.
-bool writePng(const std::string& path, int width, int height,
-              const std::vector<unsigned char>& rgba, std::string* error);
+util::Problem writePng(const std::string& path, int width, int height,
+                       const std::vector<unsigned char>& rgba);
 
 }  // namespace render

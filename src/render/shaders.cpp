@@ -14,12 +14,10 @@ std::string_view shaderSource(std::string_view name) {
 
 namespace {
 
-GLuint compileShader(GLenum type, std::string_view name, std::string* error) {
+util::Expected<GLuint> compileShader(GLenum type, std::string_view name) {
   const std::string_view text = shaderSource(name);
-  if (text.empty()) {
-    if (error) *error = "shader " + std::string(name) + " is not embedded in the binary";
-    return 0;
-  }
+  if (text.empty())
+    return util::fail("shader " + std::string(name) + " is not embedded in the binary");
   const GLuint s = glCreateShader(type);
   const char* src = text.data();
   const GLint len = static_cast<GLint>(text.size());
@@ -32,23 +30,24 @@ GLuint compileShader(GLenum type, std::string_view name, std::string* error) {
     glGetShaderiv(s, GL_INFO_LOG_LENGTH, &logLen);
     std::string log(static_cast<size_t>(std::max(logLen, 1)), '\0');
     glGetShaderInfoLog(s, logLen, nullptr, log.data());
-    if (error) *error = "cannot compile shader " + std::string(name) + ": " + log.c_str();
     glDeleteShader(s);
-    return 0;
+    return util::fail("cannot compile shader " + std::string(name) + ": " + log.c_str());
   }
   return s;
 }
 
 }  // namespace
 
-unsigned linkProgram(std::string_view vert, std::string_view frag, std::string* error) {
-  const GLuint vs = compileShader(GL_VERTEX_SHADER, vert, error);
-  if (!vs) return 0;
-  const GLuint fs = compileShader(GL_FRAGMENT_SHADER, frag, error);
-  if (!fs) {
+util::Expected<unsigned> linkProgram(std::string_view vert, std::string_view frag) {
+  const util::Expected<GLuint> vertex = compileShader(GL_VERTEX_SHADER, vert);
+  if (!vertex) return util::fail(vertex.problem());
+  const GLuint vs = *vertex;
+  const util::Expected<GLuint> fragment = compileShader(GL_FRAGMENT_SHADER, frag);
+  if (!fragment) {
     glDeleteShader(vs);
-    return 0;
+    return util::fail(fragment.problem());
   }
+  const GLuint fs = *fragment;
   const GLuint p = glCreateProgram();
   glAttachShader(p, vs);
   glAttachShader(p, fs);
@@ -62,10 +61,9 @@ unsigned linkProgram(std::string_view vert, std::string_view frag, std::string* 
     glGetProgramiv(p, GL_INFO_LOG_LENGTH, &logLen);
     std::string log(static_cast<size_t>(std::max(logLen, 1)), '\0');
     glGetProgramInfoLog(p, logLen, nullptr, log.data());
-    if (error)
-      *error = "cannot link " + std::string(vert) + " + " + std::string(frag) + ": " + log.c_str();
     glDeleteProgram(p);
-    return 0;
+    return util::fail("cannot link " + std::string(vert) + " + " + std::string(frag) + ": " +
+                      log.c_str());
   }
   return p;
 }

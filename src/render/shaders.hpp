@@ -5,6 +5,8 @@
 #include <string>
 #include <string_view>
 
+#include "util/expected.hpp"
+
 namespace render {
 namespace detail {
 struct EmbeddedShader {
@@ -18,8 +20,8 @@ extern const int kEmbeddedShaderCount;
 // The text of shaders/NAME, or an empty view if there is none.
 std::string_view shaderSource(std::string_view name);
 
-// Compiles shaders/VERT and shaders/FRAG and links them (needs a current context). Returns the
-// program, or 0 with the compiler's or linker's log in *error.
-unsigned linkProgram(std::string_view vert, std::string_view frag, std::string* error);
+// Compiles shaders/VERT and shaders/FRAG and links them (needs a current context): the program, or
+// the problem with the compiler's or linker's log.
+util::Expected<unsigned> linkProgram(std::string_view vert, std::string_view frag);
 
 }  // namespace render

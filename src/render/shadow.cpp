@@ -28,8 +28,8 @@ void darkenOncePer(GLuint bit) {
 
 }  // namespace
 
-bool ShadowPass::init(const Buffer& positions, std::string* error) {
-  if (!program_.link("shadow.vert", "shadow.frag", error)) return false;
+util::Problem ShadowPass::init(const Buffer& positions) {
+  if (auto problem = program_.link("shadow.vert", "shadow.frag")) return problem;
   coarseVao_.create();
   coarseTriangles_.create();
   glBindVertexArray(coarseVao_.id());
@@ -37,7 +37,7 @@ bool ShadowPass::init(const Buffer& positions, std::string* error) {
   glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, coarseTriangles_.id());
   glBindVertexArray(0);
   glBindBuffer(GL_ARRAY_BUFFER, 0);
-  return true;
+  return std::nullopt;
 }
 
 void ShadowPass::uploadTopology(const SceneView& v, size_t n) {

@@ -31,7 +31,7 @@ struct ShadowCasters {
 class ShadowPass {
  public:
   // `positions`: the points' positions, shared with the other passes (attribute 0)
-  bool init(const Buffer& positions, std::string* error);
+  util::Problem init(const Buffer& positions);
   // A new topology: the coarse shadow mesh (SceneView::shadow_triangles; a fine cloth's).
   void uploadTopology(const SceneView& view, std::size_t n);
   void draw(const SceneView& view, const Frame& frame, const DrawOptions& options,

@@ -48,8 +48,8 @@ glm::vec3 strainColor(float strain, float scale) {
                    : glm::mix(kStrainRest, kStrainCompressed, s);
 }
 
-bool SpringsPass::init(const Buffer& positions, std::string* error) {
-  if (!springProgram_.link("spring.vert", "spring.frag", error)) return false;
+util::Problem SpringsPass::init(const Buffer& positions) {
+  if (auto problem = springProgram_.link("spring.vert", "spring.frag")) return problem;
   springProgram_.use();  // the constant uniforms, once
   springProgram_.set("u_color_rest", kStrainRest);
   springProgram_.set("u_color_stretched", kStrainStretched);
@@ -66,7 +66,7 @@ bool SpringsPass::init(const Buffer& positions, std::string* error) {
   createVertexArrays(positions);
   createTextures(positions);
   queryLimits();
-  return true;
+  return std::nullopt;
 }
 
 // Lines in one colour (the highlighted ones; all when texture buffers cannot hold them):

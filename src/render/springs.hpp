@@ -23,7 +23,7 @@ class SpringsPass {
   explicit SpringsPass(Program& lineProgram) : lineProgram_(lineProgram) {}
   // `positions`: the points' positions, shared with the other passes (attribute 0, and read by
   // spring.vert as a texture buffer)
-  bool init(const Buffer& positions, std::string* error);
+  util::Problem init(const Buffer& positions);
   // A new topology: the lines whose indices are in range (GL would read out of bounds).
   void uploadTopology(const SceneView& view, std::size_t n);
   int lineCount() const { return lineCount_; }  // drawn: those in range

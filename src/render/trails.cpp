@@ -109,10 +109,10 @@ constexpr float kGrabWidthScale = 1.25f;
 constexpr int kGrabLineFloats = 6;  // two x y z
 }  // namespace
 
-bool GrabLinePass::init(std::string* error) {
-  if (!program_.link("segment.vert", "spring.frag", error)) return false;
+util::Problem GrabLinePass::init() {
+  if (auto problem = program_.link("segment.vert", "spring.frag")) return problem;
   vao_.create();
-  return true;
+  return std::nullopt;
 }
 
 void GrabLinePass::draw(const SceneView& v, const Frame& f) {
@@ -137,10 +137,10 @@ void GrabLinePass::draw(const SceneView& v, const Frame& f) {
 
 // ---- the arrows ----
 
-bool ArrowsPass::init(std::string* error) {
-  if (!program_.link("segment.vert", "spring.frag", error)) return false;
+util::Problem ArrowsPass::init() {
+  if (auto problem = program_.link("segment.vert", "spring.frag")) return problem;
   vao_.create();
-  return true;
+  return std::nullopt;
 }
 
 void ArrowsPass::segment(const glm::vec3& a, const glm::vec3& b) {

@@ -52,7 +52,7 @@ class WindPass {
 // the scene without depth test (the pull must show even where the body is behind the cloth).
 class GrabLinePass {
  public:
-  bool init(std::string* error);
+  util::Problem init();
   void draw(const SceneView& view, const Frame& frame);
 
  private:
@@ -65,7 +65,7 @@ class GrabLinePass {
 // lane's mixed toward its colour and translucent as its bodies are (DrawOptions::tint, opacity).
 class ArrowsPass {
  public:
-  bool init(std::string* error);
+  util::Problem init();
   void draw(const SceneView& view, const Frame& frame, const glm::vec4& tint, float opacity);
   static constexpr glm::vec3 kVelocityColor{0.25f, 0.9f, 0.35f};
   static constexpr glm::vec3 kAccelerationColor{1.0f, 0.55f, 0.1f};

@@ -297,10 +297,9 @@ void addJellyTool(MassSpringDef& ms, const Vec3& at, const ToolSettings& s) {
 
 EditProblem addMeshTool(MassSpringDef& ms, const Vec3& at, const ToolSettings& s) {
   if (s.mesh_file.empty()) return std::string("mesh file: type an OBJ file's path first");
-  std::string problem;
   // relative to the working folder: the origin stands for a scene file there
-  const auto mesh = readSceneMesh("./edit", s.mesh_file, problem);
-  if (!mesh) return "mesh file: " + problem;
+  const auto mesh = readSceneMesh("./edit", s.mesh_file);
+  if (!mesh) return "mesh file: " + mesh.problem();
   if (mesh->mesh.vertices.empty()) return "mesh file: " + mesh->shown + " has no vertices";
   const auto box = boundingBox(mesh->mesh.vertices);
   MeshParams p;

@@ -145,9 +145,8 @@ SceneDef parse(std::string_view text, const std::string& origin) {
 }
 
 SceneDef loadFile(const std::string& path) {
-  std::string error;
-  const auto text = util::readBoundedFile(path, kMaxSceneBytes, error);
-  if (!text) throw Error(util::oneLine(path + ": " + error));
+  const auto text = util::readBoundedFile(path, kMaxSceneBytes);
+  if (!text) throw Error(util::oneLine(path + ": " + text.problem()));
   return parse(*text, path);
 }
 

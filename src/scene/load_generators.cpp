@@ -218,9 +218,8 @@ void parseMesh(const Obj& o, MassSpringDef& out) {
   p.transform.rotate_deg = o.optVec("rotate", Vec3::Zero());
   p.transform.translate = o.optVec("translate", Vec3::Zero());
   if (o.has("pin_box")) p.pin_box = pinBox(o);
-  std::string problem;
-  const std::optional<SceneMesh> mesh = readSceneMesh(o.file(), file, problem);
-  if (!mesh) o.fail("file", problem);
+  const util::Expected<SceneMesh> mesh = readSceneMesh(o.file(), file);
+  if (!mesh) o.fail("file", mesh.problem());
   if (o.has("pin")) p.pin = meshPins(o, mesh->mesh.vertices.size());
   // its springs (one per edge, and with bending one across each) are counted once added: at most
   // 4.5 per triangle of a mesh within kMaxObjTriangles
@@ -292,9 +291,8 @@ std::vector<char> shapeOccupancy(const Obj& o, const std::string& shape, Lattice
 ObjMesh latticeMesh(const Obj& o) {
   const std::string file = o.string("file");
   if (file.empty()) o.fail("file", "must name an OBJ file");
-  std::string problem;
-  std::optional<SceneMesh> read = readSceneMesh(o.file(), file, problem);
-  if (!read) o.fail("file", problem);
+  util::Expected<SceneMesh> read = readSceneMesh(o.file(), file);
+  if (!read) o.fail("file", read.problem());
   MeshTransform t;
   t.scale = o.optPositive("scale", 1);
   t.rotate_deg = o.optVec("rotate", Vec3::Zero());

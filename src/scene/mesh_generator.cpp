@@ -181,8 +181,7 @@ MeshSummary addMesh(MassSpringDef& out, const ObjMesh& mesh, const MeshParams& p
   return s;
 }
 
-std::optional<SceneMesh> readSceneMesh(const std::string& origin, const std::string& file,
-                                       std::string& problem) {
+util::Expected<SceneMesh> readSceneMesh(const std::string& origin, const std::string& file) {
   namespace fs = std::filesystem;
   if (origin.starts_with(kBuiltinOrigin)) {
     // a built-in scene stands in assets/scenes/: its meshes are assets/meshes/, compiled in
@@ -193,18 +192,14 @@ std::optional<SceneMesh> readSceneMesh(const std::string& origin, const std::str
     if (text) return SceneMesh{parseObj(*text, shown), shown};
     std::string names;
     for (const std::string& m : builtinMeshNames()) names += (names.empty() ? "" : ", ") + m;
-    problem = "no built-in mesh \"" + path + "\" (a built-in scene names ../" +
-              std::string(kBuiltinMeshFolder) + "NAME.obj, one of: " + names + ")";
-    return std::nullopt;
+    return util::fail("no built-in mesh \"" + path + "\" (a built-in scene names ../" +
+                      std::string(kBuiltinMeshFolder) + "NAME.obj, one of: " + names + ")");
   }
   const fs::path f(file);
   const std::string shown =
       f.is_absolute() ? file : (fs::path(origin).parent_path() / f).lexically_normal().string();
-  const auto text = readObjText(shown, problem);
-  if (!text) {
-    problem = shown + ": " + problem;
-    return std::nullopt;
-  }
+  const auto text = readObjText(shown);
+  if (!text) return util::fail(shown + ": " + text.problem());
   return SceneMesh{parseObj(*text, shown), shown};
 }
 

@@ -10,6 +10,7 @@
 
 #include "scene/obj_reader.hpp"
 #include "scene/scene_def.hpp"
+#include "util/expected.hpp"
 
 namespace scene {
 
@@ -38,13 +39,12 @@ MeshSummary addMesh(MassSpringDef& out, const ObjMesh& mesh, const MeshParams& p
 // The OBJ that a scene read from `origin` (a path, or "builtin:NAME") names as `file`: relative
 // to the scene file's folder; a built-in scene's folder is assets/scenes/ inside the binary, so
 // "../meshes/NAME.obj" is the embedded assets/meshes/NAME.obj. The file's own problems throw
-// "NAME:LINE: what" (NAME the path as resolved); one that cannot be found or read returns
-// nothing with `problem` set.
+// "NAME:LINE: what" (NAME the path as resolved); one that cannot be found or read is the
+// problem.
 struct SceneMesh {
   ObjMesh mesh;
   std::string shown;  // its name in messages: "assets/meshes/flag.obj", "builtin:meshes/flag.obj"
 };
-std::optional<SceneMesh> readSceneMesh(const std::string& origin, const std::string& file,
-                                       std::string& problem);
+util::Expected<SceneMesh> readSceneMesh(const std::string& origin, const std::string& file);
 
 }  // namespace scene

@@ -212,14 +212,13 @@ ObjMesh parseObj(std::string_view text, const std::string& shownName) {
   return ObjParser(text, shownName).run();
 }
 
-std::optional<std::string> readObjText(const std::string& path, std::string& error) {
-  return util::readBoundedFile(path, kMaxObjBytes, error);
+util::Expected<std::string> readObjText(const std::string& path) {
+  return util::readBoundedFile(path, kMaxObjBytes);
 }
 
 ObjMesh readObj(const std::string& path, const std::string& shownName) {
-  std::string error;
-  const auto text = readObjText(path, error);
-  if (!text) throw Error(shownName + ": " + error);
+  const auto text = readObjText(path);
+  if (!text) throw Error(shownName + ": " + text.problem());
   return parseObj(*text, shownName);
 }
 

@@ -6,12 +6,12 @@
 
 #include <array>
 #include <cstddef>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "scene/scene_def.hpp"
+#include "util/expected.hpp"
 
 namespace scene {
 
@@ -39,10 +39,10 @@ ObjMesh parseObj(std::string_view text, const std::string& shownName);
 // The same from a file, with the problems of readObjText besides ("NAME: cannot open the file").
 ObjMesh readObj(const std::string& path, const std::string& shownName);
 
-// The whole of the file at `path`, or an empty optional with `error` set ("cannot open the
-// file", "is a folder, not a file", "cannot read the file", "larger
-// than 256 MiB": util::readBoundedFile): the reading half of readObj.
-std::optional<std::string> readObjText(const std::string& path, std::string& error);
+// The whole of the file at `path`, or the problem ("cannot open the file", "is a folder, not a
+// file", "cannot read the file", "larger than 256 MiB": util::readBoundedFile): the reading half
+// of readObj.
+util::Expected<std::string> readObjText(const std::string& path);
 
 // scale (> 0), then rotate (degrees about x, then y, then z, about the fixed axes), then translate
 struct MeshTransform {

@@ -108,27 +108,21 @@ std::string toJson(const SceneDef& def) {
   return out;
 }
 
-bool saveScene(const SceneDef& def, const std::string& path, std::string* error) {
+util::Problem saveScene(const SceneDef& def, const std::string& path) {
   std::string text;
   try {
     text = toJson(def);
   } catch (const Error& e) {
-    if (error) *error = util::oneLine(path + ": " + e.what());
-    return false;
+    return util::oneLine(path + ": " + e.what());
   }
   // the loader refuses a larger file (docs/scenes.md#limits): write none it cannot read back
-  if (text.size() > kMaxSceneBytes) {
-    if (error)
-      *error = util::oneLine(path + ": the scene's explicit file would be " +
-                             std::to_string(text.size() >> 20) + " MiB, more than the " +
-                             std::to_string(kMaxSceneBytes >> 20) +
-                             " MiB a scene file may be; nothing written");
-    return false;
-  }
-  std::string why;
-  if (util::writeFileAtomically(path, text, &why)) return true;
-  if (error) *error = util::oneLine(why);
-  return false;
+  if (text.size() > kMaxSceneBytes)
+    return util::oneLine(path + ": the scene's explicit file would be " +
+                         std::to_string(text.size() >> 20) + " MiB, more than the " +
+                         std::to_string(kMaxSceneBytes >> 20) +
+                         " MiB a scene file may be; nothing written");
+  if (const util::Problem why = util::writeFileAtomically(path, text)) return util::oneLine(*why);
+  return std::nullopt;
 }
 
 SceneDef withSystem(SceneDef def, const sim::System& system, const sim::State& initial) {

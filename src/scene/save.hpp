@@ -8,6 +8,7 @@
 
 #include "scene/build.hpp"
 #include "scene/scene_def.hpp"
+#include "util/expected.hpp"
 
 namespace scene {
 
@@ -17,10 +18,10 @@ namespace scene {
 std::string toJson(const SceneDef& def);
 
 // toJson(def) written atomically to `path` (util/atomic_file.hpp): nothing is left under `path`
-// unless the whole file was written. False with *error one line, e.g.
+// unless the whole file was written. The problem is one line, e.g.
 // "out/x.json: cannot open for writing: No such file or directory". A text longer than a scene
 // file may be (kMaxSceneBytes) is not written: the loader would refuse it.
-bool saveScene(const SceneDef& def, const std::string& path, std::string* error);
+util::Problem saveScene(const SceneDef& def, const std::string& path);
 
 // `def` as `system` and `initial` (built from it) are now: withParameters, plus each spring's
 // stiffness (the stiffness scale applied) and rest length, the masses, a pendulum's lengths, and

@@ -55,13 +55,13 @@ bool AtomicFile::commit() {
   return true;
 }
 
-bool writeFileAtomically(const std::string& path, std::string_view data, std::string* error) {
+Problem writeFileAtomically(const std::string& path, std::string_view data) {
   AtomicFile f;
   bool ok = f.open(path);
   if (ok) ok = std::fwrite(data.data(), 1, data.size(), f.file()) == data.size();
   if (ok) ok = f.commit();
-  if (!ok && error) *error = f.error().empty() ? path + ": write failed" : f.error();
-  return ok;
+  if (ok) return std::nullopt;
+  return f.error().empty() ? path + ": write failed" : f.error();
 }
 
 }  // namespace util

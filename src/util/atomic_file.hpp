@@ -7,6 +7,8 @@
 #include <string>
 #include <string_view>
 
+#include "util/expected.hpp"
+
 namespace util {
 
 class AtomicFile {
@@ -29,7 +31,7 @@ class AtomicFile {
   std::string path_, tmp_, error_;
 };
 
-// Writes `data` to `path` through an AtomicFile; false with *error set.
-bool writeFileAtomically(const std::string& path, std::string_view data, std::string* error);
+// Writes `data` to `path` through an AtomicFile; the problem is AtomicFile's error().
+Problem writeFileAtomically(const std::string& path, std::string_view data);
 
 }  // namespace util

@@ -44,40 +44,25 @@ bool readStream(int fd, std::size_t maxBytes, std::string& text) {
 
 }  // namespace
 
-std::optional<std::string> readBoundedFile(const std::string& path, std::size_t maxBytes,
-                                           std::string& error) {
+Expected<std::string> readBoundedFile(const std::string& path, std::size_t maxBytes) {
   // O_NONBLOCK: opening a FIFO that no one writes to would otherwise wait for a writer for ever;
   // opened so, it reads as empty at once
   const Fd f{::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC)};
   struct stat st {};
-  if (f.fd < 0 || ::fstat(f.fd, &st) != 0) {
-    error = "cannot open the file";
-    return std::nullopt;
-  }
-  if (S_ISDIR(st.st_mode)) {
-    error = "is a folder, not a file";
-    return std::nullopt;
-  }
+  if (f.fd < 0 || ::fstat(f.fd, &st) != 0) return fail("cannot open the file");
+  if (S_ISDIR(st.st_mode)) return fail("is a folder, not a file");
   // a regular file's size is checked before anything is read or allocated; a pipe or a device
   // (`<(generate_scene)`, /dev/stdin) has none and is read up to the limit, then refused
   const bool regular = S_ISREG(st.st_mode);
-  if (regular && (st.st_size < 0 || static_cast<unsigned long long>(st.st_size) > maxBytes)) {
-    error = "larger than " + mebibytes(maxBytes);
-    return std::nullopt;
-  }
+  if (regular && (st.st_size < 0 || static_cast<unsigned long long>(st.st_size) > maxBytes))
+    return fail("larger than " + mebibytes(maxBytes));
   // a pipe's writer may still be writing: wait for its data (a FIFO without one has ended)
   if (!regular) ::fcntl(f.fd, F_SETFL, ::fcntl(f.fd, F_GETFL) & ~O_NONBLOCK);
   std::string text;
   if (regular) text.reserve(static_cast<std::size_t>(st.st_size) + 1);
-  if (!readStream(f.fd, maxBytes, text)) {
-    error = "cannot read the file";
-    return std::nullopt;
-  }
+  if (!readStream(f.fd, maxBytes, text)) return fail("cannot read the file");
   // a regular file that grew past the limit while it was read is refused too
-  if (text.size() > maxBytes) {
-    error = "larger than " + mebibytes(maxBytes);
-    return std::nullopt;
-  }
+  if (text.size() > maxBytes) return fail("larger than " + mebibytes(maxBytes));
   return text;
 }
 

@@ -4,20 +4,20 @@
 #pragma once
 
 #include <cstddef>
-#include <optional>
 #include <string>
+
+#include "util/expected.hpp"
 
 namespace util {
 
 // "256 MiB" for a whole number of mebibytes (the limits' messages).
 std::string mebibytes(std::size_t bytes);
 
-// The whole of the file at `path`, or an empty optional with `error` set to one of "cannot open
-// the file", "is a folder, not a file", "larger than N MiB" (more than maxBytes bytes) or "cannot
-// read the file". A regular file's size is checked before anything is read; a pipe or a device
-// (process substitution, /dev/stdin) is read up to maxBytes + 1 bytes, so /dev/zero is refused
-// after the limit's worth. A FIFO that no one writes to reads as empty at once, never a hang.
-std::optional<std::string> readBoundedFile(const std::string& path, std::size_t maxBytes,
-                                           std::string& error);
+// The whole of the file at `path`, or the problem: one of "cannot open the file", "is a folder, not
+// a file", "larger than N MiB" (more than maxBytes bytes) or "cannot read the file". A regular
+// file's size is checked before anything is read; a pipe or a device (process substitution,
+// /dev/stdin) is read up to maxBytes + 1 bytes, so /dev/zero is refused after the limit's worth. A
+// FIFO that no one writes to reads as empty at once, never a hang.
+Expected<std::string> readBoundedFile(const std::string& path, std::size_t maxBytes);
 
 }  // namespace util

@@ -26,16 +26,15 @@ constexpr int kPngZlibLevel = 4;  // stb_image_write's zlib effort (default 8)
 constexpr int kPngSubFilter = 1;  // PNG filter type 1, "Sub", for every row
 }  // namespace
 
-bool writePng(const std::string& path, int width, int height,
-              const std::vector<unsigned char>& rgba, std::string* error) {
-  const auto fail = [&](const std::string& why) {
-    if (error) *error = "cannot write PNG '" + path + "': " + why;
-    return false;
+Problem writePng(const std::string& path, int width, int height,
+                 const std::vector<unsigned char>& rgba) {
+  const auto cannotWrite = [&](const std::string& why) -> Problem {
+    return "cannot write PNG '" + path + "': " + why;
   };
-  if (width <= 0 || height <= 0) return fail("image size must be positive");
+  if (width <= 0 || height <= 0) return cannotWrite("image size must be positive");
   if (rgba.size() < static_cast<size_t>(width) * static_cast<size_t>(height) * 4)
-    return fail("pixel buffer is smaller than " + std::to_string(width) + "x" +
-                std::to_string(height) + " RGBA");
+    return cannotWrite("pixel buffer is smaller than " + std::to_string(width) + "x" +
+                       std::to_string(height) + " RGBA");
   // stb's defaults (zlib level 8, every row filter tried) took ~110 ms for a 1280x720 frame;
   // the Sub filter at level 4 took ~48 ms and gave files 8 % smaller on rendered scenes. Set
   // once, thread-safely (the recorder's writer thread writes PNGs too).
@@ -47,13 +46,12 @@ bool writePng(const std::string& path, int width, int height,
   (void)tuned;
   int len = 0;
   unsigned char* png = stbi_write_png_to_mem(rgba.data(), width * 4, width, height, 4, &len);
-  if (!png) return fail("PNG encoding failed");
-  std::string why;
-  const bool ok = writeFileAtomically(
-      path, std::string_view(reinterpret_cast<const char*>(png), static_cast<size_t>(len)), &why);
+  if (!png) return cannotWrite("PNG encoding failed");
+  const Problem written = writeFileAtomically(
+      path, std::string_view(reinterpret_cast<const char*>(png), static_cast<size_t>(len)));
   STBIW_FREE(png);
-  if (!ok) return fail(why);
-  return true;
+  if (written) return cannotWrite(*written);
+  return std::nullopt;
 }
 
 }  // namespace util

@@ -5,11 +5,13 @@
 #include <string>
 #include <vector>
 
+#include "util/expected.hpp"
+
 namespace util {
 
-// Writes `rgba` (width x height, 4 bytes a pixel, top row first) to `path`; false with *error set
-// ("cannot write PNG 'path': why").
-bool writePng(const std::string& path, int width, int height,
-              const std::vector<unsigned char>& rgba, std::string* error);
+// Writes `rgba` (width x height, 4 bytes a pixel, top row first) to `path`; the problem is
+// "cannot write PNG 'path': why".
+Problem writePng(const std::string& path, int width, int height,
+                 const std::vector<unsigned char>& rgba);
 
 }  // namespace util
