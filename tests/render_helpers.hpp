@@ -136,9 +136,8 @@ inline Gl& gl() {
       g.error = "headless EGL context unavailable: " + g.context.error();
     } else {
       g.renderer = std::make_unique<render::Renderer>();
-      std::string err;
-      if (!g.renderer->init(&err))
-        g.error = "renderer init failed on " + g.context.description() + ": " + err;
+      if (const util::Problem err = g.renderer->init())
+        g.error = "renderer init failed on " + g.context.description() + ": " + *err;
       else
         g.ok = true;
     }
@@ -200,9 +199,8 @@ inline bool near(const glm::ivec3& a, const glm::ivec3& b, int tol = 3) {
 inline void maybeSave(const std::string& name, const Image& img) {
   const char* dir = std::getenv("SPRINGLAB_RENDER_PNG_DIR");
   if (!dir || !*dir) return;
-  std::string err;
   const std::string path = std::string(dir) + "/render_" + name + ".png";
-  if (!render::writePng(path, img.width, img.height, img.rgba, &err)) MESSAGE(err);
+  if (auto err = render::writePng(path, img.width, img.height, img.rgba)) MESSAGE(*err);
 }
 
 inline Image readImage(render::Framebuffer& fb) {
@@ -218,9 +216,9 @@ inline Image renderScene(const TestScene& scene, const render::Camera& cam,
                          const render::DrawOptions& opts, int width = 200, int height = 150,
                          int samples = 1) {
   render::Framebuffer fb;
-  std::string err;
   Image img;
-  REQUIRE_MESSAGE(fb.resize(width, height, samples, &err), err);
+  const util::Problem err = fb.resize(width, height, samples);
+  REQUIRE_MESSAGE(!err, err.value_or(""));
   fb.bind();
   gl().renderer->clear(opts, width, height);
   gl().renderer->draw(scene.view(), cam, opts, width, height);

@@ -94,8 +94,8 @@ TEST_CASE("render: draw does not clear: scenes drawn into one target all show") 
   REQUIRE_GL();
   const int width = 200, height = 150;
   render::Framebuffer fb;
-  std::string err;
-  REQUIRE_MESSAGE(fb.resize(width, height, 1, &err), err);
+  const util::Problem err = fb.resize(width, height, 1);
+  REQUIRE_MESSAGE(!err, err.value_or(""));
   fb.bind();
   render::DrawOptions o = bareOptions();
   o.background = {0.2f, 0.5f, 0.3f};  // a colour no scene draws
@@ -154,8 +154,8 @@ TEST_CASE("render: writePng round-trips the framebuffer and fails clearly on a b
   render::DrawOptions o;
   const Image img = renderScene(s, cam, o, 160, 90, 4);
   const std::filesystem::path path = testutil::tempDir() / "render_roundtrip.png";
-  std::string err;
-  REQUIRE_MESSAGE(render::writePng(path.string(), img.width, img.height, img.rgba, &err), err);
+  util::Problem err = render::writePng(path.string(), img.width, img.height, img.rgba);
+  REQUIRE_MESSAGE(!err, err.value_or(""));
   CHECK_FALSE(std::filesystem::exists(path.string() + ".tmp"));
   int w = 0, h = 0, comp = 0;
   unsigned char* data = stbi_load(path.string().c_str(), &w, &h, &comp, 4);
@@ -178,24 +178,26 @@ TEST_CASE("render: writePng round-trips the framebuffer and fails clearly on a b
   CHECK(opaque);
 
   const std::string bad = "/nonexistent-springlab-dir/sub/out.png";
-  err.clear();
-  CHECK_FALSE(render::writePng(bad, img.width, img.height, img.rgba, &err));
-  CHECK(err.find(bad) != std::string::npos);
-  err.clear();
-  CHECK_FALSE(render::writePng(path.string(), 1000, 1000, img.rgba, &err));  // too few pixels
-  CHECK(err.find(path.string()) != std::string::npos);
+  err = render::writePng(bad, img.width, img.height, img.rgba);
+  CHECK(err.has_value());
+  CHECK(err.value_or("").find(bad) != std::string::npos);
+  err = render::writePng(path.string(), 1000, 1000, img.rgba);  // too few pixels
+  CHECK(err.has_value());
+  CHECK(err.value_or("").find(path.string()) != std::string::npos);
 }
 
 TEST_CASE("render: framebuffer sizes, sample clamping and errors") {
   REQUIRE_GL();
   render::Framebuffer fb;
-  std::string err;
-  CHECK_FALSE(fb.resize(0, 10, 1, &err));
-  CHECK_FALSE(err.empty());
-  REQUIRE_MESSAGE(fb.resize(64, 32, 1000, &err), err);  // samples clamped to GL_MAX_SAMPLES
+  util::Problem err = fb.resize(0, 10, 1);
+  CHECK(err.has_value());
+  CHECK_FALSE(err.value_or("").empty());
+  err = fb.resize(64, 32, 1000);  // samples clamped to GL_MAX_SAMPLES
+  REQUIRE_MESSAGE(!err, err.value_or(""));
   CHECK(fb.width() == 64);
   CHECK(fb.height() == 32);
-  REQUIRE_MESSAGE(fb.resize(33, 17, 1, &err), err);  // odd sizes
+  err = fb.resize(33, 17, 1);  // odd sizes
+  REQUIRE_MESSAGE(!err, err.value_or(""));
   fb.bind();
   glClearColor(1.0f, 0.0f, 0.0f, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
@@ -221,8 +223,8 @@ TEST_CASE("render: a large cloth (65 536 points, 390 000 springs, 130 000 triang
   render::DrawOptions o;
   const int width = 1280, height = 720;
   render::Framebuffer fb;
-  std::string err;
-  REQUIRE_MESSAGE(fb.resize(width, height, 1, &err), err);
+  const util::Problem err = fb.resize(width, height, 1);
+  REQUIRE_MESSAGE(!err, err.value_or(""));
   fb.bind();
   const render::SceneView view = s.view();
   const auto frame = [&](const render::DrawOptions& options) {
@@ -333,9 +335,9 @@ Image renderEdge(int samples, bool post, bool endScene) {
   cam.planar = true;
   const int w = 160, h = 120;
   render::Framebuffer fb;
-  std::string err;
   fb.setPostAntialias(post);
-  REQUIRE_MESSAGE(fb.resize(w, h, samples, &err), err);
+  const util::Problem err = fb.resize(w, h, samples);
+  REQUIRE_MESSAGE(!err, err.value_or(""));
   fb.bind();
   gl().renderer->clear(o, w, h);
   gl().renderer->draw(s.view(), cam, o, w, h);
@@ -381,9 +383,9 @@ TEST_CASE("render: endScene binds the final target, whose overlays read() return
     CAPTURE(samples);
     CAPTURE(post);
     render::Framebuffer fb;
-    std::string err;
     fb.setPostAntialias(post);
-    REQUIRE_MESSAGE(fb.resize(40, 30, samples, &err), err);
+    const util::Problem err = fb.resize(40, 30, samples);
+    REQUIRE_MESSAGE(!err, err.value_or(""));
     fb.bind();
     render::DrawOptions o = bareOptions();
     gl().renderer->clear(o, 40, 30);
