@@ -32,7 +32,7 @@ ui::SessionCommand wind(double x, double y, double z) {
 
 // The panel's control of parameter p, or null when the panel shows none.
 const ui::ParameterControl* controlOf(const ui::PanelModel& pm, sim::Parameter p) {
-  for (const ui::ParameterControl& c : pm.parameters)
+  for (const ui::ParameterControl& c : pm.physics.parameters)
     if (c.id == int(p)) return &c;
   return nullptr;
 }
@@ -274,7 +274,7 @@ TEST_CASE("app: the panel's physics controls are the parameter table's rows that
     ui::PanelModel pm;
     s.fillPanel(pm);
     std::vector<std::string> labels;
-    for (const ui::ParameterControl& c : pm.parameters) {
+    for (const ui::ParameterControl& c : pm.physics.parameters) {
       const sim::ParameterInfo& row = sim::parameterInfo(sim::Parameter(c.id));
       CHECK(c.label == row.label);
       CHECK(c.lo == row.lo);
@@ -315,7 +315,7 @@ TEST_CASE("app: the integrators' tooltips give their order and symplecticity on 
     s.load(scene);
     ui::PanelModel pm;
     s.fillPanel(pm);
-    for (const ui::IntegratorChoice& c : pm.integrators)
+    for (const ui::IntegratorChoice& c : pm.clock.integrators)
       if (c.name == integrator) return c.tooltip;
     return std::string("(not offered)");
   };
@@ -410,24 +410,25 @@ TEST_CASE("app: Rewind goes back about a second before a runaway, to a state tha
   const double tDiverged = s.divergence()->t;
   ui::PanelModel pm;
   s.fillPanel(pm);
-  CHECK(pm.can_rewind);
+  CHECK(pm.clock.can_rewind);
   // the report on screen: the time to 6 significant digits, not run's 17
-  CHECK(pm.divergence.rfind("diverged at t = ", 0) == 0);
+  CHECK(pm.clock.divergence.rfind("diverged at t = ", 0) == 0);
   char shortT[32];
   std::snprintf(shortT, sizeof shortT, "%.6g s with euler: ", tDiverged);
-  CHECK(pm.divergence.find(shortT) != std::string::npos);
+  CHECK(pm.clock.divergence.find(shortT) != std::string::npos);
   // both to 6 significant digits; the panel adds which state it shows
-  CHECK(pm.divergence.rfind(s.divergence()->message(), 0) == 0);
-  CHECK(pm.divergence.find("Shown: the last checked state") != std::string::npos);
+  CHECK(pm.clock.divergence.rfind(s.divergence()->message(), 0) == 0);
+  CHECK(pm.clock.divergence.find("Shown: the last checked state") != std::string::npos);
   REQUIRE(s.apply(ui::Rewind{}, &msg));
   CHECK_FALSE(s.divergence());
   CHECK(s.paused());
   // the newest kept state at least 1 s before the banner
-  CHECK(s.state().t <= tDiverged - app::Session::kRewindBack);
-  CHECK(s.state().t > tDiverged - app::Session::kRewindBack - s.history().spacing() - s.dt());
+  CHECK(s.state().t <= tDiverged - app::Timeline::kRewindBack);
+  CHECK(s.state().t >
+        tDiverged - app::Timeline::kRewindBack - s.timeline().history().spacing() - s.dt());
   CHECK(s.steps() > 0);
   s.fillPanel(pm);
-  CHECK(pm.energy_time.back() <= s.state().t);  // the plots went back too
+  CHECK(pm.plots.energy_time.back() <= s.state().t);  // the plots went back too
   // back on the scene's integrator and dt, it runs on from there
   REQUIRE(s.apply(ui::SetIntegrator{"symplectic_euler"}, &msg));
   REQUIRE(s.apply(ui::SetDt{0.0005}, &msg));
@@ -472,20 +473,20 @@ TEST_CASE(
   }
   ui::PanelModel pm;
   s.fillPanel(pm);
-  REQUIRE(pm.energy_time.size() == 30);
-  const float newest = pm.energy_time.back();
+  REQUIRE(pm.plots.energy_time.size() == 30);
+  const float newest = pm.plots.energy_time.back();
   s.setPaused(true);
   for (int f = 0; f < 700; ++f) s.sample();  // more frames than the history holds
   s.fillPanel(pm);
-  CHECK(pm.energy_time.size() == 30);
-  CHECK(pm.energy_time.back() == newest);
-  CHECK(pm.marks.empty());
+  CHECK(pm.plots.energy_time.size() == 30);
+  CHECK(pm.plots.energy_time.back() == newest);
+  CHECK(pm.plots.marks.empty());
   // a single step while paused is a new state: one sample
   REQUIRE(s.apply(ui::Step{1}, &msg));
   s.sample();
   s.sample();
   s.fillPanel(pm);
-  CHECK(pm.energy_time.size() == 31);
+  CHECK(pm.plots.energy_time.size() == 31);
   // stiffness x4: the energy changes, the drift is measured from the new energy
   const double e0 = s.initialEnergy();
   REQUIRE(s.apply(ui::SetParameter{int(sim::Parameter::StiffnessScale), 4.0}, &msg));
@@ -494,22 +495,22 @@ TEST_CASE(
   REQUIRE(s.apply(ui::Step{1}, &msg));
   s.sample();
   s.fillPanel(pm);
-  CHECK(pm.drift.back() < 1e-3);
-  REQUIRE(pm.marks.size() == 1);
-  CHECK(pm.marks[0] == doctest::Approx(s.state().t - s.dt()));
+  CHECK(pm.plots.drift.back() < 1e-3);
+  REQUIRE(pm.plots.marks.size() == 1);
+  CHECK(pm.plots.marks[0] == doctest::Approx(s.state().t - s.dt()));
   // gravity too; damping does not (it is not a conservative change)
   REQUIRE(s.apply(ui::Step{1}, &msg));
   REQUIRE(s.apply(gravity(-1.62), &msg));
   REQUIRE(s.apply(ui::SetParameter{int(sim::Parameter::SpringDamping), 0.5}, &msg));
   s.fillPanel(pm);
-  CHECK(pm.marks.size() == 2);
+  CHECK(pm.plots.marks.size() == 2);
   // taking hold with the mouse and letting go: two marks more
   REQUIRE(s.apply(ui::Step{1}, &msg));
   s.setGrab(1, sim::Vec3(1, 1, 0));
   REQUIRE(s.apply(ui::Step{1}, &msg));
   s.setGrab(-1, sim::Vec3::Zero());
   s.fillPanel(pm);
-  CHECK(pm.marks.size() == 4);
+  CHECK(pm.plots.marks.size() == 4);
   CHECK(s.initialEnergy() == doctest::Approx(s.energy().total()));
 }
 
@@ -1132,7 +1133,7 @@ TEST_CASE("app: after a divergence the window draws the last checked state, its 
     for (int frame = 1; frame / 60.0 <= c.duration && !s.divergence(); ++frame) {
       while (s.state().t + 0.5 * s.dt() <= frame / 60.0) {
         // the check, when due, is on the state the step starts from
-        const bool due = std::abs(s.time() - lastCheck) >= app::Session::kRunawayCheckSpacing;
+        const bool due = std::abs(s.time() - lastCheck) >= app::Timeline::kRunawayCheckSpacing;
         const sim::State before = s.state();
         if (due) lastCheck = s.time();
         const bool stepped = s.stepOnce();
@@ -1170,18 +1171,18 @@ TEST_CASE("app: after a divergence the window draws the last checked state, its 
     s.fillPanel(pm);
     // the plots end at the last sample before the divergence, never after the state shown
     if (lastPlotted > 0.0) {
-      REQUIRE(!pm.total.empty());
-      CHECK(pm.energy_time.back() == doctest::Approx(lastPlotted).epsilon(1e-6));
-      CHECK(pm.energy_time.back() <= checked.t + 1e-6);  // a float
-      CHECK(std::isfinite(pm.total.back()));
+      REQUIRE(!pm.plots.total.empty());
+      CHECK(pm.plots.energy_time.back() == doctest::Approx(lastPlotted).epsilon(1e-6));
+      CHECK(pm.plots.energy_time.back() <= checked.t + 1e-6);  // a float
+      CHECK(std::isfinite(pm.plots.total.back()));
       if (lastPlotted == checked.t)
-        CHECK(pm.total.back() == static_cast<float>(s.built().energy(checked).total()));
+        CHECK(pm.plots.total.back() == static_cast<float>(s.built().energy(checked).total()));
     } else {
-      CHECK(pm.total.empty());  // caught before the first frame's sample: nothing plotted
+      CHECK(pm.plots.total.empty());  // caught before the first frame's sample: nothing plotted
     }
     char shown[64];
     std::snprintf(shown, sizeof shown, ". Shown: the last checked state, t = %.6g s", checked.t);
-    CHECK(pm.divergence.find(shown) != std::string::npos);
+    CHECK(pm.clock.divergence.find(shown) != std::string::npos);
   }
 }
 #endif
@@ -1538,16 +1539,16 @@ TEST_CASE(
   using namespace testutil;
   EditRig r;
   app::Session& s = r.d.session();
-  REQUIRE(s.editing());
+  REQUIRE(s.editor().editing());
   REQUIRE(s.paused());
   REQUIRE(r.model().particles() == 1);
   CHECK(s.sceneName() == "New scene");
-  CHECK(s.savePath() == "new_scene-edited.json");
+  CHECK(s.scene().savePath() == "new_scene-edited.json");
   // E leaves edit mode and enters it again
   r.key(GLFW_KEY_E);
-  CHECK_FALSE(s.editing());
+  CHECK_FALSE(s.editor().editing());
   r.key(GLFW_KEY_E);
-  REQUIRE(s.editing());
+  REQUIRE(s.editor().editing());
   // a click on empty space: a particle there
   r.click(0.0, -1.0);
   r.click(0.0, -2.0);
@@ -1574,10 +1575,11 @@ TEST_CASE(
   CHECK(r.model().stiffness[0] == ui::SetNewSpring{}.stiffness);
   // a click on a body selects it, P pins it
   r.click(1.0, -2.5);
-  CHECK(s.selection() == std::vector<int>{3});
+  CHECK(s.editor().selection() == std::vector<int>{3});
   r.key(GLFW_KEY_P);
   CHECK(r.model().inv_mass[3] == 0.0);
-  CHECK(s.undoDepth() == 7);  // New (back to the scene before), 3 particles, 2 springs, 1 pin
+  CHECK(s.editor().undoDepth() ==
+        7);  // New (back to the scene before), 3 particles, 2 springs, 1 pin
   // undo twice (the pin, the second spring), redo once (the spring)
   r.key(GLFW_KEY_Z, true);
   r.key(GLFW_KEY_Z, true);
@@ -1586,7 +1588,7 @@ TEST_CASE(
   r.key(GLFW_KEY_Z, true, true);
   CHECK(r.model().spring_a.size() == 2);
   CHECK(r.model().inv_mass[3] > 0.0);
-  CHECK(s.redoDepth() == 1);
+  CHECK(s.editor().redoDepth() == 1);
   // save, and run loads it: the rows are the window's own steps, digit for digit
   const auto dir = tempDir() / "edit_mode";
   std::filesystem::create_directories(dir);
@@ -1596,7 +1598,7 @@ TEST_CASE(
   const RunResult run = springlab({"run", saved, "--duration", "0.5", "--out", "-"});
   REQUIRE_MESSAGE(run.status == 0, run.err);
   r.key(GLFW_KEY_SPACE);  // running again leaves edit mode
-  CHECK_FALSE(s.editing());
+  CHECK_FALSE(s.editor().editing());
   for (int k = 0; k < 500; ++k) REQUIRE(s.stepOnce());
   const std::vector<std::vector<double>> rows = csvRows(run.out);
   REQUIRE(rows.size() == 501);
@@ -1615,7 +1617,7 @@ TEST_CASE(
   std::string msg;
   CHECK_FALSE(s.apply(ui::EditAddSpring{1, 1}, &msg));
   CHECK(msg == "a spring needs two different particles, not particle 1 to itself");
-  CHECK(s.editMessage() == msg);
+  CHECK(s.editor().message() == msg);
   REQUIRE(s.apply(ui::EditAddParticle{{0.0, -1.0, 0.0}}, &msg));
   CHECK_FALSE(s.apply(ui::EditAddSpring{1, 2}, &msg));
   CHECK(msg == "particles 1 and 2 are in one place: a spring of no length has no direction");
@@ -1625,8 +1627,8 @@ TEST_CASE(
   CHECK(msg == "a particle's mass must be a finite number > 0, not -1");
   CHECK_FALSE(s.apply(ui::EditSetMass{1, std::nan("")}, &msg));
   CHECK(msg == "a particle's mass must be a finite number > 0, not nan");
-  CHECK(r.model().spring_a.empty());  // nothing refused left a trace
-  CHECK(s.undoDepth() == 3);          // New, 2 particles
+  CHECK(r.model().spring_a.empty());   // nothing refused left a trace
+  CHECK(s.editor().undoDepth() == 3);  // New, 2 particles
   // the status line of the window says it too
   r.d.applyCommand(ui::EditAddSpring{1, 1});
   CHECK(r.d.status() == "a spring needs two different particles, not particle 1 to itself");
@@ -1635,7 +1637,7 @@ TEST_CASE(
   r.click(0.0, 0.0);
   r.click(0.0, -1.0, true);
   r.click(0.0, -1.0 + 1e-9, true);  // Shift on a selected body takes it out
-  CHECK(s.selection() == std::vector<int>{0});
+  CHECK(s.editor().selection() == std::vector<int>{0});
   REQUIRE(s.apply(ui::EditDelete{}, &msg));
   CHECK(r.model().particles() == 2);
 }
@@ -1647,7 +1649,7 @@ TEST_CASE("app: an edit that makes the current dt unstable shows on the limit li
   std::string msg;
   ui::PanelModel pm;
   s.fillPanel(pm);
-  CHECK(pm.dt_limit == 0.0);  // a free particle: nothing oscillates, no limit
+  CHECK(pm.measure.dt_limit == 0.0);  // a free particle: nothing oscillates, no limit
   // a spring of 1e7 N/m on 1 kg: omega = 3162 rad/s, rk4's limit 2 sqrt(2) / omega = 0.89 ms,
   // below the scene's 1 ms
   REQUIRE(s.apply(ui::SetNewSpring{1e7, 0.0, 1.0}, &msg));
@@ -1655,9 +1657,10 @@ TEST_CASE("app: an edit that makes the current dt unstable shows on the limit li
   REQUIRE(r.model().spring_a.size() == 1);
   REQUIRE(s.paused());
   s.fillPanel(pm);
-  CHECK(pm.dt_limit == doctest::Approx(2.0 * std::sqrt(2.0) / std::sqrt(1e7)).epsilon(1e-6));
-  REQUIRE(pm.lanes.size() == 1);
-  CHECK(pm.lanes[0].dt_over_limit > 1.0);
+  CHECK(pm.measure.dt_limit ==
+        doctest::Approx(2.0 * std::sqrt(2.0) / std::sqrt(1e7)).epsilon(1e-6));
+  REQUIRE(pm.lanes.rows.size() == 1);
+  CHECK(pm.measure.lanes[0].dt_over_limit > 1.0);
 }
 
 TEST_CASE("app: edit mode's tools put a chain, a cloth patch, a jelly box or a mesh at the click") {
@@ -1714,7 +1717,7 @@ TEST_CASE("app: edit mode: Shift+drag on empty space draws a box that selects wh
   CHECK((*box)[2] == b.x);
   r.d.mouse().release(b.x, b.y);
   CHECK_FALSE(r.d.mouse().selectionBox());
-  CHECK(s.selection() == std::vector<int>{1, 2});
+  CHECK(s.editor().selection() == std::vector<int>{1, 2});
   CHECK(r.model().particles() == 4);  // the Shift+press added nothing
   // P pins both
   r.key(GLFW_KEY_P);
@@ -1753,10 +1756,10 @@ TEST_CASE("app: undo keeps at most kUndoDepth edits, the oldest going first") {
   app::Session& s = r.d.session();
   r.click(0.0, -1.0);
   std::string msg;
-  for (int i = 0; i < app::Session::kUndoDepth + 10; ++i)
+  for (int i = 0; i < app::Editor::kUndoDepth + 10; ++i)
     REQUIRE(s.apply(ui::EditSetMass{1, 1.0 + i}, &msg));
-  CHECK(s.undoDepth() == app::Session::kUndoDepth);
-  while (s.undoDepth() > 0) REQUIRE(s.apply(ui::Undo{}, &msg));
+  CHECK(s.editor().undoDepth() == app::Editor::kUndoDepth);
+  while (s.editor().undoDepth() > 0) REQUIRE(s.apply(ui::Undo{}, &msg));
   // back as far as the stack reaches: the mass of the 11th edit, not the particle's first
   CHECK(r.model().mass[1] == doctest::Approx(1.0 + 10 - 1));
   CHECK_FALSE(s.apply(ui::Undo{}, &msg));
@@ -1828,8 +1831,8 @@ TEST_CASE("app: a bob at the bottom of its swing: velocity across, acceleration 
   const auto path = testutil::writeFile("arrows_bottom.json", kBottomOfSwing);
   app::Session s;
   s.load(path.string());
-  REQUIRE(s.tracedBody() == 0);
-  const app::ArrowScales scales = s.arrowScales();
+  REQUIRE(s.measurements().tracedBody() == 0);
+  const app::ArrowScales scales = s.measurements().arrowScales();
   app::ViewBuilder views;
   {  // before any step: the velocity only; the acceleration is the lane's own move
     const render::SceneView& v = views.build(s, false);
@@ -1877,7 +1880,7 @@ TEST_CASE("app: every lane has the traced body's arrows, each of its own motion"
     const render::SceneView& v = lane == 0 ? a : b;
     for (int c = 0; c < 3; ++c) CHECK(v.arrows[0].tail[c] == v.positions[3 * p + c]);
     const sim::Vec3 own = app::bodyVelocity(s.lane(lane).system(), s.lane(lane).state(), 0);
-    CHECK((arrowVector(v.arrows[0], s.arrowScales().velocity) - own).norm() < 1e-5);
+    CHECK((arrowVector(v.arrows[0], s.measurements().arrowScales().velocity) - own).norm() < 1e-5);
   }
   CHECK(a.arrows[0].tail[0] != b.arrows[0].tail[0]);
   // each lane's acceleration points up, at the pivot (the rod's pull dominates at 0.02 s)

@@ -65,9 +65,9 @@ TEST_CASE("lab: a lane that diverges freezes with its report while the others go
   CHECK(sameState(s.lane(1).state(), frozen));
   ui::PanelModel pm;
   s.fillPanel(pm);
-  REQUIRE(pm.lanes.size() == 2);
-  CHECK(pm.lanes[1].diverged);
-  CHECK(pm.lanes[1].divergence.rfind("diverged at t = ", 0) == 0);
+  REQUIRE(pm.lanes.rows.size() == 2);
+  CHECK(pm.lanes.rows[1].diverged);
+  CHECK(pm.lanes.rows[1].divergence.rfind("diverged at t = ", 0) == 0);
   // Reset restarts every lane from the scene
   REQUIRE(s.apply(ui::Reset{}, &msg));
   CHECK_FALSE(s.lane(1).diverged());
@@ -113,9 +113,9 @@ TEST_CASE("lab: the timeline restores a state bit-identically and the future rep
     lane0ByStep.push_back(s.state());
     lane1ByStep.push_back(s.lane(1).state());
   }
-  REQUIRE(s.history().size() > 10);
-  const int j = static_cast<int>(s.history().size()) / 2;
-  const lab::History::Entry kept = s.history().at(static_cast<size_t>(j));
+  REQUIRE(s.timeline().history().size() > 10);
+  const int j = static_cast<int>(s.timeline().history().size()) / 2;
+  const lab::History::Entry kept = s.timeline().history().at(static_cast<size_t>(j));
   REQUIRE(kept.clock.total + kAfter <= 2000);
   REQUIRE(s.apply(ui::SeekHistory{j}, &msg));
   CHECK(s.paused());
@@ -128,7 +128,7 @@ TEST_CASE("lab: the timeline restores a state bit-identically and the future rep
   CHECK(sameState(s.lane(1).state(),
                   lane1ByStep[static_cast<size_t>(kept.clock.total + kAfter - 1)]));
   // the states after the seek point were dropped: the timeline ends at the new present
-  CHECK(s.history().at(s.history().size() - 1).t <= s.time());
+  CHECK(s.timeline().history().at(s.timeline().history().size() - 1).t <= s.time());
 }
 
 TEST_CASE("lab: the timeline scrubs back and forth over every kept state, the plots with it") {
@@ -144,10 +144,12 @@ TEST_CASE("lab: the timeline scrubs back and forth over every kept state, the pl
   s.setPaused(true);
   const sim::State present = s.state(), presentLane1 = s.lane(1).state();
   std::vector<lab::History::Entry> kept;
-  for (size_t i = 0; i < s.history().size(); ++i) kept.push_back(s.history().at(i));
+  for (size_t i = 0; i < s.timeline().history().size(); ++i)
+    kept.push_back(s.timeline().history().at(i));
   ui::PanelModel before;
   s.fillPanel(before);
-  const size_t samples = before.energy_time.size(), laneSamples = before.lanes[1].time.size();
+  const size_t samples = before.plots.energy_time.size(),
+               laneSamples = before.lanes.rows[1].time.size();
   REQUIRE(kept.size() > 20);
   REQUIRE(kept.back().t < s.time());  // the present is between two kept moments
   // back to the middle: the state kept there, the plots up to it, nothing dropped
@@ -156,12 +158,12 @@ TEST_CASE("lab: the timeline scrubs back and forth over every kept state, the pl
   CHECK(sameState(s.state(), kept[size_t(mid)].lanes[0].state));
   ui::PanelModel pm;
   s.fillPanel(pm);
-  CHECK(pm.history_index == mid);
-  REQUIRE(!pm.energy_time.empty());
-  CHECK(pm.energy_time.back() <= s.time());
-  CHECK(pm.energy_time.size() < samples);
-  CHECK(pm.lanes[1].time.back() <= s.time());
-  CHECK(pm.history_size == static_cast<int>(kept.size()) + 1);  // the present kept too
+  CHECK(pm.lanes.history_index == mid);
+  REQUIRE(!pm.plots.energy_time.empty());
+  CHECK(pm.plots.energy_time.back() <= s.time());
+  CHECK(pm.plots.energy_time.size() < samples);
+  CHECK(pm.lanes.rows[1].time.back() <= s.time());
+  CHECK(pm.lanes.history_size == static_cast<int>(kept.size()) + 1);  // the present kept too
   // a drag to the start, then forward over every state: each bit-identical to the one kept
   REQUIRE(s.apply(ui::SeekHistory{0}, &msg));
   CHECK(s.state().t == 0.0);
@@ -179,9 +181,9 @@ TEST_CASE("lab: the timeline scrubs back and forth over every kept state, the pl
   CHECK(sameState(s.state(), present));
   CHECK(sameState(s.lane(1).state(), presentLane1));
   s.fillPanel(pm);
-  CHECK(pm.energy_time.size() == samples);
-  CHECK(pm.lanes[1].time.size() == laneSamples);
-  CHECK(pm.history_index == static_cast<int>(kept.size()));
+  CHECK(pm.plots.energy_time.size() == samples);
+  CHECK(pm.lanes.rows[1].time.size() == laneSamples);
+  CHECK(pm.lanes.history_index == static_cast<int>(kept.size()));
 }
 
 TEST_CASE("lab: stepping on from an earlier state drops the timeline's future and its samples") {
@@ -192,34 +194,34 @@ TEST_CASE("lab: stepping on from an earlier state drops the timeline's future an
     REQUIRE(s.stepOnce());
     if (k % 16 == 0) s.sample();
   }
-  const size_t n = s.history().size();
+  const size_t n = s.timeline().history().size();
   const int mid = static_cast<int>(n) / 2;
-  const lab::History::Entry kept = s.history().at(size_t(mid));
+  const lab::History::Entry kept = s.timeline().history().at(size_t(mid));
   REQUIRE(s.apply(ui::SeekHistory{mid}, &msg));
-  const size_t afterSeek = s.history().size();
+  const size_t afterSeek = s.timeline().history().size();
   CHECK(afterSeek >= n);
   // a parameter change keeps the future (it is what was simulated); a step rewrites it
   REQUIRE(s.apply(ui::SetParameter{int(sim::Parameter::Drag), 0.01}, &msg));
-  CHECK(s.history().size() == afterSeek);
+  CHECK(s.timeline().history().size() == afterSeek);
   REQUIRE(s.apply(ui::Step{1}, &msg));
-  CHECK(s.history().size() == size_t(mid) + 1);
-  CHECK(s.history().at(size_t(mid)).t == kept.t);
-  CHECK(s.history().at(s.history().size() - 1).t <= s.time());
+  CHECK(s.timeline().history().size() == size_t(mid) + 1);
+  CHECK(s.timeline().history().at(size_t(mid)).t == kept.t);
+  CHECK(s.timeline().history().at(s.timeline().history().size() - 1).t <= s.time());
   s.sample();
   ui::PanelModel pm;
   s.fillPanel(pm);
-  CHECK(pm.energy_time.back() == static_cast<float>(s.time()));
-  CHECK(std::is_sorted(pm.energy_time.begin(), pm.energy_time.end()));
+  CHECK(pm.plots.energy_time.back() == static_cast<float>(s.time()));
+  CHECK(std::is_sorted(pm.plots.energy_time.begin(), pm.plots.energy_time.end()));
   // a seek to the newest kept state, then on: the plots go on with the steps
-  REQUIRE(s.apply(ui::SeekHistory{static_cast<int>(s.history().size()) - 1}, &msg));
+  REQUIRE(s.apply(ui::SeekHistory{static_cast<int>(s.timeline().history().size()) - 1}, &msg));
   const auto from = static_cast<float>(s.time());
   for (int k = 0; k < 3; ++k) {
     REQUIRE(s.apply(ui::Step{16}, &msg));
     s.sample();
   }
   s.fillPanel(pm);
-  CHECK(pm.energy_time.back() == static_cast<float>(s.time()));
-  CHECK(std::count_if(pm.energy_time.begin(), pm.energy_time.end(),
+  CHECK(pm.plots.energy_time.back() == static_cast<float>(s.time()));
+  CHECK(std::count_if(pm.plots.energy_time.begin(), pm.plots.energy_time.end(),
                       [&](float t) { return t > from; }) == 3);
 }
 
@@ -229,8 +231,8 @@ TEST_CASE("lab: after a seek with another dt, a step advances the clock by exact
   std::string msg;
   REQUIRE(s.apply(ui::AddLane{"verlet", 0.001}, &msg));
   for (int k = 0; k < 2100; ++k) REQUIRE(s.stepOnce());  // 1.05 s at the scene's 0.0005 s
-  const int j = s.history().indexAtOrBefore(1.038);
-  const lab::History::Entry kept = s.history().at(size_t(j));
+  const int j = s.timeline().history().indexAtOrBefore(1.038);
+  const lab::History::Entry kept = s.timeline().history().at(size_t(j));
   // lane 0's dt, as the slider does (stable: symplectic_euler's limit here is 0.0014 s); the
   // clock counting the kept steps in it would read 2067 x 0.001 s
   REQUIRE(s.apply(ui::SetDt{0.001, 0}, &msg));
@@ -253,11 +255,11 @@ TEST_CASE("lab: the timeline stays within its memory budget by thinning, keeping
   const std::size_t budget = 2u << 20;  // 2 MB: about 40 states of 1024 particles
   s.setHistoryBudget(budget);
   while (s.time() < 10.0) REQUIRE(s.stepOnce());  // 300 states at 1/30 s
-  CHECK(s.history().bytes() <= budget);
-  CHECK(s.history().size() >= 10);
-  CHECK(s.history().spacing() > app::Session::kHistorySpacing);
-  CHECK(s.history().at(0).t == 0.0);
-  CHECK(s.history().at(s.history().size() - 1).t > 9.0);
+  CHECK(s.timeline().history().bytes() <= budget);
+  CHECK(s.timeline().history().size() >= 10);
+  CHECK(s.timeline().history().spacing() > app::Timeline::kHistorySpacing);
+  CHECK(s.timeline().history().at(0).t == 0.0);
+  CHECK(s.timeline().history().at(s.timeline().history().size() - 1).t > 9.0);
 }
 
 TEST_CASE("lab: window events change the parameter at their time and replay after Reset") {
@@ -333,14 +335,14 @@ TEST_CASE("lab: the window's stability map fills in the background around the li
   s.apply(ui::SetIntegrator{"verlet"}, nullptr);
   std::string msg;
   REQUIRE(s.apply(ui::RunStabilityMap{}, &msg));
-  const auto pm = waitFor(s, [](const ui::PanelModel& m) { return !m.stability.running; });
-  const auto& map = pm.stability;
+  const auto pm = waitFor(s, [](const ui::PanelModel& m) { return !m.jobs.stability.running; });
+  const auto& map = pm.jobs.stability;
   REQUIRE(map.dts.size() == static_cast<size_t>(app::LabJobs::kMapColumns));
   REQUIRE(map.scales.size() == static_cast<size_t>(app::LabJobs::kMapRows));
   CHECK(map.done == static_cast<int>(map.cells.size()));
   CHECK(map.integrator == "verlet");
   REQUIRE(map.limit_dt > 0.0);
-  CHECK(map.limit_dt == doctest::Approx(*s.dtLimit(sim::Method::Verlet)));
+  CHECK(map.limit_dt == doctest::Approx(*s.scene().dtLimit(sim::Method::Verlet)));
   // far below the limit: not diverged; far above it: not stable (the swinging spring pendulum is
   // nonlinear: above the limit its energy may saturate, drifting, rather than run away)
   for (size_t r = 0; r < map.scales.size(); ++r)
@@ -362,13 +364,13 @@ TEST_CASE("lab: Save map PNG writes the map's picture where it says, or says why
   // with no path: beside the scene file, or in the current folder for a built-in scene
   CHECK(s.mapPngPath() == "seed003_table1_case1-map-verlet.png");
   REQUIRE(s.apply(ui::RunStabilityMap{}, &msg));
-  auto pm = waitFor(s, [](const ui::PanelModel& m) { return !m.stability.running; });
+  auto pm = waitFor(s, [](const ui::PanelModel& m) { return !m.jobs.stability.running; });
   const fs::path png = tempDir() / "window_map.png";
   fs::remove(png);
   REQUIRE(s.apply(ui::SaveMapPng{png.string()}, &msg));
   s.fillPanel(pm);
-  CHECK(pm.stability.saved == "saved the map to " + fs::absolute(png).string());
-  CHECK_FALSE(pm.stability.save_failed);
+  CHECK(pm.jobs.stability.saved == "saved the map to " + fs::absolute(png).string());
+  CHECK_FALSE(pm.jobs.stability.save_failed);
   int w = 0, h = 0, n = 0;
   unsigned char* data = stbi_load(png.string().c_str(), &w, &h, &n, 3);
   REQUIRE(data != nullptr);
@@ -391,8 +393,8 @@ TEST_CASE("lab: Save map PNG writes the map's picture where it says, or says why
   CHECK_FALSE(s.apply(ui::SaveMapPng{bad}, &msg));
   CHECK(msg.rfind("cannot write PNG '" + bad + "': ", 0) == 0);
   s.fillPanel(pm);
-  CHECK(pm.stability.saved == msg);
-  CHECK(pm.stability.save_failed);
+  CHECK(pm.jobs.stability.saved == msg);
+  CHECK(pm.jobs.stability.save_failed);
   // a scene from a file: beside it
   const fs::path scene = tempDir() / "mine.json";
   fs::copy_file(fs::path(SPRINGLAB_SOURCE_DIR) / "assets" / "scenes" / "seed003_table1_case1.json",
@@ -407,9 +409,9 @@ TEST_CASE("lab: Measure order reports the observed orders beside the nominal one
   s.load("seed003_table1_case1");
   std::string msg;
   REQUIRE(s.apply(ui::MeasureOrder{}, &msg));
-  const auto pm = waitFor(s, [](const ui::PanelModel& m) { return !m.orders_running; });
-  REQUIRE(pm.orders.size() == 8);
-  for (const auto& row : pm.orders) {
+  const auto pm = waitFor(s, [](const ui::PanelModel& m) { return !m.jobs.orders_running; });
+  REQUIRE(pm.jobs.orders.size() == 8);
+  for (const auto& row : pm.jobs.orders) {
     CAPTURE(row.integrator);
     CHECK(
         row.observed ==
@@ -421,10 +423,11 @@ TEST_CASE("lab: Measure order reports the observed orders beside the nominal one
   s.load("cloth_16");
   ui::PanelModel after;
   s.fillPanel(after);
-  CHECK_FALSE(after.stability.running);
-  CHECK(after.stability.cells.empty());
-  CHECK(after.orders.empty());
-  CHECK(after.dt_limit == doctest::Approx(*s.dtLimit(sim::Method::SymplecticEuler)));
+  CHECK_FALSE(after.jobs.stability.running);
+  CHECK(after.jobs.stability.cells.empty());
+  CHECK(after.jobs.orders.empty());
+  CHECK(after.measure.dt_limit ==
+        doctest::Approx(*s.scene().dtLimit(sim::Method::SymplecticEuler)));
 }
 
 TEST_CASE("lab: Measure order says nan and why where runs diverge or are not asymptotic") {
@@ -436,10 +439,10 @@ TEST_CASE("lab: Measure order says nan and why where runs diverge or are not asy
   std::string msg;
   REQUIRE(s.apply(ui::SetDt{0.03}, &msg));
   REQUIRE(s.apply(ui::MeasureOrder{}, &msg));
-  const auto pm = waitFor(s, [](const ui::PanelModel& m) { return !m.orders_running; });
+  const auto pm = waitFor(s, [](const ui::PanelModel& m) { return !m.jobs.orders_running; });
   // the rule of springlab order, the same runs (lab::measureOrders): every row a nan with a reason
-  REQUIRE(pm.orders.size() == 8);
-  for (const ui::OrderRow& row : pm.orders) {
+  REQUIRE(pm.jobs.orders.size() == 8);
+  for (const ui::OrderRow& row : pm.jobs.orders) {
     CAPTURE(row.integrator);
     CAPTURE(row.note);
     CHECK(std::isnan(row.observed));
@@ -447,7 +450,7 @@ TEST_CASE("lab: Measure order says nan and why where runs diverge or are not asy
            row.note.rfind("not in the asymptotic range: ", 0) == 0 ||
            row.note.rfind("not converging: the difference grows as h shrinks", 0) == 0));
   }
-  CHECK(pm.orders[0].note == "diverged at h");  // euler
+  CHECK(pm.jobs.orders[0].note == "diverged at h");  // euler
 }
 
 namespace {
@@ -528,20 +531,22 @@ TEST_CASE("lab: the x-limit lines follow the state: a pendulum's ratio grows as 
   REQUIRE(s.apply(ui::AddLane{"symplectic_euler", 0.002}, &msg));
   ui::PanelModel pm;
   s.fillPanel(pm);
-  REQUIRE(pm.lanes.size() == 2);
-  const double rk4At0 = pm.lanes[0].dt_over_limit, eulerAt0 = pm.lanes[1].dt_over_limit;
+  REQUIRE(pm.lanes.rows.size() == 2);
+  const double rk4At0 = pm.measure.lanes[0].dt_over_limit,
+               eulerAt0 = pm.measure.lanes[1].dt_over_limit;
   REQUIRE(rk4At0 > 0.0);
-  CHECK(pm.dt / pm.dt_limit == doctest::Approx(rk4At0));  // the slider's line is lane 0's
+  CHECK(pm.clock.dt / pm.measure.dt_limit ==
+        doctest::Approx(rk4At0));  // the slider's line is lane 0's
   // its local frequency from its state (sim::localOmega), not the initial Hessian
-  CHECK(pm.dt_limit ==
+  CHECK(pm.measure.dt_limit ==
         doctest::Approx(2.0 * std::sqrt(2.0) / sim::localOmega(s.built(), s.built().state)));
   for (int k = 0; k < 4700; ++k) REQUIRE(s.stepOnce());  // near the whip at t = 4.7 s
-  for (int k = 0; k < app::Session::kOmegaRefreshFills; ++k) s.fillPanel(pm);
+  for (int k = 0; k < app::Measurements::kOmegaRefreshFills; ++k) s.fillPanel(pm);
   CAPTURE(rk4At0);
-  CAPTURE(pm.lanes[0].dt_over_limit);
-  CHECK(pm.lanes[0].dt_over_limit > 3.0 * rk4At0);
-  CHECK(pm.lanes[1].dt_over_limit > 3.0 * eulerAt0);
-  CHECK(pm.lanes[0].dt_over_limit ==
+  CAPTURE(pm.measure.lanes[0].dt_over_limit);
+  CHECK(pm.measure.lanes[0].dt_over_limit > 3.0 * rk4At0);
+  CHECK(pm.measure.lanes[1].dt_over_limit > 3.0 * eulerAt0);
+  CHECK(pm.measure.lanes[0].dt_over_limit ==
         doctest::Approx(0.001 * sim::localOmega(s.built(), s.state()) / (2.0 * std::sqrt(2.0))));
 }
 
@@ -579,9 +584,9 @@ TEST_CASE("lab: a parameter lane in the window: four times the stiffness, half t
   // the panel and the overlays name it as --lanes takes it
   ui::PanelModel pm;
   s.fillPanel(pm);
-  REQUIRE(pm.lanes.size() == 2);
-  CHECK(pm.lanes[1].name() == "rk4:stiffness_scale=4");
-  CHECK(pm.lanes[0].name() == "rk4");
+  REQUIRE(pm.lanes.rows.size() == 2);
+  CHECK(pm.lanes.rows[1].name() == "rk4:stiffness_scale=4");
+  CHECK(pm.lanes.rows[0].name() == "rk4");
   // a set-up that does not apply is refused with the key's reason, and no lane is added
   CHECK_FALSE(s.apply(ui::AddLane{"rk4", 0.0005, "length_scale=2"}, &msg));
   CHECK(msg ==
@@ -627,8 +632,8 @@ TEST_CASE("lab: the phase plot starts on the plotted body's coordinate that move
   ui::PanelModel pm;
   s.load("seed002_harmonic_oscillator");  // the bob moves along y only
   s.fillPanel(pm);
-  CHECK(pm.phase_coordinate == 4);  // y1
-  s.load("pendulum_small_angle");   // one angle: itself
+  CHECK(pm.plots.phase_coordinate == 4);  // y1
+  s.load("pendulum_small_angle");         // one angle: itself
   s.fillPanel(pm);
-  CHECK(pm.phase_coordinate == 0);
+  CHECK(pm.plots.phase_coordinate == 0);
 }

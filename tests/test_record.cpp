@@ -100,7 +100,7 @@ TEST_CASE("record: a 10 fps clip that blows up shows a state checked just before
   const double shown = s.primary().shownState().t, diverged = s.divergence()->t;
   CHECK(shown < diverged);
   // checked between the frames (0.1 s apart): at most one spacing and one step before
-  CHECK(diverged - shown <= app::Session::kRunawayCheckSpacing + s.dt() + 1e-12);
+  CHECK(diverged - shown <= app::Timeline::kRunawayCheckSpacing + s.dt() + 1e-12);
   CHECK(s.primary().shownState().x.allFinite());
 }
 

@@ -226,30 +226,33 @@ struct Fixture {
   ui::PanelState state;
 
   Fixture() {
-    model.builtin_scenes = {"chain", "cloth", "double-pendulum"};
-    model.scene_name = "cloth";
-    model.particles = 400, model.springs = 1482, model.dofs = 1200;
-    model.integrators = {{"explicit-euler", "order 1, not symplectic, cheap"},
-                         {"symplectic-euler", "order 1, symplectic, cheap"},
-                         {"implicit-euler", "order 1, unconditionally stable, a sparse solve"}};
-    model.integrator = "symplectic-euler";
-    model.energy_time = t, model.kinetic = ke, model.potential = pe, model.total = te;
-    model.drift = drift, model.phase_q = q, model.phase_v = v;
-    model.phase_coordinates = {"x0", "y0", "z0"};
-    model.parameters = springControls(false, wind);
+    model.scene.builtin_scenes = {"chain", "cloth", "double-pendulum"};
+    model.scene.name = "cloth";
+    model.scene.particles = 400, model.scene.springs = 1482, model.scene.dofs = 1200;
+    model.clock.integrators = {
+        {"explicit-euler", "order 1, not symplectic, cheap"},
+        {"symplectic-euler", "order 1, symplectic, cheap"},
+        {"implicit-euler", "order 1, unconditionally stable, a sparse solve"}};
+    model.clock.integrator = "symplectic-euler";
+    model.plots.energy_time = t, model.plots.kinetic = ke, model.plots.potential = pe,
+    model.plots.total = te;
+    model.plots.drift = drift, model.plots.phase_q = q, model.plots.phase_v = v;
+    model.plots.phase_coordinates = {"x0", "y0", "z0"};
+    model.physics.parameters = springControls(false, wind);
   }
   std::array<double, 3> wind{};
   // as the app fills a pendulum's panel: its integrators and parameters
   void pendulum() {
-    model.parameters = pendulumControls();
-    model.links = 2, model.springs = model.particles = 0;
+    model.physics.parameters = pendulumControls();
+    model.scene.links = 2, model.scene.springs = model.scene.particles = 0;
   }
   // a wind (m/s) on the mass-spring controls
   void setWind(std::array<double, 3> w) {
     wind = w;
-    model.parameters =
-        springControls(model.integrator == "xpbd" || model.integrator == "projective", w);
-    model.wind_acts = model.drag > 0.0 && (w[0] != 0.0 || w[1] != 0.0 || w[2] != 0.0);
+    model.physics.parameters = springControls(
+        model.clock.integrator == "xpbd" || model.clock.integrator == "projective", w);
+    model.physics.wind_acts =
+        model.physics.drag > 0.0 && (w[0] != 0.0 || w[1] != 0.0 || w[2] != 0.0);
   }
   std::function<std::vector<ui::Command>()> panel(Harness& h) {
     state.probe = &h.probe;
@@ -349,9 +352,9 @@ TEST_CASE("ui: every display flag has its row: a name, a label, a tooltip, its m
     CHECK(std::string(r.label).size() > 0);
     CHECK(std::string(r.tooltip).size() > 0);
     ui::PanelModel m;  // each row reads its own field
-    m.*r.shown = !(m.*r.shown);
+    m.display.*r.shown = !(m.display.*r.shown);
     for (const ui::DisplayFlagRow& other : rows)
-      if (&other != &r) CHECK(m.*other.shown == ui::PanelModel{}.*other.shown);
+      if (&other != &r) CHECK(m.display.*other.shown == ui::PanelModel{}.display.*other.shown);
   }
 }
 
@@ -383,7 +386,7 @@ TEST_CASE("ui: buttons emit Pause, Step, Step 10, Reset, gravity presets, checkb
   CHECK(h.commands.size() == 1);
 
   // once paused, the same button reads "Run" and emits SetPaused 0
-  f.model.paused = true;
+  f.model.clock.paused = true;
   h.commands.clear();
   h.frame(draw);
   CHECK(h.probe.find("Pause") == nullptr);
@@ -428,7 +431,7 @@ TEST_CASE("ui: buttons emit Pause, Step, Step 10, Reset, gravity presets, checkb
   CHECK(h.commands.empty());
 }
 
-TEST_CASE("ui: the integrator combo offers exactly model.integrators and emits the pick") {
+TEST_CASE("ui: the integrator combo offers exactly model.clock.integrators and emits the pick") {
   Harness h;
   Fixture f;
   auto draw = f.panel(h);
@@ -460,8 +463,8 @@ TEST_CASE("ui: the integrator combo offers exactly model.integrators and emits t
 
   // a pendulum model offers a different list: only that one
   f.pendulum();
-  f.model.integrators = {{"rk4", "order 4"}, {"implicit-midpoint", "order 2, symplectic"}};
-  f.model.integrator = "rk4";
+  f.model.clock.integrators = {{"rk4", "order 4"}, {"implicit-midpoint", "order 2, symplectic"}};
+  f.model.clock.integrator = "rk4";
   h.commands.clear();
   h.frame(draw);
   h.click("Integrator", draw);
@@ -475,7 +478,7 @@ TEST_CASE("ui: the integrator combo offers exactly model.integrators and emits t
 TEST_CASE("ui: Record, its clip size and Auto strain scale emit their commands") {
   Harness h;
   Fixture f;
-  f.model.springs = 4;  // the strain controls show only where there are springs
+  f.model.scene.springs = 4;  // the strain controls show only where there are springs
   auto draw = f.panel(h);
   h.frame(draw);
   h.click("Record", draw);
@@ -486,7 +489,7 @@ TEST_CASE("ui: Record, its clip size and Auto strain scale emit their commands")
   REQUIRE(h.of<ui::SetClipSize>().size() == 1);
   CHECK(ui::clipSizes()[static_cast<size_t>(h.of<ui::SetClipSize>()[0].index)].width == 1920);
   // recording: the button stops, and the size cannot change under a clip
-  f.model.recording = true;
+  f.model.display.recording = true;
   h.commands.clear();
   h.frame(draw);
   CHECK(h.probe.find("Record") == nullptr);
@@ -523,7 +526,7 @@ TEST_CASE("ui: the scene combo and the file field emit LoadBuiltin and LoadFile"
 TEST_CASE("ui: Save as emits SaveScene with the path typed, or none for the default shown") {
   Harness h;
   Fixture f;
-  f.model.save_default = "cloth-edited.json";
+  f.model.scene.save_default = "cloth-edited.json";
   auto draw = f.panel(h);
   h.frame(draw);
   ImGui::GetIO().MousePos = ImVec2(1279, 719);  // no tooltip: it would end the text's log
@@ -607,7 +610,7 @@ TEST_CASE("ui: dragging dt emits nothing until the release, stiffness scale like
   REQUIRE(dts.size() == 1);
   CHECK(dts[0].dt > ui::Limits::kDtMin);
   CHECK(dts[0].dt < ui::Limits::kDtMax);
-  CHECK(dts[0].dt != f.model.dt);
+  CHECK(dts[0].dt != f.model.clock.dt);
 
   h.commands.clear();
   h.drag("Stiffness scale", 0.5f, 0.9f, draw);
@@ -630,7 +633,7 @@ TEST_CASE("ui: dragging dt emits nothing until the release, stiffness scale like
 TEST_CASE("ui: the wind's speed keeps its direction, its heading turns it at the same speed") {
   Harness h;
   Fixture f;
-  f.model.drag = 0.5;
+  f.model.physics.drag = 0.5;
   f.setWind({0.0, 0.0, 2.0});  // along +z
   auto draw = f.panel(h);
   h.frame(draw);
@@ -656,7 +659,7 @@ TEST_CASE("ui: the wind's speed keeps its direction, its heading turns it at the
   }
   CHECK(turned.back().value[0] == doctest::Approx(2.0).epsilon(0.02));
   // a planar scene turns it in the x-y plane: no z
-  f.model.planar = true;
+  f.model.display.planar = true;
   f.setWind({2.0, 0.0, 0.0});
   h.commands.clear();
   h.drag("Wind heading", 0.5f, 0.75f, draw);  // from 0 to +90 degrees: +y
@@ -679,14 +682,14 @@ TEST_CASE("ui: the wind's streaks can be hidden where a wind acts, and only ther
   f.setWind({0.0, 0.0, 3.0});  // a wind without drag acts on nothing: none drawn, none to hide
   h.frame(draw);
   CHECK(h.probe.find("Wind streaks") == nullptr);
-  f.model.drag = 0.5;
+  f.model.physics.drag = 0.5;
   f.setWind({0.0, 0.0, 3.0});
   h.frame(draw);
   REQUIRE(h.probe.find("Wind streaks") != nullptr);
   h.click("Wind streaks", draw);
   REQUIRE(h.flags(ui::DisplayFlag::Wind).size() == 1);
   CHECK_FALSE(h.flags(ui::DisplayFlag::Wind)[0].on);  // shown: the click hides them
-  f.model.show_wind = false;
+  f.model.display.show_wind = false;
   h.commands.clear();
   h.click("Wind streaks", draw);
   REQUIRE(h.flags(ui::DisplayFlag::Wind).size() == 1);
@@ -725,10 +728,11 @@ TEST_CASE("ui: Substeps and Iterations show for xpbd and projective only") {
   auto draw = f.panel(h);
   for (const char* name : {"symplectic_euler", "time_fe", "xpbd", "projective"}) {
     CAPTURE(name);
-    f.model.integrator = name;
+    f.model.clock.integrator = name;
     f.setWind({});
     h.frame(draw);
-    const bool iterated = f.model.integrator == "xpbd" || f.model.integrator == "projective";
+    const bool iterated =
+        f.model.clock.integrator == "xpbd" || f.model.clock.integrator == "projective";
     CHECK((h.probe.find("Substeps") != nullptr) == iterated);
     CHECK((h.probe.find("Iterations") != nullptr) == iterated);
   }
@@ -788,10 +792,10 @@ TEST_CASE("ui: the divergence banner emits Reset and Rewind") {
   CHECK(h.probe.items.empty());  // nothing while finite
   CHECK(ImGui::FindWindowByName("##divergence") == nullptr);
 
-  f.model.diverged = true;
-  f.model.can_rewind = true;
-  f.model.scene_viewport_x = 440.0f;
-  f.model.divergence = "t = 0.52 s, explicit-euler: velocity of particle 17 is not finite";
+  f.model.clock.diverged = true;
+  f.model.clock.can_rewind = true;
+  f.model.display.scene_viewport_x = 440.0f;
+  f.model.clock.divergence = "t = 0.52 s, explicit-euler: velocity of particle 17 is not finite";
   for (int i = 0; i < 3; ++i) h.frame(banner);  // an auto-sized window settles in two frames
   REQUIRE(h.probe.find("report") != nullptr);
   const ImGuiWindow* w = ImGui::FindWindowByName("##divergence");
@@ -819,7 +823,7 @@ TEST_CASE("ui: the divergence banner emits Reset and Rewind") {
   CHECK_FALSE(ui::commandAs<ui::SetPaused>(h.commands[2])->paused);
 
   // nothing kept to rewind to: the buttons are disabled, with a tooltip saying why
-  f.model.can_rewind = false;
+  f.model.clock.can_rewind = false;
   h.commands.clear();
   h.click("Back 1 s", banner);
   h.click("Replay slowly", banner);
@@ -830,7 +834,7 @@ TEST_CASE("ui: the divergence banner emits Reset and Rewind") {
   CHECK(h.tooltipShown());
 
   // in a recorded clip the banner is the report alone: no one can press a button there
-  f.model.clip = true;
+  f.model.frame.clip = true;
   h.probe.items.clear();
   h.frame(banner);
   CHECK(h.probe.find("report") != nullptr);
@@ -848,10 +852,10 @@ TEST_CASE("ui: the banner keeps its buttons on screen in small windows, right of
     CAPTURE(height);
     Harness h(width, height);
     Fixture f;
-    f.model.diverged = true;
-    f.model.can_rewind = true;
-    f.model.scene_viewport_x = 430.0f;
-    f.model.divergence = report;
+    f.model.clock.diverged = true;
+    f.model.clock.can_rewind = true;
+    f.model.display.scene_viewport_x = 430.0f;
+    f.model.clock.divergence = report;
     auto banner = [&] { return ui::drawDivergenceBanner(f.model, &h.probe); };
     for (int i = 0; i < 4; ++i) h.frame(banner);
     const ImGuiWindow* w = ImGui::FindWindowByName("##divergence");
@@ -889,8 +893,8 @@ TEST_CASE("ui: numbers in the divergence report have at most 6 significant digit
 
   Harness h;
   Fixture f;
-  f.model.diverged = true;
-  f.model.divergence = "t = 3.1166000000021525 s, leapfrog: kinetic energy 1e+12 x E0";
+  f.model.clock.diverged = true;
+  f.model.clock.divergence = "t = 3.1166000000021525 s, leapfrog: kinetic energy 1e+12 x E0";
   auto banner = [&] { return ui::drawDivergenceBanner(f.model, &h.probe); };
   for (int i = 0; i < 3; ++i) h.frame(banner);
   const std::string text = h.text(banner);
@@ -1002,7 +1006,7 @@ TEST_CASE("ui: pacing choice emits SmoothFrames, Follow emits Follow") {
   REQUIRE(h.flags(ui::DisplayFlag::SmoothFrames).size() == 1);
   CHECK(h.flags(ui::DisplayFlag::SmoothFrames)[0].on);
 
-  f.model.smooth_frames = true;
+  f.model.display.smooth_frames = true;
   h.commands.clear();
   h.click("Smooth frames", draw);
   CHECK(h.commands.empty());
@@ -1022,7 +1026,7 @@ TEST_CASE("ui: pacing choice emits SmoothFrames, Follow emits Follow") {
   h.click("Follow", draw);
   REQUIRE(h.flags(ui::DisplayFlag::Follow).size() == 1);
   CHECK(h.flags(ui::DisplayFlag::Follow)[0].on);
-  f.model.follow = true;
+  f.model.display.follow = true;
   h.commands.clear();
   h.click("Follow", draw);
   REQUIRE(h.flags(ui::DisplayFlag::Follow).size() == 1);
@@ -1031,27 +1035,27 @@ TEST_CASE("ui: pacing choice emits SmoothFrames, Follow emits Follow") {
 
 TEST_CASE("ui: the frame time split and the bottleneck when the clock falls behind") {
   ui::PanelModel m;
-  m.frame_ms_sim = 38.0, m.frame_ms_render = 9.0, m.frame_ms_present = 3.0;
-  m.realtime_percent = 100.0;
+  m.frame.ms_sim = 38.0, m.frame.ms_render = 9.0, m.frame.ms_present = 3.0;
+  m.frame.realtime_percent = 100.0;
   CHECK(ui::costSummary(m).empty());  // keeping up: nothing to say
-  m.realtime_percent = 96.0;
+  m.frame.realtime_percent = 96.0;
   CHECK(ui::costSummary(m).empty());
-  m.realtime_percent = 60.0;
+  m.frame.realtime_percent = 60.0;
   CHECK(ui::costSummary(m) == "simulation is the bottleneck: 38 ms of 50 ms");
-  m.frame_ms_sim = 2.0, m.frame_ms_render = 30.5;
+  m.frame.ms_sim = 2.0, m.frame.ms_render = 30.5;
   CHECK(ui::costSummary(m) == "rendering is the bottleneck: 30.5 ms of 35.5 ms");
-  m.frame_ms_present = 40.0;
+  m.frame.ms_present = 40.0;
   CHECK(ui::costSummary(m) == "presenting is the bottleneck: 40 ms of 72.5 ms");
-  m.paused = true;  // a paused clock is not behind
+  m.clock.paused = true;  // a paused clock is not behind
   CHECK(ui::costSummary(m).empty());
-  m.paused = false;
-  m.frame_ms_sim = std::nan("");
+  m.clock.paused = false;
+  m.frame.ms_sim = std::nan("");
   CHECK(ui::costSummary(m).empty());
 
   Harness h(1280, 800);  // the Diagnostics section's line on screen below the others
   Fixture f;
-  f.model.frame_ms_sim = 38.0, f.model.frame_ms_render = 9.0, f.model.frame_ms_present = 3.0;
-  f.model.realtime_percent = 100.0;
+  f.model.frame.ms_sim = 38.0, f.model.frame.ms_render = 9.0, f.model.frame.ms_present = 3.0;
+  f.model.frame.realtime_percent = 100.0;
   auto draw = f.panel(h);
   h.frame(draw);
   std::string text = h.text(draw);
@@ -1059,7 +1063,7 @@ TEST_CASE("ui: the frame time split and the bottleneck when the clock falls behi
   CHECK(text.find("sim 38 ms + render 9 ms + present 3 ms") != std::string::npos);
   CHECK(text.find("bottleneck") == std::string::npos);
   CHECK(h.probe.find("bottleneck") == nullptr);
-  f.model.realtime_percent = 62.0;
+  f.model.frame.realtime_percent = 62.0;
   text = h.text(draw);
   CHECK(text.find("simulation is the bottleneck: 38 ms of 50 ms") != std::string::npos);
   h.moveTo("bottleneck");
@@ -1070,8 +1074,8 @@ TEST_CASE("ui: the frame time split and the bottleneck when the clock falls behi
 
 TEST_CASE("ui: plots mark parameter changes at their times, legends fit the panel") {
   Harness h(1280, 1800);
-  Fixture f;                                                  // history from t = 0 to 9.95 s
-  f.model.marks = {-1.0f, 2.5f, 7.5f, 12.0f, std::nanf("")};  // two inside the plotted window
+  Fixture f;                                                        // history from t = 0 to 9.95 s
+  f.model.plots.marks = {-1.0f, 2.5f, 7.5f, 12.0f, std::nanf("")};  // two inside the plotted window
   auto draw = f.panel(h);
   h.frame(draw);
   h.frame(draw);
@@ -1104,7 +1108,7 @@ TEST_CASE("ui: plots mark parameter changes at their times, legends fit the pane
 
   // large energies: the legend's values are compact and stay inside the panel
   std::vector<float> big(200, -1.23456789e9f), bigger(200, 4.5e10f);
-  f.model.kinetic = bigger, f.model.potential = big;
+  f.model.plots.kinetic = bigger, f.model.plots.potential = big;
   h.frame(draw);
   h.frame(draw);
   const ImGuiWindow* w = ImGui::FindWindowByName("springlab");
@@ -1125,7 +1129,7 @@ TEST_CASE("ui: the drift plot says what the drift is relative to") {
   h.frame(draw);
   std::string text = h.text(draw);
   CHECK(text.find("drift |E - E0| / |E0| = 2.095e-5") != std::string::npos);  // 1e-9 exp(9.95)
-  f.model.drift_label = "|E - E0| / S";
+  f.model.plots.drift_label = "|E - E0| / S";
   text = h.text(draw);
   CHECK(text.find("drift |E - E0| / S = 2.095e-5") != std::string::npos);
 }
@@ -1153,16 +1157,16 @@ TEST_CASE("ui: Shift makes a dt drag 10 times finer, without a jump") {
     io.KeyShift = false;
     h.frame(draw);
     const auto dts = h.of<ui::SetDt>();
-    return dts.empty() ? f.model.dt : dts.back().dt;
+    return dts.empty() ? f.model.clock.dt : dts.back().dt;
   };
   const ui::ItemRect r = h.item("dt");
   const float x = r.x0 + 0.3f * (r.x1 - r.x0);
   // without Shift the slider puts dt under the mouse: the value at x, then 56 px further right
   const double at_x = dragBy(x, 0.0f, false);
-  f.model.dt = at_x;
+  f.model.clock.dt = at_x;
   const double coarse = dragBy(x, 56.0f, false);
   // with Shift the same 56 px from the same dt: a 10 times smaller factor (in decades)
-  f.model.dt = at_x;
+  f.model.clock.dt = at_x;
   const double fine = dragBy(x + 100.0f, 56.0f, true);  // where the drag starts does not matter
   CHECK(coarse > at_x);
   CHECK(fine > at_x);
@@ -1170,16 +1174,16 @@ TEST_CASE("ui: Shift makes a dt drag 10 times finer, without a jump") {
   // (values are rounded to the 3 digits shown: 0.002 decades)
   CHECK(std::abs(std::log10(fine / at_x) - 0.1 * std::log10(coarse / at_x)) < 0.005);
   // leftwards too, and a Shift+click without a move commits nothing
-  f.model.dt = at_x;
+  f.model.clock.dt = at_x;
   CHECK(dragBy(x + 50.0f, -56.0f, true) ==
         doctest::Approx(at_x * at_x / fine).epsilon(0.01));  // the inverse factor
-  f.model.dt = at_x;
+  f.model.clock.dt = at_x;
   h.commands.clear();
   dragBy(x + 50.0f, 0.0f, true);
   CHECK(h.of<ui::SetDt>().empty());
 
   // Shift pressed in the middle of a drag: no jump, then the slower rate
-  f.model.dt = at_x;
+  f.model.clock.dt = at_x;
   h.commands.clear();
   io.MousePos = ImVec2(x, 0.5f * (r.y0 + r.y1));
   h.frame(draw);
@@ -1242,8 +1246,8 @@ TEST_CASE("ui: only what applies: springs, rods, strain, wireframe") {
 
   // a pendulum: rods, no springs, no strain, no surface
   f.pendulum();
-  f.model.dofs = 2;
-  f.model.surface = false;
+  f.model.scene.dofs = 2;
+  f.model.display.surface = false;
   h.frame(draw);
   CHECK(h.probe.find("Springs") == nullptr);
   CHECK(h.probe.find("Strain scale") == nullptr);
@@ -1266,31 +1270,31 @@ TEST_CASE("ui: only what applies: springs, rods, strain, wireframe") {
   CHECK(g.probe.find("strain legend") == nullptr);
   const ImGuiWindow* w = ImGui::FindWindowByName("##strain legend");
   CHECK((w == nullptr || !w->Active));
-  f.model.springs = 12;
+  f.model.scene.springs = 12;
   for (int i = 0; i < 3; ++i) g.frame(legend);
   CHECK(g.probe.find("strain legend") != nullptr);
   w = ImGui::FindWindowByName("##strain legend");
   REQUIRE(w != nullptr);
   CHECK(w->Active);
   // a cloth with its springs hidden: the surface is not strain-coloured, no legend
-  f.model.show_springs = false;
+  f.model.display.show_springs = false;
   g.probe.items.clear();
   for (int i = 0; i < 3; ++i) g.frame(legend);
   CHECK(g.probe.find("strain legend") == nullptr);
 }
 
-TEST_CASE("ui: the status line shows model.status in the scene viewport, and only then") {
+TEST_CASE("ui: the status line shows model.display.status in the scene viewport, and only then") {
   Harness h;
   Fixture f;
-  f.model.scene_viewport_x = 440.0f;
+  f.model.display.scene_viewport_x = 440.0f;
   auto status = [&] {
     ui::drawStatus(f.model, &h.probe);
     return std::vector<ui::Command>{};
   };
   h.frame(status);
   CHECK(h.probe.find("status") == nullptr);
-  f.model.status = "nosuch.json: no such file and no built-in scene of that name";
-  f.model.status_error = true;
+  f.model.display.status = "nosuch.json: no such file and no built-in scene of that name";
+  f.model.display.status_error = true;
   for (int i = 0; i < 3; ++i) h.frame(status);
   REQUIRE(h.probe.find("status") != nullptr);
   const ImGuiWindow* w = ImGui::FindWindowByName("##status");
@@ -1300,7 +1304,7 @@ TEST_CASE("ui: the status line shows model.status in the scene viewport, and onl
   CHECK(w->Pos.y + w->Size.y <= 720.0f);
   CHECK(h.text(status).find("nosuch.json: no such file") != std::string::npos);
   // the app clears it after a successful load: the line goes
-  f.model.status.clear();
+  f.model.display.status.clear();
   h.frame(status);
   h.frame(status);
   CHECK(h.probe.find("status") == nullptr);
@@ -1315,11 +1319,11 @@ TEST_CASE("ui: the help says what left-drag does in this scene") {
     ui::drawHelpOverlay(&open, m, &h.probe);
     return std::vector<ui::Command>{};
   };
-  m.planar = true;
+  m.display.planar = true;
   std::string text = h.text(help);
   CHECK(text.find("This scene is 2-D: left-drag pans the view.") != std::string::npos);
   CHECK(text.find("pan (2-D scenes)") != std::string::npos);
-  m.planar = false;
+  m.display.planar = false;
   text = h.text(help);
   CHECK(text.find("This scene is 3-D: left-drag orbits the camera") != std::string::npos);
 }
@@ -1327,8 +1331,9 @@ TEST_CASE("ui: the help says what left-drag does in this scene") {
 TEST_CASE("ui: the status line stays clear of the strain legend") {
   Harness h(800, 450);
   Fixture f;
-  f.model.scene_viewport_x = 430.0f;
-  f.model.status = "nosuch.json: no such file and no built-in scene of that name (see list)";
+  f.model.display.scene_viewport_x = 430.0f;
+  f.model.display.status =
+      "nosuch.json: no such file and no built-in scene of that name (see list)";
   auto both = [&] {
     ui::drawStrainLegend(f.model, &h.probe);
     ui::drawStatus(f.model, &h.probe);
@@ -1349,15 +1354,17 @@ TEST_CASE("ui: the status line stays clear of the strain legend") {
 TEST_CASE("ui: every x-limit line is red above 1, the dt slider's and each lane's") {
   Harness h(1280, 1600);
   Fixture f;
-  f.model.dt = 0.001;
-  f.model.dt_limit = 0.0005;  // dt = 2 x limit
+  f.model.clock.dt = 0.001;
+  f.model.measure.dt_limit = 0.0005;  // dt = 2 x limit
   for (int i = 0; i < 2; ++i) {
     ui::LaneRow row;
     row.integrator = "rk4";
     row.dt = 0.001;
-    row.dt_over_limit = i == 0 ? 2.0 : 0.5;
     row.time = f.t, row.drift = f.drift, row.distance = f.drift;
-    f.model.lanes.push_back(row);
+    f.model.lanes.rows.push_back(row);
+    ui::LaneMeasure measure;
+    measure.dt_over_limit = i == 0 ? 2.0 : 0.5;
+    f.model.measure.lanes.push_back(measure);
   }
   auto draw = f.panel(h);
   h.frame(draw);  // opened on first use: the model has two lanes
@@ -1366,7 +1373,7 @@ TEST_CASE("ui: every x-limit line is red above 1, the dt slider's and each lane'
   CHECK(h.probe.find("lane/0/limit above 1") != nullptr);
   CHECK(h.probe.find("lane/1/limit") != nullptr);
   CHECK(h.probe.find("lane/1/limit above 1") == nullptr);
-  f.model.dt_limit = 0.002;  // dt = 0.5 x limit: grey
+  f.model.measure.dt_limit = 0.002;  // dt = 0.5 x limit: grey
   h.frame(draw);
   CHECK(h.probe.find("dt limit") != nullptr);
   CHECK(h.probe.find("dt limit/above 1") == nullptr);
@@ -1375,18 +1382,18 @@ TEST_CASE("ui: every x-limit line is red above 1, the dt slider's and each lane'
 TEST_CASE("ui: the Lab section adds, branches and removes lanes and seeks the timeline") {
   Harness h(1280, 1600);
   Fixture f;
-  f.model.dt = 0.001;
+  f.model.clock.dt = 0.001;
   std::vector<float> zeros(200, 0.0f), dist = series(200, [](double x) { return 1e-6 * x; });
   for (int i = 0; i < 2; ++i) {
     ui::LaneRow row;
     row.integrator = i == 0 ? "symplectic-euler" : "explicit-euler";
     row.dt = 0.001 * (i + 1);
     row.time = f.t, row.drift = f.drift, row.distance = i == 0 ? zeros : dist;
-    f.model.lanes.push_back(row);
+    f.model.lanes.rows.push_back(row);
   }
-  f.model.history_size = 10, f.model.history_t0 = 0.0, f.model.history_t1 = 9.0;
-  f.model.history_index = 9;  // the newest kept state is the one shown
-  f.model.sim_time = 9.0;
+  f.model.lanes.history_size = 10, f.model.lanes.history_t0 = 0.0, f.model.lanes.history_t1 = 9.0;
+  f.model.lanes.history_index = 9;  // the newest kept state is the one shown
+  f.model.clock.sim_time = 9.0;
   auto draw = f.panel(h);
   h.frame(draw);  // opened on first use: the model has two lanes
   h.frame(draw);
@@ -1422,13 +1429,13 @@ TEST_CASE("ui: the Lab section adds, branches and removes lanes and seeks the ti
   h.click("Timeline", draw);
 
   CHECK(h.of<ui::SeekHistory>().empty());
-  f.model.paused = true;
+  f.model.clock.paused = true;
   h.drag("Timeline", 0.6f, 0.02f, draw);  // the rectangle holds the label on the right
   const auto seeks = h.of<ui::SeekHistory>();
   REQUIRE_FALSE(seeks.empty());
   CHECK(seeks.back().entry == 0);
   // full: no more lanes
-  f.model.max_lanes = 2;
+  f.model.lanes.max_lanes = 2;
   h.commands.clear();
   h.click("Add lane", draw);
   CHECK(h.of<ui::AddLane>().empty());
@@ -1437,7 +1444,7 @@ TEST_CASE("ui: the Lab section adds, branches and removes lanes and seeks the ti
 TEST_CASE("ui: Save map PNG under the stability map emits SaveMapPng and shows where it went") {
   Harness h(1280, 1600);
   Fixture f;
-  f.model.dt = 0.001;
+  f.model.clock.dt = 0.001;
   // the rows' spans view it: it must outlive the frames
   const std::vector<float> distance = series(200, [](double) { return 0.0; });
   for (int i = 0; i < 2; ++i) {  // two lanes: the Lab section opens on first use
@@ -1445,9 +1452,9 @@ TEST_CASE("ui: Save map PNG under the stability map emits SaveMapPng and shows w
     row.integrator = "verlet";
     row.dt = 0.001;
     row.time = f.t, row.drift = f.drift, row.distance = distance;
-    f.model.lanes.push_back(row);
+    f.model.lanes.rows.push_back(row);
   }
-  ui::StabilityMapView& map = f.model.stability;
+  ui::StabilityMapView& map = f.model.jobs.stability;
   map.integrator = "verlet";
   map.dts = {0.001, 0.002, 0.004}, map.scales = {1.0};
   map.cells = {ui::StabilityMapView::Stable, ui::StabilityMapView::Drifting,
@@ -1472,7 +1479,7 @@ TEST_CASE("ui: Save map PNG under the stability map emits SaveMapPng and shows w
 
 TEST_CASE(
     "ui: the period readout shows each lane's period, theory and error under the phase plot") {
-  ui::LaneRow row;
+  ui::LaneMeasure row;
   CHECK(ui::periodLine(row) == "period: no oscillation yet");
   row.period = 2.00711, row.crossings = 12;
   CHECK(ui::periodLine(row) == "period 2.0071 s (12 crossings)");  // no theory
@@ -1492,8 +1499,10 @@ TEST_CASE(
     lane.integrator = i == 0 ? "rk4" : "symplectic_euler";
     lane.dt = 0.001;
     lane.time = f.t, lane.drift = f.drift, lane.distance = f.drift;
-    if (i == 0) lane.period = 2.00711, lane.crossings = 12, lane.theory_period = 2.00641;
-    f.model.lanes.push_back(lane);
+    f.model.lanes.rows.push_back(lane);
+    ui::LaneMeasure measure;
+    if (i == 0) measure.period = 2.00711, measure.crossings = 12, measure.theory_period = 2.00641;
+    f.model.measure.lanes.push_back(measure);
   }
   auto draw = f.panel(h);
   h.frame(draw);
@@ -1515,7 +1524,7 @@ TEST_CASE(
   Harness h;
   Fixture f;
   f.pendulum();
-  f.model.surface = false;
+  f.model.display.surface = false;
   auto draw = f.panel(h);
   for (int i = 0; i < 3; ++i) h.frame(draw);
   h.click("Arrows", draw);
@@ -1524,15 +1533,15 @@ TEST_CASE(
 
   // the key: only with the arrows shown, inside the scene viewport, at its top right
   Harness g;
-  f.model.scene_viewport_x = 440.0f;
-  f.model.grid_spacing = 0.5;
+  f.model.display.scene_viewport_x = 440.0f;
+  f.model.display.grid_spacing = 0.5;
   auto legend = [&] {
     ui::drawMeasureLegend(f.model, &g.probe);
     return std::vector<ui::Command>{};
   };
   g.frame(legend);
   CHECK(g.probe.find("measure legend") == nullptr);
-  f.model.show_arrows = true;
+  f.model.display.show_arrows = true;
   g.frame(legend);
   const ui::ItemRect& r = g.item("measure legend");
   CHECK(r.x0 >= 440.0f);

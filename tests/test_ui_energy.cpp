@@ -160,12 +160,12 @@ TEST_CASE("energy: the bars add up to the total and to E0 through the ledger, wi
   for (int k = 0; k < 700; ++k) REQUIRE(s.stepOnce());
   ui::PanelModel pm;
   s.fillPanel(pm);
-  REQUIRE(pm.energy_bars.size() == 2u);
-  const double scale = pm.energy_scale;
+  REQUIRE(pm.plots.energy_bars.size() == 2u);
+  const double scale = pm.plots.energy_scale;
   REQUIRE(scale > 0.0);
   for (int i = 0; i < 2; ++i) {
     CAPTURE(i);
-    const ui::EnergyBars& b = pm.energy_bars[static_cast<size_t>(i)];
+    const ui::EnergyBars& b = pm.plots.energy_bars[static_cast<size_t>(i)];
     const sim::Energy e = s.lane(i).energy();
     const lab::Lane::Ledger ledger = s.lane(i).ledger();
     CHECK(b.total == e.total());
@@ -181,8 +181,8 @@ TEST_CASE("energy: the bars add up to the total and to E0 through the ledger, wi
     CHECK(b.gravitational < 0.0);  // below the origin
   }
   // rk4's own error is far below the first-order lane's
-  CHECK(std::abs(pm.energy_bars[0].error) < 1e-6 * scale);
-  CHECK(std::abs(pm.energy_bars[1].error) > 10.0 * std::abs(pm.energy_bars[0].error));
+  CHECK(std::abs(pm.plots.energy_bars[0].error) < 1e-6 * scale);
+  CHECK(std::abs(pm.plots.energy_bars[1].error) > 10.0 * std::abs(pm.plots.energy_bars[0].error));
 }
 
 TEST_CASE("energy: the panel draws the bars, hides them, and their scale grows at once") {
@@ -191,7 +191,7 @@ TEST_CASE("energy: the panel draws the bars, hides them, and their scale grows a
   for (int k = 0; k < 200; ++k) REQUIRE(s.stepOnce());
   ui::PanelModel pm;
   s.fillPanel(pm);
-  REQUIRE(pm.energy_bars.size() == 1u);
+  REQUIRE(pm.plots.energy_bars.size() == 1u);
   Imgui g;
   ui::PanelState st;
   g.frame(pm, st);
@@ -202,16 +202,16 @@ TEST_CASE("energy: the panel draws the bars, hides them, and their scale grows a
   CHECK(bars->y1 - bars->y0 > 5 * ImGui::GetTextLineHeight());  // a row per bar, elastic hidden
   REQUIRE(g.probe.find("Energy bars") != nullptr);
   // the scale holds the largest bar with room to spare, either side of zero
-  const ui::EnergyBars& b = pm.energy_bars[0];
+  const ui::EnergyBars& b = pm.plots.energy_bars[0];
   const double largest_neg = std::max({-b.gravitational, -b.total, -b.e0, 0.0});
   CHECK(st.energy_bars_negative >= largest_neg);
   CHECK(st.energy_bars_negative <= 1.2 * largest_neg * (1.0 + 1e-12) + 1e-300);
   // a larger kinetic energy: the scale grows at once; back: it shrinks slowly
   const double before = st.energy_bars_positive;
   ui::PanelModel bigger = pm;
-  bigger.energy_bars[0].kinetic = 10.0 * (before + 1.0);
+  bigger.plots.energy_bars[0].kinetic = 10.0 * (before + 1.0);
   g.frame(bigger, st);
-  CHECK(st.energy_bars_positive == doctest::Approx(1.2 * bigger.energy_bars[0].kinetic));
+  CHECK(st.energy_bars_positive == doctest::Approx(1.2 * bigger.plots.energy_bars[0].kinetic));
   const double grown = st.energy_bars_positive;
   g.frame(pm, st);
   CHECK(st.energy_bars_positive < grown);
@@ -268,7 +268,7 @@ TEST_CASE("stopwatch: counts simulated time through its buttons, holds when stop
   };
   auto reading = [&] {
     s.fillPanel(pm);
-    return pm.stopwatch;
+    return pm.measure.stopwatch;
   };
   const double dt = s.dt();
   for (int k = 0; k < 100; ++k) REQUIRE(s.stepOnce());
@@ -278,7 +278,7 @@ TEST_CASE("stopwatch: counts simulated time through its buttons, holds when stop
   for (int k = 0; k < 250; ++k) REQUIRE(s.stepOnce());
   CHECK(reading() == doctest::Approx(250 * dt).epsilon(1e-12));
   CHECK(reading() == s.time() - t0);
-  CHECK(pm.stopwatch_running);
+  CHECK(pm.measure.stopwatch_running);
   // paused: the clock and the reading hold, and it keeps running
   REQUIRE(s.apply(ui::SetPaused{true}, &msg));
   const double held = reading();
@@ -286,7 +286,7 @@ TEST_CASE("stopwatch: counts simulated time through its buttons, holds when stop
   CHECK(reading() == held);
   REQUIRE(s.apply(ui::SetPaused{false}, &msg));
   press("stopwatch/Stop");
-  CHECK_FALSE(pm.stopwatch_running);
+  CHECK_FALSE(pm.measure.stopwatch_running);
   for (int k = 0; k < 100; ++k) REQUIRE(s.stepOnce());
   CHECK(reading() == doctest::Approx(250 * dt).epsilon(1e-12));  // stopped: not counting
   press("stopwatch/Start");
@@ -295,18 +295,18 @@ TEST_CASE("stopwatch: counts simulated time through its buttons, holds when stop
   press("stopwatch/Reset");  // back to 0, still running
   for (int k = 0; k < 50; ++k) REQUIRE(s.stepOnce());
   CHECK(reading() == doctest::Approx(50 * dt).epsilon(1e-12));
-  CHECK(pm.stopwatch_running);
+  CHECK(pm.measure.stopwatch_running);
   // the panel shows it to 4 decimals
   g.frame(pm, st);
   REQUIRE(g.probe.find("stopwatch") != nullptr);
   // a seek on the timeline and the simulation's Reset set it back to 0, stopped
   REQUIRE(s.apply(ui::SeekHistory{0}, &msg));
   CHECK(reading() == 0.0);
-  CHECK_FALSE(pm.stopwatch_running);
+  CHECK_FALSE(pm.measure.stopwatch_running);
   press("stopwatch/Start");
   for (int k = 0; k < 20; ++k) REQUIRE(s.stepOnce());
   CHECK(reading() > 0.0);
   REQUIRE(s.apply(ui::Reset{}, &msg));
   CHECK(reading() == 0.0);
-  CHECK_FALSE(pm.stopwatch_running);
+  CHECK_FALSE(pm.measure.stopwatch_running);
 }

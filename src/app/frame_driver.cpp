@@ -143,7 +143,7 @@ void FrameDriver::followSession(Session::Outcome o, const std::string& why) {
     case O::Applied:
       return;
     case O::Saved:
-      return showStatus("saved " + session_.lastSaved(), false);
+      return showStatus("saved " + session_.scene().lastSaved(), false);
     case O::Loaded:
       status_.clear();  // an old load error must not outlive a successful load
       views_.clearTrails();
@@ -222,36 +222,34 @@ ui::PanelModel FrameDriver::panelModel(const StepPolicy& policy) const {
   ui::PanelModel pm;
   session_.fillPanel(pm);
   if (!options_.hide_frame_times) {
-    pm.steps_per_second = policy.stepsPerSecond();
-    pm.realtime_percent = policy.realtimePercent();
-    pm.frame_ms_sim = times_.sim;
-    pm.frame_ms_render = times_.render;
-    pm.frame_ms_present = times_.present;
+    pm.frame.steps_per_second = policy.stepsPerSecond();
+    pm.frame.realtime_percent = policy.realtimePercent();
+    pm.frame.ms_sim = times_.sim;
+    pm.frame.ms_render = times_.render;
+    pm.frame.ms_present = times_.present;
   }
-  fillDisplay(pm);
-  pm.equilibrium_note = show_equilibrium_ ? equilibrium_note_ : std::string();
-  if (const auto box = mouse_.selectionBox()) pm.selection_box.assign(box->begin(), box->end());
-  pm.clock_locked = policy.locked() && !options_.hide_frame_times;
+  pm.frame.clock_locked = policy.locked() && !options_.hide_frame_times;
+  pm.frame.clip = options_.hide_frame_times;
+  fillDisplay(pm.display);
   return pm;
 }
 
-void FrameDriver::fillDisplay(ui::PanelModel& pm) const {
+void FrameDriver::fillDisplay(ui::DisplayView& v) const {
   for (const ui::DisplayFlagRow& row : ui::displayFlags())
-    pm.*row.shown = flagSlot(row.flag).get(*this);
-  pm.scene_viewport_x = static_cast<float>(draw_.viewport_x);
-  pm.surface = !session_.built().triangles.empty();
-  pm.planar = camera_.planar;
+    v.*row.shown = flagSlot(row.flag).get(*this);
+  v.equilibrium_note = show_equilibrium_ ? equilibrium_note_ : std::string();
+  if (const auto box = mouse_.selectionBox()) v.selection_box.assign(box->begin(), box->end());
+  v.scene_viewport_x = static_cast<float>(draw_.viewport_x);
+  v.surface = !session_.built().triangles.empty();
+  v.planar = camera_.planar;
   const bool statusLive = ImGui::GetCurrentContext() && ImGui::GetTime() < status_until_;
-  pm.status = statusLive ? status_ : std::string();
-  pm.status_error = status_error_;
-  pm.strain_scale = draw_.strain_scale;
-  pm.grid_spacing = draw_.show_grid ? grid_spacing_ : 0.0f;
-  pm.arrow_velocity_scale = session_.arrowScales().velocity;
-  pm.arrow_acceleration_scale = session_.arrowScales().acceleration;
-  pm.recording = recording_;
-  pm.recording_label = recording_label_;
-  pm.clip_size = clip_size_;
-  pm.clip = options_.hide_frame_times;
+  v.status = statusLive ? status_ : std::string();
+  v.status_error = status_error_;
+  v.strain_scale = draw_.strain_scale;
+  v.grid_spacing = draw_.show_grid ? grid_spacing_ : 0.0f;
+  v.recording = recording_;
+  v.recording_label = recording_label_;
+  v.clip_size = clip_size_;
 }
 
 std::string FrameDriver::captionText() const {
@@ -459,8 +457,9 @@ void FrameDriver::drawLanes(const render::SceneView& primary, const render::Came
 void FrameDriver::drawEquilibrium(const render::Camera& cam, const render::DrawOptions& options,
                                   int width, int height) {
   if (!show_equilibrium_) return;
-  const lab::Equilibrium& e = session_.equilibrium();  // found when first asked after a change
-  equilibrium_note_ = e.why;                           // the panel's, a frame later
+  const lab::Equilibrium& e =
+      session_.measurements().equilibrium();  // found when first asked after a change
+  equilibrium_note_ = e.why;                  // the panel's, a frame later
   if (!e.state) return;
   equilibrium_view_.shown_state = &*e.state;
   const render::SceneView& view = equilibrium_view_.build(session_, false);

@@ -135,7 +135,7 @@ class FrameDriver {
   };
   static const FlagSlot& flagSlot(ui::DisplayFlag flag);
   ui::PanelModel panelModel(const StepPolicy& policy) const;
-  void fillDisplay(ui::PanelModel& pm) const;
+  void fillDisplay(ui::DisplayView& v) const;
   std::vector<ui::Command> layOutUi(const StepPolicy& policy, int width, int height);
   void drawOverlays(const ui::PanelModel& pm, std::vector<ui::Command>& cmds);
   void updateCamera(const render::SceneView& view, int width, int height);
@@ -151,7 +151,7 @@ class FrameDriver {
   ui::RulerView rulerView() const;
 
  private:
-  // The static equilibrium as a grey ghost over lane 0 (Session::equilibrium), when shown.
+  // The static equilibrium as a grey ghost over lane 0 (Measurements::equilibrium), when shown.
   void drawEquilibrium(const render::Camera& cam, const render::DrawOptions& options, int width,
                        int height);
 

@@ -48,7 +48,9 @@ constexpr KeyAction kKeyActions[] = {
      [](FrameDriver& d, bool, Out& o) { scaleTime(d, o, 0.5); }},
     {"Ctrl+P", GLFW_KEY_P, true, [](FrameDriver&, bool, Out& o) { o.push_back(ui::Screenshot{}); }},
     {"E", GLFW_KEY_E, false,
-     [](FrameDriver& d, bool, Out& o) { o.push_back(ui::SetEditMode{!d.session().editing()}); }},
+     [](FrameDriver& d, bool, Out& o) {
+       o.push_back(ui::SetEditMode{!d.session().editor().editing()});
+     }},
     {"Ctrl+Z / Ctrl+Shift+Z", GLFW_KEY_Z, true,
      [](FrameDriver&, bool shift, Out& o) {
        o.push_back(shift ? ui::Command(ui::Redo{}) : ui::Command(ui::Undo{}));

@@ -164,11 +164,11 @@ bool LabJobs::saveMap(const std::string& path, std::string* error) {
   return ok;
 }
 
-void LabJobs::fill(ui::PanelModel& pm) const {
+void LabJobs::fill(ui::JobsView& v) const {
   std::lock_guard lock(mutex_);
-  pm.stability = map_;
-  pm.orders = orders_;
-  pm.orders_running = orders_running_;
+  v.stability = map_;
+  v.orders = orders_;
+  v.orders_running = orders_running_;
 }
 
 }  // namespace app

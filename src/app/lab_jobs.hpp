@@ -43,8 +43,8 @@ class LabJobs {
   // Either way the panel says what happened under the map.
   bool saveMap(const std::string& path, std::string* error);
   std::string mapIntegrator() const;  // the integrator of the map, or empty
-  // Copies the map and the orders into the panel model.
-  void fill(ui::PanelModel& pm) const;
+  // The panel's view of the map and the orders.
+  void fill(ui::JobsView& v) const;
 
   // The map's grid: kMapColumns values of dt, kMapRows of stiffness scale (1 for a pendulum),
   // each run for kMapSeconds of simulated time (or the scene's duration if shorter), or for

@@ -1,10 +1,14 @@
 #include "app/loaded_scene.hpp"
 
 #include <cmath>
+#include <filesystem>
 
 #include "scene/catalog.hpp"
 #include "scene/load.hpp"
+#include "scene/save.hpp"
+#include "sim/registry.hpp"
 #include "sim/spectrum.hpp"
+#include "ui/panel.hpp"
 
 namespace app {
 
@@ -38,11 +42,43 @@ double LoadedScene::omegaAt(const sim::System& system, const sim::State& s) cons
   return std::isfinite(omega) ? omega : 0.0;  // a diverged state has no limit to show
 }
 
+std::optional<double> LoadedScene::dtLimit(sim::Method m) const {
+  return sim::dtLimit(m, omegaMax());
+}
+
 scene::SceneDef LoadedScene::currentDef(sim::Method method, double dt) const {
   scene::SceneDef d = scene::withParameters(def_, *built_);
   d.integrator = method;
   d.dt = dt;
   return d;
+}
+
+scene::SceneDef LoadedScene::savedDef(sim::Method method, double dt) const {
+  return scene::withSystem(currentDef(method, dt), built(), built().state);
+}
+
+std::string LoadedScene::savePath() const {
+  const std::string stem = path_.empty() ? arg_ : std::filesystem::path(path_).stem().string();
+  return (stem.empty() ? std::string("scene") : stem) + "-edited.json";
+}
+
+bool LoadedScene::save(const scene::SceneDef& def, const std::string& path, std::string& why) {
+  const std::string to = path.empty() ? savePath() : path;
+  if (!scene::saveScene(def, to, &why)) return false;
+  last_saved_ = to;
+  return true;
+}
+
+void LoadedScene::fill(ui::SceneInfo& v) const {
+  v.builtin_scenes = scene::builtinNames();
+  v.name = name_;
+  v.path = path_;
+  v.save_default = savePath();
+  const sim::Counts counts = built().counts();
+  v.particles = counts.particles;
+  v.springs = counts.springs;
+  v.links = counts.links;
+  v.dofs = built().dofs();
 }
 
 }  // namespace app

@@ -1,14 +1,20 @@
-// The scene the window runs (docs/architecture.md#the-session-and-commands): its definition, its
-// built System with the initial state, the System as loaded (Reset with events restores its
-// parameters) and omega_max at load, from which the current one follows the parameters, and the
-// local frequency of a moving state (the panel's limit lines).
+// The scene the window runs (docs/architecture.md#the-session-and-commands), the Session's owner of
+// loading and saving: its definition, its built System with the initial state, the System as
+// loaded (Reset with events restores its parameters) and omega_max at load, from which the current
+// one follows the parameters, the local frequency of a moving state (the panel's limit lines), Save
+// as, and the panel's Scene section (fill).
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "scene/build.hpp"
 #include "scene/scene_def.hpp"
+
+namespace ui {
+struct SceneInfo;
+}
 
 namespace app {
 
@@ -41,8 +47,22 @@ class LoadedScene {
   // The same on a parameter lane's copy of the system (lab::LaneGroup), whose own frequencies
   // follow its set-up: exact where that is cheap, else omegaMax() scaled by its parameters.
   double omegaAt(const sim::System& system, const sim::State& s) const;
+  // A step limit at omegaMax(): 0 for euler, nothing for the implicit ones (sim::dtLimit).
+  std::optional<double> dtLimit(sim::Method m) const;
   // The definition with the parameters as they are now, and this integrator and dt.
   scene::SceneDef currentDef(sim::Method method, double dt) const;
+
+  // --- Save as (docs/scenes.md#saved-scenes)
+  // The scene as Save as writes it: the initial state and the parameters as they are now.
+  scene::SceneDef savedDef(sim::Method method, double dt) const;
+  // Where Save as writes with no path given: "SCENE-edited.json" in the current folder.
+  std::string savePath() const;
+  // `def` as a scene file at `path` (empty: savePath()); false with `why`.
+  bool save(const scene::SceneDef& def, const std::string& path, std::string& why);
+  const std::string& lastSaved() const { return last_saved_; }  // the path of the last save
+
+  // The panel's Scene section: the built-in scenes, this one's name, file and counts.
+  void fill(ui::SceneInfo& v) const;
 
  private:
   scene::SceneDef def_;
@@ -50,6 +70,7 @@ class LoadedScene {
   std::unique_ptr<sim::System> loaded_;  // the parameters at load
   double omega0_ = 0.0;                  // rad/s, omega_max at load
   std::string name_, path_, arg_;
+  std::string last_saved_;
 };
 
 }  // namespace app

@@ -141,7 +141,7 @@ void MouseControl::press(Button b, bool ctrl, bool shift, double x, double y, do
   x_ = x, y_ = y;
   if (uiCapture) return;  // the panel has it
   if (b == Button::Left && startRulerDrag(x, y)) return;
-  if (b == Button::Left && !ctrl && session_.editing()) return editPress(shift, x, y);
+  if (b == Button::Left && !ctrl && session_.editor().editing()) return editPress(shift, x, y);
   // paused, the grab spring could not move anything: a drag on a body places it
   if (b == Button::Left && !shift && session_.paused() && startPlacing(x, y)) return;
   if (b == Button::Left && ctrl) {

@@ -30,33 +30,6 @@ void PlotHistory::clear(int lanes) {
 
 void PlotHistory::mark(float t) {
   if (marks_.empty() || marks_.back() != t) marks_.push_back(t);
-  restartPeriods();
-}
-
-void PlotHistory::restartPeriods() {
-  for (LaneSeries& s : lanes_) s.period = LanePeriod{};
-}
-
-void PlotHistory::pushPeriod(int i, const sim::System& system, const sim::State& s, int j) {
-  if (j < 0 || j >= s.x.size()) return;
-  LanePeriod& p = lanes_[static_cast<std::size_t>(i)].period;
-  if (!p.started) {
-    // the theory of the motion from here: the lane's own amplitude, before its integrator's error
-    // has changed it (a copy only where there is a theory: a system of one or two bodies)
-    p.started = true;
-    if (lab::theoryPeriod(system, s)) p.from = s;
-  }
-  p.meter.push(s.t, s.x[j]);
-}
-
-std::optional<lab::PeriodReading> PlotHistory::period(int i) const {
-  return lanes_[static_cast<std::size_t>(i)].period.meter.reading();
-}
-
-std::optional<double> PlotHistory::theoryPeriod(int i, const sim::System& system) const {
-  const LanePeriod& p = lanes_[static_cast<std::size_t>(i)].period;
-  // on the system as it is now: a dashpot or a grab since then leaves no theory
-  return p.from ? lab::theoryPeriod(system, *p.from) : std::nullopt;
 }
 
 void PlotHistory::pushPrimary(float t, const sim::Energy& e, float drift, const float* phase) {

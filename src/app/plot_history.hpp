@@ -2,20 +2,15 @@
 // lane's drift, distance from lane 0 and ledger residual, and the marks of the conservative
 // changes; each the last kSamples samples (one per rendered frame that moved). A seek on the
 // timeline shows them up to its time (showUpTo) and keeps the rest, so a scrub forward shows them
-// again; stepping on from there drops them (rollBackTo). It also keeps each lane's period meter
-// on the phase coordinate (docs/lab.md#period), started afresh by a seek, a conservative change,
-// another phase coordinate or a restart.
+// again; stepping on from there drops them (rollBackTo). Part of the Timeline (app/timeline.hpp).
 #pragma once
 
 #include <cstddef>
 #include <deque>
 #include <limits>
-#include <optional>
 #include <vector>
 
-#include "lab/period.hpp"
 #include "sim/energy.hpp"
-#include "sim/system.hpp"
 
 namespace app {
 
@@ -23,40 +18,24 @@ class PlotHistory {
  public:
   static constexpr std::size_t kSamples = 600;  // 10 s at 60 frames/s
 
-  // A lane's period readout: its meter, and the state its theory is of (the first sampled since
-  // the meter started, when the system then had a theory).
-  struct LanePeriod {
-    lab::PeriodMeter meter;
-    std::optional<sim::State> from;
-    bool started = false;
-  };
   struct LaneSeries {
     std::vector<float> t, drift, distance, residual;
-    LanePeriod period;
   };
 
   // Empty series for `lanes` lanes, no marks.
   void clear(int lanes);
   void addLane() { lanes_.emplace_back(); }
   void removeLane(int i) { lanes_.erase(lanes_.begin() + i); }
-  // Another phase coordinate: its plot and the period meters start afresh.
-  void clearPhase() { phase_q_.clear(), phase_v_.clear(), restartPeriods(); }
-  // A conservative change at time t (s): a mark on the plots (once per time); the periods start
-  // afresh (the motion changed).
+  // Another phase coordinate: its plot starts afresh.
+  void clearPhase() { phase_q_.clear(), phase_v_.clear(); }
+  // A conservative change at time t (s): a mark on the plots (once per time).
   void mark(float t);
   // Lane 0's sample at time t (s): its energy (J), |drift|, and the phase coordinate's value and
   // rate when there is one.
   void pushPrimary(float t, const sim::Energy& e, float drift, const float* phase);
   void pushLane(int i, float t, float drift, float distance, float residual);
-  // Lane i's state s on `system`: its coordinate j into the lane's period meter.
-  void pushPeriod(int i, const sim::System& system, const sim::State& s, int j);
-  // Lane i's period (nothing until two crossings) and its theory on `system` (nothing where the
-  // system has none; docs/lab.md#period).
-  std::optional<lab::PeriodReading> period(int i) const;
-  std::optional<double> theoryPeriod(int i, const sim::System& system) const;
-  // Shows the samples up to time t (s) only, keeping those after it: a seek. The periods start
-  // afresh.
-  void showUpTo(double t) { shown_up_to_ = t, restartPeriods(); }
+  // Shows the samples up to time t (s) only, keeping those after it: a seek.
+  void showUpTo(double t) { shown_up_to_ = t; }
   bool seeking() const { return shown_up_to_ != kEverySample; }
   // Drops the samples after time t (s) and shows every sample again: stepping on from there.
   void rollBackTo(double t);
@@ -77,7 +56,6 @@ class PlotHistory {
   const LaneSeries& lane(int i) const { return lanes_[static_cast<std::size_t>(i)]; }
 
  private:
-  void restartPeriods();
   std::vector<float> t_, kinetic_, potential_, total_, drift_, phase_q_, phase_v_;
   std::vector<float> marks_;  // s, times of the conservative changes within the history
   std::deque<LaneSeries> lanes_;

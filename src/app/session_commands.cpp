@@ -1,7 +1,9 @@
-// Session::apply (docs/architecture.md#the-session-and-commands): each command the Session owns is
+// Session::apply (docs/architecture.md#the-session-and-commands): each of the Session's commands is
 // validated (range, applicability of the integrator or the parameter, lane index) and applied
-// between steps, or rejected with a one-line reason that the window shows. Edit mode's commands are
-// session_edit.cpp's.
+// between steps by its owner, or rejected with a one-line reason that the window shows. The clock's
+// go to the Timeline's applier and the stopwatch's to the Measurements', whole; the scene's, the
+// physics', the lanes' and the jobs' cross owners and are applied here. Edit mode's are the
+// Editor's (editor.cpp).
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -9,18 +11,10 @@
 
 #include "app/session.hpp"
 #include "scene/load.hpp"
-#include "scene/save.hpp"
 
 namespace app {
 
 namespace {
-// "what: out of range" / "what: not a finite number", or empty when lo <= v <= hi
-std::string rangeError(double v, double lo, double hi, const std::string& what) {
-  if (!std::isfinite(v)) return what + ": not a finite number";
-  if (v < lo || v > hi) return what + ": out of range";
-  return {};
-}
-
 // a parameter's name in messages: its label in lower case ("stiffness scale")
 std::string nameOf(const sim::ParameterInfo& row) {
   std::string name(row.label);
@@ -34,53 +28,29 @@ const sim::ParameterInfo* rowOf(int id) {
 }
 }  // namespace
 
-bool Session::checkDt(double dt, std::string& why) {
-  why = rangeError(dt, ui::Limits::kDtMin, ui::Limits::kDtMax, "dt");
-  return why.empty();
-}
-
-// One overload per ui::SessionCommand, and no catch-all (ui::kAppliesExactly, asserted in apply).
-struct Session::Applier {
+// One overload per ui::SessionCommand, and no catch-all (ui::kAppliesExactly, asserted in apply):
+// the clock's and the stopwatch's are its owners' appliers' overloads, taken over whole.
+struct Session::Applier : Timeline::Applier, Measurements::Applier {
+  using Timeline::Applier::operator();
+  using Measurements::Applier::operator();
   Session& s;
   std::string& why;
   using L = ui::Limits;
 
-  Outcome done(bool applied) const { return applied ? Outcome::Applied : Outcome::Rejected; }
   Outcome reject(std::string reason) const {
     why = std::move(reason);
     return Outcome::Rejected;
   }
 
-  // --- the clock
-  Outcome operator()(const ui::SetIntegrator& c) const {
-    const auto lookup = s.built().lookupIntegrator(c.name);
-    if (!lookup.method) return reject(lookup.error);
-    const auto lanes = s.lanes_.select(c.lane);
-    if (!lanes) return reject(lanes.problem());
-    for (lab::Lane* lane : *lanes) lane->setMethod(*lookup.method);
-    return Outcome::Applied;
-  }
-  Outcome operator()(const ui::SetDt& c) const {
-    if (!checkDt(c.dt, why)) return Outcome::Rejected;
-    const auto lanes = s.lanes_.select(c.lane);
-    if (!lanes) return reject(lanes.problem());
-    s.lanes_.setDt(*lanes, c.dt);
-    return Outcome::Applied;
-  }
-  Outcome operator()(const ui::SetTimeScale& c) const {
-    why = rangeError(c.scale, L::kTimeScaleMin, L::kTimeScaleMax, "time scale");
-    if (!why.empty()) return Outcome::Rejected;
-    s.time_scale_ = c.scale;
-    return Outcome::Applied;
-  }
+  // --- pause and step
   Outcome operator()(const ui::SetPaused& c) const {
-    if (!c.paused) s.editing_ = false;  // running again leaves edit mode
-    s.paused_ = c.paused;
+    if (!c.paused) s.editor_.leave();  // running again leaves edit mode
+    s.setPaused(c.paused);
     return Outcome::Applied;
   }
   Outcome operator()(const ui::Step& c) const {
     if (c.count < 1 || c.count > L::kStepCountMax) return reject("step count: out of range");
-    s.paused_ = true;
+    s.setPaused(true);
     for (int i = 0; i < c.count; ++i)
       if (!s.stepOnce()) break;
     return Outcome::Applied;
@@ -92,8 +62,8 @@ struct Session::Applier {
     return Outcome::Restarted;
   }
   Outcome operator()(const ui::Rewind&) const {
-    if (!s.canRewind()) return reject("rewind: no divergence to go back from");
-    s.rewind();
+    if (!s.timeline_.canRewind()) return reject("rewind: no divergence to go back from");
+    s.seek(s.timeline_.rewindEntry());
     return Outcome::Restarted;
   }
   Outcome operator()(const ui::LoadBuiltin& c) const { return load(c.name); }
@@ -143,7 +113,7 @@ struct Session::Applier {
   Outcome setParameter(const sim::ParameterInfo& row, double value, const sim::Vec3& v) const {
     if (auto bad = s.scene_.built().setParameter(row.parameter, value, v))
       return reject(nameOf(row) + ": " + *bad);
-    s.lanes_.followScene();  // a parameter lane's copy takes it unless it sets it itself
+    s.timeline_.followScene();  // a parameter lane's copy takes it unless it sets it itself
     if (row.conservative) s.reanchor();
     return Outcome::Applied;
   }
@@ -155,48 +125,34 @@ struct Session::Applier {
     return Outcome::Applied;
   }
   Outcome operator()(const ui::SetPhaseCoordinate& c) const {
-    if (c.coordinate < 0 || c.coordinate >= static_cast<int>(s.state().x.size()))
-      return reject("phase coordinate: out of range");
-    s.phase_coordinate_ = c.coordinate;
-    s.plots_.clearPhase();
+    if (!s.timeline_.setPhaseCoordinate(c.coordinate, why)) return Outcome::Rejected;
+    s.measure_.restartPeriods();
     return Outcome::Applied;
   }
 
   // --- the lab: lanes, the timeline, background jobs
   Outcome operator()(const ui::AddLane& c) const {  // from lane 0: every lane from one state
-    return done(s.addLane(0, c.integrator, c.dt, c.setup, why));
+    return appliedIf(s.addLane(0, c.integrator, c.dt, c.setup, why));
   }
   Outcome operator()(const ui::BranchLane& c) const {
-    return done(s.addLane(c.lane, c.integrator, c.dt, c.setup, why));
+    return appliedIf(s.addLane(c.lane, c.integrator, c.dt, c.setup, why));
   }
   Outcome operator()(const ui::RemoveLane& c) const {
-    if (auto bad = s.lanes_.remove(c.lane)) return reject(*bad);
-    s.plots_.removeLane(c.lane);
+    if (!s.timeline_.removeLane(c.lane, why)) return Outcome::Rejected;
+    s.measure_.removeLane(c.lane);
     return Outcome::Applied;
   }
   Outcome operator()(const ui::SeekHistory& c) const {
-    if (c.entry < 0 || static_cast<size_t>(c.entry) >= s.history_.size())
+    if (c.entry < 0 || static_cast<size_t>(c.entry) >= s.timeline_.history().size())
       return reject("timeline: no such state");
     s.seek(c.entry);
-    return Outcome::Applied;
-  }
-  Outcome operator()(const ui::StartStopwatch&) const {
-    s.stopwatch_.start(s.time());
-    return Outcome::Applied;
-  }
-  Outcome operator()(const ui::StopStopwatch&) const {
-    s.stopwatch_.stop(s.time());
-    return Outcome::Applied;
-  }
-  Outcome operator()(const ui::ResetStopwatch&) const {
-    s.stopwatch_.zero(s.time());
     return Outcome::Applied;
   }
   Outcome operator()(const ui::RunStabilityMap&) const {
     const double scale = s.stiffnessScale();
     // the map centres on the larger of the load-time limit and lane 0's now (a pendulum
     // released at rest stiffens as it moves)
-    const double omega = std::max(s.omegaMax(), s.laneOmega(0));
+    const double omega = std::max(s.scene_.omegaMax(), s.measure_.laneOmega(0));
     const auto limit = sim::dtLimit(s.method(), omega / std::sqrt(scale));
     s.jobs_.startMap({s.currentDef(), s.method(), s.dt(), scale,
                       limit && std::isfinite(*limit) ? *limit : 0.0, omega,
@@ -208,12 +164,10 @@ struct Session::Applier {
     return Outcome::Applied;
   }
   Outcome operator()(const ui::SaveMapPng& c) const {
-    return done(s.jobs_.saveMap(c.path.empty() ? s.mapPngPath() : c.path, &why));
+    return appliedIf(s.jobs_.saveMap(c.path.empty() ? s.mapPngPath() : c.path, &why));
   }
   Outcome operator()(const ui::SaveScene& c) const {
-    const std::string path = c.path.empty() ? s.savePath() : c.path;
-    if (auto bad = scene::saveScene(s.savedDef(), path)) return reject(*bad);
-    s.last_saved_ = path;
+    if (!s.scene_.save(s.savedDef(), c.path, why)) return Outcome::Rejected;
     return Outcome::Saved;
   }
   Outcome operator()(const ui::MeasureOrder&) const {
@@ -235,26 +189,25 @@ std::string Session::mapPngPath() const {
   return (folder / name).string();
 }
 
-std::string Session::savePath() const {
-  const std::string& file = scene_.path();
-  const std::string stem = file.empty() ? sceneArg() : std::filesystem::path(file).stem().string();
-  return (stem.empty() ? std::string("scene") : stem) + "-edited.json";
-}
-
-scene::SceneDef Session::savedDef() const {
-  return scene::withSystem(currentDef(), built(), built().state);
-}
-
-bool Session::answer(Outcome o, std::string& why, std::string* message, Outcome* outcome) {
+namespace {
+// apply's answer: true unless rejected; the reason into `message`, the outcome into `outcome`
+bool answer(Outcome o, std::string& why, std::string* message, Outcome* outcome) {
   if (outcome) *outcome = o;
   if (o == Outcome::Rejected && message) *message = std::move(why);
   return o != Outcome::Rejected;
 }
+}  // namespace
 
 bool Session::apply(const ui::SessionCommand& c, std::string* message, Outcome* outcome) {
   static_assert(ui::kAppliesExactly<Applier, ui::SessionCommand>);
   std::string why;
-  return answer(std::visit(Applier{*this, why}, c), why, message, outcome);
+  const Applier applier{{timeline_, why}, {measure_, time()}, *this, why};
+  return answer(std::visit(applier, c), why, message, outcome);
+}
+
+bool Session::apply(const ui::EditCommand& c, std::string* message, Outcome* outcome) {
+  std::string why;
+  return answer(editor_.apply(c, *this, why), why, message, outcome);
 }
 
 }  // namespace app

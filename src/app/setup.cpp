@@ -23,9 +23,9 @@ std::optional<std::string> applyLanes(Session& s, const std::string& text,
   std::vector<lab::LaneSpec> specs;
   if (auto bad = lab::parseLaneSpecs(text, s.built().kind(), specs))
     return prefix + ": --lanes: " + *bad;
-  if (specs.size() > static_cast<size_t>(Session::kMaxLanes))
+  if (specs.size() > static_cast<size_t>(Timeline::kMaxLanes))
     return prefix + ": --lanes: " + std::to_string(specs.size()) + " lanes; at most " +
-           std::to_string(Session::kMaxLanes) + " on screen";
+           std::to_string(Timeline::kMaxLanes) + " on screen";
   const double dt0 = s.dt();
   std::string error;
   for (size_t i = 0; i < specs.size(); ++i) {

@@ -150,8 +150,8 @@ ViewBuilder::Culprits ViewBuilder::fillFlagsAndRadii(const Session& s) {
   const int grabbed = s.grabbed();
   if (grabbed >= 0) flags_[pointOfBody(s, grabbed)] |= render::kPointGrabbed;
   // edit mode's selection looks held: the bodies the Edit section's fields and keys act on
-  if (s.editing())
-    for (const int body : s.selection())
+  if (s.editor().editing())
+    for (const int body : s.editor().selection())
       if (const int p = pointOfBody(s, body); p >= 0 && p < static_cast<int>(flags_.size()))
         flags_[size_t(p)] |= render::kPointGrabbed;
   Culprits culprit;
@@ -250,12 +250,12 @@ void ViewBuilder::fillGrabLine(const Session& s) {
                 pos_[3 * p + 2]};
 }
 
-// The traced body's velocity and acceleration in this builder's lane (Session::tracedMotion), from
-// its drawn point, to the session's fixed scales.
+// The traced body's velocity and acceleration in this builder's lane (Measurements::tracedMotion),
+// from its drawn point, to the session's fixed scales.
 void ViewBuilder::fillArrows(const Session& s) {
   arrows_.clear();
-  const BodyMotion m = s.tracedMotion(lane);
-  const int p = m.valid ? pointOfBody(s, s.tracedBody()) : -1;
+  const BodyMotion m = s.measurements().tracedMotion(lane);
+  const int p = m.valid ? pointOfBody(s, s.measurements().tracedBody()) : -1;
   if (p < 0 || 3 * p + 2 >= static_cast<int>(pos_.size())) return;
   auto add = [&](const sim::Vec3& v, double scale, render::ArrowKind kind) {
     render::Arrow a;
@@ -266,9 +266,10 @@ void ViewBuilder::fillArrows(const Session& s) {
     }
     arrows_.push_back(a);
   };
-  add(m.velocity, s.arrowScales().velocity, render::ArrowKind::Velocity);
+  add(m.velocity, s.measurements().arrowScales().velocity, render::ArrowKind::Velocity);
   if (m.has_acceleration)
-    add(m.acceleration, s.arrowScales().acceleration, render::ArrowKind::Acceleration);
+    add(m.acceleration, s.measurements().arrowScales().acceleration,
+        render::ArrowKind::Acceleration);
 }
 
 // The wind's streaks (app/wind_streaks.hpp) where the wind acts: a system with drag and wind.
@@ -294,7 +295,8 @@ const render::SceneView& ViewBuilder::build(const Session& s, bool trails) {
   fillWind(s);
   fillGrabLine(s);
   fillArrows(s);
-  if (s.restores() != restores_) fresh_scene_ = true, restores_ = s.restores();
+  if (s.timeline().restores() != restores_)
+    fresh_scene_ = true, restores_ = s.timeline().restores();
   updateAutoStrainScale(fresh_scene_);
   fresh_scene_ = false;
   view_.positions = pos_;

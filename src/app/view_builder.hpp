@@ -101,7 +101,7 @@ class ViewBuilder {
   float smoothed_strain_ = 0.0f;   // the percentile, smoothed over builds
   float auto_strain_scale_ = kMinStrainScale;
   bool fresh_scene_ = true;  // the next build starts the smoothing afresh
-  long long restores_ = -1;  // Session::restores() at the last build: a jump starts it afresh
+  long long restores_ = -1;  // Timeline::restores() at the last build: a jump starts it afresh
   Eigen::VectorXd tmp_;
   render::SceneView view_;
   // SceneView::grab_line

@@ -43,7 +43,7 @@ struct Reload {};    // the scene file again
 struct SaveScene {   // the system as it starts now, with the current parameters, as a scene file
   std::string path;  // empty: "SCENE-edited.json" in the current folder
 };
-// --- the physics: a row of the parameter table (PanelModel::parameters names it by `id`)
+// --- the physics: a row of the parameter table (PhysicsView::parameters names it by `id`)
 struct SetParameter {
   int id = 0;
   double value = 0.0;
@@ -63,7 +63,7 @@ struct SetStrainScale {
   double scale = 0.05;  // strain at full colour; fixes the scale
 };
 // What SetDisplayFlag turns on or off: each has its row in displayFlags() (ui/panel.hpp: its name,
-// label, tooltip and PanelModel field) and its place in the frame driver (FrameDriver::flagSlot).
+// label, tooltip and DisplayView field) and its place in the frame driver (FrameDriver::flagSlot).
 enum class DisplayFlag {
   StrainAuto,    // the strain scale follows the scene's strains
   Wireframe,     // a cloth as lines instead of shaded triangles
@@ -176,15 +176,15 @@ struct Redo {};
 // The commands by owner, each applied by one visitor with exactly one overload per alternative and
 // no catch-all (docs/architecture.md#the-session-and-commands), so that a command added here
 // without its handler does not compile:
-// the Session's (Session::Applier, app/session_commands.cpp): the clock, the scene, the physics,
-// the lab and the stopwatch
+// the Session's (Session::Applier, app/session_commands.cpp): the clock (its Timeline's applier's),
+// the scene, the physics, the lab and the stopwatch (its Measurements' applier's)
 using SessionCommand =
     std::variant<SetIntegrator, SetDt, SetTimeScale, SetPaused, Step, Reset, Rewind, LoadBuiltin,
                  LoadFile, Reload, SaveScene, SetParameter, SetVectorParameter, SetGrabStiffness,
                  SetPhaseCoordinate, AddLane, RemoveLane, BranchLane, SeekHistory, RunStabilityMap,
                  CancelStabilityMap, MeasureOrder, SaveMapPng, StartStopwatch, StopStopwatch,
                  ResetStopwatch>;
-// edit mode's, also the Session's (Session::EditApplier, app/session_edit.cpp)
+// edit mode's, through the Session (Editor::Applier, app/editor.cpp)
 using EditCommand = std::variant<SetEditMode, EditAddParticle, EditPlaceTool, SetEditTool,
                                  EditAddSpring, EditMoveBody, EditSelect, EditSelectMany,
                                  EditTogglePin, EditDelete, EditSetMass, EditSetSpring, EditSetLink,

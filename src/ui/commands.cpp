@@ -199,7 +199,7 @@ std::optional<Command> clampCommand(Command c) {
 
 std::span<const DisplayFlagRow> displayFlags() {
   using F = DisplayFlag;
-  using M = PanelModel;
+  using M = DisplayView;
   static constexpr DisplayFlagRow kRows[] = {
       {F::StrainAuto, "strain_auto", "Auto strain scale",
        "The scale follows the strains the scene actually reaches, so that the colours show where "

@@ -167,8 +167,8 @@ void editSection(const PanelModel& m, PanelState& st, std::vector<Command>& out)
 namespace ui {
 
 void drawSelectionBox(const PanelModel& m) {
-  if (m.selection_box.size() != 4) return;
-  const auto& b = m.selection_box;
+  if (m.display.selection_box.size() != 4) return;
+  const auto& b = m.display.selection_box;
   const ImVec2 a(static_cast<float>(std::min(b[0], b[2])),
                  static_cast<float>(std::min(b[1], b[3])));
   const ImVec2 c(static_cast<float>(std::max(b[0], b[2])),

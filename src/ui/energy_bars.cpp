@@ -44,7 +44,7 @@ constexpr Row kRows[] = {
 constexpr int kTotalRow = 3, kElasticRow = 2;
 
 bool rowShown(const PanelModel& m, int row) {
-  return row != kElasticRow || m.springs > 0;  // a pendulum's rods store no elastic energy
+  return row != kElasticRow || m.scene.springs > 0;  // a pendulum's rods store no elastic energy
 }
 
 double settle(double scale, double needed) {
@@ -55,15 +55,15 @@ double settle(double scale, double needed) {
 // The scales either side of zero (J) for this frame, kept in PanelState between frames.
 void updateScale(const PanelModel& m, PanelState& st) {
   double pos = 0.0, neg = 0.0;
-  for (const EnergyBars& b : m.energy_bars) {
+  for (const EnergyBars& b : m.plots.energy_bars) {
     for (const Row& r : kRows) {
       const double v = b.*(r.value);
       if (std::isfinite(v)) pos = std::max(pos, v), neg = std::max(neg, -v);
     }
     if (std::isfinite(b.e0)) pos = std::max(pos, b.e0), neg = std::max(neg, -b.e0);
   }
-  const double least = std::isfinite(m.energy_scale) && m.energy_scale > 0.0
-                           ? kLeastSpanOfScale * m.energy_scale
+  const double least = std::isfinite(m.plots.energy_scale) && m.plots.energy_scale > 0.0
+                           ? kLeastSpanOfScale * m.plots.energy_scale
                            : 1e-12;
   if (pos + neg < least) pos = least - neg;
   st.energy_bars_positive = settle(st.energy_bars_positive, pos);
@@ -95,8 +95,8 @@ ImU32 laneLine(int lane) {
 // the total's row each lane's anchor E0.
 void drawRow(ImDrawList* dl, const PanelModel& m, const Row& row, bool total, const Axis& ax,
              float y0, float bar) {
-  for (size_t i = 0; i < m.energy_bars.size(); ++i) {
-    const EnergyBars& b = m.energy_bars[i];
+  for (size_t i = 0; i < m.plots.energy_bars.size(); ++i) {
+    const EnergyBars& b = m.plots.energy_bars[i];
     const int lane = static_cast<int>(i);
     const float top = y0 + static_cast<float>(i) * (bar + 1.0f), bottom = top + bar;
     const float a = ax.zero, e = ax.at(b.*(row.value));
@@ -120,9 +120,10 @@ std::string valuesText(const PanelModel& m) {
       "Bars from zero, on a scale that grows at once and shrinks slowly; the yellow tick on "
       "'total E' is the anchor E0. total = kinetic + gravity + elastic, and "
       "total + dissipated - grab work - error = E0.\n";
-  for (size_t i = 0; i < m.energy_bars.size(); ++i) {
-    const EnergyBars& b = m.energy_bars[i];
-    s += "\nlane " + std::to_string(i) + (i < m.lanes.size() ? " " + m.lanes[i].integrator : "") +
+  for (size_t i = 0; i < m.plots.energy_bars.size(); ++i) {
+    const EnergyBars& b = m.plots.energy_bars[i];
+    s += "\nlane " + std::to_string(i) +
+         (i < m.lanes.rows.size() ? " " + m.lanes.rows[i].integrator : "") +
          (b.diverged ? " (stopped)" : "") + ":";
     for (int r = 0; r < static_cast<int>(std::size(kRows)); ++r)
       if (rowShown(m, r))
@@ -138,10 +139,10 @@ void energyBars(const PanelModel& m, PanelState& st, ItemProbe* probe) {
   bool shown = st.show_energy_bars;
   if (checkbox("Energy bars", shown, "Each lane's energies and ledger as bars.", probe, &shown))
     st.show_energy_bars = shown;
-  if (!st.show_energy_bars || m.energy_bars.empty()) return;
+  if (!st.show_energy_bars || m.plots.energy_bars.empty()) return;
   updateScale(m, st);
   const float ui = ImGui::GetFontSize() / kBaseFontSize, line = ImGui::GetTextLineHeight();
-  const size_t lanes = m.energy_bars.size();
+  const size_t lanes = m.plots.energy_bars.size();
   const float bar = lanes == 1 ? line - 2.0f : kSubBarPx * ui;
   const float row_h = std::max(line, static_cast<float>(lanes) * (bar + 1.0f)) + 3.0f;
   int rows = 0;
@@ -167,7 +168,7 @@ void energyBars(const PanelModel& m, PanelState& st, ItemProbe* probe) {
     const float y0 = y + 0.5f * (row_h - 3.0f - bars_h);
     dl->AddText(ImVec2(a.x, y + 0.5f * (row_h - 3.0f - line)), kLabel, kRows[r].label);
     drawRow(dl, m, kRows[r], r == kTotalRow, ax, y0, bar);
-    const std::string value = compact(m.energy_bars[0].*(kRows[r].value)) + " J";
+    const std::string value = compact(m.plots.energy_bars[0].*(kRows[r].value)) + " J";
     dl->AddText(ImVec2(fx1 + 4.0f, y + 0.5f * (row_h - 3.0f - line)), kLabel, value.c_str());
     y += row_h;
   }

@@ -18,7 +18,7 @@ ImVec4 colourOf(int lane) {
 
 // One lane: its swatch, integrator, dt (and fraction of the limit), state; Branch and Remove.
 void laneLine(const PanelModel& m, int i, const PanelState& st, std::vector<Command>& out) {
-  const LaneRow& row = m.lanes[static_cast<size_t>(i)];
+  const LaneRow& row = m.lanes.rows[static_cast<size_t>(i)];
   ImGui::PushID(i);
   ImGui::ColorButton("##swatch", colourOf(i), ImGuiColorEditFlags_NoTooltip,
                      ImVec2(ImGui::GetFontSize(), ImGui::GetFontSize()));
@@ -32,9 +32,10 @@ void laneLine(const PanelModel& m, int i, const PanelState& st, std::vector<Comm
   if (row.diverged) tip(row.divergence.c_str());
   // the second line: the step against its limit, then the buttons
   ImGui::Indent(ImGui::GetFontSize() * 1.5f);
-  if (row.dt_over_limit > 0.0) {
-    const std::string ratio = compact(row.dt_over_limit, 3) + " x limit";
-    const bool above = row.dt_over_limit > 1.0;  // red, as the dt slider's line
+  const double overLimit = laneMeasure(m, i).dt_over_limit;
+  if (overLimit > 0.0) {
+    const std::string ratio = compact(overLimit, 3) + " x limit";
+    const bool above = overLimit > 1.0;  // red, as the dt slider's line
     if (above)
       ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", ratio.c_str());
     else
@@ -45,10 +46,10 @@ void laneLine(const PanelModel& m, int i, const PanelState& st, std::vector<Comm
         "above 1 it diverges.");
     ImGui::SameLine();
   }
-  const bool full = static_cast<int>(m.lanes.size()) >= m.max_lanes;
+  const bool full = static_cast<int>(m.lanes.rows.size()) >= m.lanes.max_lanes;
   ImGui::BeginDisabled(full);
-  const std::string integrator = st.lab_integrator.empty() ? m.integrator : st.lab_integrator;
-  const double dt = st.lab_dt > 0.0 ? st.lab_dt : m.dt;
+  const std::string integrator = st.lab_integrator.empty() ? m.clock.integrator : st.lab_integrator;
+  const double dt = st.lab_dt > 0.0 ? st.lab_dt : m.clock.dt;
   // the picker's set-up, else the lane's own: a branch of a stiffer copy stays one
   const std::string setup = st.lab_setup[0] != '\0' ? std::string(st.lab_setup) : row.setup;
   if (ImGui::SmallButton("Branch")) emit(out, BranchLane{i, integrator, dt, setup});
@@ -68,9 +69,9 @@ void laneLine(const PanelModel& m, int i, const PanelState& st, std::vector<Comm
 
 // The integrator and dt of the next lane, and "Add lane".
 void lanePicker(const PanelModel& m, PanelState& st, std::vector<Command>& out) {
-  const std::string current = st.lab_integrator.empty() ? m.integrator : st.lab_integrator;
+  const std::string current = st.lab_integrator.empty() ? m.clock.integrator : st.lab_integrator;
   if (ImGui::BeginCombo("New lane", current.c_str())) {
-    for (const IntegratorChoice& choice : m.integrators) {
+    for (const IntegratorChoice& choice : m.clock.integrators) {
       if (ImGui::Selectable(choice.name.c_str(), choice.name == current))
         st.lab_integrator = choice.name;
       note(st.probe, "lane integrator/" + choice.name);
@@ -84,20 +85,20 @@ void lanePicker(const PanelModel& m, PanelState& st, std::vector<Command>& out) 
   if (slider({"Lane dt", Limits::kDtMin, Limits::kDtMax, "%.3g s", true, Commit::OnRelease,
               "The step of the lane Add lane or Branch makes (logarithmic; Shift for fine "
               "control)."},
-             st.lab_dt > 0.0 ? st.lab_dt : m.dt, st, &v))
+             st.lab_dt > 0.0 ? st.lab_dt : m.clock.dt, st, &v))
     st.lab_dt = std::clamp(v, Limits::kDtMin, Limits::kDtMax);
   ImGui::InputTextWithHint("Set-up", "e.g. stiffness_scale=4", st.lab_setup, sizeof st.lab_setup);
   note(st.probe, "lane setup");
   tip("The new lane's own set-up, KEY=VALUE joined by ':' (stiffness_scale, spring_damping, drag, "
       "joint_damping, mass_scale; a pendulum's length_scale): it steps its own copy of the scene, "
       "which follows every other change. Empty: the scene as it is.");
-  const bool full = static_cast<int>(m.lanes.size()) >= m.max_lanes;
+  const bool full = static_cast<int>(m.lanes.rows.size()) >= m.lanes.max_lanes;
   ImGui::BeginDisabled(full);
   if (button("Add lane",
              "A lane from lane 0's current state with this integrator and dt; it then advances "
              "in lock-step of simulated time (at most 4 on screen).",
              st.probe))
-    emit(out, AddLane{current, st.lab_dt > 0.0 ? st.lab_dt : m.dt, st.lab_setup});
+    emit(out, AddLane{current, st.lab_dt > 0.0 ? st.lab_dt : m.clock.dt, st.lab_setup});
   ImGui::EndDisabled();
   ImGui::SameLine();
   flagBox(m, DisplayFlag::SplitLanes, st.probe, out);
@@ -105,12 +106,12 @@ void lanePicker(const PanelModel& m, PanelState& st, std::vector<Command>& out) 
 
 // The timeline: while paused, a slider over the kept states.
 void timeline(const PanelModel& m, PanelState& st, std::vector<Command>& out) {
-  if (m.history_size < 2) return;
-  const int last = m.history_size - 1;
-  int index = std::clamp(m.history_index, 0, last);
+  if (m.lanes.history_size < 2) return;
+  const int last = m.lanes.history_size - 1;
+  int index = std::clamp(m.lanes.history_index, 0, last);
   char label[96];
-  std::snprintf(label, sizeof label, "t = %s s", compact(m.sim_time).c_str());
-  ImGui::BeginDisabled(!m.paused);
+  std::snprintf(label, sizeof label, "t = %s s", compact(m.clock.sim_time).c_str());
+  ImGui::BeginDisabled(!m.clock.paused);
   if (ImGui::SliderInt("Timeline", &index, 0, last, label)) emit(out, SeekHistory{index});
   ImGui::EndDisabled();
   note(st.probe, "Timeline");
@@ -119,8 +120,8 @@ void timeline(const PanelModel& m, PanelState& st, std::vector<Command>& out) {
                 "Pause, then drag to go back and forth through %d kept states (%s to %s s, %s "
                 "MB; older ones are thinned to stay within the memory budget). The states after "
                 "the one shown stay until running on, or a step, starts from it: then they go.",
-                m.history_size, compact(m.history_t0).c_str(), compact(m.history_t1).c_str(),
-                compact(m.history_mb, 3).c_str());
+                m.lanes.history_size, compact(m.lanes.history_t0).c_str(),
+                compact(m.lanes.history_t1).c_str(), compact(m.lanes.history_mb, 3).c_str());
   tip(text);
 }
 // The cell colours of the stability map: stable green, drifting amber, diverged red, pending grey.
@@ -144,7 +145,7 @@ double logFraction(double v, double lo, double hi) {
 
 // The map's frame: cells, the limit curve dt = limit / sqrt(k scale), the current (dt, k).
 void drawStabilityCells(const PanelModel& m, ImVec2 p0, ImVec2 p1) {
-  const StabilityMapView& v = m.stability;
+  const StabilityMapView& v = m.jobs.stability;
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const size_t nx = v.dts.size(), ny = v.scales.size();
   const float cw = (p1.x - p0.x) / float(nx), ch = (p1.y - p0.y) / float(ny);
@@ -175,7 +176,7 @@ void drawStabilityCells(const PanelModel& m, ImVec2 p0, ImVec2 p1) {
     dl->AddPolyline(curve.data(), static_cast<int>(curve.size()), IM_COL32(255, 255, 255, 230), 0,
                     2.0f);
   }
-  const ImVec2 here = toScreen(m.dt, ny > 1 ? m.stability.scale : 1.0);
+  const ImVec2 here = toScreen(m.clock.dt, ny > 1 ? m.jobs.stability.scale : 1.0);
   dl->AddCircle(here, 5.0f, IM_COL32(255, 255, 255, 255), 12, 2.0f);
   dl->PopClipRect();
 }
@@ -191,7 +192,7 @@ bool hoveredCell(const StabilityMapView& v, ImVec2 p0, ImVec2 p1, size_t& row, s
 
 // The map as an item: hover says the cell, a click sets dt (and the stiffness scale).
 void stabilityMapPlot(const PanelModel& m, PanelState& st, std::vector<Command>& out) {
-  const StabilityMapView& v = m.stability;
+  const StabilityMapView& v = m.jobs.stability;
   constexpr float kHeight = 150.0f;  // px at UI scale 1
   const float w = std::max(ImGui::GetContentRegionAvail().x, 100.0f);
   const float h =
@@ -218,7 +219,7 @@ void stabilityMapPlot(const PanelModel& m, PanelState& st, std::vector<Command>&
 
 // Run / Cancel, progress, the map and its axes.
 void stabilitySection(const PanelModel& m, PanelState& st, std::vector<Command>& out) {
-  const StabilityMapView& v = m.stability;
+  const StabilityMapView& v = m.jobs.stability;
   if (button(v.running ? "Cancel map" : "Stability map",
              v.running
                  ? "Stop the sweep."
@@ -263,8 +264,8 @@ void stabilitySection(const PanelModel& m, PanelState& st, std::vector<Command>&
 
 // "Measure order" and the table of observed against nominal orders.
 void ordersSection(const PanelModel& m, PanelState& st, std::vector<Command>& out) {
-  ImGui::BeginDisabled(m.orders_running);
-  if (button(m.orders_running ? "Measuring..." : "Measure order",
+  ImGui::BeginDisabled(m.jobs.orders_running);
+  if (button(m.jobs.orders_running ? "Measuring..." : "Measure order",
              "Runs each integrator on this scene at h, h/2, h/4 and h/8 in the background (h: "
              "lane 0's dt) and shows the observed order of convergence beside the nominal one: "
              "nan, with the reason, where a run diverged or the runs are not in their "
@@ -272,9 +273,9 @@ void ordersSection(const PanelModel& m, PanelState& st, std::vector<Command>& ou
              st.probe))
     emit(out, MeasureOrder{});
   ImGui::EndDisabled();
-  for (const OrderRow& row : m.orders) {
+  for (const OrderRow& row : m.jobs.orders) {
     // no number where the runs give none: nan (as `springlab order` writes) and the reason
-    if (m.orders_running)
+    if (m.jobs.orders_running)
       ImGui::Text("%-18s nominal %d  observed ...", row.integrator.c_str(), row.nominal);
     else if (std::isnan(row.observed))
       ImGui::Text("%-18s nominal %d  observed nan", row.integrator.c_str(), row.nominal);
@@ -282,7 +283,7 @@ void ordersSection(const PanelModel& m, PanelState& st, std::vector<Command>& ou
       ImGui::Text("%-18s nominal %d  observed %.2f", row.integrator.c_str(), row.nominal,
                   row.observed);
     note(st.probe, "order/" + row.integrator);
-    if (!m.orders_running && std::isnan(row.observed) && !row.note.empty()) {
+    if (!m.jobs.orders_running && std::isnan(row.observed) && !row.note.empty()) {
       ImGui::Indent(ImGui::GetFontSize() * 1.5f);
       ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
       ImGui::TextWrapped("%s", row.note.c_str());
@@ -294,12 +295,12 @@ void ordersSection(const PanelModel& m, PanelState& st, std::vector<Command>& ou
 }  // namespace
 
 void labSection(const PanelModel& m, PanelState& st, std::vector<Command>& out) {
-  for (int i = 0; i < static_cast<int>(m.lanes.size()); ++i) laneLine(m, i, st, out);
+  for (int i = 0; i < static_cast<int>(m.lanes.rows.size()); ++i) laneLine(m, i, st, out);
   lanePicker(m, st, out);
   timeline(m, st, out);
   stabilitySection(m, st, out);
   ordersSection(m, st, out);
-  if (m.lanes.size() < 2) return;
+  if (m.lanes.rows.size() < 2) return;
   laneLogPlot(m,
               {"energy drift |E - E0| / reference, per lane", "##lane drift", &LaneRow::drift,
                "Each lane's energy drift on a log axis, in its colour: where the methods' "

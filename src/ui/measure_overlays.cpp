@@ -38,17 +38,17 @@ void keyArrow(ImDrawList* dl, ImVec2 p, float side, ImU32 colour) {
 }  // namespace
 
 void drawMeasureLegend(const PanelModel& model, ItemProbe* probe) {
-  if (!model.show_arrows) return;
+  if (!model.display.show_arrows) return;
   char buf[96];
   std::vector<KeyLine> lines;
-  if (model.grid_spacing > 0.0) {
-    std::snprintf(buf, sizeof buf, "grid %.3g m", model.grid_spacing);
+  if (model.display.grid_spacing > 0.0) {
+    std::snprintf(buf, sizeof buf, "grid %.3g m", model.display.grid_spacing);
     lines.push_back({buf});
   }
-  std::snprintf(buf, sizeof buf, "velocity %.3g m per m/s", model.arrow_velocity_scale);
+  std::snprintf(buf, sizeof buf, "velocity %.3g m per m/s", model.measure.arrow_velocity_scale);
   lines.push_back({buf, kVelocity});
   std::snprintf(buf, sizeof buf, "acceleration %.3g m per m/s\xC2\xB2",
-                model.arrow_acceleration_scale);
+                model.measure.arrow_acceleration_scale);
   lines.push_back({buf, kAcceleration});
   const ImGuiIO& io = ImGui::GetIO();
   const float scale = ImGui::GetFontSize() / 13.0f, pad = kPad * scale;
@@ -58,8 +58,9 @@ void drawMeasureLegend(const PanelModel& model, ItemProbe* probe) {
   const float w = 2.0f * pad + side + pad + text_w, h = 2.0f * pad + line_h * lines.size();
   // the top right of the scene viewport (the caption has the top left, the banner the middle)
   const float x1 = io.DisplaySize.x - kMargin * scale, y0 = kMargin * scale;
-  const float x0 =
-      std::max(x1 - w, std::isfinite(model.scene_viewport_x) ? model.scene_viewport_x : 0.0f);
+  const float x0 = std::max(x1 - w, std::isfinite(model.display.scene_viewport_x)
+                                        ? model.display.scene_viewport_x
+                                        : 0.0f);
   ImDrawList* dl = ImGui::GetForegroundDrawList();
   dl->AddRectFilled(ImVec2(x0, y0), ImVec2(x1, y0 + h), kBand, pad);
   float y = y0 + pad;

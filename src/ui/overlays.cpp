@@ -32,8 +32,8 @@ namespace {
 // Where the scene viewport starts: right of the panel, unless that leaves less than 240 px.
 float viewportX(const PanelModel& model) {
   const float width = ImGui::GetIO().DisplaySize.x;
-  return std::isfinite(model.scene_viewport_x)
-             ? std::clamp(model.scene_viewport_x, 0.0f, std::max(width - 240.0f, 0.0f))
+  return std::isfinite(model.display.scene_viewport_x)
+             ? std::clamp(model.display.scene_viewport_x, 0.0f, std::max(width - 240.0f, 0.0f))
              : 0.0f;
 }
 
@@ -55,13 +55,13 @@ void bannerButtons(const PanelModel& model, std::vector<Command>& out, ItemProbe
   if (ImGui::Button("Reset")) detail::emit(out, Reset{});
   note(probe, "Reset");
   tip("Back to the initial state; the camera frames the scene again.");
-  ImGui::BeginDisabled(!model.can_rewind);
+  ImGui::BeginDisabled(!model.clock.can_rewind);
   ImGui::SameLine();
   if (ImGui::Button(kBack)) detail::emit(out, Rewind{});
   note(probe, kBack);
   const char* none = "No state from before the divergence is kept: use Reset.";
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-    detail::tooltip(model.can_rewind
+    detail::tooltip(model.clock.can_rewind
                         ? "Back to the state about one simulated second before the "
                           "divergence, paused: watch it happen again, or try a smaller "
                           "dt or another integrator from there."
@@ -74,7 +74,7 @@ void bannerButtons(const PanelModel& model, std::vector<Command>& out, ItemProbe
   }
   note(probe, kReplay);
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-    detail::tooltip(model.can_rewind
+    detail::tooltip(model.clock.can_rewind
                         ? "The last second before the divergence again, in slow motion "
                           "(time scale x0.125, which stays until you change it)."
                         : none);
@@ -85,12 +85,12 @@ void bannerButtons(const PanelModel& model, std::vector<Command>& out, ItemProbe
 
 std::vector<Command> drawDivergenceBanner(const PanelModel& model, ItemProbe* probe) {
   std::vector<Command> out;
-  if (!model.diverged) return out;
+  if (!model.clock.diverged) return out;
   const ImGuiIO& io = ImGui::GetIO();
   const ImGuiStyle& style = ImGui::GetStyle();
   const float margin = 10.0f, width = io.DisplaySize.x, height = io.DisplaySize.y;
   // a recorded clip has no one to press the buttons: the report alone
-  const bool buttons = !model.clip;
+  const bool buttons = !model.frame.clip;
   const char* title =
       buttons ? "The simulation diverged and is paused." : "The simulation diverged.";
   // the narrowest banner that still shows its three buttons
@@ -100,7 +100,7 @@ std::vector<Command> drawDivergenceBanner(const PanelModel& model, ItemProbe* pr
   const float min_w = buttons_w + 2.0f * style.WindowPadding.x;
   // centred in the scene viewport, right of the panel; only a viewport too narrow for the buttons
   // lets the banner reach over the panel, so that they stay on screen
-  float x0 = std::isfinite(model.scene_viewport_x) ? model.scene_viewport_x : 0.0f;
+  float x0 = std::isfinite(model.display.scene_viewport_x) ? model.display.scene_viewport_x : 0.0f;
   x0 = std::clamp(x0, 0.0f, std::max(0.0f, width - min_w - 2.0f * margin));
   const float avail_w = std::max(width - x0 - 2.0f * margin, min_w);
   const float wrap = std::clamp(avail_w - 2.0f * style.WindowPadding.x, buttons_w,
@@ -123,7 +123,7 @@ std::vector<Command> drawDivergenceBanner(const PanelModel& model, ItemProbe* pr
     const float max_h = height - 2.0f * margin - 2.0f * style.WindowPadding.y - title_h -
                         (buttons ? ImGui::GetFrameHeight() + style.ItemSpacing.y : 0.0f) -
                         style.ItemSpacing.y;
-    bannerReport(compactNumbers(model.divergence), wrap,
+    bannerReport(compactNumbers(model.clock.divergence), wrap,
                  std::max(max_h, ImGui::GetTextLineHeight()), probe);
     if (buttons) bannerButtons(model, out, probe);
   }
@@ -180,8 +180,8 @@ void drawStrainLegend(double strain_scale) {
 
 void drawStrainLegend(const PanelModel& model, ItemProbe* probe) {
   // only the springs' lines are strain-coloured (a cloth's surface is not): no lines, no legend
-  if (model.springs <= 0 || !model.show_springs) return;
-  drawStrainLegend(model.strain_scale);
+  if (model.scene.springs <= 0 || !model.display.show_springs) return;
+  drawStrainLegend(model.display.strain_scale);
   if (probe)
     if (const ImGuiWindow* w = ImGui::FindWindowByName("##strain legend"))
       probe->items.push_back(
@@ -204,7 +204,7 @@ float uiScale() {
 // A lane's label in form 0 (full: "1  rk4  dt 0.001 s", and when it diverged), 1 ("1 rk4
 // 0.001"), 2 ("1 rk4") or 3 ("1").
 std::string laneText(const PanelModel& model, size_t i, int form) {
-  const LaneRow& row = model.lanes[i];
+  const LaneRow& row = model.lanes.rows[i];
   const std::string name = row.name();
   char buf[256];
   const std::string n = std::to_string(i);
@@ -254,7 +254,7 @@ void drawLaneBox(const PanelModel& model, size_t i, const Placed& p, bool band) 
   const float y = r.y0 + pad;
   dl->AddRectFilled(ImVec2(r.x0 + pad, y), ImVec2(r.x0 + pad + side, y + side),
                     ImGui::ColorConvertFloat4ToU32(ImVec4(c.r, c.g, c.b, 1.0f)), 2.0f);
-  const bool diverged = model.lanes[i].diverged;  // red in every form, said in the full one
+  const bool diverged = model.lanes.rows[i].diverged;  // red in every form, said in the full one
   dl->AddText(ImVec2(r.x0 + 2.0f * pad + side, y), diverged ? kDivergedText : kText,
               laneText(model, i, p.form).c_str());
   dl->PopClipRect();
@@ -286,19 +286,19 @@ void drawSceneOverlays(const PanelModel& model, const std::string& caption, Item
   const ImGuiIO& io = ImGui::GetIO();
   OverlayRequest req;
   // the scene's own viewport, however narrow: over the panel, a label would hide its widgets
-  const float x0 = std::isfinite(model.scene_viewport_x)
-                       ? std::clamp(model.scene_viewport_x, 0.0f, io.DisplaySize.x)
+  const float x0 = std::isfinite(model.display.scene_viewport_x)
+                       ? std::clamp(model.display.scene_viewport_x, 0.0f, io.DisplaySize.x)
                        : 0.0f;
   req.viewport = {x0, 0.0f, io.DisplaySize.x, io.DisplaySize.y};
   req.margin = kMargin * uiScale();
   float wrap = 0.0f;
   if (!caption.empty()) req.caption = captionForms(caption, req.viewport.width(), wrap);
-  req.side_by_side = model.split_lanes;
-  if (model.lanes.size() >= 2)
-    for (size_t i = 0; i < model.lanes.size(); ++i) req.lanes.push_back(laneForms(model, i));
+  req.side_by_side = model.display.split_lanes;
+  if (model.lanes.rows.size() >= 2)
+    for (size_t i = 0; i < model.lanes.rows.size(); ++i) req.lanes.push_back(laneForms(model, i));
   // the strain legend, when drawn this frame, is an auto-sized window at the bottom right
   if (const ImGuiWindow* w = ImGui::FindWindowByName("##strain legend");
-      w && w->Active && model.springs > 0)
+      w && w->Active && model.scene.springs > 0)
     req.strain_legend = {w->Size.x, w->Size.y};
   const OverlayLayout layout = layOutOverlays(req);
   drawCaptionBox(caption, layout.caption, wrap);
@@ -316,7 +316,7 @@ void drawSceneOverlays(const PanelModel& model, const std::string& caption, Item
 }
 
 void drawStatus(const PanelModel& model, ItemProbe* probe) {
-  if (model.status.empty()) return;
+  if (model.display.status.empty()) return;
   const ImGuiIO& io = ImGui::GetIO();
   const float x0 = viewportX(model);
   // bottom centre of the scene viewport; above the strain legend if it would overlap it
@@ -331,16 +331,16 @@ void drawStatus(const PanelModel& model, ItemProbe* probe) {
                           ImVec2(0.5f, 1.0f));
   ImGui::SetNextWindowSizeConstraints(
       ImVec2(0, 0), ImVec2(std::max(io.DisplaySize.x - x0 - 20.0f, 50.0f), FLT_MAX));
-  if (model.status_error)
+  if (model.display.status_error)
     ImGui::PushStyleColor(ImGuiCol_WindowBg, ImVec4(0.55f, 0.08f, 0.08f, 0.92f));
   if (ImGui::Begin("##status", nullptr, kOverlay | ImGuiWindowFlags_NoInputs)) {
     ImGui::PushTextWrapPos(std::max(io.DisplaySize.x - x0 - 40.0f, 50.0f));
-    ImGui::TextUnformatted(compactNumbers(model.status).c_str());
+    ImGui::TextUnformatted(compactNumbers(model.display.status).c_str());
     ImGui::PopTextWrapPos();
     note(probe, "status");
   }
   ImGui::End();
-  if (model.status_error) ImGui::PopStyleColor();
+  if (model.display.status_error) ImGui::PopStyleColor();
 }
 
 namespace {
@@ -390,8 +390,9 @@ void drawHelpOverlay(bool* open, const PanelModel& model, ItemProbe* probe) {
                           ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
   ImGui::SetNextWindowBgAlpha(0.9f);
   helpWindow(open,
-             model.planar ? "This scene is 2-D: left-drag pans the view."
-                          : "This scene is 3-D: left-drag orbits the camera; right-drag pans.",
+             model.display.planar
+                 ? "This scene is 2-D: left-drag pans the view."
+                 : "This scene is 3-D: left-drag orbits the camera; right-drag pans.",
              probe);
 }
 

@@ -26,7 +26,8 @@ namespace {
 // A path (empty: the default shown greyed) and Save as (Ctrl+S): the scene as it starts now.
 void saveAs(const PanelModel& m, PanelState& st, std::vector<Command>& out) {
   ItemProbe* probe = st.probe;
-  ImGui::InputTextWithHint("##save", m.save_default.c_str(), st.save_path, sizeof st.save_path);
+  ImGui::InputTextWithHint("##save", m.scene.save_default.c_str(), st.save_path,
+                           sizeof st.save_path);
   note(probe, "save path");
   tip("Where Save as writes the scene file (empty: the name shown).");
   ImGui::SameLine();
@@ -39,11 +40,11 @@ void saveAs(const PanelModel& m, PanelState& st, std::vector<Command>& out) {
 
 void sceneSection(const PanelModel& m, PanelState& st, std::vector<Command>& out) {
   ItemProbe* probe = st.probe;
-  if (ImGui::BeginCombo("Built-in", m.scene_name.c_str())) {
-    for (int i = 0; i < static_cast<int>(m.builtin_scenes.size()); ++i) {
-      const std::string& name = m.builtin_scenes[i];
+  if (ImGui::BeginCombo("Built-in", m.scene.name.c_str())) {
+    for (int i = 0; i < static_cast<int>(m.scene.builtin_scenes.size()); ++i) {
+      const std::string& name = m.scene.builtin_scenes[i];
       ImGui::PushID(i);
-      const bool picked = ImGui::Selectable(name.c_str(), name == m.scene_name);
+      const bool picked = ImGui::Selectable(name.c_str(), name == m.scene.name);
       note(probe, "scene/" + name);
       tip("Load this built-in scene (replaces the current one).");
       if (picked) {
@@ -70,17 +71,18 @@ void sceneSection(const PanelModel& m, PanelState& st, std::vector<Command>& out
     emit(out, Reload{});
 
   saveAs(m, st, out);
-  if (!m.scene_path.empty()) {
-    ImGui::TextDisabled("%s", m.scene_path.c_str());
+  if (!m.scene.path.empty()) {
+    ImGui::TextDisabled("%s", m.scene.path.c_str());
     note(probe, "scene path");
     tip("The file the current scene came from.");
   }
   // the counts that apply: a pendulum has links and no springs, a mass-spring system the reverse
   std::string counts;
-  for (auto [name, n] :
-       {std::pair{"particles", m.particles}, {"springs", m.springs}, {"links", m.links}})
+  for (auto [name, n] : {std::pair{"particles", m.scene.particles},
+                         {"springs", m.scene.springs},
+                         {"links", m.scene.links}})
     if (n > 0) counts += std::string(name) + " " + std::to_string(n) + "  ";
-  counts += "DOFs " + std::to_string(m.dofs);
+  counts += "DOFs " + std::to_string(m.scene.dofs);
   ImGui::TextUnformatted(counts.c_str());
   note(probe, "counts");
   tip("Particles (or bobs), springs, rigid links, and degrees of freedom of the current system.");
@@ -97,20 +99,21 @@ void pacingChoice(const PanelModel& m, ItemProbe* probe, std::vector<Command>& o
   for (int i = 0; i < 2; ++i) {
     if (i > 0) ImGui::SameLine();
     const bool on = i == 1;  // smooth frames
-    const bool picked = ImGui::RadioButton(labels[i], m.smooth_frames == on);
+    const bool picked = ImGui::RadioButton(labels[i], m.display.smooth_frames == on);
     note(probe, labels[i]);
     tip(tooltips[i]);
-    if (picked && m.smooth_frames != on) emit(out, SetDisplayFlag{DisplayFlag::SmoothFrames, on});
+    if (picked && m.display.smooth_frames != on)
+      emit(out, SetDisplayFlag{DisplayFlag::SmoothFrames, on});
   }
 }
 
 // "dt = 0.36 x limit": lane 0's dt against its integrator's stability limit at its current state
 // (docs/lab.md), red above it.
 void dtLimitLine(const PanelModel& m, ItemProbe* probe) {
-  if (!(m.dt_limit > 0.0)) return;
-  const double ratio = m.dt / m.dt_limit;
-  const std::string text =
-      "dt = " + detail::compact(ratio, 3) + " x limit (" + detail::compact(m.dt_limit, 3) + " s)";
+  if (!(m.measure.dt_limit > 0.0)) return;
+  const double ratio = m.clock.dt / m.measure.dt_limit;
+  const std::string text = "dt = " + detail::compact(ratio, 3) + " x limit (" +
+                           detail::compact(m.measure.dt_limit, 3) + " s)";
   if (ratio > 1.0)
     ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", text.c_str());
   else
@@ -128,14 +131,14 @@ void dtLimitLine(const PanelModel& m, ItemProbe* probe) {
 void simulationSection(const PanelModel& m, PanelState& st, std::vector<Command>& out) {
   ItemProbe* probe = st.probe;
   // only the integrators that apply to this system are offered
-  if (ImGui::BeginCombo("Integrator", m.integrator.c_str())) {
-    for (int i = 0; i < static_cast<int>(m.integrators.size()); ++i) {
-      const IntegratorChoice& choice = m.integrators[i];
+  if (ImGui::BeginCombo("Integrator", m.clock.integrator.c_str())) {
+    for (int i = 0; i < static_cast<int>(m.clock.integrators.size()); ++i) {
+      const IntegratorChoice& choice = m.clock.integrators[i];
       ImGui::PushID(i);
-      const bool picked = ImGui::Selectable(choice.name.c_str(), choice.name == m.integrator);
+      const bool picked = ImGui::Selectable(choice.name.c_str(), choice.name == m.clock.integrator);
       note(probe, "integrator/" + choice.name);
       if (!choice.tooltip.empty()) tip(choice.tooltip.c_str());
-      if (picked && choice.name != m.integrator) {
+      if (picked && choice.name != m.clock.integrator) {
         emit(out, SetIntegrator{choice.name});
       }
       ImGui::PopID();
@@ -152,20 +155,21 @@ void simulationSection(const PanelModel& m, PanelState& st, std::vector<Command>
                       "Shift while dragging for 10 times finer control (the value then moves from "
                       "where it was instead of jumping to the mouse). Ctrl+click to type a "
                       "value. Applied on release: implicit integrators refactorise."},
-                     m.dt, st, &v))
+                     m.clock.dt, st, &v))
     emit(out, SetDt{v});
   dtLimitLine(m, probe);
   if (detail::slider(
           {"Time scale", Limits::kTimeScaleMin, Limits::kTimeScaleMax, "x%.3g", true, Commit::Live,
            "Simulated seconds per real second (logarithmic, 1/64 to 8). + / - halve "
            "or double it."},
-          m.time_scale, st, &v))
+          m.clock.time_scale, st, &v))
     emit(out, SetTimeScale{v});
   pacingChoice(m, probe, out);
 
-  if (button(m.paused ? "Run###pause" : "Pause###pause",
-             m.paused ? "Resume the simulation (Space)." : "Pause the simulation (Space).", probe))
-    emit(out, SetPaused{!m.paused});
+  if (button(m.clock.paused ? "Run###pause" : "Pause###pause",
+             m.clock.paused ? "Resume the simulation (Space)." : "Pause the simulation (Space).",
+             probe))
+    emit(out, SetPaused{!m.clock.paused});
   ImGui::SameLine();
   if (button("Step", "Advance one step of dt (Right arrow).", probe)) emit(out, Step{1});
   ImGui::SameLine();
@@ -178,9 +182,9 @@ void simulationSection(const PanelModel& m, PanelState& st, std::vector<Command>
 // The size of the clips Record makes: the window's, or a fixed one (not while recording).
 void clipSizeCombo(const PanelModel& m, ItemProbe* probe, std::vector<Command>& out) {
   const auto sizes = clipSizes();
-  const int current = std::clamp(m.clip_size, 0, static_cast<int>(sizes.size()) - 1);
+  const int current = std::clamp(m.display.clip_size, 0, static_cast<int>(sizes.size()) - 1);
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.5f);
-  ImGui::BeginDisabled(m.recording);
+  ImGui::BeginDisabled(m.display.recording);
   if (ImGui::BeginCombo("##clip size", sizes[current].label)) {
     for (int i = 0; i < static_cast<int>(sizes.size()); ++i) {
       if (ImGui::Selectable(sizes[i].label, i == current) && i != current)
@@ -198,13 +202,13 @@ void clipSizeCombo(const PanelModel& m, ItemProbe* probe, std::vector<Command>& 
 // The strain colours' scale, fixed or following the scene (springs only: a pendulum's rods are
 // rigid).
 void strainControls(const PanelModel& m, PanelState& st, std::vector<Command>& out) {
-  if (m.springs <= 0) return;
+  if (m.scene.springs <= 0) return;
   double v = 0.0;
   if (detail::slider({"Strain scale", Limits::kStrainScaleMin, Limits::kStrainScaleMax, "%.3g",
                       true, Commit::Live,
                       "Strain (dimensionless, (L - L0) / L0) drawn at full colour: blue "
                       "compressed, red stretched (logarithmic). Moving it fixes the scale."},
-                     m.strain_scale, st, &v))
+                     m.display.strain_scale, st, &v))
     emit(out, SetStrainScale{v});
   flagBox(m, DisplayFlag::StrainAuto, st.probe, out);
 }
@@ -213,8 +217,8 @@ void strainControls(const PanelModel& m, PanelState& st, std::vector<Command>& o
 void arrowsToggle(const PanelModel& m, ItemProbe* probe, std::vector<Command>& out) {
   char tip_text[320];
   std::snprintf(tip_text, sizeof tip_text, "%s Fixed scales: %.3g m per m/s, %.3g m per m/s^2.",
-                displayFlag(DisplayFlag::Arrows).tooltip, m.arrow_velocity_scale,
-                m.arrow_acceleration_scale);
+                displayFlag(DisplayFlag::Arrows).tooltip, m.measure.arrow_velocity_scale,
+                m.measure.arrow_acceleration_scale);
   flagBox(m, DisplayFlag::Arrows, probe, out, nullptr, tip_text);
   ImGui::SameLine();
   flagBox(m, DisplayFlag::Ruler, probe, out);
@@ -228,14 +232,14 @@ void drawingToggles(const PanelModel& m, ItemProbe* probe, std::vector<Command>&
     if (!first) ImGui::SameLine();
     first = false;
   };
-  if (m.springs > 0 || m.links > 0) {
+  if (m.scene.springs > 0 || m.scene.links > 0) {
     next();
-    if (m.springs > 0)
+    if (m.scene.springs > 0)
       flagBox(m, F::Springs, probe, out);
     else
       flagBox(m, F::Springs, probe, out, "Rods", "Draw the pendulum's rods as lines.");
   }
-  if (m.surface) {
+  if (m.display.surface) {
     next();
     flagBox(m, F::Wireframe, probe, out);
   }
@@ -245,12 +249,12 @@ void drawingToggles(const PanelModel& m, ItemProbe* probe, std::vector<Command>&
   ImGui::SameLine();
   flagBox(m, F::Follow, probe, out);
   flagBox(m, F::Equilibrium, probe, out);
-  if (m.show_equilibrium && !m.equilibrium_note.empty()) {
+  if (m.display.show_equilibrium && !m.display.equilibrium_note.empty()) {
     ImGui::SameLine();
-    ImGui::TextDisabled("(%s)", m.equilibrium_note.c_str());
+    ImGui::TextDisabled("(%s)", m.display.equilibrium_note.c_str());
   }
   // on a line of its own: the row above is as wide as the panel
-  if (m.wind_acts) flagBox(m, F::Wind, probe, out);
+  if (m.physics.wind_acts) flagBox(m, F::Wind, probe, out);
   arrowsToggle(m, probe, out);
 }
 
@@ -260,11 +264,12 @@ void outputButtons(const PanelModel& m, PanelState& st, std::vector<Command>& ou
   if (button("Screenshot", "Save the viewport to a PNG file (Ctrl+P).", probe))
     emit(out, Screenshot{});
   ImGui::SameLine();
-  if (button(m.recording ? "Stop recording" : "Record",
-             m.recording ? "Stop the clip and save it (Ctrl+R)."
-                         : "Record a clip of the scene (Ctrl+R): each frame advances exactly "
-                           "1/60 s of simulated time, so the clip is smooth even when the machine "
-                           "cannot keep up; saved as springlab-DATE-TIME.mp4.",
+  if (button(m.display.recording ? "Stop recording" : "Record",
+             m.display.recording
+                 ? "Stop the clip and save it (Ctrl+R)."
+                 : "Record a clip of the scene (Ctrl+R): each frame advances exactly "
+                   "1/60 s of simulated time, so the clip is smooth even when the machine "
+                   "cannot keep up; saved as springlab-DATE-TIME.mp4.",
              probe))
     emit(out, ToggleRecording{});
   ImGui::SameLine();
@@ -282,17 +287,17 @@ void displaySection(const PanelModel& m, PanelState& st, std::vector<Command>& o
 // Real time, the last frame's cost split sim / render / present, and which part is the
 // bottleneck when the simulated clock falls behind.
 void timing(const PanelModel& m, ItemProbe* probe) {
-  const double frame = m.frame_ms_sim + m.frame_ms_render + m.frame_ms_present;
-  ImGui::Text("real time %.3g %%   frame %.3g ms", m.realtime_percent, frame);
+  const double frame = m.frame.ms_sim + m.frame.ms_render + m.frame.ms_present;
+  ImGui::Text("real time %.3g %%   frame %.3g ms", m.frame.realtime_percent, frame);
   note(probe, "timing");
   tip("Simulated time over wall-clock time, times the time scale (below 100 %: stepping cannot "
       "keep up and the simulated clock slows down); the last frame's wall time in ms.");
-  ImGui::Text("sim %.3g ms + render %.3g ms + present %.3g ms", m.frame_ms_sim, m.frame_ms_render,
-              m.frame_ms_present);
+  ImGui::Text("sim %.3g ms + render %.3g ms + present %.3g ms", m.frame.ms_sim, m.frame.ms_render,
+              m.frame.ms_present);
   note(probe, "frame split");
   tip("The last frame's wall time split into stepping the simulation, drawing the scene and the "
       "panel, and presenting the frame (waiting for the display), in ms.");
-  if (m.clock_locked) {
+  if (m.frame.clock_locked) {
     ImGui::TextColored(ImVec4(1.0f, 0.35f, 0.3f, 1.0f), "recording: 1 frame = 1/60 s simulated");
     note(probe, "recording clock");
     tip("While recording, every frame advances exactly one clip frame of simulated time, so the "
@@ -304,14 +309,14 @@ void timing(const PanelModel& m, ItemProbe* probe) {
   if (!cost.empty()) {
     ImGui::TextColored(ImVec4(1.0f, 0.75f, 0.3f, 1.0f), "%s", cost.c_str());
     note(probe, "bottleneck");
-    tip(m.frame_ms_sim >= m.frame_ms_render && m.frame_ms_sim >= m.frame_ms_present
-            ? (m.integrator_iterated
+    tip(m.frame.ms_sim >= m.frame.ms_render && m.frame.ms_sim >= m.frame.ms_present
+            ? (m.clock.integrator_iterated
                    ? "Stepping takes the frame: fewer substeps (cost in proportion, at some "
                      "stretch), a larger dt or a lower time scale lets the simulated clock keep "
                      "up."
                    : "Stepping takes the frame: a larger dt, a cheaper integrator or a lower time "
                      "scale lets the simulated clock keep up.")
-        : m.frame_ms_render >= m.frame_ms_present
+        : m.frame.ms_render >= m.frame.ms_present
             ? "Drawing takes the frame: hiding the springs (lines cost most under software GL) or "
               "a smaller window leaves more time for stepping."
             : "Presenting takes the frame (the display's refresh, or a slow compositor).");
@@ -321,17 +326,17 @@ void timing(const PanelModel& m, ItemProbe* probe) {
 // The stopwatch on simulated time: its reading and Start / Stop, Reset (probe names
 // "stopwatch/Start", "stopwatch/Stop", "stopwatch/Reset": the Simulation section has a Reset).
 void stopwatch(const PanelModel& m, ItemProbe* probe, std::vector<Command>& out) {
-  ImGui::Text("stopwatch %.4f s", m.stopwatch);
+  ImGui::Text("stopwatch %.4f s", m.measure.stopwatch);
   note(probe, "stopwatch");
   tip("Simulated seconds since Start, not counting the time it was stopped; it holds still while "
       "paused, and Reset, a load or a seek on the timeline set it back to 0.");
-  const char* toggle = m.stopwatch_running ? "Stop" : "Start";
+  const char* toggle = m.measure.stopwatch_running ? "Stop" : "Start";
   ImGui::SameLine();
   if (ImGui::SmallButton((std::string(toggle) + "##stopwatch").c_str()))
-    emit(out, m.stopwatch_running ? Command(StopStopwatch{}) : Command(StartStopwatch{}));
+    emit(out, m.measure.stopwatch_running ? Command(StopStopwatch{}) : Command(StartStopwatch{}));
   note(probe, std::string("stopwatch/") + toggle);
-  tip(m.stopwatch_running ? "Stops the stopwatch: it keeps its reading."
-                          : "Starts the stopwatch on simulated time, from its reading.");
+  tip(m.measure.stopwatch_running ? "Stops the stopwatch: it keeps its reading."
+                                  : "Starts the stopwatch on simulated time, from its reading.");
   ImGui::SameLine();
   if (ImGui::SmallButton("Reset##stopwatch")) emit(out, ResetStopwatch{});
   note(probe, "stopwatch/Reset");
@@ -341,8 +346,8 @@ void stopwatch(const PanelModel& m, ItemProbe* probe, std::vector<Command>& out)
 // The energy ledger (docs/integrators.md#the-energy-ledger): the physical terms, then each lane's
 // balance, the method's own energy error.
 void ledgerSection(const PanelModel& m, ItemProbe* probe) {
-  ImGui::Text("dissipated %s J   grab %s J", detail::compact(m.work_dissipated).c_str(),
-              detail::compact(m.work_external).c_str());
+  ImGui::Text("dissipated %s J   grab %s J", detail::compact(m.plots.work_dissipated).c_str(),
+              detail::compact(m.plots.work_external).c_str());
   note(probe, "ledger");
   tip("The energy ledger since the start (or the last change of stiffness, gravity or grab): the "
       "work drag, dashpots and joint damping took out, and the work the mouse spring put in.");
@@ -357,11 +362,11 @@ void ledgerSection(const PanelModel& m, ItemProbe* probe) {
 
 void diagnosticsSection(const PanelModel& m, PanelState& st, std::vector<Command>& out) {
   ItemProbe* probe = st.probe;
-  if (m.clip) {
-    ImGui::Text("t = %.4g s", m.sim_time);  // a clip's frames show no wall-clock figures
+  if (m.frame.clip) {
+    ImGui::Text("t = %.4g s", m.clock.sim_time);  // a clip's frames show no wall-clock figures
     note(probe, "time");
   } else {
-    ImGui::Text("t = %.4g s   %.4g steps/s", m.sim_time, m.steps_per_second);
+    ImGui::Text("t = %.4g s   %.4g steps/s", m.clock.sim_time, m.frame.steps_per_second);
     note(probe, "time");
     tip("Simulated time in seconds, and integrator steps per real second.");
     timing(m, probe);
@@ -374,16 +379,16 @@ void diagnosticsSection(const PanelModel& m, PanelState& st, std::vector<Command
   ledgerSection(m, probe);
 
   // phase plot coordinate
-  const bool valid =
-      m.phase_coordinate >= 0 && m.phase_coordinate < static_cast<int>(m.phase_coordinates.size());
+  const bool valid = m.plots.phase_coordinate >= 0 &&
+                     m.plots.phase_coordinate < static_cast<int>(m.plots.phase_coordinates.size());
   if (ImGui::BeginCombo("Phase coordinate",
-                        valid ? m.phase_coordinates[m.phase_coordinate].c_str() : "")) {
-    for (int i = 0; i < static_cast<int>(m.phase_coordinates.size()); ++i) {
+                        valid ? m.plots.phase_coordinates[m.plots.phase_coordinate].c_str() : "")) {
+    for (int i = 0; i < static_cast<int>(m.plots.phase_coordinates.size()); ++i) {
       ImGui::PushID(i);
       const bool picked =
-          ImGui::Selectable(m.phase_coordinates[i].c_str(), i == m.phase_coordinate);
-      note(probe, "phase/" + m.phase_coordinates[i]);
-      if (picked && i != m.phase_coordinate) {
+          ImGui::Selectable(m.plots.phase_coordinates[i].c_str(), i == m.plots.phase_coordinate);
+      note(probe, "phase/" + m.plots.phase_coordinates[i]);
+      if (picked && i != m.plots.phase_coordinate) {
         emit(out, SetPhaseCoordinate{i});
       }
       ImGui::PopID();
@@ -407,14 +412,14 @@ bool header(const char* label, ItemProbe* probe, const char* tooltip, bool start
 }  // namespace
 
 std::string costSummary(const PanelModel& m) {
-  const double parts[] = {m.frame_ms_sim, m.frame_ms_render, m.frame_ms_present};
+  const double parts[] = {m.frame.ms_sim, m.frame.ms_render, m.frame.ms_present};
   const char* names[] = {"simulation", "rendering", "presenting"};
   double frame = 0.0;
   for (double p : parts) {
     if (!std::isfinite(p) || p < 0.0) return {};
     frame += p;
   }
-  if (m.paused || !(m.realtime_percent < 95.0) || !(frame > 0.0)) return {};
+  if (m.clock.paused || !(m.frame.realtime_percent < 95.0) || !(frame > 0.0)) return {};
   const int worst = static_cast<int>(std::max_element(std::begin(parts), std::end(parts)) - parts);
   char buf[128];
   std::snprintf(buf, sizeof buf, "%s is the bottleneck: %.3g ms of %.3g ms", names[worst],
@@ -439,20 +444,20 @@ std::vector<Command> drawPanel(const PanelModel& model, PanelState& state) {
   }
   ImGui::PushItemWidth(-ImGui::GetFontSize() * 8.5f);  // room for the labels
   ItemProbe* probe = state.probe;
-  if (header("Scene", probe, "Choose, open or reload a scene.", !model.clip))
+  if (header("Scene", probe, "Choose, open or reload a scene.", !model.frame.clip))
     sceneSection(model, state, out);
   if (header("Simulation", probe, "Integrator, time step, pause and step."))
     simulationSection(model, state, out);
   // closed until edit mode is on (E): most sessions watch rather than build
   if (model.edit.editing) ImGui::SetNextItemOpen(true);
   if (header("Edit", probe, "Build or change the scene by hand, undo and redo.",
-             model.edit.editing && !model.clip))
+             model.edit.editing && !model.frame.clip))
     detail::editSection(model, state, out);
-  if (header("Physics", probe, "Parameters applied live to the running system.", !model.clip))
+  if (header("Physics", probe, "Parameters applied live to the running system.", !model.frame.clip))
     detail::physicsSection(model, state, out);
   // closed unless the window starts with lanes (--lanes): one lane needs none of it
   if (header("Lab", probe, "Lanes side by side, the timeline of past states.",
-             model.lanes.size() > 1 && !model.clip))
+             model.lanes.rows.size() > 1 && !model.frame.clip))
     detail::labSection(model, state, out);
   if (header("Display", probe, "How the system is drawn.")) displaySection(model, state, out);
   if (header("Diagnostics", probe, "Timing, energy, drift and the phase plot."))

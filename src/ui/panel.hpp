@@ -84,8 +84,7 @@ struct LaneRow {
   std::string setup;  // a parameter lane's own set-up, "stiffness_scale=4"; empty: the scene's
   // "rk4" or "rk4:stiffness_scale=4", as --lanes takes it
   std::string name() const { return setup.empty() ? integrator : integrator + ":" + setup; }
-  double dt = 0.0;             // s
-  double dt_over_limit = 0.0;  // dt / the integrator's stability limit; 0: no limit known
+  double dt = 0.0;  // s
   bool diverged = false;
   double diverged_t = 0.0;          // s, when it diverged
   std::string divergence;           // the report, one line
@@ -93,10 +92,15 @@ struct LaneRow {
   std::span<const float> drift;     // |E - E0| / reference (log plot)
   std::span<const float> distance;  // m, the largest distance of a body from lane 0's (log plot)
   std::span<const float> residual;  // the ledger's balance |E - E0 + W_diss - W_ext| / reference
-  // the period readout (docs/lab.md#period): the phase coordinate's period (0: none yet) from
-  // `crossings` upward crossings, the theory's where the scene has one (0: none), and the
-  // integrator's period error (period - theory) / theory
-  double period = 0.0;  // s
+};
+
+// What the measurements say of one lane: its step against its stability limit, and its period
+// readout (docs/lab.md#period): the phase coordinate's period (0: none yet) from `crossings`
+// upward crossings, the theory's where the scene has one (0: none), and the integrator's period
+// error (period - theory) / theory.
+struct LaneMeasure {
+  double dt_over_limit = 0.0;  // dt / the integrator's stability limit; 0: no limit known
+  double period = 0.0;         // s
   int crossings = 0;
   double theory_period = 0.0;  // s
   double period_error = 0.0;
@@ -105,9 +109,9 @@ struct LaneRow {
 // 2.0064 s  error +3.5e-4", without the theory where there is none, or "period: no oscillation
 // yet"; in a narrow panel its two parts on two lines: the measurement, and the theory with the
 // error (empty where there is no theory).
-std::string periodLine(const LaneRow& row);
-std::string periodMeasured(const LaneRow& row);
-std::string periodTheory(const LaneRow& row);
+std::string periodLine(const LaneMeasure& lane);
+std::string periodMeasured(const LaneMeasure& lane);
+std::string periodTheory(const LaneMeasure& lane);
 
 // The stability map of the current scene and lane 0's integrator
 // (docs/lab.md#stability-limits-the-map-and-orders): cells over dt (columns) and stiffness scale
@@ -174,107 +178,145 @@ struct EnergyBars {
   bool diverged = false;    // the lane stopped: these are its last checked state's
 };
 
-struct PanelModel {
-  EditView edit;
-  // stability: dt's limit for lane 0's integrator (0: none known), the map, the orders
-  double dt_limit = 0.0;  // s
-  // lane 0's energy ledger since its anchor (J): what dissipation took out, what the grab put in
-  double work_dissipated = 0.0, work_external = 0.0;
-  StabilityMapView stability;
-  std::vector<OrderRow> orders;
-  bool orders_running = false;
-  // lanes (docs/lab.md#lanes): at least one
-  std::vector<LaneRow> lanes;
-  bool split_lanes = false;  // DisplayFlag::SplitLanes
-  int max_lanes = 4;
-  // the timeline of kept states (SeekHistory): how many, from t0 to t1 (s), their memory (MB)
-  int history_size = 0;
-  double history_t0 = 0.0, history_t1 = 0.0, history_mb = 0.0;
-  int history_index = -1;  // the kept state shown (at or before sim_time); -1: none
+// The panel's model is one small view per owner, each filled by its owner's fill function
+// (docs/architecture.md#the-session-and-commands).
 
-  // scene
+// The Scene section (app::LoadedScene::fill).
+struct SceneInfo {
   std::vector<std::string> builtin_scenes;
-  std::string scene_name, scene_path;  // path empty for a built-in
-  std::string save_default;            // where Save as writes with no path typed
+  std::string name, path;    // path empty for a built-in
+  std::string save_default;  // where Save as writes with no path typed
   int particles = 0, springs = 0, links = 0, dofs = 0;
-  // simulation
+};
+
+// The Simulation section and the divergence banner: lane 0's clock (app::Timeline::fill).
+struct ClockView {
   std::vector<IntegratorChoice> integrators;  // only those that apply
   std::string integrator;
   bool integrator_iterated = false;  // it has substeps and iterations (xpbd, projective)
   double dt = 1e-3, time_scale = 1.0;
   bool paused = false;
-  // physics: the parameters that apply, in the table's order; gravity's direction orients the
-  // Heading control, drag tells whether a wind acts
+  double sim_time = 0.0;  // s
+  bool diverged = false;
+  std::string divergence;   // the report, one line
+  bool can_rewind = false;  // a state from about a second before the divergence is kept
+};
+
+// The Physics section: the parameters that apply, in the table's order; gravity's direction
+// orients the Heading control, drag tells whether a wind acts (app::physicsView).
+struct PhysicsView {
   std::vector<ParameterControl> parameters;
   double gravity[3] = {0.0, -9.81, 0.0};  // m/s^2
   double drag = 0.0;                      // N s/m
   bool wind_acts = false;                 // a wind blows and the drag makes it felt
   double grab_stiffness = 100.0;          // N/m, the mouse spring
-  // display
-  double strain_scale = 0.05;
-  bool strain_auto = true;  // the scale follows the scene's strains (DisplayFlag::StrainAuto)
-  bool wireframe = false, show_trails = true, show_springs = true;
-  bool show_wind = true;          // the wind's streaks, where a wind acts (drag > 0, wind not zero)
-  bool show_equilibrium = false;  // the static equilibrium as a grey ghost
-  std::string equilibrium_note;   // why there is none to show ("nothing holds it..."), if so
-  // edit mode's selection box being dragged, in framebuffer px (x0, y0, x1, y1); empty: none
-  std::vector<double> selection_box;
-  bool surface = true;  // the system has a drawn surface (cloth): the Wireframe choice applies
-  bool planar = false;  // the view is 2-D: left-drag pans instead of orbiting
-  // the status line (a failed load, a saved screenshot): drawn by drawStatus until the app clears
-  // it (a successful load clears a failed load's message)
-  std::string status;
-  bool status_error = false;
-  // diagnostics
-  double sim_time = 0.0, steps_per_second = 0.0, realtime_percent = 100.0;
-  double frame_ms_sim = 0.0, frame_ms_render = 0.0, frame_ms_present = 0.0;
-  bool smooth_frames = false;  // the pacing (DisplayFlag::SmoothFrames), else real-time motion
-  bool follow = false;         // DisplayFlag::Follow
-  std::vector<float> marks;    // simulated times (s) of parameter changes, marked on the plots
+};
+
+// The Lab section's lanes (docs/lab.md#lanes: at least one) and the timeline of kept states
+// (SeekHistory): how many, from t0 to t1 (s), their memory (MB) (app::Timeline::fill).
+struct LanesView {
+  std::vector<LaneRow> rows;
+  int max_lanes = 4;
+  int history_size = 0;
+  double history_t0 = 0.0, history_t1 = 0.0, history_mb = 0.0;
+  int history_index = -1;  // the kept state shown (at or before the clock's time); -1: none
+};
+
+// The Diagnostics section's plots, the energy bars and the ledger (app::Timeline::fill).
+struct PlotsView {
+  std::vector<float> marks;  // simulated times (s) of parameter changes, marked on the plots
   std::span<const float> energy_time, kinetic, potential, total;  // recent history
   std::span<const float> drift;  // |E - E0| / reference history (plotted on a log axis)
   std::string drift_label = "|E - E0| / |E0|";  // what drift is relative to, e.g. "|E - E0| / S"
   std::span<const float> phase_q, phase_v;      // the chosen coordinate and its rate
   std::vector<std::string> phase_coordinates;   // names, e.g. "x3", "phi1"
   int phase_coordinate = 0;
-  // divergence
-  bool diverged = false;
-  std::string divergence;         // the report, one line
-  bool can_rewind = false;        // a state from about a second before the divergence is kept
-  float scene_viewport_x = 0.0f;  // px: the scene's viewport starts right of the panel
-  // recording (ToggleRecording): the clip's elapsed simulated time, e.g. "REC 0:03.25"
-  bool recording = false;
-  std::string recording_label;
-  int clip_size = 0;          // index in clipSizes()
-  bool clock_locked = false;  // each frame advances exactly 1/fps: real time is not kept
-  // a recorded clip (springlab record): no wall-clock figures (a replay must draw the same
-  // pixels), and the Scene and Physics sections start closed so that the plots fit the picture
-  bool clip = false;
-
   // energy bars (docs/integrators.md#energy-bars): one per lane, in lane order, and lane 0's
   // scene energy scale S (J), the least the bars' scale shrinks to
   std::vector<EnergyBars> energy_bars;
   double energy_scale = 1.0;
-  // the stopwatch on simulated time (docs/lab.md#the-stopwatch)
-  double stopwatch = 0.0;  // s
-  bool stopwatch_running = false;
+  // lane 0's energy ledger since its anchor (J): what dissipation took out, what the grab put in
+  double work_dissipated = 0.0, work_external = 0.0;
+};
 
-  // measuring tools (docs/exploring.md#arrows): the traced body's arrows and their fixed scales
-  bool show_arrows = false;
-  bool show_ruler = false;
-  double arrow_velocity_scale = 0.1;       // m of arrow per m/s
+// The measurements (app::Measurements::fill): dt's limit for lane 0's integrator at its current
+// state, each lane's limit and period, the stopwatch, the arrows' fixed scales.
+struct MeasureView {
+  double dt_limit = 0.0;           // s; 0: none known
+  std::vector<LaneMeasure> lanes;  // in lane order
+  double stopwatch = 0.0;          // s, on simulated time (docs/lab.md#the-stopwatch)
+  bool stopwatch_running = false;
+  double arrow_velocity_scale = 0.1;       // m of arrow per m/s (docs/exploring.md#arrows)
   double arrow_acceleration_scale = 0.01;  // m of arrow per m/s²
-  double grid_spacing = 0.0;               // m, the ground grid's cells as drawn (0: no grid)
+};
+
+// The background jobs of the Lab section: the stability map and the orders (app::LabJobs::fill).
+struct JobsView {
+  StabilityMapView stability;
+  std::vector<OrderRow> orders;
+  bool orders_running = false;
+};
+
+// How the scene is drawn (app::FrameDriver::fillDisplay): the display flags, each shown by its
+// row in displayFlags(), and what the overlays need.
+struct DisplayView {
+  double strain_scale = 0.05;
+  bool strain_auto = true;  // the scale follows the scene's strains (DisplayFlag::StrainAuto)
+  bool wireframe = false, show_trails = true, show_springs = true;
+  bool show_wind = true;          // the wind's streaks, where a wind acts (drag > 0, wind not zero)
+  bool show_equilibrium = false;  // the static equilibrium as a grey ghost
+  bool show_arrows = false, show_ruler = false;  // docs/exploring.md#arrows, #ruler
+  bool follow = false;                           // DisplayFlag::Follow
+  bool split_lanes = false;                      // DisplayFlag::SplitLanes
+  bool smooth_frames = false;    // the pacing (DisplayFlag::SmoothFrames), else real-time motion
+  std::string equilibrium_note;  // why there is none to show ("nothing holds it..."), if so
+  // edit mode's selection box being dragged, in framebuffer px (x0, y0, x1, y1); empty: none
+  std::vector<double> selection_box;
+  bool surface = true;  // the system has a drawn surface (cloth): the Wireframe choice applies
+  bool planar = false;  // the view is 2-D: left-drag pans instead of orbiting
+  float scene_viewport_x = 0.0f;  // px: the scene's viewport starts right of the panel
+  double grid_spacing = 0.0;      // m, the ground grid's cells as drawn (0: no grid)
+  // the status line (a failed load, a saved screenshot): drawn by drawStatus until the app clears
+  // it (a successful load clears a failed load's message)
+  std::string status;
+  bool status_error = false;
+  // recording (ToggleRecording): the clip's elapsed simulated time, e.g. "REC 0:03.25"
+  bool recording = false;
+  std::string recording_label;
+  int clip_size = 0;  // index in clipSizes()
+};
+
+// What the last frame cost, and whether this is a recorded clip's (app::FrameDriver).
+struct FrameView {
+  double steps_per_second = 0.0, realtime_percent = 100.0;
+  double ms_sim = 0.0, ms_render = 0.0, ms_present = 0.0;
+  bool clock_locked = false;  // each frame advances exactly 1/fps: real time is not kept
+  // a recorded clip (springlab record): no wall-clock figures (a replay must draw the same
+  // pixels), and the Scene and Physics sections start closed so that the plots fit the picture
+  bool clip = false;
+};
+
+struct PanelModel {
+  SceneInfo scene;
+  ClockView clock;
+  EditView edit;
+  PhysicsView physics;
+  LanesView lanes;
+  PlotsView plots;
+  MeasureView measure;
+  JobsView jobs;
+  DisplayView display;
+  FrameView frame;
 };
 
 // A display flag's row (SetDisplayFlag): its name, its control's label and tooltip in the panel,
-// and the PanelModel field that shows it (FrameDriver::fillDisplay fills each from the driver).
+// and the DisplayView field that shows it (FrameDriver::fillDisplay fills each from the driver).
 struct DisplayFlagRow {
   DisplayFlag flag;
   const char* name;  // "trails"
   const char* label;
   const char* tooltip;
-  bool PanelModel::*shown;
+  bool DisplayView::*shown;
 };
 // Every flag's row, in DisplayFlag's order.
 std::span<const DisplayFlagRow> displayFlags();
@@ -300,7 +342,7 @@ struct ItemProbe {
 // Per-window widget state kept between frames (text fields, a slider being dragged).
 struct PanelState {
   char file_path[512] = "";
-  char save_path[512] = "";  // where Save as writes; empty: PanelModel::save_default
+  char save_path[512] = "";  // where Save as writes; empty: SceneInfo::save_default
   bool show_help = false;    // toggled by the panel's "Help" button; the app also toggles it on F1
   // the slider whose change is committed on release, and its value while it is being dragged
   unsigned int edit_id = 0;
@@ -327,14 +369,15 @@ struct PanelState {
 // When the simulated clock falls behind (real time below 95 %, running), which part of the frame
 // costs most, e.g. "simulation is the bottleneck: 38 ms of 50 ms"; empty otherwise.
 std::string costSummary(const PanelModel& model);
-// Draws the panel window; returns the commands the user issued this frame.
-// Edit mode's selection box (PanelModel::selection_box), outlined over the scene.
+// Edit mode's selection box (DisplayView::selection_box), outlined over the scene.
 void drawSelectionBox(const PanelModel& model);
+// Draws the panel window; returns the commands the user issued this frame.
 std::vector<Command> drawPanel(const PanelModel& model, PanelState& state);
-// The divergence banner, at the top centre of the scene viewport (right of scene_viewport_x), with
-// the report's numbers shortened (compactNumbers) and the buttons "Reset" and "Back 1 s" (Rewind;
-// disabled unless can_rewind). In a small window the report scrolls and the buttons stay on
-// screen; only a viewport too narrow for the buttons lets the banner reach over the panel.
+// The divergence banner, at the top centre of the scene viewport (right of
+// display.scene_viewport_x), with the report's numbers shortened (compactNumbers) and the buttons
+// "Reset" and "Back 1 s" (Rewind; disabled unless clock.can_rewind). In a small window the report
+// scrolls and the buttons stay on screen; only a viewport too narrow for the buttons lets the
+// banner reach over the panel.
 std::vector<Command> drawDivergenceBanner(const PanelModel& model, ItemProbe* probe = nullptr);
 // The report text for display: every decimal number with more than `digits` significant digits
 // (say a time "3.1166000000021525") is rewritten with %.<digits>g ("3.1166"); integers (indices,
@@ -349,8 +392,9 @@ void drawLaneLegend(const PanelModel& model, ItemProbe* probe = nullptr);
 // none overlaps another and all stay in the picture, a label too long for its place shortened.
 void drawSceneOverlays(const PanelModel& model, const std::string& caption,
                        ItemProbe* probe = nullptr);
-// With the arrows shown (model.show_arrows), their key at the top right of the scene viewport: the
-// grid's spacing ("grid 0.5 m") and each arrow's colour and scale (docs/exploring.md#arrows).
+// With the arrows shown (model.display.show_arrows), their key at the top right of the scene
+// viewport: the grid's spacing ("grid 0.5 m") and each arrow's colour and scale
+// (docs/exploring.md#arrows).
 void drawMeasureLegend(const PanelModel& model, ItemProbe* probe = nullptr);
 // A pendulum's joint angles (docs/exploring.md#angles-at-the-joints): link i's angle from the
 // downward vertical, in degrees (counter-clockwise positive, -180 to 180), beside its upper joint
@@ -369,14 +413,17 @@ void drawRuler(const RulerView& ruler, ItemProbe* probe = nullptr);
 void drawJointAngles(const std::vector<JointLabel>& joints, ItemProbe* probe = nullptr);
 // The strain legend (bottom right) for this strain scale.
 void drawStrainLegend(double strain_scale);
-// The same, only where there are springs (model.springs > 0), with model.strain_scale.
+// The same, only where there are springs (model.scene.springs > 0), with
+// model.display.strain_scale.
 void drawStrainLegend(const PanelModel& model, ItemProbe* probe = nullptr);
-// model.status at the bottom centre of the scene viewport (red when status_error); where it would
-// overlap the strain legend (when that is drawn first), above it. Nothing when status is empty.
+// model.display.status at the bottom centre of the scene viewport (red when status_error); where it
+// would overlap the strain legend (when that is drawn first), above it. Nothing when status is
+// empty.
 void drawStatus(const PanelModel& model, ItemProbe* probe = nullptr);
 // The help overlay listing every binding (F1).
 void drawHelpOverlay(bool* open, ItemProbe* probe = nullptr);
-// The same, centred in the scene viewport, saying what left-drag does in this scene (model.planar).
+// The same, centred in the scene viewport, saying what left-drag does in this scene
+// (model.display.planar).
 void drawHelpOverlay(bool* open, const PanelModel& model, ItemProbe* probe = nullptr);
 
 // The renderer's strain colour map (render::strainColor), x = strain / strain scale: x is clamped

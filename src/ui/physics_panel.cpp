@@ -30,7 +30,8 @@ std::array<double, 3> directionOf(const std::array<double, 3>& v, std::array<dou
 
 // gravity's direction (unit), -y when the model's gravity is zero
 std::array<double, 3> gravityDirection(const PanelModel& m) {
-  return directionOf({m.gravity[0], m.gravity[1], m.gravity[2]}, {0.0, -1.0, 0.0});
+  return directionOf({m.physics.gravity[0], m.physics.gravity[1], m.physics.gravity[2]},
+                     {0.0, -1.0, 0.0});
 }
 
 // The vector of magnitude `magnitude` (clamped to the control's range) along `dir`; nothing when
@@ -51,7 +52,7 @@ void emitIf(std::vector<Command>& out, std::optional<Command> c) {
 // the usual scene. In a planar scene the heading turns in the x-y plane instead (a planar scene's
 // wind has no z).
 void headingBasis(const PanelModel& m, double e1[3], double e2[3]) {
-  if (m.planar) {
+  if (m.display.planar) {
     e1[0] = 1.0, e1[1] = 0.0, e1[2] = 0.0;
     e2[0] = 0.0, e2[1] = 1.0, e2[2] = 0.0;
     return;
@@ -118,14 +119,16 @@ void headingControl(const PanelModel& m, const ParameterControl& c, PanelState& 
     emitIf(out, speed > 0.0 ? vectorCommand(c, directionOf(c.vec, {1.0, 0.0, 0.0}), v)
                             : headingCommand(m, c, v, headingOf(m, c.vec)));
   const std::string label = c.label + " heading";
-  if (detail::slider({label.c_str(), -kHeadingMax, kHeadingMax, "%.0f deg", false, Commit::Live,
-                      m.planar ? "Direction in the scene's plane, in degrees from +x towards +y, "
-                                 "at the same speed."
-                               : "Direction in the horizontal plane, in degrees from +x towards "
-                                 "+z, at the same speed (a vertical part is dropped)."},
-                     headingOf(m, c.vec), st, &v))
+  if (detail::slider(
+          {label.c_str(), -kHeadingMax, kHeadingMax, "%.0f deg", false, Commit::Live,
+           m.display.planar ? "Direction in the scene's plane, in degrees from +x towards +y, "
+                              "at the same speed."
+                            : "Direction in the horizontal plane, in degrees from +x towards "
+                              "+z, at the same speed (a vertical part is dropped)."},
+          headingOf(m, c.vec), st, &v))
     emitIf(out, headingCommand(m, c, speed, v));
-  if (m.drag == 0.0 && speed > 0.0) ImGui::TextDisabled("Drag is 0: the wind has no effect.");
+  if (m.physics.drag == 0.0 && speed > 0.0)
+    ImGui::TextDisabled("Drag is 0: the wind has no effect.");
 }
 
 // A vector's magnitude, its direction kept, with presets (Style::Direction): gravity's.
@@ -158,7 +161,7 @@ void directionControl(const PanelModel& m, const ParameterControl& c, PanelState
 // The physics parameters that apply, as the app listed them (the parameter table's order), and
 // the mouse spring's stiffness.
 void physicsSection(const PanelModel& m, PanelState& st, std::vector<Command>& out) {
-  for (const ParameterControl& c : m.parameters) {
+  for (const ParameterControl& c : m.physics.parameters) {
     ImGui::PushID(c.id);
     switch (c.style) {
       case ParameterControl::Style::Slider:
@@ -178,7 +181,7 @@ void physicsSection(const PanelModel& m, PanelState& st, std::vector<Command>& o
                       "%.3g N/m", true, Commit::Live,
                       "Stiffness of the mouse spring used by Ctrl+left-drag, in N/m "
                       "(logarithmic)."},
-                     m.grab_stiffness, st, &v))
+                     m.physics.grab_stiffness, st, &v))
     emit(out, SetGrabStiffness{v});
 }
 

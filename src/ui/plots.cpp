@@ -202,9 +202,9 @@ struct EnergyAxis {
 };
 
 std::span<const Series> energySeries(const PanelModel& m, Series (&out)[3]) {
-  out[0] = {m.kinetic, kKinetic, "K"};
-  out[1] = {m.potential, kPotential, "V"};
-  out[2] = {m.total, kTotal, "E"};
+  out[0] = {m.plots.kinetic, kKinetic, "K"};
+  out[1] = {m.plots.potential, kPotential, "V"};
+  out[2] = {m.plots.total, kTotal, "E"};
   return out;
 }
 
@@ -230,14 +230,14 @@ void energyPlot(const PanelModel& m, ItemProbe* probe) {
   plotArea("##energy", 110.0f, gutter(m), p0, p1);
   note(probe, "energy plot");
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  const TimeAxis axis(m.energy_time, m.total.size());
+  const TimeAxis axis(m.plots.energy_time, m.plots.total.size());
   double mark = std::numeric_limits<double>::quiet_NaN();
   if (any) {
     if (lo < 0.0 && hi > 0.0) {  // zero line
       const float y0 = p1.y - (p1.y - p0.y) * static_cast<float>(-lo / (hi - lo));
       dl->AddLine(ImVec2(p0.x, y0), ImVec2(p1.x, y0), kGrid);
     }
-    mark = drawMarks(dl, p0, p1, axis, m.marks, probe);
+    mark = drawMarks(dl, p0, p1, axis, m.plots.marks, probe);
     for (const Series& s : series) drawSeries(dl, p0, p1, s.y, axis, lo, hi, s.colour);
     const float x = p0.x - 4.0f;
     dl->AddText(ImVec2(x - ImGui::CalcTextSize(top.c_str()).x, p0.y), kLabel, top.c_str());
@@ -284,10 +284,10 @@ void decadeGrid(ImDrawList* dl, ImVec2 p0, ImVec2 p1, double lo, double hi) {
 void driftPlot(const PanelModel& m, ItemProbe* probe) {
   // log10 of the relative drift; zero drift is drawn at the floor
   constexpr double kFloor = -17.0;
-  const std::vector<float> logs = log10Series(m.drift, kFloor);
-  const std::string label = m.drift_label.empty() ? "drift" : m.drift_label;
+  const std::vector<float> logs = log10Series(m.plots.drift, kFloor);
+  const std::string label = m.plots.drift_label.empty() ? "drift" : m.plots.drift_label;
   ImGui::TextColored(toVec4(kDrift), "drift %s = %s", label.c_str(),
-                     compact(last(m.drift)).c_str());
+                     compact(last(m.plots.drift)).c_str());
   note(probe, "drift");
   tip("Energy drift since the start, relative to |E0| (or, where E0 is about 0, to the scene's "
       "energy scale S); dimensionless. Symplectic integrators keep it bounded, explicit Euler "
@@ -296,7 +296,7 @@ void driftPlot(const PanelModel& m, ItemProbe* probe) {
   plotArea("##drift", 90.0f, gutter(m), p0, p1);
   note(probe, "drift plot");
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  const TimeAxis axis(m.energy_time, logs.size());
+  const TimeAxis axis(m.plots.energy_time, logs.size());
   const Series s[] = {{logs, kDrift, "drift"}};
   double lo, hi, mark = std::numeric_limits<double>::quiet_NaN();
   if (finiteRange(s, lo, hi)) {
@@ -304,7 +304,7 @@ void driftPlot(const PanelModel& m, ItemProbe* probe) {
     lo = std::floor(lo), hi = std::ceil(hi);
     if (hi - lo < 1.0) hi = lo + 1.0;
     decadeGrid(dl, p0, p1, lo, hi);
-    mark = drawMarks(dl, p0, p1, axis, m.marks, probe);
+    mark = drawMarks(dl, p0, p1, axis, m.plots.marks, probe);
     drawSeries(dl, ImVec2(p0.x, p0.y + 3), ImVec2(p1.x, p1.y - 3), logs, axis, lo, hi, kDrift);
     timeLabels(dl, p0, p1, axis);
   } else {
@@ -320,9 +320,9 @@ void laneLogPlot(const PanelModel& m, const LanePlotSpec& spec, ItemProbe* probe
   constexpr double kFloor = -17.0;
   std::vector<std::vector<float>> logs;
   std::vector<Series> series;
-  for (size_t i = 0; i < m.lanes.size(); ++i) {
+  for (size_t i = 0; i < m.lanes.rows.size(); ++i) {
     logs.push_back(spec.skip_lane0 && i == 0 ? std::vector<float>()
-                                             : log10Series(m.lanes[i].*(spec.values), kFloor));
+                                             : log10Series(m.lanes.rows[i].*(spec.values), kFloor));
     const LaneColour c = laneColour(static_cast<int>(i));
     series.push_back(
         {logs.back(), IM_COL32(int(c.r * 255), int(c.g * 255), int(c.b * 255), 255), spec.id});
@@ -335,18 +335,18 @@ void laneLogPlot(const PanelModel& m, const LanePlotSpec& spec, ItemProbe* probe
   note(probe, std::string(spec.id + 2));
   ImDrawList* dl = ImGui::GetWindowDrawList();
   double lo, hi;
-  if (m.lanes.empty() || !finiteRange(series, lo, hi)) {
+  if (m.lanes.rows.empty() || !finiteRange(series, lo, hi)) {
     dl->AddText(ImVec2(p0.x + 4, p0.y + 2), kLabel, "no history yet");
     return;
   }
   lo = std::floor(lo), hi = std::ceil(hi);
   if (hi - lo < 1.0) hi = lo + 1.0;
   decadeGrid(dl, p0, p1, lo, hi);
-  const TimeAxis axis0(m.lanes[0].time, m.lanes[0].time.size());
-  drawMarks(dl, p0, p1, axis0, m.marks, probe);
+  const TimeAxis axis0(m.lanes.rows[0].time, m.lanes.rows[0].time.size());
+  drawMarks(dl, p0, p1, axis0, m.plots.marks, probe);
   for (size_t i = 0; i < series.size(); ++i) {
     TimeAxis axis = axis0;  // every lane on lane 0's time window
-    if (!axis.t.empty()) axis.t = m.lanes[i].time;
+    if (!axis.t.empty()) axis.t = m.lanes.rows[i].time;
     drawSeries(dl, ImVec2(p0.x, p0.y + 3), ImVec2(p1.x, p1.y - 3), series[i].y, axis, lo, hi,
                series[i].colour);
   }
@@ -413,9 +413,10 @@ void phaseRanges(ImDrawList* dl, const PhaseFrame& f, const std::string& name, I
 }  // namespace
 
 void phasePlot(const PanelModel& m, ItemProbe* probe) {
-  const bool valid =
-      m.phase_coordinate >= 0 && m.phase_coordinate < static_cast<int>(m.phase_coordinates.size());
-  const std::string name = valid ? m.phase_coordinates[m.phase_coordinate] : std::string("q");
+  const bool valid = m.plots.phase_coordinate >= 0 &&
+                     m.plots.phase_coordinate < static_cast<int>(m.plots.phase_coordinates.size());
+  const std::string name =
+      valid ? m.plots.phase_coordinates[m.plots.phase_coordinate] : std::string("q");
   const float side = std::max(ImGui::GetContentRegionAvail().x, 50.0f);
   constexpr float kPhaseMaxHeight = 220.0f;  // px at UI scale 1
   ImGui::BeginChild(
@@ -426,15 +427,15 @@ void phasePlot(const PanelModel& m, ItemProbe* probe) {
   const ImVec2 c1(c0.x + avail.x, c0.y + avail.y);
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float fs = ImGui::GetFontSize();
-  const size_t n = std::min(m.phase_q.size(), m.phase_v.size());
-  const Series qs[] = {{m.phase_q.first(n), kPhase, "q"}};
-  const Series vs[] = {{m.phase_v.first(n), kPhase, "v"}};
+  const size_t n = std::min(m.plots.phase_q.size(), m.plots.phase_v.size());
+  const Series qs[] = {{m.plots.phase_q.first(n), kPhase, "q"}};
+  const Series vs[] = {{m.plots.phase_v.first(n), kPhase, "v"}};
   PhaseFrame f;
   if (n > 0 && finiteRange(qs, f.qlo, f.qhi) && finiteRange(vs, f.vlo, f.vhi)) {
     padRange(f.qlo, f.qhi, 0.08), padRange(f.vlo, f.vhi, 0.08);
     f.p0 = ImVec2(c0.x + 2, c0.y + fs + 2), f.p1 = ImVec2(c1.x - 2, c1.y - fs - 2);
     phaseAxes(dl, f);
-    phaseTrajectory(dl, f, m.phase_q.first(n), m.phase_v.first(n));
+    phaseTrajectory(dl, f, m.plots.phase_q.first(n), m.plots.phase_v.first(n));
     phaseRanges(dl, f, name, c0, c1);
   } else {
     dl->AddText(c0, kLabel, "no phase history");
@@ -448,9 +449,9 @@ void phasePlot(const PanelModel& m, ItemProbe* probe) {
 // One line per lane, in its colour, under the phase plot: the coordinate's period beside the
 // theory and the integrator's period error (docs/lab.md#period).
 void periodReadout(const PanelModel& m, ItemProbe* probe) {
-  for (int i = 0; i < static_cast<int>(m.lanes.size()); ++i) {
-    const LaneRow& row = m.lanes[static_cast<size_t>(i)];
-    if (row.diverged) continue;
+  for (int i = 0; i < static_cast<int>(m.lanes.rows.size()); ++i) {
+    if (m.lanes.rows[static_cast<size_t>(i)].diverged) continue;
+    const LaneMeasure& row = laneMeasure(m, i);
     const LaneColour c = laneColour(i);
     const ImVec4 colour(c.r, c.g, c.b, 1.0f);
     const std::string line = periodLine(row);
@@ -493,7 +494,7 @@ std::string signedExponent(double v) {
 }
 }  // namespace
 
-std::string periodMeasured(const LaneRow& row) {
+std::string periodMeasured(const LaneMeasure& row) {
   if (row.crossings < 2) return "period: no oscillation yet";
   char buf[96];
   // "%#" keeps the trailing zeros: 2.0060 beside 2.0061, not 2.006
@@ -501,7 +502,7 @@ std::string periodMeasured(const LaneRow& row) {
   return buf;
 }
 
-std::string periodTheory(const LaneRow& row) {
+std::string periodTheory(const LaneMeasure& row) {
   if (!(row.theory_period > 0.0)) return {};
   char buf[96];
   std::snprintf(buf, sizeof buf, "theory %#.5g s", row.theory_period);
@@ -510,7 +511,7 @@ std::string periodTheory(const LaneRow& row) {
   return out;
 }
 
-std::string periodLine(const LaneRow& row) {
+std::string periodLine(const LaneMeasure& row) {
   const std::string theory = periodTheory(row);
   return theory.empty() ? periodMeasured(row) : periodMeasured(row) + "  " + theory;
 }

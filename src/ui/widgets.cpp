@@ -197,12 +197,18 @@ bool checkbox(const char* label, bool value, const char* tooltip, ItemProbe* pro
   return changed;
 }
 
+const LaneMeasure& laneMeasure(const PanelModel& model, int i) {
+  static const LaneMeasure kNone;
+  const auto& lanes = model.measure.lanes;
+  return i >= 0 && i < static_cast<int>(lanes.size()) ? lanes[static_cast<size_t>(i)] : kNone;
+}
+
 bool flagBox(const PanelModel& m, DisplayFlag flag, ItemProbe* probe, std::vector<Command>& out,
              const char* label, const char* tooltip) {
   const DisplayFlagRow& row = displayFlag(flag);
   bool on = false;
-  if (!checkbox(label ? label : row.label, m.*row.shown, tooltip ? tooltip : row.tooltip, probe,
-                &on))
+  if (!checkbox(label ? label : row.label, m.display.*row.shown, tooltip ? tooltip : row.tooltip,
+                probe, &on))
     return false;
   emit(out, SetDisplayFlag{flag, on});
   return true;

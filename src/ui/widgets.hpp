@@ -66,6 +66,8 @@ struct Series {
 void energyPlot(const PanelModel& model, ItemProbe* probe);
 void driftPlot(const PanelModel& model, ItemProbe* probe);
 void phasePlot(const PanelModel& model, ItemProbe* probe);
+// Lane i's measurements (MeasureView::lanes), or none measured (zeros) where the model has none.
+const LaneMeasure& laneMeasure(const PanelModel& model, int i);
 // The period readout under it: a line per lane (docs/lab.md#period).
 void periodReadout(const PanelModel& model, ItemProbe* probe);
 // One curve per lane, in the lane's colour, on a log10 axis (zero at 1e-17).

@@ -1,7 +1,5 @@
-// Edit mode, the Bodies section and undo (docs/exploring.md#edit-mode): every edit changes the
-// scene as it starts now (Session::savedDef, explicit: each particle and spring listed) with a
-// scene::edit function, and the session starts again on the result, its lanes kept. The scene it
-// replaced goes on the undo stack.
+#include "app/editor.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <numbers>
@@ -9,6 +7,7 @@
 #include "app/session.hpp"
 #include "scene/edit.hpp"
 #include "scene/size.hpp"
+#include "ui/panel.hpp"
 
 namespace app {
 
@@ -36,7 +35,7 @@ constexpr const char* kNewSceneName = "New scene";
 constexpr const char* kNewSceneStem = "new_scene";
 }  // namespace
 
-void Session::pushUndo(scene::SceneDef def) {
+void Editor::pushUndo(scene::SceneDef def) {
   undo_.push_back(std::move(def));
   std::size_t bytes = 0;
   for (const scene::SceneDef& d : undo_) bytes += footprint(d);
@@ -46,111 +45,94 @@ void Session::pushUndo(scene::SceneDef def) {
   }
 }
 
-bool Session::switchTo(const scene::SceneDef& def, std::string& why, const std::string* name) {
-  struct KeptLane {
-    std::string integrator, setup;
-    double dt;
-  };
-  std::vector<KeptLane> kept;
-  for (int i = 1; i < laneCount(); ++i)
-    kept.push_back({std::string(sim::info(lane(i).method()).name), lanes_.setup(i), lane(i).dt()});
-  const std::string newName = name ? *name : scene_.name(), path = name ? "" : scene_.path();
-  try {
-    scene_.loadDef(def, newName, path);  // throws: the old scene stays
-  } catch (const scene::Error& e) {
-    return why = e.what(), false;
-  }
-  start();
-  for (const KeptLane& k : kept) {
-    std::string ignored;  // a lane whose set-up no longer applies is left out
-    addLane(0, k.integrator, k.dt, k.setup, ignored);
-  }
+bool Editor::switchTo(Session& s, const scene::SceneDef& def, std::string& why) {
+  if (!s.switchTo(def, why)) return false;
   selection_.erase(std::remove_if(selection_.begin(), selection_.end(),
-                                  [&](int b) { return b >= built().bodies(); }),
+                                  [&](int b) { return b >= s.built().bodies(); }),
                    selection_.end());
   return true;
 }
 
 template <class Change>
-bool Session::edit(Change&& change, std::string& why) {
-  scene::SceneDef before = savedDef();
+bool Editor::edit(Session& s, Change&& change, std::string& why) {
+  scene::SceneDef before = s.savedDef();
   scene::SceneDef after = before;
-  if (auto bad = change(after)) return why = edit_message_ = *bad, false;
-  if (!switchTo(after, why)) return edit_message_ = why, false;
+  if (auto bad = change(after)) return why = message_ = *bad, false;
+  if (!switchTo(s, after, why)) return message_ = why, false;
   pushUndo(std::move(before));
   redo_.clear();
-  edit_message_.clear();
+  message_.clear();
   return true;
 }
 
-void Session::beginPlacement() {
-  pushUndo(savedDef());
+void Editor::beginPlacement(scene::SceneDef now) {
+  pushUndo(std::move(now));
   redo_.clear();
 }
 
-bool Session::undo(std::string& why) {
+bool Editor::undo(Session& s, std::string& why) {
   if (undo_.empty()) return why = "undo: nothing to undo", false;
-  scene::SceneDef now = savedDef();
-  if (!switchTo(undo_.back(), why)) return false;
+  scene::SceneDef now = s.savedDef();
+  if (!switchTo(s, undo_.back(), why)) return false;
   undo_.pop_back();
   redo_.push_back(std::move(now));
   return true;
 }
 
-bool Session::redo(std::string& why) {
+bool Editor::redo(Session& s, std::string& why) {
   if (redo_.empty()) return why = "redo: nothing to redo", false;
-  scene::SceneDef now = savedDef();
-  if (!switchTo(redo_.back(), why)) return false;
+  scene::SceneDef now = s.savedDef();
+  if (!switchTo(s, redo_.back(), why)) return false;
   redo_.pop_back();
   pushUndo(std::move(now));
   return true;
 }
 
 // One overload per ui::EditCommand, and no catch-all (ui::kAppliesExactly, asserted in apply).
-struct Session::EditApplier {
+struct Editor::Applier {
+  Editor& e;
   Session& s;
   std::string& why;
 
-  Outcome done(bool applied) const { return applied ? Outcome::Applied : Outcome::Rejected; }
   template <class Change>
   Outcome change(Change&& c) const {
-    return done(s.edit(std::forward<Change>(c), why));
+    return appliedIf(e.edit(s, std::forward<Change>(c), why));
   }
 
   Outcome operator()(const ui::SetEditMode& c) const {
-    s.editing_ = c.on;
-    if (c.on) s.paused_ = true;  // editing holds the simulation still
-    s.edit_message_.clear();
+    e.editing_ = c.on;
+    if (c.on) s.setPaused(true);  // editing holds the simulation still
+    e.message_.clear();
     return Outcome::Applied;
   }
   Outcome operator()(const ui::SetNewSpring& c) const {
     if (!(std::isfinite(c.stiffness) && c.stiffness > 0.0 && std::isfinite(c.mass) &&
           c.mass > 0.0 && std::isfinite(c.damping) && c.damping >= 0.0))
       return why = "new spring: stiffness and mass must be > 0, damping >= 0", Outcome::Rejected;
-    s.new_spring_ = c;
+    e.new_spring_ = c;
     return Outcome::Applied;
   }
   Outcome operator()(const ui::EditAddParticle& c) const {
     // a planar scene stays planar (docs/scenes.md#planar-scenes): its new particles at z = 0
     const sim::Vec3 at(c.at[0], c.at[1], s.built().planar() ? 0.0 : c.at[2]);
-    const double mass = s.new_spring_.mass;
+    const double mass = e.new_spring_.mass;
     return change([&](scene::SceneDef& d) { return scene::addParticle(d, at, mass); });
   }
   Outcome operator()(const ui::SetEditTool& c) const {
     if (c.tool < 0 || c.tool >= static_cast<int>(std::size(scene::kEditToolNames)))
       return why = "tool " + std::to_string(c.tool) + ": no such tool", Outcome::Rejected;
-    s.tool_ = c;
+    e.tool_ = c;
     return Outcome::Applied;
   }
   Outcome operator()(const ui::EditPlaceTool& c) const {
     const sim::Vec3 at(c.at[0], c.at[1], s.built().planar() ? 0.0 : c.at[2]);
-    const scene::ToolSettings settings{s.new_spring_.stiffness, s.new_spring_.damping,
-                                       s.new_spring_.mass, s.tool_.mesh_file};
-    const auto tool = static_cast<scene::EditTool>(s.tool_.tool);
+    const scene::ToolSettings settings{e.new_spring_.stiffness, e.new_spring_.damping,
+                                       e.new_spring_.mass, e.tool_.mesh_file};
+    const auto tool = static_cast<scene::EditTool>(e.tool_.tool);
     return change([&](scene::SceneDef& d) { return scene::addTool(d, tool, at, settings); });
   }
   Outcome operator()(const ui::EditAddSpring& c) const {
-    const ui::SetNewSpring n = s.new_spring_;
+    const ui::SetNewSpring n = e.new_spring_;
     return change(
         [&](scene::SceneDef& d) { return scene::addSpring(d, c.a, c.b, n.stiffness, n.damping); });
   }
@@ -158,14 +140,14 @@ struct Session::EditApplier {
     if (c.body < 0 || c.body >= s.built().bodies())
       return why = "body " + std::to_string(c.body) + ": no such particle or bob",
              Outcome::Rejected;
-    s.beginPlacement();
-    return done(s.placeBody(c.body, sim::Vec3(c.at[0], c.at[1], c.at[2]), why));
+    e.beginPlacement(s.savedDef());
+    return appliedIf(s.placeBody(c.body, sim::Vec3(c.at[0], c.at[1], c.at[2]), why));
   }
   Outcome operator()(const ui::EditSelect& c) const {
     if (c.body >= s.built().bodies())
       return why = "body " + std::to_string(c.body) + ": no such particle or bob",
              Outcome::Rejected;
-    auto& sel = s.selection_;
+    auto& sel = e.selection_;
     const auto at = std::find(sel.begin(), sel.end(), c.body);
     if (!c.add) sel.clear();
     if (c.add && at != sel.end())
@@ -178,30 +160,30 @@ struct Session::EditApplier {
     for (const int b : c.bodies)
       if (b < 0 || b >= s.built().bodies())
         return why = "body " + std::to_string(b) + ": no such particle or bob", Outcome::Rejected;
-    auto& sel = s.selection_;
+    auto& sel = e.selection_;
     if (!c.add) sel.clear();
     for (const int b : c.bodies)
       if (std::find(sel.begin(), sel.end(), b) == sel.end()) sel.push_back(b);
     return Outcome::Applied;
   }
   Outcome operator()(const ui::EditTogglePin&) const {
-    const auto sel = s.selection_;
-    const double mass = s.new_spring_.mass;
+    const auto sel = e.selection_;
+    const double mass = e.new_spring_.mass;
     return change([&](scene::SceneDef& d) { return scene::togglePinned(d, sel, mass); });
   }
   Outcome operator()(const ui::EditDelete&) const {
-    const auto sel = s.selection_;
+    const auto sel = e.selection_;
     const Outcome o = change([&](scene::SceneDef& d) { return scene::deleteParticles(d, sel); });
-    if (o == Outcome::Applied) s.selection_.clear();
+    if (o == Outcome::Applied) e.selection_.clear();
     return o;
   }
   Outcome operator()(const ui::EditSetMass& c) const {
     return change([&](scene::SceneDef& d) { return scene::setParticleMass(d, c.body, c.mass); });
   }
   Outcome operator()(const ui::EditSetSpring& c) const {
-    if (s.selection_.size() != 2)
+    if (e.selection_.size() != 2)
       return why = "spring: select the two particles it joins", Outcome::Rejected;
-    const int a = s.selection_[0], b = s.selection_[1];
+    const int a = e.selection_[0], b = e.selection_[1];
     return change([&](scene::SceneDef& d) -> scene::EditProblem {
       const int spring = scene::springBetween(d, a, b);
       if (auto bad = scene::setSpring(d, spring, c.stiffness, c.damping)) return bad;
@@ -217,35 +199,29 @@ struct Session::EditApplier {
   Outcome operator()(const ui::EditAddLink&) const { return change(scene::addLink); }
   Outcome operator()(const ui::EditRemoveLink&) const { return change(scene::removeLastLink); }
   Outcome operator()(const ui::NewScene&) const {
-    s.pushUndo(s.savedDef());
-    s.redo_.clear();
-    s.selection_.clear();
-    const std::string name = kNewSceneName;
+    e.pushUndo(s.savedDef());
+    e.redo_.clear();
+    e.selection_.clear();
+    const Session::NewSceneName name{kNewSceneName, kNewSceneStem};
     if (!s.switchTo(scene::newScene(), why, &name)) return Outcome::Rejected;
-    s.scene_.setArg(kNewSceneStem);
-    s.editing_ = s.paused_ = true;  // a new scene is for building
+    e.editing_ = true;  // a new scene is for building
+    s.setPaused(true);
     return Outcome::NewScene;
   }
-  Outcome operator()(const ui::Undo&) const { return done(s.undo(why)); }
-  Outcome operator()(const ui::Redo&) const { return done(s.redo(why)); }
+  Outcome operator()(const ui::Undo&) const { return appliedIf(e.undo(s, why)); }
+  Outcome operator()(const ui::Redo&) const { return appliedIf(e.redo(s, why)); }
 };
 
-bool Session::apply(const ui::EditCommand& c, std::string* message, Outcome* outcome) {
-  static_assert(ui::kAppliesExactly<EditApplier, ui::EditCommand>);
-  std::string why;
-  return answer(std::visit(EditApplier{*this, why}, c), why, message, outcome);
+Outcome Editor::apply(const ui::EditCommand& c, Session& s, std::string& why) {
+  static_assert(ui::kAppliesExactly<Applier, ui::EditCommand>);
+  return std::visit(Applier{*this, s, why}, c);
 }
 
-}  // namespace app
-
-namespace app {
-
-void Session::fillEdit(ui::PanelModel& pm) const {
-  ui::EditView& e = pm.edit;
+void Editor::fill(const scene::Built& b, ui::EditView& e) const {
   e = ui::EditView{};
   e.editing = editing_;
   e.undo = undoDepth(), e.redo = redoDepth();
-  e.message = edit_message_;
+  e.message = message_;
   e.new_stiffness = new_spring_.stiffness, e.new_damping = new_spring_.damping;
   e.new_mass = new_spring_.mass;
   e.selection = selection_;
@@ -253,7 +229,6 @@ void Session::fillEdit(ui::PanelModel& pm) const {
   e.tool_names.assign(std::begin(scene::kEditToolNames), std::end(scene::kEditToolNames));
   e.mesh_file = tool_.mesh_file;
   e.tool_takes_file = tool_.tool == static_cast<int>(scene::EditTool::Mesh);
-  const scene::Built& b = built();
   const sim::EditFacts f = b.editFacts(b.state, selection_);
   e.layout = bodyEditor(f.layout);
   e.particles = f.particles, e.springs = f.springs, e.links = f.links;
