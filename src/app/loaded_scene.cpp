@@ -64,7 +64,7 @@ std::string LoadedScene::savePath() const {
 
 bool LoadedScene::save(const scene::SceneDef& def, const std::string& path, std::string& why) {
   const std::string to = path.empty() ? savePath() : path;
-  if (!scene::saveScene(def, to, &why)) return false;
+  if (auto bad = scene::saveScene(def, to)) return why = *bad, false;
   last_saved_ = to;
   return true;
 }

@@ -133,7 +133,7 @@ int Timeline::rewindEntry() const {
 
 bool Timeline::addLane(int source, const std::string& integrator, double dt,
                        const std::string& setup, std::string& why) {
-  if (!lanes_.canAdd(source, why)) return false;
+  if (auto bad = lanes_.canAdd(source)) return why = *bad, false;
   const scene::Built& b = scene_.built();
   const auto lookup = b.lookupIntegrator(integrator);
   if (!lookup.method) return why = lookup.error, false;
@@ -148,7 +148,7 @@ bool Timeline::addLane(int source, const std::string& integrator, double dt,
 }
 
 bool Timeline::removeLane(int lane, std::string& why) {
-  if (!lanes_.remove(lane, why)) return false;
+  if (auto bad = lanes_.remove(lane)) return why = *bad, false;
   plots_.removeLane(lane);
   return true;
 }
@@ -209,16 +209,18 @@ bool Timeline::checkDt(double dt, std::string& why) {
 Outcome Timeline::Applier::operator()(const ui::SetIntegrator& c) const {
   const auto lookup = timeline.scene_.built().lookupIntegrator(c.name);
   if (!lookup.method) return why = lookup.error, Outcome::Rejected;
-  const auto lanes = timeline.lanes_.select(c.lane, why);
-  for (lab::Lane* lane : lanes) lane->setMethod(*lookup.method);
-  return appliedIf(!lanes.empty());
+  const auto lanes = timeline.lanes_.select(c.lane);
+  if (!lanes) return why = lanes.problem(), Outcome::Rejected;
+  for (lab::Lane* lane : *lanes) lane->setMethod(*lookup.method);
+  return Outcome::Applied;
 }
 
 Outcome Timeline::Applier::operator()(const ui::SetDt& c) const {
   if (!checkDt(c.dt, why)) return Outcome::Rejected;
-  const auto lanes = timeline.lanes_.select(c.lane, why);
-  timeline.lanes_.setDt(lanes, c.dt);
-  return appliedIf(!lanes.empty());
+  const auto lanes = timeline.lanes_.select(c.lane);
+  if (!lanes) return why = lanes.problem(), Outcome::Rejected;
+  timeline.lanes_.setDt(*lanes, c.dt);
+  return Outcome::Applied;
 }
 
 Outcome Timeline::Applier::operator()(const ui::SetTimeScale& c) const {
