@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <string_view>
 
+#include "lab/clock_settings.hpp"
+
 namespace app {
 
 namespace {
@@ -13,8 +15,8 @@ using Out = std::vector<ui::Command>;
 
 // time scale x2 or /2 within the limits
 void scaleTime(FrameDriver& d, Out& out, double factor) {
-  out.push_back(ui::SetTimeScale{std::clamp(d.session().timeScale() * factor,
-                                            ui::Limits::kTimeScaleMin, ui::Limits::kTimeScaleMax)});
+  const lab::ClockSettingInfo& scale = lab::clockSetting(lab::ClockSetting::TimeScale);
+  out.push_back(ui::SetTimeScale{std::clamp(d.session().timeScale() * factor, scale.lo, scale.hi)});
 }
 
 void toggleTrailUnderCursor(FrameDriver& d) {

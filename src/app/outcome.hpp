@@ -6,6 +6,8 @@
 #include <cmath>
 #include <string>
 
+#include "lab/clock_settings.hpp"
+
 namespace app {
 
 // Rejected, or applied, and then what the view follows (FrameDriver::followSession): a scene
@@ -21,6 +23,13 @@ inline std::string rangeError(double v, double lo, double hi, const std::string&
   if (!std::isfinite(v)) return what + ": not a finite number";
   if (v < lo || v > hi) return what + ": out of range";
   return {};
+}
+
+// The same against a row of the Session's own settings (lab/clock_settings.hpp), named as it names
+// itself: "dt: out of range".
+inline std::string rangeError(double v, lab::ClockSetting s) {
+  const lab::ClockSettingInfo& row = lab::clockSetting(s);
+  return rangeError(v, row.lo, row.hi, std::string(row.name));
 }
 
 }  // namespace app

@@ -118,7 +118,7 @@ struct Session::Applier : Timeline::Applier, Measurements::Applier {
     return Outcome::Applied;
   }
   Outcome operator()(const ui::SetGrabStiffness& c) const {
-    why = rangeError(c.stiffness, L::kGrabStiffnessMin, L::kGrabStiffnessMax, "grab stiffness");
+    why = rangeError(c.stiffness, lab::ClockSetting::GrabStiffness);
     if (!why.empty()) return Outcome::Rejected;
     s.grab_stiffness_ = c.stiffness;
     if (s.grabbed() >= 0) s.setGrab(s.grabbed(), s.built().grabTarget());

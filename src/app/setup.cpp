@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "cli/commands.hpp"
+#include "lab/clock_settings.hpp"
 #include "lab/lane_spec.hpp"
 #include "util/format.hpp"
 
@@ -12,8 +13,8 @@ namespace {
 
 std::string dtRange() {
   char range[96];
-  std::snprintf(range, sizeof range, " (allowed %g to %g s)", ui::Limits::kDtMin,
-                ui::Limits::kDtMax);
+  const lab::ClockSettingInfo& dt = lab::clockSetting(lab::ClockSetting::Dt);
+  std::snprintf(range, sizeof range, " (allowed %g to %g s)", dt.lo, dt.hi);
   return range;
 }
 

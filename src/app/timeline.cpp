@@ -202,7 +202,7 @@ void Timeline::sampleLane(int i, const Eigen::VectorXd& primaryPositions) {
 }
 
 bool Timeline::checkDt(double dt, std::string& why) {
-  why = rangeError(dt, ui::Limits::kDtMin, ui::Limits::kDtMax, "dt");
+  why = rangeError(dt, lab::ClockSetting::Dt);
   return why.empty();
 }
 
@@ -224,8 +224,7 @@ Outcome Timeline::Applier::operator()(const ui::SetDt& c) const {
 }
 
 Outcome Timeline::Applier::operator()(const ui::SetTimeScale& c) const {
-  using L = ui::Limits;
-  why = rangeError(c.scale, L::kTimeScaleMin, L::kTimeScaleMax, "time scale");
+  why = rangeError(c.scale, lab::ClockSetting::TimeScale);
   if (!why.empty()) return Outcome::Rejected;
   timeline.time_scale_ = c.scale;
   return Outcome::Applied;

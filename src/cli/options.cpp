@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 
+#include "lab/clock_settings.hpp"
 #include "lab/events.hpp"
 #include "util/one_line.hpp"
 
@@ -22,11 +23,17 @@ std::string eventKeysInWords() {
   return keys;
 }
 
-// An option's help as printed: kEventKeys replaced by the keys.
+// Stands in an option's help for dt's range in the window and `record`, the Session's own row
+// (lab/clock_settings.hpp).
+constexpr std::string_view kDtRange = "{dt range}";
+
+// An option's help as printed: kEventKeys replaced by the keys, kDtRange by the range.
 std::string helpText(std::string_view help) {
   std::string text(help);
   if (const size_t at = text.find(kEventKeys); at != std::string::npos)
     text.replace(at, kEventKeys.size(), eventKeysInWords());
+  if (const size_t at = text.find(kDtRange); at != std::string::npos)
+    text.replace(at, kDtRange.size(), lab::rangeText(lab::ClockSetting::Dt));
   return text;
 }
 
@@ -72,7 +79,7 @@ constexpr std::array kBenchOptions = {
 
 constexpr std::array kWindowOptions = {
     OptionSpec{"--integrator", "NAME", "integrator; it must apply to the system", "the scene's"},
-    OptionSpec{"--dt", "S", "time step, s; 1e-7 <= S <= 0.1", "the scene's"},
+    OptionSpec{"--dt", "S", "time step, s; {dt range}", "the scene's"},
     OptionSpec{"--lanes", "SPEC,SPEC",
                "up to 4 lanes side by side, each NAME or NAME@DT (lane 0 the first)", "one lane"},
     OptionSpec{"--at", "T:KEY=VALUE", "at simulated time T set {event keys}; repeatable", ""},
@@ -97,7 +104,7 @@ constexpr std::array kRecordOptions = {
     OptionSpec{"--fps", "F", "frames per second of the clip, 1 to 240", "60"},
     OptionSpec{"--size", "WxH", "image size, pixels, 16x16 to 3840x2160", "1280x720"},
     OptionSpec{"--integrator", "NAME", "integrator; it must apply to the system", "the scene's"},
-    OptionSpec{"--dt", "S", "time step, s; 1e-7 <= S <= 0.1", "the scene's"},
+    OptionSpec{"--dt", "S", "time step, s; {dt range}", "the scene's"},
     OptionSpec{"--lanes", "SPEC,SPEC",
                "up to 4 lanes side by side, each NAME or NAME@DT (lane 0 the first)", "one lane"},
     OptionSpec{"--at", "T:KEY=VALUE", "at simulated time T set {event keys}; repeatable", ""},
