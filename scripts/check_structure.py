@@ -3,6 +3,7 @@
 function over 60, in src/ and tests/. A CTest test runs it (tests/CMakeLists.txt); run by hand:
 
     /usr/bin/python3 scripts/check_structure.py [ROOT]
+    /usr/bin/python3 scripts/check_structure.py --self-test   # it catches what it should
 
 It prints each file or function over its limit as "path:line: what" and exits 1 if there is one.
 
@@ -93,8 +94,27 @@ def long_functions(code_lines):
             yield i + 1, length, first
 
 
-def main():
-    root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else ".")
+def self_test():
+    """The checker catches what it should: a tree with a 61-line function, a 701-line file, and
+    a 60-line function, a long braced table and braces in a raw string that it must let be."""
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        src = pathlib.Path(tmp) / "src"
+        src.mkdir()
+        body = "".join(f"  x += {i};\n" for i in range(58))  # with its 3 others: 61 lines
+        (src / "long.cpp").write_text("int f(int x) {\n" + body + "  return x;\n}\n")
+        (src / "ok.cpp").write_text("int g(int x) {\n" + body[:-len("  x += 57;\n")] +
+                                    "  return x;\n}\n" + "const int t[] = {\n" + "1,\n" * 80 +
+                                    "};\nconst char* j = R\"({\n" + "a\n" * 70 + ")\";\n")
+        (src / "big.hpp").write_text("// x\n" * (MAX_FILE_LINES + 1))
+        found = check(pathlib.Path(tmp))
+    expected = ["src/big.hpp:1: 701 lines", "src/long.cpp:1: a function of 61 lines"]
+    ok = len(found) == 2 and all(any(p.startswith(e) for p in found) for e in expected)
+    print("self-test " + ("passed" if ok else "FAILED: " + "; ".join(found)))
+    return 0 if ok else 1
+
+
+def check(root):
     problems = []
     for folder in ("src", "tests"):
         for pattern in SOURCES:
@@ -107,6 +127,13 @@ def main():
                 for line, length, first in long_functions(code_only(text).split("\n")):
                     problems.append(f"{where}:{line}: a function of {length} lines, more than "
                                     f"{MAX_FUNCTION_LINES}: {first[:60]}")
+    return problems
+
+
+def main():
+    if sys.argv[1:] == ["--self-test"]:
+        return self_test()
+    problems = check(pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "."))
     for p in problems:
         print(p)
     if problems:

@@ -20,6 +20,8 @@ packages=(
   ffmpeg
   # DejaVu Sans, compiled into the binary: the text of the stability map's PNG (util/text.hpp)
   fonts-dejavu-core
+  # Debian's Python: the test that no file or function outgrows its limit (scripts/check_structure.py)
+  python3
 )
 
 missing=()
