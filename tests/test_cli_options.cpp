@@ -170,7 +170,8 @@ TEST_CASE("the parsers reject what their tables do not name") {
 }
 
 TEST_CASE("every subcommand with a SCENE words a missing or second one alike") {
-  // the window's and record's parsers are held to the same words in test_app.cpp, test_record.cpp
+  // the window's and record's parsers are held to the same words in test_app_window.cpp,
+  // test_record.cpp
   const std::string missing = "missing SCENE (a .json file or a built-in name from springlab list)";
   CHECK(cli::missingScene() == missing);
   for (const char* command : {"run", "compare", "info", "sweep", "order"}) {

@@ -316,7 +316,7 @@ std::span<const Binding> bindings() {
 
 Rgb strainColour(double x) {
   // the renderer's map (render::strainColor) step for step, in float, restated because ui may not
-  // include render; tests/test_app.cpp holds the two equal
+  // include render; tests/test_app_view.cpp holds the two equal
   constexpr Rgb kBlue{0.12f, 0.36f, 0.98f}, kGrey{0.74f, 0.75f, 0.77f}, kRed{0.93f, 0.13f, 0.10f};
   if (std::isnan(x)) return kGrey;  // +-inf are caught by the clamp below
   const float t = static_cast<float>(clampTo(x, -1.0, 1.0));
