@@ -21,6 +21,13 @@ std::string formatRange(double lo, double hi) {
   return range;
 }
 
+// "mass_scale, length_scale, stiffness_scale, ...": the scales' keys, then the event keys
+std::string settingKeys() {
+  std::string keys;
+  for (const sim::ScaleInfo& s : sim::scaleTable()) keys.append(s.key).append(", ");
+  return keys + sim::eventParameterKeys();
+}
+
 // The key of one setting: a row of the table that events take, or a scale of the model.
 std::optional<std::string> findSettingKey(const std::string& key, sim::SystemKind kind,
                                           LaneSetting& out) {
@@ -31,9 +38,7 @@ std::optional<std::string> findSettingKey(const std::string& key, sim::SystemKin
     return std::nullopt;
   }
   const sim::ParameterInfo* row = sim::findParameter(key);
-  if (!row || !row->event)
-    return "unknown key \"" + key + "\" (keys: mass_scale, length_scale, " +
-           sim::eventParameterKeys() + ")";
+  if (!row || !row->event) return "unknown key \"" + key + "\" (keys: " + settingKeys() + ")";
   if (auto absent = sim::notApplicable(row->parameter, kind)) return key + ": " + *absent;
   out.parameter = row->parameter;
   return std::nullopt;
