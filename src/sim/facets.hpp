@@ -32,7 +32,7 @@ struct Equilibrium {
   int steps = 0;               // the relaxation's
 };
 
-// --- the closed forms of a period (docs/lab.md#the-period). A mass m (kg) on a spring k (N/m):
+// --- the closed forms of a period (docs/lab.md#period). A mass m (kg) on a spring k (N/m):
 // 2 pi sqrt(m/k). A simple pendulum of length L (m) under gravity g (m/s^2) released from
 // amplitude theta0 (rad, < pi): the exact period 4 sqrt(L/g) K(sin(theta0/2)), K the complete
 // elliptic integral of the first kind, by the arithmetic-geometric mean K(k) = pi / (2 AGM(1,
