@@ -26,21 +26,6 @@ using recordtest::probe;
 
 namespace {
 
-struct Image {
-  int w = 0, h = 0;
-  std::vector<unsigned char> rgb;  // 3 bytes per pixel, top row first
-};
-
-Image loadPng(const fs::path& p) {
-  Image im;
-  int n = 0;
-  unsigned char* data = stbi_load(p.c_str(), &im.w, &im.h, &n, 3);
-  if (!data) return im;
-  im.rgb.assign(data, data + static_cast<size_t>(im.w) * im.h * 3);
-  stbi_image_free(data);
-  return im;
-}
-
 // exact motion is x = -1 + 2 t under every integrator.
 const char* kDriftScene = R"({
   "name": "drift", "gravity": [0, 0, 0], "integrator": "symplectic_euler", "dt": 0.01,

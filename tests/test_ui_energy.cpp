@@ -82,21 +82,6 @@ struct Imgui {
   }
 };
 
-struct Image {
-  int w = 0, h = 0;
-  std::vector<unsigned char> rgb;
-};
-
-Image loadPng(const fs::path& p) {
-  Image im;
-  int n = 0;
-  unsigned char* data = stbi_load(p.c_str(), &im.w, &im.h, &n, 3);
-  if (!data) return im;
-  im.rgb.assign(data, data + static_cast<size_t>(im.w) * im.h * 3);
-  stbi_image_free(data);
-  return im;
-}
-
 // The largest solid block (rows of at least `run` px, stacked) of colour c within `tol` per
 // channel in the columns [0, x1): its height in rows.
 int solidRows(const Image& im, int x1, const unsigned char c[3], int tol, int run) {
