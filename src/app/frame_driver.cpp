@@ -19,6 +19,9 @@
 namespace app {
 
 namespace {
+// what the window draws cheaper on a software GL (FrameOptions::scale_down_software)
+constexpr const char* kSoftwareNote =
+    "software OpenGL: a fine cloth drawn from its coarser surface level";
 constexpr double kRadPerDeg = std::numbers::pi / 180.0;
 // After a divergence the banner takes the top of the view: the system is framed with this
 // fraction of its largest side added above it (+y), so that it sits below the banner.
@@ -56,8 +59,9 @@ bool FrameDriver::initGl(std::string* error) {
   const char* r = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
   const std::string rs = r ? r : "";
   // software renderers: 4x multisampling doubles the frame time, a post pass is cheaper
-  if (rs.find("llvmpipe") != std::string::npos || rs.find("softpipe") != std::string::npos)
-    samples_ = 1;
+  software_gl_ =
+      rs.find("llvmpipe") != std::string::npos || rs.find("softpipe") != std::string::npos;
+  if (software_gl_) samples_ = 1;
   fbo_->setPostAntialias(samples_ == 1);
   // the filter's rows on as many cores as the kernels of this thread (docs/architecture.md#threads)
   fbo_->setPostThreads(sim::kernelThreads());
@@ -67,6 +71,7 @@ bool FrameDriver::initGl(std::string* error) {
 }
 
 void FrameDriver::releaseGl() {
+  pass_timer_.releaseGl();
   renderer_.reset();
   fbo_.reset();
 }
@@ -229,6 +234,7 @@ ui::PanelModel FrameDriver::panelModel(const StepPolicy& policy) const {
     pm.frame.ms_present = times_.present;
   }
   pm.frame.clock_locked = policy.locked() && !options_.hide_frame_times;
+  if (scaledDown()) pm.frame.software_note = kSoftwareNote;
   pm.frame.clip = options_.hide_frame_times;
   fillDisplay(pm.display);
   return pm;
@@ -333,25 +339,37 @@ void FrameDriver::updateCamera(const render::SceneView& view, int width, int hei
 
 std::vector<ui::FrontEndCommand> FrameDriver::renderFrame(StepPolicy& policy, int width,
                                                           int height) {
+  render::PassTimer* passes = startPassTimer();
   SteadyClock timer;  // frame timings (glfwGetTime needs glfwInit, absent headless)
   const double t0 = timer.now();
-  policy.advance(session_);
-  session_.sample();
+  {
+    render::PassScope timed(passes, render::Pass::Step, false);
+    policy.advance(session_);
+    session_.sample();
+  }
   const double t1 = timer.now();
   // the UI is laid out first: the panel's width decides this frame's scene viewport
   std::vector<ui::Command> commands;
-  if (options_.imgui) commands = layOutUi(policy, width, height);
+  if (options_.imgui) {
+    render::PassScope timed(passes, render::Pass::UiLayout, false);
+    commands = layOutUi(policy, width, height);
+  }
   render::Framebuffer& fbo = *fbo_;
   if (fbo.width() != width || fbo.height() != height) fbo.resize(width, height, samples_);
   fbo.bind();
   const render::SceneView& view = views_.build(session_, !session_.paused());
   updateCamera(view, width, height);
   draw_.show_axes = options_.axes;
+  draw_.surface_cell_pixels = scaledDown() ? kSoftwareSurfaceCellPixels : 0.0f;
   renderer_->clear(draw_, width, height);  // the panel's area too
   drawLanes(view, camera_, draw_, width, height);
   drawEquilibrium(camera_, draw_, width, height);
-  fbo.endScene(draw_.viewport_x);  // anti-aliasing of the scene, before the UI's sharp text
+  {
+    render::PassScope timed(passes, render::Pass::Antialias);
+    fbo.endScene(draw_.viewport_x);  // anti-aliasing of the scene, before the UI's sharp text
+  }
   if (options_.imgui) {
+    render::PassScope timed(passes, render::Pass::UiDraw);
     // with this frame's camera: drawn after the scene, over it, before the UI is rendered
     if (draw_.show_arrows) ui::drawJointAngles(jointLabels(view));
     if (mouse_.ruler().shown) ui::drawRuler(rulerView());
@@ -365,6 +383,24 @@ std::vector<ui::FrontEndCommand> FrameDriver::renderFrame(StepPolicy& policy, in
   times_.sim = 1000.0 * (t1 - t0);
   times_.render = 1000.0 * (timer.now() - t1);
   return frontEnd;
+}
+
+render::PassTimer* FrameDriver::startPassTimer() {
+  if (!options_.time_passes) return nullptr;
+  if (pass_timer_.mode() == render::PassTimer::Mode::Off) {
+    // software GL: a timer query times the binning, not the rasterising (pass_timer.hpp)
+    pass_timer_.setMode(software_gl_ ? render::PassTimer::Mode::Finish
+                                     : render::PassTimer::Mode::Queries);
+    renderer_->setTimer(&pass_timer_);
+  }
+  pass_timer_.endFrame();  // the last frame's, presented since
+  pass_timer_.beginFrame();
+  return &pass_timer_;
+}
+
+std::string FrameDriver::passReport() {
+  pass_timer_.endFrame();
+  return pass_timer_.report();
 }
 
 void FrameDriver::renderSceneOnly(render::Framebuffer& fbo, int width, int height) {

@@ -41,6 +41,12 @@ struct FrameOptions {
   // between replays; the Scene and Physics sections closed)
   bool hide_frame_times = false;
   Pacing pacing = Pacing::RealTimeMotion;
+  // The window: on a software GL, the passes that cost most there are drawn cheaper (a cloth
+  // from its coarser surface level, kSoftwareSurfaceCellPixels), and the panel says so. A clip
+  // or a screenshot keeps the full drawing.
+  bool scale_down_software = false;
+  // --stats: each pass of a frame timed (render/pass_timer.hpp), for passReport()
+  bool time_passes = false;
   // The window's ImGui backend frame start (GLFW input and timing); headless frames set the
   // display size and a fixed ui_frame_seconds instead, so that replays lay out identically.
   std::function<void()> begin_ui_frame;
@@ -107,6 +113,12 @@ class FrameDriver {
   int clipSize() const { return clip_size_; }  // index in ui::clipSizes()
   const FrameTimes& times() const { return times_; }
   void setPresentMs(double ms) { times_.present = ms; }
+  // The passes of the frames rendered so far timed (FrameOptions::time_passes); the front end's
+  // own (presenting, reading back) go through passTimer() with a render::PassScope.
+  render::PassTimer* passTimer() { return options_.time_passes ? &pass_timer_ : nullptr; }
+  std::string passReport();
+  // A software OpenGL (Mesa's llvmpipe or softpipe), where some passes are scaled down
+  bool softwareGl() const { return software_gl_; }
   // A line under the scene for a while: a rejected command, an error, a saved file.
   void showStatus(const std::string& text, bool error);
   const std::string& status() const { return status_; }  // the last one, shown or not
@@ -122,6 +134,10 @@ class FrameDriver {
   static constexpr int kMinSceneWidth = 64;  // px
   // multisampling where the GL renders it in hardware; 1 on software renderers (a post pass)
   static constexpr int kHardwareSamples = 4;
+  // px: a software GL's window draws a cloth's coarser surface level up to cells this wide (the
+  // 128² cloth's 64² level at the default view of a 1280x720 window with the panel, whose
+  // cells are about 7 px there; docs/benchmarks.md#where-a-frame-goes)
+  static constexpr float kSoftwareSurfaceCellPixels = 8.0f;
 
  private:
   // after a command of the Session's: the status, the trails and the framing its outcome calls for
@@ -139,6 +155,8 @@ class FrameDriver {
   std::vector<ui::Command> layOutUi(const StepPolicy& policy, int width, int height);
   void drawOverlays(const ui::PanelModel& pm, std::vector<ui::Command>& cmds);
   void updateCamera(const render::SceneView& view, int width, int height);
+  render::PassTimer* startPassTimer();  // this frame's, or null without time_passes
+  bool scaledDown() const { return software_gl_ && options_.scale_down_software; }
   std::string captionText() const;
   // Draws the lanes into the scene viewport (lane 0's view already built): lanes 1.. ghosted over
   // it, or every lane in its own column of the viewport.
@@ -168,7 +186,9 @@ class FrameDriver {
   bool divergence_framed_ = false;  // the camera was framed on the state shown after a divergence
   bool strain_fixed_ = false;       // the user fixed the strain scale; else it follows the scene
   int samples_ = kHardwareSamples;
+  bool software_gl_ = false;
   FrameTimes times_;
+  render::PassTimer pass_timer_;
   double camera_yaw0_ = 0.0, orbit_rad_per_s_ = 0.0;  // the yaw at t = 0 and the orbit (record)
   std::string status_;  // last rejected command, error or saved file, shown for a while
   bool status_error_ = false;

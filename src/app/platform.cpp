@@ -7,6 +7,7 @@
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 
@@ -101,8 +102,20 @@ void createImGui(float scale, bool persist) {
   ImGui::GetStyle().ScaleAllSizes(scale);
 }
 
-bool initImGuiRenderer() {
-  return ImGui_ImplOpenGL3_Init("#version 330 core");
+bool initImGuiRenderer(bool nearestFont) {
+  if (!ImGui_ImplOpenGL3_Init("#version 330 core")) return false;
+  if (!nearestFont) return true;
+  // the font texture now rather than at the first frame, so that its filter can be set
+  if (!ImGui_ImplOpenGL3_CreateDeviceObjects()) return false;
+  const auto texture =
+      static_cast<GLuint>(reinterpret_cast<std::intptr_t>(ImGui::GetIO().Fonts->TexID));
+  glBindTexture(GL_TEXTURE_2D, texture);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  glBindTexture(GL_TEXTURE_2D, 0);
+  // its anti-aliased lines from the texture want bilinear filtering: drawn as geometry instead
+  ImGui::GetStyle().AntiAliasedLinesUseTex = false;
+  return true;
 }
 
 void shutdownImGui(bool withWindow) {

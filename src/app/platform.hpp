@@ -40,7 +40,11 @@ void cursorToFramebuffer(GLFWwindow* window, double& x, double& y);
 void createImGui(float scale, bool persist);
 // Its OpenGL backend (after connectInput for a window): false when that fails (the caller goes
 // on without UI).
-bool initImGuiRenderer();
+// nearestFont: the font atlas sampled nearest, not bilinear (software GL: the UI's drawing cost
+// 14 of its 16 ms of a loaded 1280x720 frame in the texture sampler,
+// docs/benchmarks.md#where-a-frame-goes). ImGui's default font is pixel-snapped, so at a UI scale
+// of 1 the pixels are the same.
+bool initImGuiRenderer(bool nearestFont = false);
 void shutdownImGui(bool withWindow);
 
 // The driver's final target to the window, then swap.

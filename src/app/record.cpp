@@ -171,7 +171,7 @@ std::optional<std::string> setUpDriver(Recording& r) {
   if (!d.initGl(&error)) return std::string(kPrefix) + ": renderer: " + error;
   createImGui(uiScaleFor(r.o.height), false);
   FrameOptions options;
-  options.imgui = initImGuiRenderer();
+  options.imgui = initImGuiRenderer(d.softwareGl());
   if (!options.imgui) return std::string(kPrefix) + ": the ImGui OpenGL backend failed";
   options.show_ui = r.o.ui;
   options.axes = false;  // the world-axes gizmo is the window's, not a clip's
@@ -186,6 +186,7 @@ std::optional<std::string> setUpDriver(Recording& r) {
   options.hide_frame_times = true;  // wall-clock figures would make replays differ
   options.ui_frame_seconds = 1.0 / r.o.fps;
   options.pacing = Pacing::SmoothFrames;
+  options.time_passes = r.o.stats;
   d.configure(std::move(options));
   d.frameScene();
   d.sceneDefaults();
@@ -202,7 +203,10 @@ bool pushFrame(Recording& r) {
   const double t0 = clock.now();
   Frame f = r.sink->takeBuffer();
   f.width = r.o.width, f.height = r.o.height;
-  r.d.target().read(f.rgba);
+  {
+    render::PassScope timed(r.d.passTimer(), render::Pass::ReadBack);
+    r.d.target().read(f.rgba);
+  }
   const double t1 = clock.now();
   ++r.pushed;
   const bool ok = r.sink->push(std::move(f));  // blocks only while the encoder is behind
@@ -211,7 +215,7 @@ bool pushFrame(Recording& r) {
 }
 
 // --stats: the recording's speed against real time and where the wall time went.
-void printStats(const Recording& r) {
+void printStats(Recording& r) {
   const double n = std::max<double>(1.0, static_cast<double>(r.pushed));
   const double clip = static_cast<double>(r.pushed) / r.o.fps;  // s of video
   std::printf(
@@ -219,6 +223,7 @@ void printStats(const Recording& r) {
       "+ %.2f ms reading back + %.2f ms waiting on the encoder; %.2f s finishing the file\n",
       kPrefix, r.pushed, 1e-3 * r.wallMs, r.wallMs > 0 ? 1000.0 * clip / r.wallMs : 0.0,
       r.stepMs / n, r.drawMs / n, r.readMs / n, r.waitMs / n, 1e-3 * r.finishMs);
+  std::printf("%s", r.d.passReport().c_str());
 }
 
 // Frames 0 .. frames-1 (or until a signal, a divergence or a sink error). Returns false when the

@@ -201,10 +201,12 @@ int setUpRendering(Viewer& v, const Prefs& prefs, bool scripted) {
   FrameOptions options;
   options.imgui = !v.opt.no_ui;
   options.split_lanes = v.opt.side_by_side;
+  options.time_passes = v.opt.stats;
+  options.scale_down_software = v.window != nullptr;
   if (options.imgui) {
     createImGui(scale, v.window && !scripted);
     if (v.window) connectInput(v.window, v);  // before ImGui's backend, which chains to it
-    if (!initImGuiRenderer()) {
+    if (!initImGuiRenderer(v.d.softwareGl())) {
       std::fprintf(stderr, "springlab: the ImGui OpenGL backend failed; continuing without UI\n");
       shutdownImGui(v.window != nullptr);
       options.imgui = false;
@@ -249,6 +251,7 @@ struct FrameStats {
         "frame, %.1f ms per frame in all (%.1f frames/s), real time %.3g %%\n",
         frames + 1, d.target().width(), d.target().height(), sim / n, render / n, present / n,
         frame / n, 1000.0 * n / frame, realtime);
+    std::printf("%s", d.passReport().c_str());
   }
 };
 
@@ -275,7 +278,10 @@ void oneFrame(Viewer& v, WallClockSteps& wallSteps, bool realLoop, int w, int h)
   SteadyClock wall;
   const double presentStart = wall.now();
   if (v.recorder.active()) v.recorder.capture(v.d);
-  if (v.window) presentToWindow(v.window, v.d.target(), w, h);
+  if (v.window) {
+    render::PassScope timed(v.d.passTimer(), render::Pass::Present);
+    presentToWindow(v.window, v.d.target(), w, h);
+  }
   v.d.setPresentMs(1000.0 * (wall.now() - presentStart));
   if (v.recorder.active()) wallSteps.loop().restart();  // the wall clock resumes afresh after
 }

@@ -120,6 +120,7 @@ struct Renderer::Impl {
     GrabLinePass grab;
     ArrowsPass arrows;
     std::optional<TopologyKey> topology;  // of the view last drawn
+    PassTimer* timer = nullptr;           // --stats: each pass timed
 
     util::Problem init();
     void updateTopology(const SceneView& v, size_t n);
@@ -142,8 +143,10 @@ struct Renderer::Impl {
 
   void clear(const DrawOptions& o, int width, int height) {
     if (width <= 0 || height <= 0) return;
-    clearTarget(o, width, height);
-    if (passes) passes->background.draw(o, height);
+    PassScope timed(passes ? passes->timer : nullptr, Pass::Background);
+    // the gradient covers every pixel: the colour needs no clearing under it
+    clearTarget(o, width, height, !(passes && BackgroundPass::covers(o)));
+    if (passes) passes->background.draw(o, width, height);
   }
 
   void draw(const SceneView& v, const Camera& cam, const DrawOptions& o, int width, int height) {
@@ -193,7 +196,7 @@ Drawn Renderer::Impl::Passes::decide(const SceneView& v, const Frame& f, const D
   Drawn d;
   d.surface = (o.show_surface || o.wireframe) && surface.hasTriangles();
   d.lines = o.show_lines && springs.lineCount() > 0;
-  d.level = d.surface && o.show_surface ? surface.chooseLevel(v, f) : -1;
+  d.level = d.surface && o.show_surface ? surface.chooseLevel(v, f, o.surface_cell_pixels) : -1;
   // hidden particles (a cloth's beads) still show the ones that matter: a divergence's
   // culprit, the one the mouse holds
   d.points = f.points > 0 && (o.show_points || points.collectFlagged(v, f.points));
@@ -206,13 +209,16 @@ void Renderer::Impl::Passes::draw(const SceneView& v, const Camera& cam, const D
   updateTopology(v, n);
   const Frame f = frameOf(cam, width, height, n);
   const Drawn d = decide(v, f, o);
-  // positions: one upload shared by particles, springs, surface and shadow
-  if (d.surface || d.lines || d.points)
-    upload(GL_ARRAY_BUFFER, positions, v.positions.size_bytes(), v.positions.data(),
-           GL_STREAM_DRAW);
-  // the normals before any pass that reads the surface's vertex array (the shadow's too)
-  if (d.surface) surface.uploadNormals(v, n);
-  if (o.show_grid || o.show_axes || !v.colliders.empty()) ground.update(v, n, cam);
+  {
+    PassScope timed(timer, Pass::Upload);
+    // positions: one upload shared by particles, springs, surface and shadow
+    if (d.surface || d.lines || d.points)
+      upload(GL_ARRAY_BUFFER, positions, v.positions.size_bytes(), v.positions.data(),
+             GL_STREAM_DRAW);
+    // the normals before any pass that reads the surface's vertex array (the shadow's too)
+    if (d.surface) surface.uploadNormals(v, n);
+    if (o.show_grid || o.show_axes || !v.colliders.empty()) ground.update(v, n, cam);
+  }
   drawGround(v, f, o, d);
   drawScene(v, f, o, d);
   drawOverlays(v, f, o);
@@ -225,13 +231,18 @@ void Renderer::Impl::Passes::drawGround(const SceneView& v, const Frame& f, cons
                                         const Drawn& d) {
   // the colliders of the lane drawn solid only (a ghost's would cover the scene twice)
   if (!v.colliders.empty() && o.opacity >= 1.0f) {
+    PassScope timed(timer, Pass::Colliders);
     const Grid& grid = ground.grid();
     colliders.draw(v.colliders, f, grid.centreInWorld(), grid.reach());
   } else {
     colliders.skip();  // nor their shadows
   }
-  if (o.show_grid) ground.drawGrid(f);
+  if (o.show_grid) {
+    PassScope timed(timer, Pass::Grid);
+    ground.drawGrid(f);
+  }
   if (o.show_grid && o.show_shadow && !v.planar && ground.grid().valid) {
+    PassScope timed(timer, Pass::Shadow);
     ShadowCasters casters;
     casters.surface = d.surface ? &surface : nullptr;
     casters.springs = d.lines ? &springs : nullptr;
@@ -256,12 +267,24 @@ void Renderer::Impl::Passes::drawScene(const SceneView& v, const Frame& f, const
     glDepthMask(GL_FALSE);
     glDisable(GL_DEPTH_TEST);
   }
-  if (d.surface) surface.draw(f, o, d.level);
+  if (d.surface) {
+    PassScope timed(timer, Pass::Surface);
+    surface.draw(f, o, d.level);
+  }
   // a collider hidden under the cloth shows through it (the solid lane's: a ghost draws none)
-  if (o.opacity >= 1.0f) colliders.drawThrough(f);
+  if (o.opacity >= 1.0f && !v.colliders.empty()) {
+    PassScope timed(timer, Pass::Colliders);
+    colliders.drawThrough(f);
+  }
   // over a drawn surface the springs are a thin mesh on it (springs.hpp)
-  if (d.lines) springs.draw(v, f, o, d.surface && o.show_surface);
-  if (d.points) points.draw(v, f, o);
+  if (d.lines) {
+    PassScope timed(timer, Pass::Springs);
+    springs.draw(v, f, o, d.surface && o.show_surface);
+  }
+  if (d.points) {
+    PassScope timed(timer, Pass::Points);
+    points.draw(v, f, o);
+  }
   if (o.opacity < 1.0f) {
     glDepthMask(GL_TRUE);
     glDisable(GL_BLEND);
@@ -272,6 +295,7 @@ void Renderer::Impl::Passes::drawScene(const SceneView& v, const Frame& f, const
 // the axes, trails and wind over the scene
 void Renderer::Impl::Passes::drawOverlays(const SceneView& v, const Frame& f,
                                           const DrawOptions& o) {
+  PassScope timed(timer, Pass::Overlays);
   if (o.show_axes) ground.drawAxes(f);
   if (o.show_trails && !v.trail_lengths.empty()) trails.draw(v, f);
   // the air once, with the lane drawn solid (a ghost's would draw it twice)
@@ -284,6 +308,10 @@ float Renderer::gridSpacing() const {
   if (!impl_->passes) return 0.0f;
   const Grid& grid = impl_->passes->ground.grid();
   return grid.valid ? grid.spacing : 0.0f;
+}
+
+void Renderer::setTimer(PassTimer* timer) {
+  if (impl_->passes) impl_->passes->timer = timer;
 }
 
 Renderer::Renderer() : impl_(std::make_unique<Impl>()) {}

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "render/camera.hpp"
+#include "render/pass_timer.hpp"
 #include "render/scene_view.hpp"
 #include "util/expected.hpp"
 
@@ -42,6 +43,11 @@ struct DrawOptions {
   // (overlaid lanes) depth-test against each other. On: the scene is drawn over whatever is
   // there regardless of depth (an inset, a side-by-side lane in a target not cleared since).
   bool clear_depth = false;
+  // A cloth's surface level is drawn filled where its cells are at most this many pixels across on
+  // screen (docs/architecture.md#surface-levels); 0: the renderer's own bound (kLevelCellPixels,
+  // where a level looks as the whole surface does). A software GL's front end asks for coarser
+  // cells: there the triangles, not the pixels, are the cost.
+  float surface_cell_pixels = 0.0f;
   // A ghosted lane (docs/lab.md#lanes): particles, springs and surface mixed toward tint.rgb by
   // tint.a, and drawn with this opacity (below 1: blended over what is there like an x-ray,
   // without depth test or depth writes, so that the lane drawn first stays whole under it).
@@ -98,6 +104,8 @@ class Renderer {
             int height);
   // The ground grid's cell size as last drawn (m); 0 before a grid was drawn.
   float gridSpacing() const;
+  // Times clear's and draw's passes (pass_timer.hpp); null: none. The timer outlives the draws.
+  void setTimer(PassTimer* timer);
 
  private:
   struct Impl;

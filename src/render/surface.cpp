@@ -116,13 +116,15 @@ void SurfacePass::uploadLevels(const SceneView& v, size_t n) {
 // The coarsest level whose cells are small enough on screen (kLevelCellPixels, or
 // kLevelKeepPixels for the level drawn last), or -1: the whole surface. Level k's cells are
 // 2^(k+1) of the whole surface's, whose size is the median of sampled edges' on-screen lengths.
-int SurfacePass::chooseLevel(const SceneView& v, const Frame& f) {
+int SurfacePass::chooseLevel(const SceneView& v, const Frame& f, float cellPixels) {
+  const float drawBound = std::max(kLevelCellPixels, cellPixels);
+  const float keepBound = drawBound * (kLevelKeepPixels / kLevelCellPixels);
   const int levels = levelFirst_.empty() ? 0 : static_cast<int>(levelFirst_.size()) - 1;
   const float cell = levels > 0 ? medianEdgePixels(v.positions, f) : NAN;
   int chosen = -1;
   float stride = 2.0f;
   for (int k = 0; k < levels && cell > 0.0f; ++k, stride *= 2.0f) {
-    const float bound = k <= lastLevel_ ? kLevelKeepPixels : kLevelCellPixels;
+    const float bound = k <= lastLevel_ ? keepBound : drawBound;
     if (stride * cell <= bound && levelFirst_[k + 1] > levelFirst_[k]) chosen = k;
   }
   return lastLevel_ = chosen;

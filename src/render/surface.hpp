@@ -30,7 +30,8 @@ class SurfacePass {
   void uploadTopology(const SceneView& view, std::size_t n);
   bool hasTriangles() const { return !triangles_.empty(); }
   // The surface level to draw filled this frame (see kLevelCellPixels), or -1: the whole surface.
-  int chooseLevel(const SceneView& view, const Frame& frame);
+  // cellPixels above kLevelCellPixels: that bound instead (DrawOptions::surface_cell_pixels).
+  int chooseLevel(const SceneView& view, const Frame& frame, float cellPixels = 0.0f);
   // This frame's vertex normals: before any pass that reads the surface's vertex array (the
   // shadow's too).
   void uploadNormals(const SceneView& view, std::size_t n);

@@ -297,6 +297,13 @@ void timing(const PanelModel& m, ItemProbe* probe) {
   note(probe, "frame split");
   tip("The last frame's wall time split into stepping the simulation, drawing the scene and the "
       "panel, and presenting the frame (waiting for the display), in ms.");
+  if (!m.frame.software_note.empty()) {
+    ImGui::TextWrapped("%s", m.frame.software_note.c_str());
+    note(probe, "software GL");
+    tip("This OpenGL renders on the CPU (Mesa's llvmpipe), where a triangle costs more than its "
+        "pixels: the window draws a fine cloth's surface from its coarser level (the shading "
+        "keeps the whole surface's normals). Recorded clips (springlab record) draw it whole.");
+  }
   if (m.frame.clock_locked) {
     ImGui::TextColored(ImVec4(1.0f, 0.35f, 0.3f, 1.0f), "recording: 1 frame = 1/60 s simulated");
     note(probe, "recording clock");

@@ -291,6 +291,9 @@ struct FrameView {
   double steps_per_second = 0.0, realtime_percent = 100.0;
   double ms_sim = 0.0, ms_render = 0.0, ms_present = 0.0;
   bool clock_locked = false;  // each frame advances exactly 1/fps: real time is not kept
+  // what a software GL's window draws cheaper (app::FrameOptions::scale_down_software); empty:
+  // nothing
+  std::string software_note;
   // a recorded clip (springlab record): no wall-clock figures (a replay must draw the same
   // pixels), and the Scene and Physics sections start closed so that the plots fit the picture
   bool clip = false;
