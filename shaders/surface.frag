@@ -14,6 +14,13 @@ out vec4 frag_color;
 // a ghosted lane (docs/lab.md#lanes): mixed toward the lane's colour, translucent
 uniform vec4 u_tint;
 uniform float u_opacity;
+// A ghost's surface is not filled, which would tint lane 0 under it (docs/lab.md#lanes): u_ghost_net
+// > 0 draws it as a net, lines along every 1/u_ghost_net of its material coordinates (its edges
+// among them); < 0 (no material coordinates) as its outline, where it turns away from the eye.
+// 0: filled.
+uniform float u_ghost_net;
+const float kNetHalfWidthPx = 1.0;          // the net's lines are 2 pixels wide
+const float kRimStart = 0.55, kRimFull = 0.85;  // 1 - |n . eye| where the outline begins, is full
 
 const vec3 kLight = vec3(-0.3, 0.45, 0.84);  // view space, near the headlight
 // ambient share (folds facing away stay readable), specular exponent and strength (a faint
@@ -55,5 +62,19 @@ void main() {
   s8 *= s8;
   float spec = s8 * s8 * s8;
   vec3 color = base * (kAmbient + (1.0 - kAmbient) * diffuse) + vec3(kSpecular * spec);
+  if (u_ghost_net != 0.0) {
+    float coverage;
+    if (u_ghost_net > 0.0) {
+      vec2 g = v_uv * u_ghost_net;
+      vec2 px = abs(fract(g + 0.5) - 0.5) / max(fwidth(g), vec2(1e-6));
+      coverage = clamp(kNetHalfWidthPx + 0.5 - min(px.x, px.y), 0.0, 1.0);
+    } else {
+      coverage = smoothstep(kRimStart, kRimFull, 1.0 - abs(dot(n, to_eye)));
+    }
+    if (coverage <= 0.0) discard;
+    // opaque where drawn: a thin line in the lane's colour reads, a translucent one muddies
+    frag_color = vec4(mix(color, u_tint.rgb, u_tint.a), coverage);
+    return;
+  }
   frag_color = vec4(mix(color, u_tint.rgb, u_tint.a), u_opacity);
 }

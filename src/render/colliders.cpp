@@ -138,6 +138,7 @@ void ColliderPass::draw(std::span<const ColliderShape> colliders, const Frame& f
   litProgram_.set("u_orthographic", f.orthographic ? 1 : 0);
   litProgram_.set("u_checker_squares", 0.0f);
   litProgram_.set("u_tint", glm::vec4(0.0f));
+  litProgram_.set("u_ghost_net", 0.0f);  // filled: the program is the cloth's, a ghost's maybe
   glVertexAttrib2f(2, 0.0f, 0.0f);
   const auto planes = static_cast<GLsizei>(mesh_.plane_indices);
   const auto spheres = static_cast<GLsizei>(mesh_.triangles.size()) - planes;

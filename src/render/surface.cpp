@@ -18,6 +18,9 @@ constexpr glm::vec3 kWire{0.10f, 0.14f, 0.20f};
 // checker squares across one unit of SceneView::surface_uv (the cloth's larger side): enough to
 // see motion and folds, few enough to stay a texture and not a pattern
 constexpr float kCheckerSquares = 12.0f;
+// a ghosted lane's surface: net lines across one unit of surface_uv (every third checker edge:
+// its shape reads, and lane 0 under it keeps its look, docs/lab.md#lanes)
+constexpr float kGhostNetLines = 4.0f;
 // Surface levels (SceneView::surface_levels): the coarsest level whose cells are at most
 // kLevelCellPixels across on screen is drawn; one already drawn is kept until its cells pass
 // kLevelKeepPixels, so that a cloth swinging near the bound does not switch every frame. At 2.5
@@ -167,6 +170,8 @@ void SurfacePass::setGhost(const DrawOptions& o) {
   litProgram_.use();
   litProgram_.set("u_tint", o.tint);
   litProgram_.set("u_opacity", o.opacity);
+  // a ghost (translucent) as a net over its material coordinates, or without them its outline
+  litProgram_.set("u_ghost_net", o.opacity >= 1.0f ? 0.0f : haveUv_ ? kGhostNetLines : -1.0f);
 }
 
 void SurfacePass::draw(const Frame& f, const DrawOptions& o, int level) {
