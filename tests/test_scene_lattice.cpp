@@ -422,3 +422,26 @@ TEST_CASE("lattice mesh: errors name the key, and the file where the mesh is at 
   CHECK(error("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 4\n", R"("spacing": 0.1)") ==
         obj + ":4: face index 4 out of range (3 vertices)");
 }
+
+TEST_CASE("jelly_ball: its drawn surface is closed, wound outward and faces out everywhere") {
+  const auto def = scene::loadSceneArg("jelly_ball");
+  const auto b = scene::build(def);
+  std::vector<std::array<int, 3>> tris;
+  for (size_t i = 0; i + 2 < b.triangles.size(); i += 3)
+    tris.push_back({int(b.triangles[i]), int(b.triangles[i + 1]), int(b.triangles[i + 2])});
+  REQUIRE(!tris.empty());
+  const auto& x = b.state.x;
+  auto pos = [&](int i) -> Vec3 { return x.segment<3>(3 * Eigen::Index(i)); };
+  CHECK(closedAndConsistent(tris));
+  Vec3 centre = Vec3::Zero();
+  const Eigen::Index n = x.size() / 3;
+  for (Eigen::Index i = 0; i < n; ++i) centre += pos(int(i)) / double(n);
+  CHECK(enclosedVolume(tris, [&](int i) -> Vec3 { return pos(i) - centre; }) > 0);
+  // a convex body's surface: every face's normal points away from the centre
+  int inward = 0;
+  for (const auto& t : tris) {
+    const Vec3 a = pos(t[0]), c = pos(t[1]), d = pos(t[2]);
+    if ((c - a).cross(d - a).dot((a + c + d) / 3.0 - centre) <= 0) ++inward;
+  }
+  CHECK(inward == 0);
+}

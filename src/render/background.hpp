@@ -1,8 +1,8 @@
 // The background of a frame: the whole target cleared, then filled with a vertical gradient about
 // DrawOptions::background (backgroundColor, renderer.hpp), drawn as one triangle. On a
 // single-sample target the triangle is drawn once into a cached image and copied each frame
-// (glBlitFramebuffer at equal size and format, which a software GL does as a memory copy: the
-// triangle's fragments cost Mesa's llvmpipe about 2.5 ms a 1280x720 frame,
+// (glBlitFramebuffer at equal size and format, which a software GL does as a memory copy: clear
+// and triangle cost Mesa's llvmpipe 10.6 ms of a loaded machine's 1280x720 frame, the copy 3.2,
 // docs/benchmarks.md#where-a-frame-goes).
 #pragma once
 
