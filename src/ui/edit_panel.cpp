@@ -28,15 +28,12 @@ bool field(const char* label, double value, const char* format, const char* tool
 // rotate; the click sets where it goes.
 void meshTransform(const EditView& e, PanelState& st, std::vector<Command>& out) {
   SetEditTool t{e.tool, e.mesh_file, e.mesh_scale, e.mesh_rotate_deg};
-  bool changed = field("Mesh scale", e.mesh_scale, "%.4g",
+  // 0 says what it does inside the field (the scan reads the number before the note)
+  bool changed = field("Mesh scale", e.mesh_scale, e.mesh_scale == 0.0 ? "%.4g (fit: 1 m)" : "%.4g",
                        "Multiplies the file's coordinates (a scan in mm: 0.001). 0 fits the "
                        "mesh: its longest side becomes 1 m, as large as the other tools' bodies "
                        "(Enter applies).",
                        st.probe, &t.mesh_scale);
-  if (e.mesh_scale == 0.0) {
-    ImGui::SameLine();
-    ImGui::TextDisabled("(fit: 1 m)");
-  }
   changed |= ImGui::InputScalarN("Mesh rotate", ImGuiDataType_Double, t.mesh_rotate_deg.data(), 3,
                                  nullptr, nullptr, "%.4g", kOnEnter);
   note(st.probe, "Mesh rotate");
