@@ -7,6 +7,7 @@
 
 #include <GLFW/glfw3.h>
 
+#include <array>
 #include <cmath>
 #include <filesystem>
 #include <numbers>
@@ -380,6 +381,92 @@ TEST_CASE(
   CHECK(pm.edit.links == 1);
   CHECK(pm.edit.body == 0);
   CHECK(pm.edit.length == 1.0);
+}
+
+namespace {
+// The bounding box of the particles from `first` on, as the session starts them (m).
+std::array<sim::Vec3, 2> boxFrom(const app::Session& s, int first) {
+  const auto& x = s.state().x;
+  sim::Vec3 lo = sim::Vec3::Constant(1e300), hi = -lo;
+  for (Eigen::Index i = 3 * first; i + 2 < x.size(); i += 3) {
+    const sim::Vec3 p(x[i], x[i + 1], x[i + 2]);
+    lo = lo.cwiseMin(p), hi = hi.cwiseMax(p);
+  }
+  return {lo, hi};
+}
+}  // namespace
+
+TEST_CASE("app: the Mesh tool fits a scan to 1 m, or takes the scene file's scale and rotate") {
+  EditRig r;
+  app::Session& s = r.d.session();
+  std::string msg;
+  // a 0.15 m x 0.1 m plate, as a scan arrives in metres
+  const std::string plate =
+      testutil::writeFile("plate.obj", "v 0 0 0\nv 0.15 0 0\nv 0.15 0.1 0\nv 0 0.1 0\nf 1 2 3 4\n")
+          .string();
+  const int mesh = r.model().particles();
+  REQUIRE(s.apply(ui::SetEditTool{int(scene::EditTool::Mesh), plate}, &msg));
+  REQUIRE_MESSAGE(s.apply(ui::EditPlaceTool{{1.0, -2.0, 0.0}}, &msg), msg);
+  std::array<sim::Vec3, 2> box = boxFrom(s, mesh);
+  sim::Vec3 lo = box[0], hi = box[1];
+  // the default, 0, fits it: its longest side is the other tools' 1 m, centred on the click
+  CHECK(hi.x() - lo.x() == doctest::Approx(scene::kToolSize).epsilon(1e-12));
+  CHECK(hi.y() - lo.y() == doctest::Approx(scene::kToolSize * 0.1 / 0.15).epsilon(1e-12));
+  CHECK(0.5 * (lo + hi).x() == doctest::Approx(1.0).epsilon(1e-12));
+  CHECK(0.5 * (lo + hi).y() == doctest::Approx(-2.0).epsilon(1e-12));
+  REQUIRE(s.apply(ui::Undo{}, &msg));
+  // scale 2, then a quarter turn about z: 0.2 m tall, 0.3 m wide
+  REQUIRE(s.apply(ui::SetEditTool{int(scene::EditTool::Mesh), plate, 2.0, {0.0, 0.0, 90.0}}, &msg));
+  REQUIRE_MESSAGE(s.apply(ui::EditPlaceTool{{1.0, -2.0, 0.0}}, &msg), msg);
+  box = boxFrom(s, mesh);
+  lo = box[0], hi = box[1];
+  CHECK(hi.x() - lo.x() == doctest::Approx(0.2).epsilon(1e-12));
+  CHECK(hi.y() - lo.y() == doctest::Approx(0.3).epsilon(1e-12));
+  ui::PanelModel pm;
+  s.fillPanel(pm);
+  CHECK(pm.edit.mesh_scale == 2.0);
+  CHECK(pm.edit.mesh_rotate_deg[2] == 90.0);
+  // a bad transform is refused when it is typed, as the scene file refuses it
+  CHECK_FALSE(s.apply(ui::SetEditTool{int(scene::EditTool::Mesh), plate, -1.0}, &msg));
+  CHECK(msg == "mesh scale must be a finite number > 0 (or 0: fit to 1 m), not -1");
+}
+
+TEST_CASE("app: the Mesh tool's file errors say \"mesh file:\", with the file's line") {
+  EditRig r;
+  app::Session& s = r.d.session();
+  std::string msg;
+  const std::string bad =
+      testutil::writeFile("missing_v.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 4\n").string();
+  REQUIRE(s.apply(ui::SetEditTool{int(scene::EditTool::Mesh), bad}, &msg));
+  CHECK_FALSE(s.apply(ui::EditPlaceTool{{0.0, -2.0, 0.0}}, &msg));
+  CHECK(msg == "mesh file: " + bad + ":4: face index 4 out of range (3 vertices)");
+  const std::string binary =
+      testutil::writeFile("binary.obj", std::string("glTF\x02\x00\x00\x00", 8)).string();
+  REQUIRE(s.apply(ui::SetEditTool{int(scene::EditTool::Mesh), binary}, &msg));
+  CHECK_FALSE(s.apply(ui::EditPlaceTool{{0.0, -2.0, 0.0}}, &msg));
+  CHECK(msg == "mesh file: " + binary +
+                   ": not a text OBJ file (byte 0x02 at offset 4): springlab reads Wavefront OBJ "
+                   "text (v and f lines)");
+  CHECK(r.model().particles() == 1);  // nothing added
+}
+
+TEST_CASE("app: the Edit section names what is selected in words") {
+  EditRig r;
+  app::Session& s = r.d.session();
+  std::string msg;
+  for (int i = 1; i <= 7; ++i) r.click(0.3 * i, -1.0);
+  REQUIRE(r.model().particles() == 8);
+  const auto named = [&](std::vector<int> bodies) {
+    REQUIRE(s.apply(ui::EditSelectMany{std::move(bodies), false}, &msg));
+    ui::PanelModel pm;
+    s.fillPanel(pm);
+    return pm.edit.selection_name;
+  };
+  CHECK(named({2}) == "particle 2");
+  CHECK(named({3, 2}) == "particles 2 and 3");
+  CHECK(named({5, 1, 4}) == "particles 1, 4 and 5");
+  CHECK(named({0, 1, 2, 3, 4, 5, 6}) == "7 particles: 0, 1, 2, 3, 4 and 2 more");
+  CHECK(named({}).empty());
 }
 
 #endif  // SPRINGLAB_VIEWER

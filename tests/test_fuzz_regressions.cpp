@@ -116,7 +116,7 @@ TEST_CASE("fuzz: a line break in a user's text is written as an escape in the on
   }
   scene::CameraDef camera;
   CHECK(scene::applyCameraOption("targe\r\n", camera) ==
-        "camera: expected KEY=VALUE, not \"targe\\r\\n\" (keys: target, distance, yaw, pitch, fov, "
+        "expected KEY=VALUE, not \"targe\\r\\n\" (keys: target, distance, yaw, pitch, fov, "
         "orbit)");
   lab::Event e;
   CHECK(lab::parseEvent("1\n:dt=1", e) ==
@@ -156,7 +156,7 @@ TEST_CASE("fuzz: a provenance file's values are held to their options' limits") 
   CHECK(app::parseProvenance(with("\"seconds\": 4", "\"seconds\": -5"), "p.json", o) ==
         "p.json: key \"seconds\" must be a number > 0, not -5");
   CHECK(app::parseProvenance(with("\"camera\": []", "\"camera\": [\"pitch=95\"]"), "p.json", o) ==
-        "p.json: key \"camera\": camera: pitch must be between -89.9 and 89.9 degrees, not \"95\"");
+        "p.json: key \"camera\": pitch must be between -89.9 and 89.9 degrees, not \"95\"");
   CHECK(app::parseProvenance(
             "{\"scene\": " + std::string(100000, '[') + std::string(100000, ']') + "}", "p.json",
             o) == "p.json: arrays and objects nested deeper than 66 levels");

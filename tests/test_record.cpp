@@ -8,6 +8,7 @@
 #include <cmath>
 #include <fstream>
 #include <functional>
+#include <iterator>
 #include <map>
 
 #include "app/egl_context.hpp"
@@ -167,6 +168,20 @@ static std::string sparseFile(const std::string& name, std::size_t bytes) {
   return p.string();
 }
 
+// The corpus's provenance file of cloth_16 with its scene's stiffness made -1: its path.
+static std::string brokenProvenance() {
+  std::ifstream in(fs::path(SPRINGLAB_SOURCE_DIR) /
+                   "tests/fuzz/corpus/provenance/cloth_16.mp4.json");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string from = "\"stiffness\": 500";
+  const auto at = text.find(from);
+  REQUIRE(at != std::string::npos);
+  text.replace(at, from.size(), "\"stiffness\": -1");
+  const fs::path p = tempDir() / "broken_scene.mp4.json";
+  std::ofstream(p, std::ios::binary) << text;
+  return p.string();
+}
+
 TEST_CASE("record: bad options are one-line errors, exit 2, nothing written") {
   const fs::path dir = freshDir("record_bad");
   const std::string out = (dir / "x.mp4").string();
@@ -185,6 +200,14 @@ TEST_CASE("record: bad options are one-line errors, exit 2, nothing written") {
       {{"cloth_16", "--out", out, "--integrator", "midpoint_x"}, "springlab record: --integrator"},
       {{"no_such_scene", "--out", out}, "no_such_scene"},
       {{"--replay", (dir / "none.json").string(), "--out", out}, "none.json: cannot open the file"},
+      // a provenance file whose scene is broken is the file's fault, not the built-in scene's
+      {{"--replay", brokenProvenance(), "--out", out},
+       "springlab record: " + brokenProvenance() +
+           ": key \"scene.definition\" (recorded from builtin:cloth_16): "
+           "system.generators[0].stiffness: must be > 0"},
+      // the option's name once, then the problem
+      {{"cloth_16", "--out", out, "--camera", "pitch=95"},
+       "springlab record: --camera: pitch must be between -89.9 and 89.9 degrees, not \"95\""},
       // limits (docs/cli.md#limits): files that are not regular or too large are refused unread
       {{"--replay", "/dev/zero", "--out", out}, "springlab record: /dev/zero: larger than 128 MiB"},
       {{"--replay", sparseFile("huge_provenance.json", (std::size_t(128) << 20) + 1), "--out", out},

@@ -419,8 +419,9 @@ TEST_CASE("lattice mesh: errors name the key, and the file where the mesh is at 
         "SCENE" + at +
             "file: the mesh spans 0.02 m along x at spacing 0.1 m gives 1 grid point (round(size "
             "/ spacing) + 1); a lattice needs at least 2 along each axis");
+  // the file's own problem, under the scene's key that named it
   CHECK(error("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 4\n", R"("spacing": 0.1)") ==
-        obj + ":4: face index 4 out of range (3 vertices)");
+        "SCENE" + at + "file: " + obj + ":4: face index 4 out of range (3 vertices)");
 }
 
 TEST_CASE("jelly_ball: its drawn surface is closed, wound outward and faces out everywhere") {

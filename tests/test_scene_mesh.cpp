@@ -153,6 +153,24 @@ TEST_CASE("obj reader: a file that cannot be opened, a folder") {
   CHECK_THROWS_WITH_AS(scene::readObj("/tmp", "tmp"), "tmp: is a folder, not a file", scene::Error);
 }
 
+TEST_CASE("obj reader: a binary file is not a text OBJ, said with its first non-text byte") {
+  // a binary STL: an 80-byte header, then a 32-bit triangle count
+  std::string stl = "solid-looking header" + std::string(60, ' ');
+  stl += std::string("\x02\x00\x00\x00", 4);
+  CHECK(objError(stl) ==
+        "m.obj: not a text OBJ file (byte 0x02 at offset 80): springlab reads Wavefront OBJ text "
+        "(v and f lines)");
+  // a NUL anywhere, and DEL; tabs, CR, form feeds and UTF-8 in comments are text
+  CHECK(objError(std::string("v 0 0 0\nv 1 0 0\0", 16)) ==
+        "m.obj: not a text OBJ file (byte 0x00 at offset 15): springlab reads Wavefront OBJ text "
+        "(v and f lines)");
+  CHECK(
+      objError("v 0 0 0\x7f\n").starts_with("m.obj: not a text OBJ file (byte 0x7f at offset 7)"));
+  CHECK(obj("# caf\xc3\xa9\f\r\nv 0 0 0\nv\t1 0 0\nv 0 1 0\r\nf 1 2 3\n").triangles.size() == 1);
+  // an empty file is still one of no faces
+  CHECK(objError("") == "m.obj: no faces (f lines): nothing to build");
+}
+
 TEST_CASE("obj reader: limits: a 10^9-vertex file is an error, never an allocation") {
   const std::string tri = "v 0 0 0\nv 1 0 0\nv 0 1 0\n";
   // a count in a comment is not trusted: the `v` lines are counted, and an index checked on them
@@ -375,33 +393,35 @@ TEST_CASE("mesh generator: every bad mesh or key is one line naming the file and
   const std::string at = d + "scene.json: system.generators[0].";
   dir.write("grid.obj", kGrid);
   const std::string k = R"("mass": 1, "stiffness": 300)";
-  // the OBJ's own errors, through the scene
+  // the OBJ's own errors, through the scene: the scene and the key that named the file first
   std::string flag;
   for (int i = 0; i < 11; ++i) flag += "v " + std::to_string(i) + " 0 0\n";
   flag += "f 1 2 40\n";
   for (int i = 11; i < 31; ++i) flag += "v " + std::to_string(i) + " 0 0\n";
   dir.write("flag.obj", flag);
   CHECK(loadError(dir, R"("file": "flag.obj", )" + k) ==
-        d + "flag.obj:12: face index 40 out of range (31 vertices)");
+        at + "file: " + d + "flag.obj:12: face index 40 out of range (31 vertices)");
   CHECK(loadError(dir, R"("file": "nope.obj", )" + k) ==
         at + "file: " + d + "nope.obj: cannot open the file");
   CHECK(loadError(dir, R"("file": "", )" + k) == at + "file: must name an OBJ file");
   dir.write("lone.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 5 5 5\nf 1 2 3\n");
   CHECK(loadError(dir, R"("file": "lone.obj", )" + k) ==
-        d + "lone.obj:4: vertex 3 (0-based) is in no triangle");
+        at + "file: " + d + "lone.obj:4: vertex 3 (0-based) is in no triangle");
   dir.write("twice.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\nf 2 1 3\n");
   CHECK(loadError(dir, R"("file": "twice.obj", )" + k) ==
-        d + "twice.obj:5: a triangle of this face repeats one of line 4");
+        at + "file: " + d + "twice.obj:5: a triangle of this face repeats one of line 4");
   // a square and a sliver on its bottom edge: vertex 4 has no area
   dir.write("flat.obj", "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nv 0.5 0 0\nf 1 2 3 4\nf 1 5 2\n");
   CHECK(loadError(dir, R"("file": "flat.obj", )" + k) ==
-        d + "flat.obj:5: vertex 4 (0-based) has no area to carry its mass: its triangles are "
+        at + "file: " + d +
+            "flat.obj:5: vertex 4 (0-based) has no area to carry its mass: its triangles are "
             "degenerate");
   // three triangles on the edge 0-1: fine without bending springs, an error with them
   dir.write("fan.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nv 0 -1 0\nf 1 2 3\nf 1 2 4\nf 2 1 5\n");
   CHECK(loadError(dir, R"("file": "fan.obj", )" + k) == "");
   CHECK(loadError(dir, R"("file": "fan.obj", "bending_stiffness": 1, )" + k) ==
-        d + "fan.obj:8: edge 0-1 (0-based) is shared by 3 triangles (lines 6, 7, 8): bending "
+        at + "file: " + d +
+            "fan.obj:8: edge 0-1 (0-based) is shared by 3 triangles (lines 6, 7, 8): bending "
             "springs need at most 2");
   // the keys
   const std::string g = R"("file": "grid.obj", )" + k;
@@ -527,9 +547,9 @@ TEST_CASE(
   // the same through a scene's mesh generator, and its lattice
   const std::string k = R"("mass": 1, "stiffness": 300)";
   const std::string at = dir / "scene.json: system.generators[0].file: ";
-  // (the file's contents' problem is its own line, "FILE: what", as for any mesh)
+  // (the file's contents' problem is its own "FILE: what", under the key, as for any mesh)
   CHECK(loadError(dir, R"("file": "fifo.obj", )" + k) ==
-        dir / "fifo.obj: no faces (f lines): nothing to build");
+        at + (dir / "fifo.obj: no faces (f lines): nothing to build"));
   CHECK(loadError(dir, R"("file": "big.obj", )" + k) ==
         at + (dir / "big.obj: larger than 256 MiB"));
 }

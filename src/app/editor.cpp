@@ -29,6 +29,25 @@ ui::BodyEditor bodyEditor(sim::BodyLayout layout) {
   }
   return ui::BodyEditor::Network;  // not reached: the switch is exhaustive
 }
+// The selection in words (ui::EditView::selection_name), the bodies in index order: at most
+// kNamedBodies by number, the rest counted.
+constexpr std::size_t kNamedBodies = 5;
+std::string selectionName(const scene::Built& b, std::vector<int> selection) {
+  if (selection.size() <= 1) return selection.empty() ? "" : b.bodyName(selection[0]);
+  std::sort(selection.begin(), selection.end());
+  const std::size_t named = std::min(selection.size(), kNamedBodies);
+  const std::size_t rest = selection.size() - named;
+  std::string text = std::string(b.bodyNoun()) + "s ";
+  if (rest > 0)
+    text = std::to_string(selection.size()) + " " + text.substr(0, text.size() - 1) + ": ";
+  for (std::size_t i = 0; i < named; ++i) {
+    const bool last = i + 1 == named && rest == 0;
+    text += (i == 0 ? "" : last ? " and " : ", ") + std::to_string(selection[i]);
+  }
+  if (rest > 0) text += " and " + std::to_string(rest) + " more";
+  return text;
+}
+
 // A new scene's name on the panel's scene line, and its stem: Save as's default is
 // "new_scene-edited.json"
 constexpr const char* kNewSceneName = "New scene";
@@ -121,13 +140,20 @@ struct Editor::Applier {
   Outcome operator()(const ui::SetEditTool& c) const {
     if (c.tool < 0 || c.tool >= static_cast<int>(std::size(scene::kEditToolNames)))
       return why = "tool " + std::to_string(c.tool) + ": no such tool", Outcome::Rejected;
+    scene::ToolSettings probe;  // its transform, checked as a click would check it
+    probe.mesh_scale = c.mesh_scale;
+    probe.mesh_rotate_deg =
+        sim::Vec3(c.mesh_rotate_deg[0], c.mesh_rotate_deg[1], c.mesh_rotate_deg[2]);
+    if (auto bad = scene::checkMeshTransform(probe)) return why = *bad, Outcome::Rejected;
     e.tool_ = c;
     return Outcome::Applied;
   }
   Outcome operator()(const ui::EditPlaceTool& c) const {
     const sim::Vec3 at(c.at[0], c.at[1], s.built().planar() ? 0.0 : c.at[2]);
+    const auto& r = e.tool_.mesh_rotate_deg;
     const scene::ToolSettings settings{e.new_spring_.stiffness, e.new_spring_.damping,
-                                       e.new_spring_.mass, e.tool_.mesh_file};
+                                       e.new_spring_.mass,      e.tool_.mesh_file,
+                                       e.tool_.mesh_scale,      sim::Vec3(r[0], r[1], r[2])};
     const auto tool = static_cast<scene::EditTool>(e.tool_.tool);
     return change([&](scene::SceneDef& d) { return scene::addTool(d, tool, at, settings); });
   }
@@ -228,12 +254,14 @@ void Editor::fill(const scene::Built& b, ui::EditView& e) const {
   e.tool = tool_.tool;
   e.tool_names.assign(std::begin(scene::kEditToolNames), std::end(scene::kEditToolNames));
   e.mesh_file = tool_.mesh_file;
+  e.mesh_scale = tool_.mesh_scale, e.mesh_rotate_deg = tool_.mesh_rotate_deg;
   e.tool_takes_file = tool_.tool == static_cast<int>(scene::EditTool::Mesh);
   const sim::EditFacts f = b.editFacts(b.state, selection_);
   e.layout = bodyEditor(f.layout);
   e.particles = f.particles, e.springs = f.springs, e.links = f.links;
   e.body = f.body;
   if (f.body >= 0) e.body_name = b.bodyName(f.body);
+  e.selection_name = selectionName(b, selection_);
   e.mass = f.mass, e.fixed = f.fixed;
   e.length = f.length, e.angle_deg = f.angle * kDegrees;
   e.spring = f.spring;

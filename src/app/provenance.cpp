@@ -176,4 +176,18 @@ std::optional<std::string> parseProvenance(std::string_view text, const std::str
   return problem;
 }
 
+scene::SceneDef provenanceScene(const RecordOptions& o, const std::string& name) {
+  try {
+    return scene::parse(o.scene_json, o.scene_source);
+  } catch (const scene::Error& e) {
+    // the scene's message names its source first ("builtin:cloth_16: system..."): that source
+    // is not at fault, the file that carried the scene is
+    std::string what = e.what();
+    if (const std::string source = o.scene_source + ": "; what.starts_with(source))
+      what.erase(0, source.size());
+    throw scene::Error(util::oneLine(name + ": key \"scene.definition\" (recorded from " +
+                                     o.scene_source + "): " + what));
+  }
+}
+
 }  // namespace app

@@ -37,5 +37,10 @@ std::optional<std::string> readProvenance(const std::string& path, RecordOptions
 // every value within the limits the command line's options have (fps, size, seconds, dt, camera).
 std::optional<std::string> parseProvenance(std::string_view text, const std::string& name,
                                            RecordOptions& o);
+// The scene a provenance file `name` holds (o.scene_json, read back by readProvenance), parsed
+// as from where it was recorded (o.scene_source: its meshes are found where they were). Its
+// problems are the file's: scene::Error "p.json: key \"scene.definition\" (recorded from
+// builtin:cloth_16): system.springs[0].stiffness: must be > 0 (got -1)".
+scene::SceneDef provenanceScene(const RecordOptions& o, const std::string& name);
 
 }  // namespace app

@@ -103,9 +103,9 @@ std::optional<std::string> prepare(Recording& r) {
     try {
       // read as from its source ("builtin:NAME" or the scene file's path), so that the meshes
       // it names are found where they were (docs/scenes.md#mesh)
-      r.d.session().loadDef(scene::parse(o.scene_json, o.scene_source), o.scene_name, "");
+      r.d.session().loadDef(provenanceScene(o, o.replay), o.scene_name, "");
     } catch (const scene::Error& e) {
-      return std::string(e.what());
+      return std::string(kPrefix) + ": " + e.what();
     }
     if (auto problem = applySessionOptions(r.d.session(), o.session, kPrefix)) return problem;
   } else {

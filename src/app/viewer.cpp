@@ -121,13 +121,15 @@ struct Viewer : WindowInput {
                    : button == GLFW_MOUSE_BUTTON_MIDDLE ? MouseControl::Button::Middle
                                                         : MouseControl::Button::Left;
     d.mouse().press(b, mods & GLFW_MOD_CONTROL, mods & GLFW_MOD_SHIFT, x, y, glfwGetTime(),
-                    ImGui::GetIO().WantCaptureMouse);
+                    ui::uiWantsMouseAt(x, y));
   }
   void onCursor(double x, double y) override {
     cursorToFramebuffer(window, x, y);
     d.mouse().move(x, y);  // MouseControl moves only what a press outside ImGui began
   }
-  void onScroll(double dy) override { d.mouse().scroll(dy, ImGui::GetIO().WantCaptureMouse); }
+  void onScroll(double dy) override {
+    d.mouse().scroll(dy, ui::uiWantsMouseAt(d.mouse().x(), d.mouse().y()));
+  }
   void onKey(int key, int action, int mods) override {
     if (action == GLFW_RELEASE || ImGui::GetIO().WantCaptureKeyboard) return;
     std::vector<ui::Command> commands;

@@ -35,6 +35,19 @@ std::string longTime(double seconds) {
 
 }  // namespace
 
+std::optional<std::string> stepsProblem(const std::string& durationName, double seconds,
+                                        const std::string& dtName, double dt) {
+  const double steps = seconds / dt;
+  if (steps < kMaxStepRatio) return std::nullopt;
+  const std::string asked = durationName + " " + util::messageNumber(seconds) + " s at " + dtName +
+                            " " + util::messageNumber(dt) + " s is ";
+  const std::string limit = util::messageNumber(kMaxStepRatio);
+  if (std::isfinite(steps))
+    return asked + util::messageNumber(steps) + " steps, more than the " + limit +
+           " a run may make";
+  return asked + "more than the " + limit + " steps a run may make";
+}
+
 std::optional<std::string> workProblem(const scene::SceneDef& def, double steps) {
   const scene::SceneSize size = scene::sizeOf(def);
   const double work = steps * double(size.elements);

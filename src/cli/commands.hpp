@@ -31,6 +31,12 @@ long long runawayCheckSpacing(long long steps, sim::Method m, const sim::Counts&
 // (2^53 ~ 9e15) and fits a long long.
 constexpr double kMaxStepRatio = 1e15;
 
+// The problem with a run of `seconds` at steps of `dt`, each named as the user gave it, or
+// nothing: "--duration 1e+30 s at --dt 1 s is 1e+30 steps, more than the 1e+15 a run may make";
+// a count beyond a double's range is "... is more than the 1e+15 steps a run may make".
+std::optional<std::string> stepsProblem(const std::string& durationName, double seconds,
+                                        const std::string& dtName, double dt);
+
 // A run's work, its steps times the system's particles and springs (a pendulum's links), above
 // this is refused before the system is built (docs/cli.md#limits). The force pass evaluates at
 // most about 1e9 springs a second on this machine's two cores (docs/benchmarks.md), so 1e15 is

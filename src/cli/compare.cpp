@@ -87,8 +87,8 @@ int planCompare(const CompareOptions& o, ComparePlan& plan) {
     return badOption("--lanes: one lane; compare needs 2 to 8 (springlab run runs one)");
   for (const auto& spec : plan.lanes) {
     const double dt = spec.dt.value_or(plan.def.dt);
-    if (!(plan.def.duration / dt < kMaxStepRatio))
-      return badOption("--lanes: lane \"" + spec.text + "\": too many steps (duration / dt)");
+    if (auto many = stepsProblem("the duration", plan.def.duration, "dt", dt))
+      return badOption("--lanes: lane \"" + spec.text + "\": " + *many);
     if (auto heavy = workProblem(plan.def, plan.def.duration / dt))
       return badOption("--lanes: lane \"" + spec.text + "\": " + *heavy);
     if (auto big = solverProblem(plan.def, spec.method))

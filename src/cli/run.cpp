@@ -81,9 +81,10 @@ int planRun(const RunOptions& o, RunPlan& plan) {
   }
   if (o.dt) def.dt = *o.dt;
   if (o.duration) def.duration = *o.duration;
+  if (auto many = stepsProblem(o.duration ? "--duration" : "the scene's duration", def.duration,
+                               o.dt ? "--dt" : "the scene's dt", def.dt))
+    return badOption(*many);
   const double ratio = def.duration / def.dt;
-  if (!(ratio < kMaxStepRatio))
-    return badOption("--duration / --dt: " + util::messageNumber(ratio) + " steps is too many");
   plan.steps = std::llround(ratio);
   if (auto heavy = workProblem(def, ratio)) return badOption("--duration / --dt: " + *heavy);
   if (auto big = solverProblem(def, def.integrator)) return badOption("--integrator: " + *big);
@@ -92,9 +93,9 @@ int planRun(const RunOptions& o, RunPlan& plan) {
     if (e.key == lab::EventKey::Integrator)
       if (auto big = solverProblem(def, sim::findIntegrator(e.name).value_or(def.integrator)))
         return badOption("--at: \"" + e.text + "\": " + *big);
-    if (e.key == lab::EventKey::Dt && !(def.duration / e.value < kMaxStepRatio))
-      return badOption("--at: \"" + e.text + "\": " + util::messageNumber(def.duration / e.value) +
-                       " steps is too many");
+    if (e.key == lab::EventKey::Dt)
+      if (auto many = stepsProblem("the duration", def.duration, "dt", e.value))
+        return badOption("--at: \"" + e.text + "\": " + *many);
   }
   return 0;
 }

@@ -109,8 +109,9 @@ int planSweep(const SweepOptions& o, lab::SweepSpec& spec) {
     return badOption("--stiffness: " + *why + " (only 1:1:1)");
   spec.seconds = o.seconds.value_or(spec.def.duration);
   if (!(spec.seconds > 0)) return badOption("--seconds: the scene's duration is 0; give --seconds");
-  if (!(spec.seconds / spec.dt.lo < kMaxStepRatio))
-    return badOption("--seconds / --dt: too many steps per cell");
+  if (auto many = stepsProblem(o.seconds ? "--seconds" : "the scene's duration", spec.seconds,
+                               "--dt's smallest", spec.dt.lo))
+    return badOption(*many);
   if (auto heavy = workProblem(spec.def, spec.seconds / spec.dt.lo))
     return badOption("--seconds / --dt: the longest cell: " + *heavy);
   if (const double cells = double(spec.methods.size()) * spec.dt.n * spec.stiffness.n;

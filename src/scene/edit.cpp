@@ -295,17 +295,48 @@ void addJellyTool(MassSpringDef& ms, const Vec3& at, const ToolSettings& s) {
   addLattice(ms, g, boxOccupancy(g), p);
 }
 
+}  // namespace
+
+EditProblem checkMeshTransform(const ToolSettings& s) {
+  if (!(std::isfinite(s.mesh_scale) && s.mesh_scale >= 0.0))
+    return "mesh scale must be a finite number > 0 (or 0: fit to " + number(kToolSize) +
+           " m), not " + number(s.mesh_scale);
+  if (!s.mesh_rotate_deg.allFinite())
+    return "mesh rotate must be three finite angles (degrees), not [" +
+           number(s.mesh_rotate_deg.x()) + ", " + number(s.mesh_rotate_deg.y()) + ", " +
+           number(s.mesh_rotate_deg.z()) + "]";
+  return std::nullopt;
+}
+
+namespace {
+// The Mesh tool's scale: its own, or the one that makes the mesh's longest side kToolSize.
+double meshToolScale(const ToolSettings& s, const std::array<Vec3, 2>& box) {
+  if (s.mesh_scale != kFitMeshScale) return s.mesh_scale;
+  const double longest = (box[1] - box[0]).maxCoeff();
+  return longest > 0.0 ? kToolSize / longest : 1.0;
+}
+
 EditProblem addMeshTool(MassSpringDef& ms, const Vec3& at, const ToolSettings& s) {
   if (s.mesh_file.empty()) return std::string("mesh file: type an OBJ file's path first");
-  // relative to the working folder: the origin stands for a scene file there
-  const auto mesh = readSceneMesh("./edit", s.mesh_file);
-  if (!mesh) return "mesh file: " + mesh.problem();
-  if (mesh->mesh.vertices.empty()) return "mesh file: " + mesh->shown + " has no vertices";
-  const auto box = boundingBox(mesh->mesh.vertices);
-  MeshParams p;
-  p.mass = s.mass, p.stiffness = s.stiffness, p.damping = s.damping;
-  p.transform.translate = at - 0.5 * (box[0] + box[1]);
-  addMesh(ms, mesh->mesh, p, mesh->shown);
+  if (auto bad = checkMeshTransform(s)) return bad;
+  try {  // the file's own problems ("NAME:LINE: what") under the field that names it
+    // relative to the working folder: the origin stands for a scene file there
+    const auto mesh = readSceneMesh("./edit", s.mesh_file);
+    if (!mesh) return "mesh file: " + mesh.problem();
+    if (mesh->mesh.vertices.empty()) return "mesh file: " + mesh->shown + " has no vertices";
+    MeshParams p;
+    p.mass = s.mass, p.stiffness = s.stiffness, p.damping = s.damping;
+    p.transform.scale = meshToolScale(s, boundingBox(mesh->mesh.vertices));
+    p.transform.rotate_deg = s.mesh_rotate_deg;
+    std::vector<Vec3> placed(mesh->mesh.vertices.size());
+    for (size_t i = 0; i < placed.size(); ++i)
+      placed[i] = applyTransform(p.transform, mesh->mesh.vertices[i]);
+    const auto box = boundingBox(placed);
+    p.transform.translate = at - 0.5 * (box[0] + box[1]);
+    addMesh(ms, mesh->mesh, p, mesh->shown);
+  } catch (const Error& e) {
+    return "mesh file: " + std::string(e.what());
+  }
   return std::nullopt;
 }
 }  // namespace
@@ -331,7 +362,7 @@ EditProblem addTool(SceneDef& def, EditTool tool, const Vec3& at, const ToolSett
       default:
         return addMeshTool(ms, at, s);
     }
-  } catch (const Error& e) {  // a mesh's own problems ("NAME:LINE: what")
+  } catch (const Error& e) {  // a generator's own refusal
     return std::string(e.what());
   }
   return std::nullopt;

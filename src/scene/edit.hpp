@@ -53,12 +53,21 @@ enum class EditTool {
   JellyBox,    // a lattice body (docs/scenes.md#lattice) centred on the cursor: a 3-D body
   Mesh,        // an OBJ file's mesh (docs/scenes.md#mesh) centred on the cursor
 };
+// The Mesh tool's scale that fits the mesh to the other tools' size (kToolSize): a scan in its own
+// units (a 0.15 m bunny, a 150 mm part) arrives as large as a chain or a cloth patch.
+inline constexpr double kFitMeshScale = 0.0;
 struct ToolSettings {
   double stiffness = 100.0, damping = 0.0;  // N/m, N s/m: every spring's
   double mass = 1.0;                        // kg: a particle's, a chain link's, a whole body's
   std::string mesh_file;                    // the Mesh tool's OBJ, relative to the working folder
+  // The Mesh tool's transform, as the scene file's mesh generator has it (docs/scenes.md#mesh):
+  // scale (> 0; kFitMeshScale: its longest side in the file becomes kToolSize), then rotate
+  // (degrees about x, then y, then z); its bounding box's centre then goes to the click.
+  double mesh_scale = kFitMeshScale;
+  Vec3 mesh_rotate_deg = Vec3::Zero();
 };
-// A tool's size: a chain's length, a cloth patch's side, a jelly box's edge (m).
+// A tool's size: a chain's length, a cloth patch's side, a jelly box's edge, a fitted mesh's
+// longest side (m).
 inline constexpr double kToolSize = 1.0;
 inline constexpr int kToolChainLinks = 5;
 inline constexpr int kToolClothCells = 8;
@@ -67,6 +76,8 @@ inline constexpr int kToolJellyCells = 4;
 inline constexpr const char* kEditToolNames[] = {"Particle", "Chain", "Cloth patch", "Jelly box",
                                                  "Mesh file"};
 EditProblem addTool(SceneDef& def, EditTool tool, const Vec3& at, const ToolSettings& s);
+// The Mesh tool's scale (finite, >= 0) and rotation (finite).
+EditProblem checkMeshTransform(const ToolSettings& s);
 
 // --- pendulums
 // A pendulum of `links` equal links (length m, mass kg each: the scene file's "uniform",

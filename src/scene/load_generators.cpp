@@ -206,6 +206,17 @@ std::string vecText(const Vec3& v) {
   return text + "]";
 }
 
+// The mesh file's own problems ("NAME:LINE: what") under the key that names it, so that the line
+// names the scene that loaded the file too: "s.json: system.generators[0].file: flag.obj:12: ...".
+template <class Read>
+auto inMeshFile(const Obj& o, Read&& read) -> decltype(read()) {
+  try {
+    return read();
+  } catch (const Error& e) {
+    o.fail("file", e.what());
+  }
+}
+
 void parseMesh(const Obj& o, MassSpringDef& out) {
   MeshParams p;
   const std::string file = o.string("file");
@@ -218,7 +229,8 @@ void parseMesh(const Obj& o, MassSpringDef& out) {
   p.transform.rotate_deg = o.optVec("rotate", Vec3::Zero());
   p.transform.translate = o.optVec("translate", Vec3::Zero());
   if (o.has("pin_box")) p.pin_box = pinBox(o);
-  const util::Expected<SceneMesh> mesh = readSceneMesh(o.file(), file);
+  const util::Expected<SceneMesh> mesh =
+      inMeshFile(o, [&] { return readSceneMesh(o.file(), file); });
   if (!mesh) o.fail("file", mesh.problem());
   if (o.has("pin")) p.pin = meshPins(o, mesh->mesh.vertices.size());
   // its springs (one per edge, and with bending one across each) are counted once added: at most
@@ -226,7 +238,7 @@ void parseMesh(const Obj& o, MassSpringDef& out) {
   checkRequest(o, out,
                {static_cast<long long>(mesh->mesh.vertices.size()), 0,
                 static_cast<long long>(mesh->mesh.triangles.size())});
-  const MeshSummary s = addMesh(out, mesh->mesh, p, mesh->shown);
+  const MeshSummary s = inMeshFile(o, [&] { return addMesh(out, mesh->mesh, p, mesh->shown); });
   // a box that holds nothing is a typo (the wrong units, a translate forgotten): say where the
   // mesh is
   if (p.pin_box && s.box_pinned == 0)
@@ -291,7 +303,7 @@ std::vector<char> shapeOccupancy(const Obj& o, const std::string& shape, Lattice
 ObjMesh latticeMesh(const Obj& o) {
   const std::string file = o.string("file");
   if (file.empty()) o.fail("file", "must name an OBJ file");
-  util::Expected<SceneMesh> read = readSceneMesh(o.file(), file);
+  util::Expected<SceneMesh> read = inMeshFile(o, [&] { return readSceneMesh(o.file(), file); });
   if (!read) o.fail("file", read.problem());
   MeshTransform t;
   t.scale = o.optPositive("scale", 1);

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <numbers>
 
 #include <Eigen/Geometry>
@@ -202,11 +203,31 @@ class ObjParser {
   std::vector<int> corners_, sorted_;
 };
 
+// A control byte that no text file holds (a NUL, an ESC...; blanks and line ends are text): a
+// binary mesh (STL, PLY's binary body, glTF's .glb) has them within its first bytes, where read
+// as text it would be only "no faces".
+bool isBinaryByte(char c) {
+  const auto u = static_cast<unsigned char>(c);
+  constexpr unsigned char kFirstPrintable = 0x20, kDelete = 0x7f;
+  return (u < kFirstPrintable && c != '\n' && !isBlank(c)) || u == kDelete;
+}
+
+void checkText(std::string_view text, const std::string& shown) {
+  const auto at = std::find_if(text.begin(), text.end(), isBinaryByte);
+  if (at == text.end()) return;
+  char what[96];
+  std::snprintf(what, sizeof what, ": not a text OBJ file (byte 0x%02x at offset %zu): ",
+                static_cast<unsigned>(static_cast<unsigned char>(*at)),
+                static_cast<size_t>(at - text.begin()));
+  throw Error(shown + what + "springlab reads Wavefront OBJ text (v and f lines)");
+}
+
 }  // namespace
 
 ObjMesh parseObj(std::string_view text, const std::string& shownName) {
   if (text.size() > kMaxObjBytes)
     throw Error(shownName + ": larger than " + util::mebibytes(kMaxObjBytes));
+  checkText(text, shownName);
   // a UTF-8 byte-order mark would hide the first line's keyword
   if (text.starts_with(kUtf8Bom)) text.remove_prefix(kUtf8Bom.size());
   return ObjParser(text, shownName).run();

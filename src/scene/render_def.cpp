@@ -106,10 +106,10 @@ namespace {
 std::optional<std::string> applyCameraOptionText(std::string_view keyValue, CameraDef& camera) {
   const auto eq = keyValue.find('=');
   if (eq == std::string_view::npos)
-    return "camera: expected KEY=VALUE, not " + quoted(keyValue) + keysNote();
+    return "expected KEY=VALUE, not " + quoted(keyValue) + keysNote();
   const std::string_view key = keyValue.substr(0, eq), value = keyValue.substr(eq + 1);
   const auto bad = [&](const std::string& rule) {
-    return "camera: " + std::string(key) + " must be " + rule + ", not " + quoted(value);
+    return "" + std::string(key) + " must be " + rule + ", not " + quoted(value);
   };
   if (key == "target") {
     Vec3 t;
@@ -117,9 +117,9 @@ std::optional<std::string> applyCameraOptionText(std::string_view keyValue, Came
     for (int i = 0; i < 3; ++i) {
       const auto comma = rest.find(',');
       if ((i < 2) != (comma != std::string_view::npos))
-        return std::string("camera: target must be X,Y,Z, not ") + quoted(value);
+        return std::string("target must be X,Y,Z, not ") + quoted(value);
       const auto x = strictNumber(rest.substr(0, comma));
-      if (!x) return std::string("camera: target must be X,Y,Z, not ") + quoted(value);
+      if (!x) return std::string("target must be X,Y,Z, not ") + quoted(value);
       t[i] = *x;
       if (i < 2) rest = rest.substr(comma + 1);
     }
@@ -127,7 +127,7 @@ std::optional<std::string> applyCameraOptionText(std::string_view keyValue, Came
     return std::nullopt;
   }
   if (std::none_of(kCameraKeys.begin(), kCameraKeys.end(), [&](const char* k) { return key == k; }))
-    return "camera: unknown key " + quoted(key) + keysNote();
+    return "unknown key " + quoted(key) + keysNote();
   const auto v = strictNumber(value);
   if (key == "distance") {
     if (!v || !(*v > 0)) return bad("a number > 0 (m)");

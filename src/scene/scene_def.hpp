@@ -79,7 +79,8 @@ inline constexpr double kMaxStrainScale = 10.0;
 
 // One `--camera KEY=VALUE` (keys target=X,Y,Z, distance, yaw, pitch, fov, orbit; the units and
 // ranges of the scene's render.camera) applied to `camera`. Returns the problem, e.g.
-// `camera: pitch must be between -89.9 and 89.9 degrees, not "95"`, leaving `camera` unchanged;
+// `pitch must be between -89.9 and 89.9 degrees, not "95"` (the caller names the option or the
+// key it came from: "--camera: pitch must be..."), leaving `camera` unchanged;
 // nothing when it applied. Numbers are strict: the whole value must be one finite number.
 std::optional<std::string> applyCameraOption(std::string_view keyValue, CameraDef& camera);
 // The set keys of `camera` as space-separated KEY=VALUE items (orbit only when non-zero), with

@@ -26,6 +26,10 @@ std::string System::bodyName(int body) const {
   });
 }
 
+std::string_view System::bodyNoun() const {
+  return visit([](const auto& k) { return std::string_view(k.kBodyNoun); });
+}
+
 std::string System::coordinateName(int j) const {
   return visit([j](const auto& k) { return k.coordinateName(j); });
 }

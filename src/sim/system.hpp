@@ -35,6 +35,7 @@ class System {
   int dofs() const;
   bool bodyMoves(int body) const;        // false for a fixed particle
   std::string bodyName(int body) const;  // "particle 3" / "bob 3"
+  std::string_view bodyNoun() const;     // "particle" / "bob"
   // "x3" / "phi3": the name of state coordinate j
   std::string coordinateName(int j) const;
   Counts counts() const;

@@ -135,6 +135,9 @@ struct EditPlaceTool {  // the current tool (SetEditTool) at the point: a partic
 struct SetEditTool {
   int tool = 0;           // scene::EditTool
   std::string mesh_file;  // the Mesh file tool's OBJ
+  // its transform (scene::ToolSettings): scale, 0 fits it to the tools' 1 m; rotate, degrees
+  double mesh_scale = 0.0;
+  std::array<double, 3> mesh_rotate_deg{};
 };
 struct EditAddSpring {  // at rest at the particles' distance, with the new-spring settings
   int a = 0, b = 1;

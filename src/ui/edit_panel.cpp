@@ -24,13 +24,30 @@ bool field(const char* label, double value, const char* format, const char* tool
   return entered;
 }
 
+// The Mesh file tool's transform, the scene file's mesh keys (docs/scenes.md#mesh): scale, then
+// rotate; the click sets where it goes.
+void meshTransform(const EditView& e, PanelState& st, std::vector<Command>& out) {
+  SetEditTool t{e.tool, e.mesh_file, e.mesh_scale, e.mesh_rotate_deg};
+  // 0 says what it does inside the field (the scan reads the number before the note)
+  bool changed = field("Mesh scale", e.mesh_scale, e.mesh_scale == 0.0 ? "%.4g (fit: 1 m)" : "%.4g",
+                       "Multiplies the file's coordinates (a scan in mm: 0.001). 0 fits the "
+                       "mesh: its longest side becomes 1 m, as large as the other tools' bodies "
+                       "(Enter applies).",
+                       st.probe, &t.mesh_scale);
+  changed |= ImGui::InputScalarN("Mesh rotate", ImGuiDataType_Double, t.mesh_rotate_deg.data(), 3,
+                                 nullptr, nullptr, "%.4g", kOnEnter);
+  note(st.probe, "Mesh rotate");
+  tip("Degrees about x, then y, then z, after the scale (Enter applies).");
+  if (changed) emit(out, t);
+}
+
 // What a click on empty space adds, and the Mesh file tool's path.
 void toolPicker(const EditView& e, PanelState& st, std::vector<Command>& out) {
   const bool valid = e.tool >= 0 && e.tool < static_cast<int>(e.tool_names.size());
   if (ImGui::BeginCombo("Click adds", valid ? e.tool_names[size_t(e.tool)].c_str() : "")) {
     for (int i = 0; i < static_cast<int>(e.tool_names.size()); ++i)
       if (ImGui::Selectable(e.tool_names[size_t(i)].c_str(), i == e.tool))
-        emit(out, SetEditTool{i, e.mesh_file});
+        emit(out, SetEditTool{i, e.mesh_file, e.mesh_scale, e.mesh_rotate_deg});
     ImGui::EndCombo();
   }
   note(st.probe, "Click adds");
@@ -43,9 +60,10 @@ void toolPicker(const EditView& e, PanelState& st, std::vector<Command>& out) {
     std::snprintf(st.edit_mesh_file, sizeof st.edit_mesh_file, "%s", e.mesh_file.c_str());
   if (ImGui::InputTextWithHint("OBJ file", "path/to/mesh.obj", st.edit_mesh_file,
                                sizeof st.edit_mesh_file))
-    emit(out, SetEditTool{e.tool, st.edit_mesh_file});
+    emit(out, SetEditTool{e.tool, st.edit_mesh_file, e.mesh_scale, e.mesh_rotate_deg});
   note(st.probe, "OBJ file");
   tip("The mesh the next click adds, relative to the working folder.");
+  meshTransform(e, st, out);
 }
 
 void newSpring(const EditView& e, PanelState& st, std::vector<Command>& out) {
@@ -92,7 +110,7 @@ void selectedLink(const EditView& e, PanelState& st, std::vector<Command>& out) 
 }
 
 void chainCounts(const EditView& e, PanelState& st, std::vector<Command>& out) {
-  ImGui::Text("%d links", e.links);
+  ImGui::Text("%d link%s", e.links, e.links == 1 ? "" : "s");
   if (button("Add link", "Another link below the last, as long and heavy, at rest.", st.probe))
     emit(out, EditAddLink{});
   ImGui::SameLine();
@@ -101,7 +119,8 @@ void chainCounts(const EditView& e, PanelState& st, std::vector<Command>& out) {
 }
 
 void networkCounts(const EditView& e, PanelState& st, std::vector<Command>& out) {
-  ImGui::Text("%d particles, %d springs", e.particles, e.springs);
+  ImGui::Text("%d particle%s, %d spring%s", e.particles, e.particles == 1 ? "" : "s", e.springs,
+              e.springs == 1 ? "" : "s");
   toolPicker(e, st, out);
   newSpring(e, st, out);
 }
@@ -120,9 +139,7 @@ void bodies(const EditView& e, PanelState& st, std::vector<Command>& out) {
     ImGui::TextDisabled("Click a body to select it (Shift: add).");
     return;
   }
-  ImGui::Text(
-      "%s%s", e.body_name.c_str(),
-      e.selection.size() > 1 ? (" + " + std::to_string(e.selection.size() - 1)).c_str() : "");
+  ImGui::TextWrapped("%s", e.selection_name.c_str());
   note(st.probe, "selected");
   switch (e.layout) {
     case BodyEditor::Chain:
@@ -156,7 +173,10 @@ void editSection(const PanelModel& m, PanelState& st, std::vector<Command>& out)
   if (button("New", "A new scene to build on: one fixed particle at the origin.", st.probe))
     emit(out, NewScene{});
   if (!e.message.empty()) {
-    ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", e.message.c_str());
+    // wrapped at the panel's edge: a mesh file's line is long ("mesh file: NAME:LINE: ...")
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
+    ImGui::TextWrapped("%s", e.message.c_str());
+    ImGui::PopStyleColor();
     note(st.probe, "edit message");
   }
   bodies(e, st, out);

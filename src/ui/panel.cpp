@@ -243,10 +243,9 @@ void drawingToggles(const PanelModel& m, ItemProbe* probe, std::vector<Command>&
     next();
     flagBox(m, F::Wireframe, probe, out);
   }
-  next();
-  ImGui::SameLine();
+  next();  // the row's first item when the scene has no springs, rods or surface (a new scene)
   flagBox(m, F::Trails, probe, out);
-  ImGui::SameLine();
+  next();
   flagBox(m, F::Follow, probe, out);
   flagBox(m, F::Equilibrium, probe, out);
   if (m.display.show_equilibrium && !m.display.equilibrium_note.empty()) {

@@ -152,13 +152,18 @@ struct EditView {
   double new_stiffness = 100.0, new_damping = 0.0, new_mass = 1.0;  // N/m, N s/m, kg
   int tool = 0;  // what a click on empty space adds: an index in tool_names (scene::EditTool)
   std::vector<std::string> tool_names;
-  std::string mesh_file;         // the Mesh file tool's OBJ
+  std::string mesh_file;    // the Mesh file tool's OBJ
+  double mesh_scale = 0.0;  // its scale; 0: fitted to the tools' 1 m (scene::ToolSettings)
+  std::array<double, 3> mesh_rotate_deg{};  // degrees about x, y, z
   bool tool_takes_file = false;  // the tool is the Mesh file one: the panel asks for the path
   int particles = 0, springs = 0, links = 0;
   std::vector<int> selection;
   // the first selected body (-1: none): its name, mass, pin; a bob's link length and start angle
   int body = -1;
   std::string body_name;
+  // what is selected, in words: "particle 2", "particles 2 and 3", "particles 1, 4 and 7",
+  // "12 particles: 0, 1, 2, 3, 4 and 7 more"
+  std::string selection_name;
   double mass = 0.0, length = 0.0, angle_deg = 0.0;
   bool fixed = false;
   // the spring joining the two selected particles (-1: none)
@@ -374,6 +379,11 @@ struct PanelState {
 std::string costSummary(const PanelModel& model);
 // Edit mode's selection box (DisplayView::selection_box), outlined over the scene.
 void drawSelectionBox(const PanelModel& model);
+// Whether a press at framebuffer pixel (x, y) is the UI's: ImGui wants the mouse, or the pixel is
+// on a window of the last frame that takes the mouse (the panel, a popup, the banner). ImGui's
+// WantCaptureMouse alone is where the mouse was at the last frame: a press that arrives with a
+// move onto the panel, before a frame has seen it there, would go to the scene behind.
+bool uiWantsMouseAt(double x, double y);
 // Draws the panel window; returns the commands the user issued this frame.
 std::vector<Command> drawPanel(const PanelModel& model, PanelState& state);
 // The divergence banner, at the top centre of the scene viewport (right of

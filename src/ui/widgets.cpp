@@ -215,3 +215,22 @@ bool flagBox(const PanelModel& m, DisplayFlag flag, ItemProbe* probe, std::vecto
 }
 
 }  // namespace ui::detail
+
+namespace ui {
+
+bool uiWantsMouseAt(double x, double y) {
+  if (ImGui::GetCurrentContext() == nullptr) return false;
+  const ImGuiIO& io = ImGui::GetIO();
+  if (io.WantCaptureMouse) return true;
+  // ImGui's coordinates are the window's; the press is in framebuffer pixels (HiDPI: 2 per point)
+  const ImVec2 scale = io.DisplayFramebufferScale;
+  const ImVec2 at(static_cast<float>(x) / (scale.x > 0.0f ? scale.x : 1.0f),
+                  static_cast<float>(y) / (scale.y > 0.0f ? scale.y : 1.0f));
+  for (const ImGuiWindow* w : ImGui::GetCurrentContext()->Windows)
+    if (w->Active && !w->Hidden && !(w->Flags & ImGuiWindowFlags_NoMouseInputs) &&
+        w->OuterRectClipped.Contains(at))
+      return true;
+  return false;
+}
+
+}  // namespace ui
