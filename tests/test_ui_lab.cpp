@@ -33,7 +33,7 @@ TEST_CASE("ui: the frame time split and the bottleneck when the clock falls behi
   m.frame.ms_sim = std::nan("");
   CHECK(ui::costSummary(m).empty());
 
-  Harness h(1280, 800);  // the Diagnostics section's line on screen below the others
+  Harness h(1280, 860);  // the Diagnostics section's line on screen below the others
   Fixture f;
   f.model.frame.ms_sim = 38.0, f.model.frame.ms_render = 9.0, f.model.frame.ms_present = 3.0;
   f.model.frame.realtime_percent = 100.0;
