@@ -125,6 +125,7 @@ TEST_CASE("record: every option of the help's table parses in both spellings") {
       {"--no-ui", {"", [](const auto& o) { return !o.ui; }}},  // the default, accepted
       {"--side-by-side", {"", [](const auto& o) { return o.side_by_side; }}},
       {"--arrows", {"", [](const auto& o) { return o.arrows; }}},
+      {"--forces", {"", [](const auto& o) { return o.forces; }}},
       {"--caption", {"", [](const auto& o) { return o.caption; }}},
       {"--stats", {"", [](const auto& o) { return o.stats; }}},
       {"--camera", {"yaw=30", [](const auto& o) { return o.camera.size() == 2; }}},

@@ -33,7 +33,7 @@ TEST_CASE("ui: the frame time split and the bottleneck when the clock falls behi
   m.frame.ms_sim = std::nan("");
   CHECK(ui::costSummary(m).empty());
 
-  Harness h(1280, 800);  // the Diagnostics section's line on screen below the others
+  Harness h(1280, 860);  // the Diagnostics section's line on screen below the others
   Fixture f;
   f.model.frame.ms_sim = 38.0, f.model.frame.ms_render = 9.0, f.model.frame.ms_present = 3.0;
   f.model.frame.realtime_percent = 100.0;
@@ -229,7 +229,8 @@ TEST_CASE("ui: Save map PNG under the stability map emits SaveMapPng and shows w
 }
 
 TEST_CASE(
-    "ui: the period readout shows each lane's period, theory and error under the phase plot") {
+    "ui: the period readout shows each lane's period, theory and error at the top of "
+    "Diagnostics, wrapped, not cut") {
   ui::LaneMeasure row;
   CHECK(ui::periodLine(row) == "period: no oscillation yet");
   row.period = 2.00711, row.crossings = 12;
@@ -256,7 +257,10 @@ TEST_CASE(
   h.frame(draw);
   REQUIRE(h.probe.find("period/0") != nullptr);
   REQUIRE(h.probe.find("period/1") != nullptr);
-  CHECK(h.probe.find("period/0")->y0 > h.probe.find("phase plot")->y1);  // under the phase plot
+  // under the stopwatch, above the energy bars and the plots: no scrolling past them
+  CHECK(h.probe.find("period/0")->y0 >= h.probe.find("stopwatch")->y1);
+  CHECK(h.probe.find("period/1")->y1 <= h.probe.find("energy plot")->y0);
+  CHECK(h.probe.find("period/1")->y1 <= h.probe.find("phase plot")->y0);
   ImGui::GetIO().MousePos = ImVec2(1279, 1599);  // no tooltip: it would end the text's log
   h.frame(draw);
   const std::string shown = h.text(draw);
@@ -264,4 +268,13 @@ TEST_CASE(
   CHECK(shown.find("period 2.0071 s (12 crossings)") != std::string::npos);
   CHECK(shown.find("theory 2.0064 s  error +0.0e0") != std::string::npos);
   CHECK(shown.find("period: no oscillation yet") != std::string::npos);
+  // a panel narrower than the theory's line: it wraps inside the panel instead of being cut
+  ImGuiWindow* panel = ImGui::FindWindowByName("springlab");
+  REQUIRE(panel != nullptr);
+  panel->SizeFull.x = 180.0f;
+  h.frame(draw);
+  h.frame(draw);
+  const ui::ItemRect& lane0 = *h.probe.find("period/0");
+  CHECK(lane0.x1 <= panel->Pos.x + panel->Size.x);
+  CHECK(lane0.y1 - lane0.y0 > 2.5f * ImGui::GetTextLineHeight());  // more than its two lines
 }

@@ -208,6 +208,12 @@ const FrameDriver::FlagSlot& FrameDriver::flagSlot(ui::DisplayFlag flag) {
        [](D& d, bool on) { d.draw_.show_wind = on; }},
       {F::Arrows, [](const D& d) { return d.draw_.show_arrows; },
        [](D& d, bool on) { d.draw_.show_arrows = on; }},
+      {F::Forces, [](const D& d) { return d.draw_.show_forces; },
+       [](D& d, bool on) { d.draw_.show_forces = on; }},
+      {F::RestLengths, [](const D& d) { return d.show_rest_lengths_; },
+       [](D& d, bool on) { d.show_rest_lengths_ = on; }},
+      {F::Protractor, [](const D& d) { return d.mouse_.protractor().shown; },
+       [](D& d, bool on) { d.mouse_.showProtractor(on); }},  // placed in view when first shown
       {F::Follow, [](const D& d) { return d.follow_; }, [](D& d, bool on) { d.follow_ = on; }},
       {F::SplitLanes, [](const D& d) { return d.options_.split_lanes; },
        [](D& d, bool on) { d.options_.split_lanes = on; }},
@@ -237,6 +243,7 @@ ui::PanelModel FrameDriver::panelModel(const StepPolicy& policy) const {
   if (scaledDown()) pm.frame.software_note = kSoftwareNote;
   pm.frame.clip = options_.hide_frame_times;
   fillDisplay(pm.display);
+  fillForceKeys(pm.measure);
   return pm;
 }
 
@@ -357,6 +364,7 @@ std::vector<ui::FrontEndCommand> FrameDriver::renderFrame(StepPolicy& policy, in
   render::Framebuffer& fbo = *fbo_;
   if (fbo.width() != width || fbo.height() != height) fbo.resize(width, height, samples_);
   fbo.bind();
+  views_.forces = draw_.show_forces;
   const render::SceneView& view = views_.build(session_, !session_.paused());
   updateCamera(view, width, height);
   draw_.show_axes = options_.axes;
@@ -372,7 +380,13 @@ std::vector<ui::FrontEndCommand> FrameDriver::renderFrame(StepPolicy& policy, in
     render::PassScope timed(passes, render::Pass::UiDraw);
     // with this frame's camera: drawn after the scene, over it, before the UI is rendered
     if (draw_.show_arrows) ui::drawJointAngles(jointLabels(view));
-    if (mouse_.ruler().shown) ui::drawRuler(rulerView());
+    if (mouse_.ruler().shown) {
+      ui::RulerView ruler = rulerView();
+      ruler.end_clearance = bodyRadiusPx(view, mouse_.ruler().a, mouse_.ruler().b);
+      ui::drawRuler(ruler);
+    }
+    if (mouse_.protractor().shown) ui::drawProtractor(protractorView());
+    if (show_rest_lengths_) ui::drawRestLengths(restMarks(view));
     ImGui::Render();
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
   }
@@ -408,6 +422,7 @@ void FrameDriver::renderSceneOnly(render::Framebuffer& fbo, int width, int heigh
   fbo.setPostAntialias(samples_ == 1);
   fbo.setPostThreads(sim::kernelThreads());
   fbo.bind();
+  views_.forces = draw_.show_forces;
   const render::SceneView& view = views_.build(session_, false);
   render::DrawOptions clip = draw_;
   clip.viewport_x = 0, clip.viewport_width = width;
@@ -465,6 +480,7 @@ void FrameDriver::drawLanes(const render::SceneView& primary, const render::Came
   const int x0 = options.viewport_width > 0 ? options.viewport_x : 0;
   const int w = options.viewport_width > 0 ? options.viewport_width : width;
   for (int i = 0; i < lanes; ++i) {
+    if (i > 0) laneView(i).forces = options.show_forces;
     const render::SceneView& view = i == 0 ? primary : laneView(i).build(session_, false);
     render::DrawOptions o = options;
     render::Camera c = cam;

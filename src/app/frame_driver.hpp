@@ -167,6 +167,16 @@ class FrameDriver {
  public:
   // What the ruler reads and where it is on screen (docs/exploring.md#ruler).
   ui::RulerView rulerView() const;
+  // The protractor's (docs/exploring.md#protractor) and the springs' rest lengths on screen
+  // (docs/exploring.md#rest-lengths; app/measure_views.cpp).
+  ui::ProtractorView protractorView() const;
+  std::vector<ui::RestMark> restMarks(const render::SceneView& view) const;
+  // The largest body's radius as drawn at points a and b, px (the larger), and a margin: what
+  // the ruler's label keeps from its ends.
+  float bodyRadiusPx(const render::SceneView& view, const glm::vec3& a, const glm::vec3& b) const;
+  // Every spring's rest length is marked in a system of at most this many; in a larger one, the
+  // traced body's springs' only (a cloth's thousands would hide it).
+  static constexpr int kRestMarksAll = 64;
 
  private:
   // The static equilibrium as a grey ghost over lane 0 (Measurements::equilibrium), when shown.
@@ -199,6 +209,9 @@ class FrameDriver {
   std::vector<std::unique_ptr<ViewBuilder>> lane_views_;  // lanes 1..
   ViewBuilder equilibrium_view_;                          // its ghost
   bool show_equilibrium_ = false;
+  bool show_rest_lengths_ = false;
+  // lane 0's traced body's force sources in their arrows' colours, and the scale (the forces' key)
+  void fillForceKeys(ui::MeasureView& v) const;
   std::string equilibrium_note_;        // why there is none, as of the last frame drawn
   std::vector<ColumnFraming> columns_;  // side by side: each lane's column framed on its lane
   Box column_start_;                    // what a new column frames first (the scene's reach)

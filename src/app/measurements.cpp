@@ -13,7 +13,8 @@ Measurements::Measurements(const LoadedScene& scene, const Timeline& timeline)
 void Measurements::newSystem() {
   ++systems_;
   lane_omega_.clear();  // another system: the limit lines' frequencies afresh
-  arrow_scales_ = arrowScalesFor(scene_.built().scales().length);
+  scene_length_ = scene_.built().scales().length;
+  arrow_scales_ = arrowScalesFor(scene_length_);
 }
 
 void Measurements::restart() {
@@ -78,6 +79,25 @@ int Measurements::tracedBody() const {
 BodyMotion Measurements::tracedMotion(int lane) const {
   if (lane < 0 || lane >= timeline_.laneCount()) return {};
   return motion_.motion(timeline_.lane(lane), lane, tracedBody());
+}
+
+Measurements::TracedForces Measurements::tracedForces(int lane) const {
+  TracedForces out;
+  const int body = tracedBody();
+  if (lane < 0 || lane >= timeline_.laneCount() || body < 0) return out;
+  const lab::Lane& l = timeline_.lane(lane);
+  const sim::System& system = l.system();
+  if (body >= system.bodies() || !system.bodyMoves(body)) return out;
+  const sim::State& s = l.shownState();
+  const double mass = system.editFacts(s, {body}).mass;
+  out.scale = nice125(kWeightOfScene * scene_length_ / (mass * ArrowScales::kReferenceGravity));
+  if (!(out.scale > 0.0) || !std::isfinite(out.scale)) return {};
+  out.forces = system.bodyForces(s, body);
+  const BodyMotion m = tracedMotion(lane);
+  if (m.has_acceleration)
+    for (const sim::BodyForce& f : system.contactForce(s, body, m.acceleration))
+      out.forces.push_back(f);
+  return out;
 }
 
 void Measurements::refreshLaneOmegas() const {

@@ -57,6 +57,19 @@ class Measurements {
   BodyMotion tracedMotion(int lane) const;
   // fixed when a system starts, from its initial size: every lane's arrows to one scale
   const ArrowScales& arrowScales() const { return arrow_scales_; }
+  // The traced body's forces in lane i at the state it shows, one by one from the force law
+  // (sim/body_forces.hpp), with a collider's push read off its last move while it touches one,
+  // and their scale (docs/exploring.md#forces): m of arrow per N, such that the body's weight under
+  // the reference gravity is about kWeightOfScene of the scene's size, rounded to 1, 2 or 5 times a
+  // power of ten (fixed for the body and the scene, so that arrows compare over time and across
+  // lanes). None where no body moves.
+  struct TracedForces {
+    double scale = 0.0;  // m per N
+    std::vector<sim::BodyForce> forces;
+  };
+  TracedForces tracedForces(int lane) const;
+  // short enough that a pendulum's rod pull and a spring's stay in view beside the body
+  static constexpr double kWeightOfScene = 0.15;
 
   // The local frequency of lane i's current state (rad/s, LoadedScene::omegaAt), as of the last
   // refresh: every kOmegaRefreshFills panel fills (a few times a second at 60 frames a second),
@@ -106,7 +119,8 @@ class Measurements {
   mutable int omega_fills_ = 0;
   TracedMotion motion_;  // the traced body's velocities, recorded after each step
   ArrowScales arrow_scales_;
-  Stopwatch stopwatch_;  // on the clock; cleared by Reset, a seek, a load
+  double scene_length_ = 1.0;  // m, the scene's size when it started (the arrows' scales')
+  Stopwatch stopwatch_;        // on the clock; cleared by Reset, a seek, a load
 };
 
 }  // namespace app

@@ -125,14 +125,40 @@ void MouseControl::showRuler(bool on) {
   ruler_.placed = true;
 }
 
+void MouseControl::showProtractor(bool on) {
+  protractor_.shown = on;
+  if (!on || protractor_.placed) return;
+  // as the ruler: across the middle of the view, its rays as long as the ruler's first length
+  const float len = kRulerFirstLength * camera_.distance, rad = glm::radians(kProtractorFirstDeg);
+  protractor_.vertex = camera_.target - glm::vec3(0.5f * len, 0.25f * len, 0.0f);
+  protractor_.a = protractor_.vertex + glm::vec3(len, 0.0f, 0.0f);
+  protractor_.b = protractor_.vertex + len * glm::vec3(std::cos(rad), std::sin(rad), 0.0f);
+  protractor_.placed = true;
+}
+
+double MouseControl::angleBetween(const glm::vec3& vertex, const glm::vec3& a, const glm::vec3& b) {
+  const glm::dvec3 u = glm::dvec3(a) - glm::dvec3(vertex), v = glm::dvec3(b) - glm::dvec3(vertex);
+  // atan2 of the sine and cosine: as exact near 0 and 180 degrees as at 90 (acos is not)
+  const double across = glm::length(glm::cross(u, v)), along = glm::dot(u, v);
+  if (!(across > 0.0) && !(std::abs(along) > 0.0)) return 0.0;
+  return glm::degrees(std::atan2(across, along));
+}
+
+glm::vec3* MouseControl::handle(int k) {
+  glm::vec3* handles[] = {&ruler_.a, &ruler_.b, &protractor_.vertex, &protractor_.a,
+                          &protractor_.b};
+  return k >= 0 && k < 5 ? handles[k] : nullptr;
+}
+
 bool MouseControl::startRulerDrag(double x, double y) {
-  if (!ruler_.shown) return false;
-  const glm::vec3* ends[] = {&ruler_.a, &ruler_.b};
-  for (int k = 0; k < 2; ++k)
-    if (glm::length(project(*ends[k]) - glm::dvec2(x, y)) <= kRulerGrab) {
+  // the protractor's first: shown after the ruler, it is drawn over it
+  for (int k : {2, 3, 4, 0, 1}) {
+    if (!(k < 2 ? ruler_.shown : protractor_.shown)) continue;
+    if (glm::length(project(*handle(k)) - glm::dvec2(x, y)) <= kRulerGrab) {
       ruler_end_ = k;
       return true;
     }
+  }
   return false;
 }
 
@@ -178,8 +204,8 @@ void MouseControl::release(double x, double y) {
 void MouseControl::move(double x, double y) {
   const double dx = x - x_, dy = y - y_;
   x_ = x, y_ = y;
-  if (ruler_end_ >= 0) {  // an end of the ruler, on the plane through it facing the camera
-    glm::vec3& end = ruler_end_ == 0 ? ruler_.a : ruler_.b;
+  if (ruler_end_ >= 0) {  // a ruler's or protractor's handle, on the plane through it facing
+    glm::vec3& end = *handle(ruler_end_);  // the camera
     end = cursorOnPlane(x, y, end);
   } else if (edit_from_ >= 0) {  // the spring (or the move) being dragged: a line from the body
     const glm::vec3 t = cursorOnPlane(x, y, grab_plane_);

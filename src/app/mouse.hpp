@@ -49,6 +49,22 @@ class MouseControl {
   // The ruler's first length: this fraction of the camera's distance to its target
   static constexpr float kRulerFirstLength = 0.4f;
 
+  // The protractor (docs/exploring.md#protractor): a vertex and the ends of two rays from it, each
+  // dragged by its ring as the ruler's ends are (a press within kRulerGrab takes it first); it
+  // reads the angle between the rays.
+  struct Protractor {
+    bool shown = false, placed = false;
+    glm::vec3 vertex{0.0f}, a{0.0f}, b{0.0f};  // m
+  };
+  const Protractor& protractor() const { return protractor_; }
+  // Shows or hides it; shown the first time, its vertex left of the view's middle, one ray level
+  // to the right and the other kProtractorFirstDeg above it.
+  void showProtractor(bool on);
+  static constexpr float kProtractorFirstDeg = 60.0f;
+  // The angle between the rays vertex -> a and vertex -> b, degrees in [0, 180] (0 where a ray
+  // has no length).
+  static double angleBetween(const glm::vec3& vertex, const glm::vec3& a, const glm::vec3& b);
+
   // The selection box being dragged in edit mode (framebuffer px: x0, y0, x1, y1), if one is.
   std::optional<std::array<double, 4>> selectionBox() const;
   double x() const { return x_; }
@@ -81,8 +97,13 @@ class MouseControl {
   bool edit_shift_ = false;
   bool box_ = false;
   Ruler ruler_;
-  int ruler_end_ = -1;  // the end being dragged: 0 a, 1 b; -1 none
-  // A left press within kRulerGrab of an end of a shown ruler: that end is dragged from here on.
+  Protractor protractor_;
+  // the handle being dragged: the ruler's ends 0 (a) and 1 (b), the protractor's vertex 2 and its
+  // rays' ends 3 (a) and 4 (b); -1 none
+  int ruler_end_ = -1;
+  glm::vec3* handle(int k);
+  // A left press within kRulerGrab of a handle of a shown ruler or protractor: that handle is
+  // dragged from here on.
   bool startRulerDrag(
       double x,
       double y);  // a Shift+drag on empty space in edit mode: a selection box from the press

@@ -69,6 +69,8 @@ std::optional<std::string> applyRecordOption(const std::string& name, const std:
     o.caption = true;
   } else if (name == "--arrows") {
     o.arrows = true;
+  } else if (name == "--forces") {
+    o.forces = true;
   } else if (name == "--stats") {
     o.stats = true;
   } else if (name == "--camera") {

@@ -22,7 +22,8 @@ void popAfter(float t, std::initializer_list<std::vector<float>*> series) {
 }  // namespace
 
 void PlotHistory::clear(int lanes) {
-  for (auto* v : {&t_, &kinetic_, &potential_, &total_, &drift_, &phase_q_, &phase_v_}) v->clear();
+  for (auto* v : {&t_, &kinetic_, &potential_, &total_, &drift_, &phase_q_, &phase_v_, &phase_t_})
+    v->clear();
   lanes_.assign(static_cast<std::size_t>(lanes), LaneSeries{});
   marks_.clear();
   shown_up_to_ = kEverySample;
@@ -38,7 +39,7 @@ void PlotHistory::pushPrimary(float t, const sim::Energy& e, float drift, const 
   push(potential_, static_cast<float>(e.potential));
   push(total_, static_cast<float>(e.total()));
   push(drift_, drift);
-  if (phase) push(phase_q_, phase[0]), push(phase_v_, phase[1]);
+  if (phase) push(phase_q_, phase[0]), push(phase_v_, phase[1]), push(phase_t_, t);
 }
 
 void PlotHistory::pushLane(int i, float t, float drift, float distance, float residual) {
@@ -51,7 +52,7 @@ void PlotHistory::pushLane(int i, float t, float drift, float distance, float re
 
 void PlotHistory::rollBackTo(double t) {
   const auto at = static_cast<float>(t);
-  popAfter(at, {&t_, &kinetic_, &potential_, &total_, &drift_, &phase_q_, &phase_v_});
+  popAfter(at, {&t_, &kinetic_, &potential_, &total_, &drift_, &phase_q_, &phase_v_, &phase_t_});
   for (LaneSeries& s : lanes_) popAfter(at, {&s.t, &s.drift, &s.distance, &s.residual});
   while (!marks_.empty() && marks_.back() > at) marks_.pop_back();
   shown_up_to_ = kEverySample;

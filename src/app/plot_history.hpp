@@ -27,7 +27,7 @@ class PlotHistory {
   void addLane() { lanes_.emplace_back(); }
   void removeLane(int i) { lanes_.erase(lanes_.begin() + i); }
   // Another phase coordinate: its plot starts afresh.
-  void clearPhase() { phase_q_.clear(), phase_v_.clear(); }
+  void clearPhase() { phase_q_.clear(), phase_v_.clear(), phase_t_.clear(); }
   // A conservative change at time t (s): a mark on the plots (once per time).
   void mark(float t);
   // Lane 0's sample at time t (s): its energy (J), |drift|, and the phase coordinate's value and
@@ -52,11 +52,14 @@ class PlotHistory {
   const std::vector<float>& drift() const { return drift_; }
   const std::vector<float>& phaseQ() const { return phase_q_; }
   const std::vector<float>& phaseV() const { return phase_v_; }
+  // each phase sample's time (s): the plot breaks its line where the samples are far apart in time
+  // (a frame that took long, a seek), ui::phaseRuns
+  const std::vector<float>& phaseT() const { return phase_t_; }
   const std::vector<float>& marks() const { return marks_; }  // all, the hidden ones included
   const LaneSeries& lane(int i) const { return lanes_[static_cast<std::size_t>(i)]; }
 
  private:
-  std::vector<float> t_, kinetic_, potential_, total_, drift_, phase_q_, phase_v_;
+  std::vector<float> t_, kinetic_, potential_, total_, drift_, phase_q_, phase_v_, phase_t_;
   std::vector<float> marks_;  // s, times of the conservative changes within the history
   std::deque<LaneSeries> lanes_;
   static constexpr double kEverySample = std::numeric_limits<double>::infinity();

@@ -55,6 +55,7 @@ bool writeProvenance(const std::string& path, const Provenance& p, std::string* 
   j["lanes"] = o.session.lanes;
   j["side_by_side"] = o.side_by_side;
   j["arrows"] = o.arrows;
+  j["forces"] = o.forces;
   j["events"] = o.session.at;
   j["output"] = o.out;
   j["command"] = p.args;
@@ -118,6 +119,7 @@ void fill(const json& j, RecordOptions& o) {
   if (j.contains("lanes")) o.session.lanes = field<std::string>(j, "lanes");
   if (j.contains("side_by_side")) o.side_by_side = field<bool>(j, "side_by_side");
   if (j.contains("arrows")) o.arrows = field<bool>(j, "arrows");
+  if (j.contains("forces")) o.forces = field<bool>(j, "forces");
   o.session.at = field<std::vector<std::string>>(j, "events");
   o.fps = bounded(j, "fps", kMinRecordFps, kMaxRecordFps);
   o.width = int(bounded(j, "width", kMinWindowSide, kMaxRecordWidth, true));

@@ -191,6 +191,7 @@ std::optional<std::string> setUpDriver(Recording& r) {
   d.frameScene();
   d.sceneDefaults();
   if (r.o.arrows) d.applyCommand(ui::SetDisplayFlag{ui::DisplayFlag::Arrows, true});
+  if (r.o.forces) d.applyCommand(ui::SetDisplayFlag{ui::DisplayFlag::Forces, true});
   scene::CameraDef camera = d.session().def().render.camera;
   for (const std::string& kv : r.o.camera) scene::applyCameraOption(kv, camera);
   d.setCamera(camera);

@@ -28,6 +28,7 @@ struct RecordOptions {
   bool ui = false, caption = false;
   bool side_by_side = false;  // lanes in split viewports (--side-by-side)
   bool arrows = false;        // the traced body's arrows (--arrows, docs/exploring.md#arrows)
+  bool forces = false;        // the forces on it (--forces, docs/exploring.md#forces)
   bool stats = false;         // print where the time went (stepping, drawing, readback, encoding)
   std::vector<std::string> camera;  // KEY=VALUE, in order
   std::string replay;               // a provenance file to render again

@@ -97,6 +97,7 @@ void Timeline::fill(ui::PlotsView& v) const {
   v.drift = shown(plots_.drift(), hidden);
   v.phase_q = shown(plots_.phaseQ(), hidden);
   v.phase_v = shown(plots_.phaseV(), hidden);
+  v.phase_t = shown(plots_.phaseT(), hidden);
   v.phase_coordinates.clear();
   const int n = static_cast<int>(primary().state().x.size());
   for (int j = 0; j < n && j < kPhaseCoordinatesListed; ++j)

@@ -270,6 +270,29 @@ void ViewBuilder::fillArrows(const Session& s) {
   if (m.has_acceleration)
     add(m.acceleration, s.measurements().arrowScales().acceleration,
         render::ArrowKind::Acceleration);
+  // the forces, each from the body at their scale (docs/exploring.md#forces)
+  if (!forces) return;
+  const Measurements::TracedForces f = s.measurements().tracedForces(lane);
+  for (const sim::BodyForce& force : f.forces) add(force.force, f.scale, arrowKindOf(force.source));
+}
+
+render::ArrowKind arrowKindOf(sim::ForceSource source) {
+  switch (source) {
+    case sim::ForceSource::Gravity:
+      return render::ArrowKind::Gravity;
+    case sim::ForceSource::Spring:
+    case sim::ForceSource::Rod:
+      return render::ArrowKind::Spring;
+    case sim::ForceSource::Damping:
+      return render::ArrowKind::Damping;
+    case sim::ForceSource::Drag:
+      return render::ArrowKind::Drag;
+    case sim::ForceSource::Grab:
+      return render::ArrowKind::Grab;
+    case sim::ForceSource::Contact:
+      return render::ArrowKind::Contact;
+  }
+  return render::ArrowKind::Gravity;
 }
 
 // The wind's streaks (app/wind_streaks.hpp) where the wind acts: a system with drag and wind.

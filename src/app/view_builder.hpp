@@ -9,8 +9,12 @@
 #include "app/session.hpp"
 #include "app/wind_streaks.hpp"
 #include "render/scene_view.hpp"
+#include "sim/body_forces.hpp"
 
 namespace app {
+
+// The arrow that draws a force of `source` (docs/exploring.md#forces): a rod's pull as a spring's.
+render::ArrowKind arrowKindOf(sim::ForceSource source);
 
 class ViewBuilder {
  public:
@@ -23,6 +27,9 @@ class ViewBuilder {
   // A line the mouse is drawing (edit mode's spring being dragged from a body to the cursor),
   // drawn as the grab's line is; empty: none. Two points, 3 floats each.
   std::vector<float> guide_line;
+  // Whether the traced body's forces go into the view's arrows (DrawOptions::show_forces): their
+  // evaluation is skipped while they are not drawn.
+  bool forces = false;
 
   // Rebuilds the view of the session's current state. `trails` appends a trail sample.
   const render::SceneView& build(const Session& s, bool trails);

@@ -118,6 +118,10 @@ constexpr std::array kRecordOptions = {
                "draw the traced body's velocity and acceleration arrows, the grid's spacing and a "
                "pendulum's joint angles",
                ""},
+    OptionSpec{"--forces", "",
+               "draw each force on the traced body as an arrow in its source's colour, with their "
+               "key",
+               ""},
     OptionSpec{"--caption", "",
                "burn a caption into the frame: scene, integrator, dt, t, the energy change split "
                "into dissipated, put in and integrator error",

@@ -301,7 +301,8 @@ void Renderer::Impl::Passes::drawOverlays(const SceneView& v, const Frame& f,
   // the air once, with the lane drawn solid (a ghost's would draw it twice)
   if (o.show_wind && o.opacity >= 1.0f && v.wind_streaks.size() >= 8) wind.draw(v, f);
   if (o.opacity >= 1.0f) grab.draw(v, f);  // the solid lane's: the hand pulls that one
-  if (o.show_arrows) arrows.draw(v, f, o.tint, o.opacity);
+  if (o.show_arrows || o.show_forces)
+    arrows.draw(v, f, o.tint, o.opacity, o.show_arrows, o.show_forces);
 }
 
 float Renderer::gridSpacing() const {

@@ -27,7 +27,8 @@ struct DrawOptions {
   bool show_points = true, show_lines = true, show_surface = true, wireframe = false;
   bool show_grid = true, show_axes = true, show_trails = true;
   bool show_wind = true;     // SceneView::wind_streaks
-  bool show_arrows = false;  // SceneView::arrows
+  bool show_arrows = false;  // SceneView::arrows: the motion's
+  bool show_forces = false;  // SceneView::arrows: the forces' (docs/exploring.md#forces)
   // a 3-D scene casts a soft planar shadow on the ground grid (a contact cue: how high is it?);
   // drawn only with the grid, which defines the ground
   bool show_shadow = true;

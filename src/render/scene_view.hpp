@@ -28,8 +28,21 @@ struct ColliderShape {
   float radius = 0.0f;          // m, the sphere's
 };
 
-// An arrow from the traced body (docs/exploring.md#arrows): tail and head, x y z (m).
-enum class ArrowKind : std::uint8_t { Velocity, Acceleration };
+// An arrow from the traced body (docs/exploring.md#arrows): tail and head, x y z (m). Its motion
+// (velocity, acceleration), or one of the forces on it (docs/exploring.md#forces), by source.
+enum class ArrowKind : std::uint8_t {
+  Velocity,
+  Acceleration,
+  Gravity,
+  Spring,  // a spring's or a rod's pull
+  Damping,
+  Drag,
+  Grab,
+  Contact,
+};
+inline bool isForce(ArrowKind k) {
+  return k != ArrowKind::Velocity && k != ArrowKind::Acceleration;
+}
 struct Arrow {
   float tail[3] = {0, 0, 0};
   float head[3] = {0, 0, 0};
@@ -62,8 +75,8 @@ struct SceneView {
   // the mouse's pull: where the cursor aims (the grab's target), then the grabbed point, x y z
   // each (m); empty while nothing is held. Drawn as a line over the scene.
   std::span<const float> grab_line;
-  // the traced body's velocity and acceleration, already scaled to metres; drawn over the scene
-  // when DrawOptions::show_arrows
+  // the traced body's velocity and acceleration, already scaled to metres, drawn over the scene
+  // when DrawOptions::show_arrows; its forces when DrawOptions::show_forces
   std::span<const Arrow> arrows;
   // changes whenever a count, an index array, the radii or surface_uv change (the renderer rebuilds
   // its index buffers and uploads the radii only then)

@@ -149,7 +149,30 @@ void ArrowsPass::segment(const glm::vec3& a, const glm::vec3& b) {
   glDrawArrays(GL_TRIANGLES, 0, 6);
 }
 
-void ArrowsPass::draw(const SceneView& v, const Frame& f, const glm::vec4& tint, float opacity) {
+glm::vec3 ArrowsPass::color(ArrowKind kind) {
+  switch (kind) {
+    case ArrowKind::Velocity:
+      return kVelocityColor;
+    case ArrowKind::Acceleration:
+      return kAccelerationColor;
+    case ArrowKind::Gravity:
+      return {0.72f, 0.45f, 1.0f};  // violet
+    case ArrowKind::Spring:
+      return {0.3f, 0.68f, 1.0f};  // sky blue
+    case ArrowKind::Damping:
+      return {1.0f, 0.42f, 0.68f};  // pink
+    case ArrowKind::Drag:
+      return {0.25f, 0.95f, 0.9f};  // cyan
+    case ArrowKind::Grab:
+      return {1.0f, 0.92f, 0.15f};  // the grabbed body's yellow
+    case ArrowKind::Contact:
+      return {0.95f, 0.95f, 0.95f};  // white
+  }
+  return kVelocityColor;
+}
+
+void ArrowsPass::draw(const SceneView& v, const Frame& f, const glm::vec4& tint, float opacity,
+                      bool motion, bool forces) {
   if (v.arrows.empty()) return;
   program_.use();
   program_.set("u_view_proj", f.viewProj);
@@ -165,6 +188,7 @@ void ArrowsPass::draw(const SceneView& v, const Frame& f, const glm::vec4& tint,
   for (const Arrow& arrow : v.arrows) {
     const glm::vec3 a(arrow.tail[0], arrow.tail[1], arrow.tail[2]);
     const glm::vec3 b(arrow.head[0], arrow.head[1], arrow.head[2]);
+    if (!(isForce(arrow.kind) ? forces : motion)) continue;
     const float len = glm::length(b - a);
     if (!std::isfinite(len) || len <= 0.0f) continue;
     const glm::vec3 dir = (b - a) / len;
@@ -173,8 +197,7 @@ void ArrowsPass::draw(const SceneView& v, const Frame& f, const glm::vec4& tint,
     if (glm::length(across) < 1e-4f) across = glm::cross(dir, glm::vec3(0.0f, 1.0f, 0.0f));
     if (glm::length(across) < 1e-4f) across = glm::cross(dir, glm::vec3(1.0f, 0.0f, 0.0f));
     across = glm::normalize(across);
-    program_.set("u_color",
-                 arrow.kind == ArrowKind::Velocity ? kVelocityColor : kAccelerationColor);
+    program_.set("u_color", color(arrow.kind));
     const float head = kHeadOfLength * len;
     const glm::vec3 back = -std::cos(kHeadAngle) * dir * head;
     const glm::vec3 side = std::sin(kHeadAngle) * across * head;

@@ -66,9 +66,14 @@ class GrabLinePass {
 class ArrowsPass {
  public:
   util::Problem init();
-  void draw(const SceneView& view, const Frame& frame, const glm::vec4& tint, float opacity);
+  // the motion's arrows when `motion`, the forces' when `forces`
+  void draw(const SceneView& view, const Frame& frame, const glm::vec4& tint, float opacity,
+            bool motion, bool forces);
   static constexpr glm::vec3 kVelocityColor{0.25f, 0.9f, 0.35f};
   static constexpr glm::vec3 kAccelerationColor{1.0f, 0.55f, 0.1f};
+  // Each kind's colour (the forces' apart from the motion's green and orange, from the strain's
+  // grey-red-blue and from each other; a spring and a rod both pull along themselves: one blue).
+  static glm::vec3 color(ArrowKind kind);
   // the head's strokes: this fraction of the arrow long, at kHeadAngle to the shaft
   static constexpr float kHeadOfLength = 0.25f, kHeadAngle = 0.45f;  // rad
 

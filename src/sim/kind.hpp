@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "sim/body_forces.hpp"
 #include "sim/diagnostics.hpp"
 #include "sim/energy.hpp"
 #include "sim/facets.hpp"
@@ -82,6 +83,9 @@ concept KindUnit = requires(K k, const K ck, const State s, State& place, Eigen:
   { k.scale(Scale::Mass, 0.0) } -> std::same_as<std::optional<std::string>>;
   { ck.jointAngles(s) } -> std::same_as<std::vector<JointAngle>>;
   { ck.editFacts(s, selection) } -> std::same_as<EditFacts>;
+  // body i's forces one by one (sim/body_forces.hpp), and a collider's push read off its motion
+  { ck.bodyForces(s, i) } -> std::same_as<std::vector<BodyForce>>;
+  { ck.contactForce(s, i, v) } -> std::same_as<std::vector<BodyForce>>;
 };
 
 }  // namespace sim

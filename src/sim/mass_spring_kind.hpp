@@ -69,6 +69,12 @@ class MassSpringKind {
   std::optional<std::string> scale(Scale which, double f);
   std::vector<JointAngle> jointAngles(const State&) const { return {}; }  // no joints
   EditFacts editFacts(const State& s, const std::vector<int>& selection) const;
+  std::vector<BodyForce> bodyForces(const State& s, int body) const {
+    return sim::bodyForces(model, s, body);
+  }
+  std::vector<BodyForce> contactForce(const State& s, int body, const Vec3& observed) const {
+    return sim::contactForce(model, s, body, observed);
+  }
 
  private:
   Eigen::VectorXd base_stiffness_;  // N/m, the scene's springs at stiffness scale 1

@@ -70,6 +70,11 @@ class PendulumKind {
   std::optional<std::string> scale(Scale which, double f);
   std::vector<JointAngle> jointAngles(const State&) const;
   EditFacts editFacts(const State& s, const std::vector<int>& selection) const;
+  std::vector<BodyForce> bodyForces(const State& s, int body) const {
+    return sim::bodyForces(model, s, body);
+  }
+  // no colliders: a pendulum's bobs touch nothing
+  std::vector<BodyForce> contactForce(const State&, int, const Vec3&) const { return {}; }
 };
 
 static_assert(KindUnit<PendulumKind>);

@@ -130,6 +130,12 @@ class System {
   std::vector<JointAngle> jointAngles(const State& s) const;
   // What the bodies' editor shows for the selection at state s.
   EditFacts editFacts(const State& s, const std::vector<int>& selection) const;
+  // Body b's forces at state s one by one, from the force law (sim/body_forces.hpp): they add up
+  // to its mass times the law's acceleration. None for a fixed body or one out of range.
+  std::vector<BodyForce> bodyForces(const State& s, int body) const;
+  // The colliders' push on body b, read off its acceleration over the last move (m/s^2), while it
+  // touches one (sim::contactForce); none else.
+  std::vector<BodyForce> contactForce(const State& s, int body, const Vec3& observed) const;
   // Whether `scale` applies to a `kind` system: the reason it does not, or nothing.
   static std::optional<std::string> scaleAbsent(Scale which, SystemKind kind);
 

@@ -33,6 +33,14 @@ EditFacts System::editFacts(const State& s, const std::vector<int>& selection) c
   return visit([&](const auto& k) { return k.editFacts(s, selection); });
 }
 
+std::vector<BodyForce> System::bodyForces(const State& s, int body) const {
+  return visit([&](const auto& k) { return k.bodyForces(s, body); });
+}
+
+std::vector<BodyForce> System::contactForce(const State& s, int body, const Vec3& observed) const {
+  return visit([&](const auto& k) { return k.contactForce(s, body, observed); });
+}
+
 std::optional<std::string> System::scaleAbsent(Scale which, SystemKind kind) {
   const std::string_view why =
       withKind(kind, [which](auto unit) { return decltype(unit)::type::scaleAbsent(which); });

@@ -73,6 +73,9 @@ enum class DisplayFlag {
   Ruler,         // a ruler to drag in the scene: its length and its angle from the vertical
   Wind,          // the wind's streaks
   Arrows,        // the traced body's velocity and acceleration (docs/exploring.md#arrows)
+  Forces,        // each force on the traced body (docs/exploring.md#forces)
+  RestLengths,   // each spring's rest length marked along it (docs/exploring.md#rest-lengths)
+  Protractor,    // two rays from a vertex to drag, reading the angle between them
   Follow,        // the camera follows the scene's motion
   SplitLanes,    // lanes side by side in split viewports, else overlaid
   SmoothFrames,  // the pacing: smooth frames (60 frames/s), else real-time motion (stepping may

@@ -228,6 +228,17 @@ std::span<const DisplayFlagRow> displayFlags() {
        "every lane (ghosted lanes in their colour). The acceleration is the lane's own last move, "
        "so a wrong integrator's shows.",
        &M::show_arrows},
+      {F::Forces, "forces", "Forces",
+       "Draw each force on the traced body as an arrow in its source's colour (the key names "
+       "them), at the acceleration's scale over its mass: together they make its acceleration.",
+       &M::show_forces},
+      {F::RestLengths, "rest_lengths", "Rest lengths",
+       "Mark each spring's rest length along it (every spring of a small system, else the "
+       "traced body's): a spring longer than its mark is stretched.",
+       &M::show_rest_lengths},
+      {F::Protractor, "protractor", "Protractor",
+       "Two rays from a vertex: drag the vertex or a ray's end (a ring) to read their angle.",
+       &M::show_protractor},
       {F::Follow, "follow", "Follow",
        "The camera follows the system as it moves (F frames it once); off: the camera stays where "
        "it is.",

@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <numbers>
 #include <string>
+#include <vector>
 
 #include "ui/panel.hpp"
 
@@ -22,6 +24,15 @@ const ImU32 kRuler = IM_COL32(250, 210, 80, 230);  // the selection's and the gr
 constexpr int kRulerTicks = 10;
 constexpr float kRulerTick = 4.0f;    // px at UI scale 1: half a tick's length
 constexpr float kRulerHandle = 7.0f;  // px at UI scale 1: an end's ring
+// a ruler within this of level (its normal's vertical part) counts as vertical: the label right
+constexpr float kLevel = 0.02f;
+constexpr float kLabelStep = 1.0f;  // px: the label moves out from the line this much at a time
+const ImU32 kProtractor = IM_COL32(120, 220, 255, 235);  // apart from the ruler's yellow
+constexpr float kArcOfRay = 0.3f;   // the angle's arc: this fraction of the shorter ray
+constexpr float kArcMaxPx = 48.0f;  // at UI scale 1
+const ImU32 kRestMark = IM_COL32(255, 255, 255, 200);
+constexpr float kRestTick = 6.0f;    // px at UI scale 1: half a rest mark's end tick
+constexpr float kRestOffset = 8.0f;  // px at UI scale 1: a rest mark beside its spring
 
 struct KeyLine {
   std::string text;
@@ -38,18 +49,27 @@ void keyArrow(ImDrawList* dl, ImVec2 p, float side, ImU32 colour) {
 }  // namespace
 
 void drawMeasureLegend(const PanelModel& model, ItemProbe* probe) {
-  if (!model.display.show_arrows) return;
+  const bool forces = model.display.show_forces && model.measure.force_scale > 0.0;
+  if (!model.display.show_arrows && !forces) return;
   char buf[96];
   std::vector<KeyLine> lines;
   if (model.display.grid_spacing > 0.0) {
     std::snprintf(buf, sizeof buf, "grid %.3g m", model.display.grid_spacing);
     lines.push_back({buf});
   }
-  std::snprintf(buf, sizeof buf, "velocity %.3g m per m/s", model.measure.arrow_velocity_scale);
-  lines.push_back({buf, kVelocity});
-  std::snprintf(buf, sizeof buf, "acceleration %.3g m per m/s\xC2\xB2",
-                model.measure.arrow_acceleration_scale);
-  lines.push_back({buf, kAcceleration});
+  if (model.display.show_arrows) {
+    std::snprintf(buf, sizeof buf, "velocity %.3g m per m/s", model.measure.arrow_velocity_scale);
+    lines.push_back({buf, kVelocity});
+    std::snprintf(buf, sizeof buf, "acceleration %.3g m per m/s\xC2\xB2",
+                  model.measure.arrow_acceleration_scale);
+    lines.push_back({buf, kAcceleration});
+  }
+  if (forces) {  // the scale, then each source in its colour
+    std::snprintf(buf, sizeof buf, "forces %.3g m per N", model.measure.force_scale);
+    lines.push_back({buf});
+    for (const MeasureView::ForceKey& k : model.measure.force_keys)
+      lines.push_back({k.label, ImGui::ColorConvertFloat4ToU32(ImVec4(k.r, k.g, k.b, 1.0f))});
+  }
   const ImGuiIO& io = ImGui::GetIO();
   const float scale = ImGui::GetFontSize() / 13.0f, pad = kPad * scale;
   const float side = ImGui::GetFontSize(), line_h = ImGui::GetTextLineHeightWithSpacing();
@@ -91,6 +111,25 @@ void drawJointAngles(const std::vector<JointLabel>& joints, ItemProbe* probe) {
   }
 }
 
+LabelSpot rulerLabelSpot(const RulerView& r, float w, float h, float clearance) {
+  const float dx = r.bx - r.ax, dy = r.by - r.ay, len = std::hypot(dx, dy);
+  // the normal facing up the screen (y grows downwards), or right of a vertical ruler
+  float nx = len > 0.0f ? -dy / len : 0.0f, ny = len > 0.0f ? dx / len : -1.0f;
+  if (ny > kLevel || (std::abs(ny) <= kLevel && nx < 0.0f)) nx = -nx, ny = -ny;
+  const float mx = 0.5f * (r.ax + r.bx), my = 0.5f * (r.ay + r.by), hw = 0.5f * w, hh = 0.5f * h;
+  // the box's reach towards the line, then out along the normal until it clears both ends
+  float out = hw * std::abs(nx) + hh * std::abs(ny) + clearance;
+  auto gap = [&](float px, float py) {  // from (px, py) to the box centred out along the normal
+    const float cx = mx + out * nx, cy = my + out * ny;
+    return std::hypot(std::max(std::abs(px - cx) - hw, 0.0f),
+                      std::max(std::abs(py - cy) - hh, 0.0f));
+  };
+  const float limit = out + len + w + h + clearance;  // surely clear of both ends by then
+  while (out < limit && (gap(r.ax, r.ay) < clearance || gap(r.bx, r.by) < clearance))
+    out += kLabelStep;
+  return {mx + out * nx - hw, my + out * ny - hh};
+}
+
 // The ruler: a line between two rings (the handles a drag takes), ticks a tenth of it apart, and
 // its reading in a band at its middle.
 void drawRuler(const RulerView& r, ItemProbe* probe) {
@@ -114,11 +153,63 @@ void drawRuler(const RulerView& r, ItemProbe* probe) {
   std::snprintf(buf, sizeof buf, "%.4g m   %.1f\xC2\xB0 from vertical", r.length,
                 r.from_vertical_deg);
   const ImVec2 t = ImGui::CalcTextSize(buf);
-  const ImVec2 p0(0.5f * (r.ax + r.bx) + 2.0f * pad, 0.5f * (r.ay + r.by) + 2.0f * pad);
-  const ImVec2 p1(p0.x + t.x + 2.0f * pad, p0.y + t.y + 2.0f * pad);
+  // beside the ruler, clear of the bodies at its ends (a bob it is laid against) and of its line
+  const float w = t.x + 2.0f * pad, h = t.y + 2.0f * pad;
+  const LabelSpot spot = rulerLabelSpot(r, w, h, std::max(r.end_clearance, kRulerHandle * scale));
+  const ImVec2 p0(spot.x, spot.y), p1(spot.x + w, spot.y + h);
   dl->AddRectFilled(p0, p1, kBand, pad);
   dl->AddText(ImVec2(p0.x + pad, p0.y + pad), kText, buf);
   if (probe) probe->items.push_back({std::string("ruler/") + buf, p0.x, p0.y, p1.x, p1.y});
+}
+
+// The protractor: two rays from the vertex to rings, an arc between them at the vertex, and the
+// angle in a band beyond the arc, on the bisector (outside the angle when it is wide).
+void drawProtractor(const ProtractorView& p, ItemProbe* probe) {
+  if (!std::isfinite(p.vx + p.vy + p.ax + p.ay + p.bx + p.by + p.degrees)) return;
+  const float scale = ImGui::GetFontSize() / 13.0f, pad = kPad * scale;
+  ImDrawList* dl = ImGui::GetForegroundDrawList();
+  const ImVec2 v(p.vx, p.vy), a(p.ax, p.ay), b(p.bx, p.by);
+  dl->AddLine(v, a, kProtractor, 2.0f * scale);
+  dl->AddLine(v, b, kProtractor, 2.0f * scale);
+  for (const ImVec2& h : {v, a, b}) dl->AddCircle(h, kRulerHandle * scale, kProtractor, 0, 2.0f);
+  const float la = std::hypot(a.x - v.x, a.y - v.y), lb = std::hypot(b.x - v.x, b.y - v.y);
+  const float arc = std::min(kArcOfRay * std::min(la, lb), kArcMaxPx * scale);
+  // screen angles (y down): from ray a to ray b the short way round, as the reading is
+  const float ta = std::atan2(a.y - v.y, a.x - v.x), tb = std::atan2(b.y - v.y, b.x - v.x);
+  const float turn = std::remainder(tb - ta, 2.0f * std::numbers::pi_v<float>);
+  if (arc > 2.0f * kRulerHandle * scale) {
+    dl->PathArcTo(v, arc, ta, ta + turn, 24);
+    dl->PathStroke(kProtractor, 0, 1.5f * scale);
+  }
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f\xC2\xB0", p.degrees);
+  const ImVec2 t = ImGui::CalcTextSize(buf);
+  const float mid = ta + 0.5f * turn, out = std::max(arc, 2.0f * kRulerHandle * scale) + pad;
+  // the label's centre on the bisector, its nearest corner `out` from the vertex
+  const float cx = v.x + std::cos(mid) * (out + 0.5f * t.x + pad),
+              cy = v.y + std::sin(mid) * (out + 0.5f * t.y + pad);
+  const ImVec2 p0(cx - 0.5f * t.x - pad, cy - 0.5f * t.y - pad);
+  const ImVec2 p1(p0.x + t.x + 2.0f * pad, p0.y + t.y + 2.0f * pad);
+  dl->AddRectFilled(p0, p1, kBand, pad);
+  dl->AddText(ImVec2(p0.x + pad, p0.y + pad), kText, buf);
+  if (probe) probe->items.push_back({std::string("protractor/") + buf, p0.x, p0.y, p1.x, p1.y});
+}
+
+// Each spring's rest length along it: a thin white segment beside the spring (kRestOffset off it,
+// so that the spring's own strain colour still shows), with a tick across each end.
+void drawRestLengths(const std::vector<RestMark>& marks) {
+  const float scale = ImGui::GetFontSize() / 13.0f, tick = kRestTick * scale;
+  ImDrawList* dl = ImGui::GetForegroundDrawList();
+  for (const RestMark& m : marks) {
+    const float dx = m.x1 - m.x0, dy = m.y1 - m.y0, len = std::hypot(dx, dy);
+    if (!std::isfinite(len) || !(len > 0.0f)) continue;
+    const float ux = -dy / len, uy = dx / len, off = kRestOffset * scale;
+    const ImVec2 a(m.x0 + off * ux, m.y0 + off * uy), b(m.x1 + off * ux, m.y1 + off * uy);
+    dl->AddLine(a, b, kRestMark, 1.5f * scale);
+    for (const ImVec2 e : {a, b})
+      dl->AddLine(ImVec2(e.x - tick * ux, e.y - tick * uy),
+                  ImVec2(e.x + tick * ux, e.y + tick * uy), kRestMark, 2.0f * scale);
+  }
 }
 
 }  // namespace ui

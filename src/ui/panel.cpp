@@ -213,7 +213,8 @@ void strainControls(const PanelModel& m, PanelState& st, std::vector<Command>& o
   flagBox(m, DisplayFlag::StrainAuto, st.probe, out);
 }
 
-// The traced body's arrows, their scales in the tooltip (docs/exploring.md#arrows), and the ruler.
+// The traced body's arrows, their scales in the tooltip (docs/exploring.md#arrows), its forces,
+// the springs' rest lengths, the ruler and the protractor.
 void arrowsToggle(const PanelModel& m, ItemProbe* probe, std::vector<Command>& out) {
   char tip_text[320];
   std::snprintf(tip_text, sizeof tip_text, "%s Fixed scales: %.3g m per m/s, %.3g m per m/s^2.",
@@ -221,7 +222,14 @@ void arrowsToggle(const PanelModel& m, ItemProbe* probe, std::vector<Command>& o
                 m.measure.arrow_acceleration_scale);
   flagBox(m, DisplayFlag::Arrows, probe, out, nullptr, tip_text);
   ImGui::SameLine();
+  flagBox(m, DisplayFlag::Forces, probe, out);
+  if (m.scene.springs > 0) {  // a pendulum's rods have no rest length
+    ImGui::SameLine();
+    flagBox(m, DisplayFlag::RestLengths, probe, out);
+  }
   flagBox(m, DisplayFlag::Ruler, probe, out);
+  ImGui::SameLine();
+  flagBox(m, DisplayFlag::Protractor, probe, out);
 }
 
 // What is drawn: springs or rods, wireframe, trails, wind streaks, and whether the camera follows.
@@ -378,6 +386,9 @@ void diagnosticsSection(const PanelModel& m, PanelState& st, std::vector<Command
     timing(m, probe);
   }
   stopwatch(m, probe, out);
+  // each lane's period beside the stopwatch, at the top of the section: read without scrolling
+  // past the plots (docs/lab.md#period)
+  detail::periodReadout(m, probe);
 
   detail::energyBars(m, st, probe);
   detail::energyPlot(m, probe);
@@ -405,7 +416,6 @@ void diagnosticsSection(const PanelModel& m, PanelState& st, std::vector<Command
   tip("Coordinate shown in the phase plot (x, y, z of a particle in m, or a joint angle phi in "
       "rad) against its rate.");
   detail::phasePlot(m, probe);
-  detail::periodReadout(m, probe);
 }
 
 bool header(const char* label, ItemProbe* probe, const char* tooltip, bool startOpen = true) {

@@ -113,6 +113,18 @@ std::string periodLine(const LaneMeasure& lane);
 std::string periodMeasured(const LaneMeasure& lane);
 std::string periodTheory(const LaneMeasure& lane);
 
+// The phase portrait's pieces of line (docs/lab.md#period): the runs [first, last] of
+// consecutive samples it joins. A sample that is not finite is left out, and the line breaks where
+// the samples lie far apart in time (more than kPhaseGap times the median spacing: a frame that
+// took long, a seek) or where the time does not go forward (Reset, a seek back), so that it never
+// joins two distant states by a straight chord. Without times (t empty) only at non-finite ones.
+struct PhaseRun {
+  std::size_t first = 0, last = 0;
+};
+std::vector<PhaseRun> phaseRuns(std::span<const float> t, std::span<const float> q,
+                                std::span<const float> v);
+inline constexpr double kPhaseGap = 4.0;
+
 // The stability map of the current scene and lane 0's integrator
 // (docs/lab.md#stability-limits-the-map-and-orders): cells over dt (columns) and stiffness scale
 // (rows), as they fill.
@@ -234,6 +246,7 @@ struct PlotsView {
   std::span<const float> drift;  // |E - E0| / reference history (plotted on a log axis)
   std::string drift_label = "|E - E0| / |E0|";  // what drift is relative to, e.g. "|E - E0| / S"
   std::span<const float> phase_q, phase_v;      // the chosen coordinate and its rate
+  std::span<const float> phase_t;               // s: each phase sample's time
   std::vector<std::string> phase_coordinates;   // names, e.g. "x3", "phi1"
   int phase_coordinate = 0;
   // energy bars (docs/integrators.md#energy-bars): one per lane, in lane order, and lane 0's
@@ -253,6 +266,14 @@ struct MeasureView {
   bool stopwatch_running = false;
   double arrow_velocity_scale = 0.1;       // m of arrow per m/s (docs/exploring.md#arrows)
   double arrow_acceleration_scale = 0.01;  // m of arrow per m/s²
+  // The forces' key (docs/exploring.md#forces): lane 0's traced body's force sources, each with
+  // its arrows' colour, and their scale, m of arrow per N (0: no body moves)
+  struct ForceKey {
+    std::string label;
+    float r = 1.0f, g = 1.0f, b = 1.0f;
+  };
+  std::vector<ForceKey> force_keys;
+  double force_scale = 0.0;
 };
 
 // The background jobs of the Lab section: the stability map and the orders (app::LabJobs::fill).
@@ -271,8 +292,9 @@ struct DisplayView {
   bool show_wind = true;          // the wind's streaks, where a wind acts (drag > 0, wind not zero)
   bool show_equilibrium = false;  // the static equilibrium as a grey ghost
   bool show_arrows = false, show_ruler = false;  // docs/exploring.md#arrows, #ruler
-  bool follow = false;                           // DisplayFlag::Follow
-  bool split_lanes = false;                      // DisplayFlag::SplitLanes
+  bool show_forces = false, show_rest_lengths = false, show_protractor = false;  // #forces ...
+  bool follow = false;           // DisplayFlag::Follow
+  bool split_lanes = false;      // DisplayFlag::SplitLanes
   bool smooth_frames = false;    // the pacing (DisplayFlag::SmoothFrames), else real-time motion
   std::string equilibrium_note;  // why there is none to show ("nothing holds it..."), if so
   // edit mode's selection box being dragged, in framebuffer px (x0, y0, x1, y1); empty: none
@@ -421,8 +443,29 @@ struct RulerView {
   float ax = 0.0f, ay = 0.0f, bx = 0.0f, by = 0.0f;  // px
   double length = 0.0;                               // m
   double from_vertical_deg = 0.0;  // the angle of a -> b from the downward vertical, degrees
+  float end_clearance = 0.0f;      // px: the label keeps this from either end (a body's radius)
 };
 void drawRuler(const RulerView& ruler, ItemProbe* probe = nullptr);
+// Where the ruler's reading goes: the top left of a box w x h px beside the ruler's middle, off
+// the line on the side facing up the screen (right of a vertical one), far enough out that it
+// keeps `clearance` px from both ends (the bodies a ruler is laid between) and from the line.
+struct LabelSpot {
+  float x = 0.0f, y = 0.0f;
+};
+LabelSpot rulerLabelSpot(const RulerView& ruler, float w, float h, float clearance);
+// The protractor (docs/exploring.md#protractor): its vertex and rays' ends on screen (px) and the
+// angle between the rays.
+struct ProtractorView {
+  float vx = 0.0f, vy = 0.0f, ax = 0.0f, ay = 0.0f, bx = 0.0f, by = 0.0f;  // px
+  double degrees = 0.0;
+};
+void drawProtractor(const ProtractorView& protractor, ItemProbe* probe = nullptr);
+// A spring's rest length marked along it (docs/exploring.md#rest-lengths): the segment from
+// (x0, y0) to (x1, y1), px, as long as the rest length, with a tick across each end.
+struct RestMark {
+  float x0 = 0.0f, y0 = 0.0f, x1 = 0.0f, y1 = 0.0f;
+};
+void drawRestLengths(const std::vector<RestMark>& marks);
 void drawJointAngles(const std::vector<JointLabel>& joints, ItemProbe* probe = nullptr);
 // The strain legend (bottom right) for this strain scale.
 void drawStrainLegend(double strain_scale);

@@ -374,26 +374,16 @@ void phaseAxes(ImDrawList* dl, const PhaseFrame& f) {
   dl->AddLine(f.at(qa, f.vlo), f.at(qa, f.vhi), kGrid);
 }
 
-// The trajectory, broken at non-finite samples (at most about 4000 points of it), and a dot at
-// the last state.
-void phaseTrajectory(ImDrawList* dl, const PhaseFrame& f, std::span<const float> qs,
-                     std::span<const float> vs) {
+// The trajectory in its runs (phaseRuns), and a dot at the last state.
+void phaseTrajectory(ImDrawList* dl, const PhaseFrame& f, std::span<const float> ts,
+                     std::span<const float> qs, std::span<const float> vs) {
   const size_t n = qs.size();
   std::vector<ImVec2> run;
-  auto flush = [&] {
-    if (run.size() >= 2) dl->AddPolyline(run.data(), static_cast<int>(run.size()), kPhase, 0, 1.2f);
+  for (const PhaseRun& r : phaseRuns(ts, qs, vs)) {
     run.clear();
-  };
-  const size_t stride = std::max<size_t>(1, n / 4000);
-  for (size_t i = 0; i < n; i += stride) {
-    const float q = qs[i], v = vs[i];
-    if (!std::isfinite(q) || !std::isfinite(v)) {
-      flush();
-      continue;
-    }
-    run.push_back(f.at(q, v));
+    for (size_t i = r.first; i <= r.last; ++i) run.push_back(f.at(qs[i], vs[i]));
+    if (run.size() >= 2) dl->AddPolyline(run.data(), static_cast<int>(run.size()), kPhase, 0, 1.2f);
   }
-  flush();
   const float q = qs[n - 1], v = vs[n - 1];
   if (std::isfinite(q) && std::isfinite(v)) dl->AddCircleFilled(f.at(q, v), 3.5f, kTotal);
 }
@@ -435,7 +425,9 @@ void phasePlot(const PanelModel& m, ItemProbe* probe) {
     padRange(f.qlo, f.qhi, 0.08), padRange(f.vlo, f.vhi, 0.08);
     f.p0 = ImVec2(c0.x + 2, c0.y + fs + 2), f.p1 = ImVec2(c1.x - 2, c1.y - fs - 2);
     phaseAxes(dl, f);
-    phaseTrajectory(dl, f, m.plots.phase_q.first(n), m.plots.phase_v.first(n));
+    const std::span<const float> ts =
+        m.plots.phase_t.size() >= n ? m.plots.phase_t.first(n) : std::span<const float>();
+    phaseTrajectory(dl, f, ts, m.plots.phase_q.first(n), m.plots.phase_v.first(n));
     phaseRanges(dl, f, name, c0, c1);
   } else {
     dl->AddText(c0, kLabel, "no phase history");
@@ -446,8 +438,9 @@ void phasePlot(const PanelModel& m, ItemProbe* probe) {
       "m/s or rad/s). Closed curves: energy conserved; spirals: damping or numerical dissipation.");
 }
 
-// One line per lane, in its colour, under the phase plot: the coordinate's period beside the
-// theory and the integrator's period error (docs/lab.md#period).
+// One line per lane, in its colour, at the top of the Diagnostics section: the coordinate's period
+// beside the theory and the integrator's period error (docs/lab.md#period). A line wider than the
+// panel puts the theory on a line of its own, and each wraps at the panel's edge: none is cut.
 void periodReadout(const PanelModel& m, ItemProbe* probe) {
   for (int i = 0; i < static_cast<int>(m.lanes.rows.size()); ++i) {
     if (m.lanes.rows[static_cast<size_t>(i)].diverged) continue;
@@ -455,16 +448,20 @@ void periodReadout(const PanelModel& m, ItemProbe* probe) {
     const LaneColour c = laneColour(i);
     const ImVec4 colour(c.r, c.g, c.b, 1.0f);
     const std::string line = periodLine(row);
+    ImGui::PushStyleColor(ImGuiCol_Text, colour);
+    ImGui::PushTextWrapPos(0.0f);  // at the panel's edge
     if (ImGui::CalcTextSize(line.c_str()).x <= ImGui::GetContentRegionAvail().x) {
-      ImGui::TextColored(colour, "%s", line.c_str());
+      ImGui::TextUnformatted(line.c_str());
     } else {  // a narrow panel: the theory and error on a line of their own, indented
       ImGui::BeginGroup();
-      ImGui::TextColored(colour, "%s", periodMeasured(row).c_str());
+      ImGui::TextUnformatted(periodMeasured(row).c_str());
       ImGui::Indent(ImGui::GetFontSize());
-      ImGui::TextColored(colour, "%s", periodTheory(row).c_str());
+      ImGui::TextUnformatted(periodTheory(row).c_str());
       ImGui::Unindent(ImGui::GetFontSize());
       ImGui::EndGroup();
     }
+    ImGui::PopTextWrapPos();
+    ImGui::PopStyleColor();
     note(probe, "period/" + std::to_string(i));
     tip("The phase coordinate's period: the mean spacing of its last upward crossings of its "
         "centre (the midpoint of its last extremes), with the theory where the scene has one (a "
@@ -514,6 +511,36 @@ std::string periodTheory(const LaneMeasure& row) {
 std::string periodLine(const LaneMeasure& row) {
   const std::string theory = periodTheory(row);
   return theory.empty() ? periodMeasured(row) : periodMeasured(row) + "  " + theory;
+}
+
+std::vector<PhaseRun> phaseRuns(std::span<const float> t, std::span<const float> q,
+                                std::span<const float> v) {
+  const size_t n = std::min(q.size(), v.size());
+  const bool timed = t.size() >= n;
+  // the typical spacing: the median of the forward steps between samples
+  std::vector<float> steps;
+  for (size_t i = 1; timed && i < n; ++i)
+    if (t[i] > t[i - 1] && std::isfinite(t[i] - t[i - 1])) steps.push_back(t[i] - t[i - 1]);
+  float gap = std::numeric_limits<float>::infinity();
+  if (!steps.empty()) {
+    std::nth_element(steps.begin(), steps.begin() + steps.size() / 2, steps.end());
+    gap = static_cast<float>(kPhaseGap) * steps[steps.size() / 2];
+  }
+  std::vector<PhaseRun> runs;
+  bool open = false;
+  for (size_t i = 0; i < n; ++i) {
+    if (!std::isfinite(q[i]) || !std::isfinite(v[i])) {
+      open = false;
+      continue;
+    }
+    const bool joined = open && (!timed || (t[i] > t[i - 1] && t[i] - t[i - 1] <= gap));
+    if (joined)
+      runs.back().last = i;
+    else
+      runs.push_back({i, i});
+    open = true;
+  }
+  return runs;
 }
 
 }  // namespace ui
