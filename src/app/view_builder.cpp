@@ -136,12 +136,12 @@ void ViewBuilder::updateAutoStrainScale(bool fresh) {
 
 // positions of the skeleton's points (a pendulum's pivot first)
 void ViewBuilder::fillPositions(const Session& s) {
-  // a diverged lane: its last checked state, never the one that ran away
-  // (docs/integrators.md#runaway-rule)
+  // a diverged lane: the state the runaway rule found (docs/integrators.md#runaway-rule), or
+  // the blow-up's replayed frame while it plays (Session::shownLane)
   if (shown_state)
     s.built().pointPositions(*shown_state, pos_, tmp_);
   else
-    s.lane(lane).system().pointPositions(s.lane(lane).shownState(), pos_, tmp_);
+    s.lane(lane).system().pointPositions(s.shownLane(lane).state(), pos_, tmp_);
 }
 
 ViewBuilder::Culprits ViewBuilder::fillFlagsAndRadii(const Session& s) {
