@@ -131,7 +131,10 @@ OverlayLayout layOutOverlays(const OverlayRequest& r) {
     // centred under the caption; over the panel only where the viewport cannot hold its buttons
     const float x0 = width >= r.banner_min_w ? v.x0 + m : std::max(0.0f, v.x1 - m - r.banner_min_w);
     const float room = v.x1 - m - x0;
-    out.banner = fit(r.banner, room, floor - top);
+    // the lanes' labels or legend keep a row's height below it: the banner is cut first (its
+    // report then scrolls)
+    const float keep = r.lanes.size() >= 2 ? rowSize(r.lanes, formCount(r.lanes) - 1).h + m : 0.0f;
+    out.banner = fit(r.banner, room, floor - top - keep);
     out.banner.rect = at(out.banner.rect, x0 + 0.5f * (room - out.banner.rect.width()), top);
     if (!out.banner.rect.empty()) top = out.banner.rect.y1 + m;
   }
