@@ -18,6 +18,9 @@ packages=(
   libegl-dev libgl-dev libegl-mesa0 libgl1-mesa-dri libglx-mesa0
   xvfb xauth xdotool
   ffmpeg
+  # tesseract (OCR): the blow-up clip's tests read its banner and caption in the frames
+  # (tests/test_record_blowup.cpp)
+  tesseract-ocr
   # DejaVu Sans, compiled into the binary: the text of the stability map's PNG (util/text.hpp)
   fonts-dejavu-core
   # Debian's Python: the test that no file or function outgrows its limit (scripts/check_structure.py)

@@ -1,7 +1,7 @@
-// The viewer's divergences and runaways: the Session pauses with a report and keeps the last
-// finite (or last checked) state, Replay slowly and Back 1 s, the culprit marked in the view, the
-// auto strain scale after a rewind, and every built-in scene run as the window runs it without a
-// false banner.
+// The viewer's divergences and runaways: the Session pauses with a report and draws the state the
+// runaway rule found (or the last finite one), the blow-up in slow motion (Replay slowly, as a
+// recording ends) and Back 1 s, the culprit marked in the view, the auto strain scale after a
+// rewind, and every built-in scene run as the window runs it without a false banner.
 #include <doctest/doctest.h>
 
 #ifdef SPRINGLAB_VIEWER
@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "app/session.hpp"
+#include "app/step_policy.hpp"
 #include "app/view_builder.hpp"
 #include "fp_trap.hpp"
 #include "scene/catalog.hpp"
@@ -67,28 +68,126 @@ TEST_CASE("app: divergence pauses with a report, the last finite state is kept")
   CHECK(s.state().t == 0.0);
 }
 
-TEST_CASE("app: the banner's Replay slowly runs the last second again at 1/8 speed, same blow-up") {
-  // euler at 0.004 s from the start (one dt throughout: the timeline's clock is that of the run)
-  app::Session s;
+namespace {
+
+// The README's "watch it explode" in a session: cloth_16, dt 0.004 s from t = 2 s.
+void loadExplode(app::Session& s) {
   s.load("cloth_16");
+  lab::Event e;
+  REQUIRE_FALSE(lab::parseEvent("2:dt=0.004", e));
+  s.setEvents({e});
+}
+
+// The states lane 0 draws through the blow-up's slow motion, one per replayed frame.
+std::vector<sim::State> replayedStates(app::Session& s, int maxFrames) {
   std::string msg;
-  REQUIRE(s.apply(ui::SetIntegrator{"euler"}, &msg));
-  REQUIRE(s.apply(ui::SetDt{0.004}, &msg));
-  runLikeTheWindow(s, 10.0, 1000000);
+  REQUIRE(s.apply(ui::ReplayBlowUp{maxFrames}, &msg));
+  std::vector<sim::State> out;
+  for (; s.replaying(); s.advanceReplay()) {
+    out.push_back(s.shownLane(0).state());
+    // what the caption and the bars describe is the state drawn, its energy and ledger
+    CHECK(s.shownLane(0).ledger().total == s.built().energy(out.back()).total());
+    ui::PanelModel pm;
+    s.fillPanel(pm);
+    CHECK(pm.clock.sim_time == out.back().t);
+    CHECK(pm.clock.replay_frame == static_cast<int>(out.size()) - 1);
+  }
+  return out;
+}
+
+struct FakeWall : app::Clock {
+  double t = 0.0;
+  double now() override { return t; }
+};
+
+}  // namespace
+
+TEST_CASE(
+    "app: the blow-up in slow motion: lane 0's steps from the last intact anchor, one a frame") {
+  app::Session s;
+  loadExplode(s);
+  app::LockedSteps clip(30.0);  // as record --fps 30 drives it
+  for (int frame = 0; frame < 120 && !s.divergence(); ++frame) {
+    clip.advance(s);
+    s.sample();
+  }
   REQUIRE(s.divergence());
-  const sim::Divergence first = *s.divergence();
-  for (const ui::SessionCommand& c :
-       std::vector<ui::SessionCommand>{ui::Rewind{}, ui::SetTimeScale{0.125}, ui::SetPaused{false}})
-    REQUIRE(s.apply(c, &msg));
-  CHECK_FALSE(s.divergence());
-  CHECK_FALSE(s.paused());
-  CHECK(s.timeScale() == 0.125);
-  CHECK(s.state().t < first.t);
-  // the steps from a kept state are bit-identical: the same blow-up, at the same time
-  runLikeTheWindow(s, 10.0, 1000000);
-  REQUIRE(s.divergence());
-  CHECK(s.divergence()->t == first.t);
-  CHECK(s.divergence()->what == first.what);
+  const sim::State found = s.state();
+  CHECK(found.t == doctest::Approx(2.024).epsilon(1e-12));  // torn: run's warning says so
+  CHECK(s.divergence()->what.rfind("runaway: torn: spring 771", 0) == 0);
+  const std::vector<sim::State> frames = replayedStates(s, 60);
+  // from the anchor at t = 2 s (the last clip frame, checked intact) to the state found
+  REQUIRE(frames.size() == 7);
+  for (size_t i = 0; i < frames.size(); ++i)
+    CHECK(frames[i].t == doctest::Approx(2.0 + 0.004 * double(i)).epsilon(1e-12));
+  CHECK(frames.back().x == found.x);
+  CHECK(frames.back().v == found.v);
+  // each frame is the state a run makes at that step, bit for bit
+  app::Session run;
+  loadExplode(run);
+  for (const sim::State& f : frames) {
+    while (run.state().t < f.t - 1e-9) REQUIRE(run.stepOnce());
+    CHECK(run.state().x == f.x);
+  }
+  // ... the growth: every step's energy above the one before it from 2.008 s on
+  for (size_t i = 3; i < frames.size(); ++i)
+    CHECK(s.built().energy(frames[i]).total() > s.built().energy(frames[i - 1]).total());
+  // after it the state found is drawn again, under the banner
+  CHECK_FALSE(s.replaying());
+  CHECK(s.shownLane(0).state().x == found.x);
+  // at most maxFrames: the last ones, ending on the state found
+  const std::vector<sim::State> last3 = replayedStates(s, 3);
+  REQUIRE(last3.size() == 3);
+  CHECK(last3.front().x == frames[4].x);
+  CHECK(last3.back().x == found.x);
+  std::string msg;
+  CHECK_FALSE(s.apply(ui::ReplayBlowUp{0}, &msg));
+  CHECK(msg == "replay: max frames: out of range");
+}
+
+TEST_CASE("app: the window's Replay slowly shows the clip's frames, each for 1/30 s") {
+  app::Session clip;
+  loadExplode(clip);
+  app::LockedSteps locked(30.0);
+  for (int frame = 0; frame < 120 && !clip.divergence(); ++frame) {
+    locked.advance(clip);
+    clip.sample();
+  }
+  REQUIRE(clip.divergence());
+  const std::vector<sim::State> clipFrames = replayedStates(clip, 60);
+
+  app::Session window;
+  loadExplode(window);
+  FakeWall wall;
+  app::WallClockSteps steps(wall);
+  for (int frame = 0; frame < 400 && !window.divergence(); ++frame) {
+    wall.t += 1.0 / 60.0;  // a 60 Hz display keeping up
+    steps.advance(window);
+    window.sample();
+  }
+  REQUIRE(window.divergence());
+  CHECK(window.divergence()->t == clip.divergence()->t);
+  std::string msg;
+  REQUIRE(window.apply(ui::ReplayBlowUp{}, &msg));  // the banner's button
+  std::vector<sim::State> shown;
+  std::vector<int> displayed;  // display frames each replayed frame stayed on screen
+  for (int frame = 0; frame < 100 && window.replaying(); ++frame) {
+    wall.t += 1.0 / 60.0;
+    steps.advance(window);  // then the frame is drawn
+    const sim::State& now = window.shownLane(0).state();
+    if (shown.empty() || shown.back().t != now.t) shown.push_back(now), displayed.push_back(0);
+    ++displayed.back();
+  }
+  REQUIRE(shown.size() == clipFrames.size());
+  for (size_t i = 0; i < shown.size(); ++i) CHECK(shown[i].x == clipFrames[i].x);
+  // two 60 Hz display frames a replayed frame: 30 of them a second, as in the clip
+  for (size_t i = 0; i + 1 < displayed.size(); ++i) CHECK(displayed[i] == 2);
+  CHECK_FALSE(window.replaying());
+  // without a divergence there is nothing to replay
+  app::Session fresh;
+  fresh.load("cloth_16");
+  CHECK_FALSE(fresh.apply(ui::ReplayBlowUp{}, &msg));
+  CHECK(msg == "replay: no divergence to replay");
 }
 
 TEST_CASE("app: Rewind goes back about a second before a runaway, to a state that runs again") {
@@ -111,9 +210,8 @@ TEST_CASE("app: Rewind goes back about a second before a runaway, to a state tha
   char shortT[32];
   std::snprintf(shortT, sizeof shortT, "%.6g s with euler: ", tDiverged);
   CHECK(pm.clock.divergence.find(shortT) != std::string::npos);
-  // both to 6 significant digits; the panel adds which state it shows
-  CHECK(pm.clock.divergence.rfind(s.divergence()->message(), 0) == 0);
-  CHECK(pm.clock.divergence.find("Shown: the last checked state") != std::string::npos);
+  // both to 6 significant digits: the state drawn is the one the report is about
+  CHECK(pm.clock.divergence == s.divergence()->message());
   REQUIRE(s.apply(ui::Rewind{}, &msg));
   CHECK_FALSE(s.divergence());
   CHECK(s.paused());
@@ -281,78 +379,54 @@ struct StopCase {
   const char* what;  // the report's start
 };
 
-// Where the window stopped: the last state a check passed, and the time of the last point the
-// plots took before the divergence (-1: none).
-struct WindowStop {
-  sim::State checked;
-  double lastPlotted = -1.0;
-};
-
-// The window's frames at 60 Hz up to `duration` or a divergence: steps, each followed by a check
-// where one is due (Session::kRunawayCheckSpacing of simulated time since the last), then one
-// check (Session::sample); the state that each passing check saw is the last checked one.
-WindowStop runCheckedLikeTheWindow(app::Session& s, double duration) {
-  WindowStop stop{s.state()};
-  double lastCheck = 0.0;  // s; the plots take a point at each sample
-  for (int frame = 1; frame / 60.0 <= duration && !s.divergence(); ++frame) {
-    while (s.state().t + 0.5 * s.dt() <= frame / 60.0) {
-      // the check, when due, is on the state the step starts from
-      const bool due = std::abs(s.time() - lastCheck) >= app::Timeline::kRunawayCheckSpacing;
-      const sim::State before = s.state();
-      if (due) lastCheck = s.time();
-      const bool stepped = s.stepOnce();
-      if (due && !(s.divergence() && s.divergence()->t == before.t)) stop.checked = before;
-      if (!stepped) break;
-    }
-    const sim::State now = s.state();
-    const bool alive = !s.divergence();
-    s.sample();
-    lastCheck = s.time();
-    if (!s.divergence()) stop.checked = now;
-    if (alive && !s.divergence()) stop.lastPlotted = now.t;
-  }
-  return stop;
-}
-
-// What is drawn is the checked state, with the culprit (both particles of a torn spring) marked.
-void checkDrawnWithCulprit(app::Session& s, const sim::State& checked) {
+// What is drawn is the state the runaway rule found, with the culprit (both particles of a torn
+// spring) marked; a torn spring is drawn torn (longer than 10 rest lengths).
+void checkDrawnWithCulprit(app::Session& s) {
   app::ViewBuilder views;
   const render::SceneView& view = views.build(s, false);
   std::vector<float> expected;
   Eigen::VectorXd scratch;
-  s.built().pointPositions(checked, expected, scratch);
+  s.built().pointPositions(s.state(), expected, scratch);
   CHECK(std::vector<float>(view.positions.begin(), view.positions.end()) == expected);
   const sim::Divergence& d = *s.divergence();
   REQUIRE(d.body >= 0);
   for (const int body : {d.body, d.other_body})
     if (body >= 0) CHECK((view.flags[s.built().pointOfBody(body)] & render::kPointHighlight) != 0);
   CHECK((d.other_body >= 0) == (d.what.find("torn") != std::string::npos));
+  if (d.other_body < 0) return;
+  const sim::Vec3 a = s.state().x.segment<3>(3 * d.body),
+                  b = s.state().x.segment<3>(3 * d.other_body);
+  const sim::MassSpringModel& m = *s.built().massSpring();
+  double rest = 0.0;
+  for (size_t k = 0; k < m.spring_a.size(); ++k)
+    if ((m.spring_a[k] == d.body && m.spring_b[k] == d.other_body) ||
+        (m.spring_a[k] == d.other_body && m.spring_b[k] == d.body))
+      rest = m.rest_length[static_cast<Eigen::Index>(k)];
+  REQUIRE(rest > 0.0);
+  CHECK((a - b).norm() > 10.0 * rest);
 }
 
-// The panel's energies are those of the state shown, finite: never "K inf J"; the plots end at
-// the last sample before the divergence, never after the state shown.
-void checkPanelShowsTheStop(app::Session& s, const WindowStop& stop) {
-  const sim::State& checked = stop.checked;
+// The panel's energies are those of the state drawn, finite: never "K inf J"; the plots end
+// before the divergence; the report is the rule's, with no "Shown:" about another state.
+void checkPanelShowsTheStop(app::Session& s) {
   ui::PanelModel pm;
   s.fillPanel(pm);
-  if (stop.lastPlotted > 0.0) {
-    REQUIRE(!pm.plots.total.empty());
-    CHECK(pm.plots.energy_time.back() == doctest::Approx(stop.lastPlotted).epsilon(1e-6));
-    CHECK(pm.plots.energy_time.back() <= checked.t + 1e-6);  // a float
+  if (!pm.plots.total.empty()) {
+    CHECK(pm.plots.energy_time.back() < s.divergence()->t);
     CHECK(std::isfinite(pm.plots.total.back()));
-    if (stop.lastPlotted == checked.t)
-      CHECK(pm.plots.total.back() == static_cast<float>(s.built().energy(checked).total()));
-  } else {
-    CHECK(pm.plots.total.empty());  // caught before the first frame's sample: nothing plotted
   }
-  char shown[64];
-  std::snprintf(shown, sizeof shown, ". Shown: the last checked state, t = %.6g s", checked.t);
-  CHECK(pm.clock.divergence.find(shown) != std::string::npos);
+  REQUIRE(!pm.plots.energy_bars.empty());
+  CHECK(pm.plots.energy_bars[0].total == s.built().energy(s.state()).total());
+  CHECK(std::isfinite(pm.plots.energy_bars[0].total));
+  CHECK(pm.clock.divergence == app::Timeline::summary(s.divergence()));
+  CHECK(pm.clock.divergence_detail == s.divergence()->what);
+  CHECK(pm.clock.divergence_headline.rfind("diverged at t = ", 0) == 0);
+  CHECK(pm.clock.sim_time == s.divergence()->t);
 }
 
 }  // namespace
 
-TEST_CASE("app: after a divergence the window draws the last checked state, its culprit marked") {
+TEST_CASE("app: after a runaway the window draws the state the rule found, its culprit marked") {
   for (const StopCase& c :
        {StopCase{"cloth_16", "euler", 0.004, 2.0, ""},
         // a torn cloth: xpbd at 1/60 s and 1 substep cannot hold cloth_32 (run's warning: t =
@@ -370,16 +444,14 @@ TEST_CASE("app: after a divergence the window draws the last checked state, its 
     REQUIRE(s.apply(ui::SetDt{c.dt}, &msg));
     if (integrator == "xpbd")
       REQUIRE(s.apply(ui::SetParameter{int(sim::Parameter::Substeps), 1.0}, &msg));
-    const WindowStop stop = runCheckedLikeTheWindow(s, c.duration);
-    const sim::State& checked = stop.checked;
+    runLikeTheWindow(s, c.duration, 1000000);
     REQUIRE(s.divergence());
     CHECK(s.divergence()->what.rfind(c.what, 0) == 0);
-    REQUIRE(checked.x.allFinite());
-    CHECK(checked.t < s.divergence()->t);
-    CHECK(s.primary().shownState().x == checked.x);
-    CHECK(s.primary().shownState().t == checked.t);
-    checkDrawnWithCulprit(s, checked);
-    checkPanelShowsTheStop(s, stop);
+    REQUIRE(s.state().x.allFinite());
+    CHECK(s.primary().shownState().t == s.state().t);
+    if (s.divergence()->what.rfind("runaway", 0) == 0) CHECK(s.state().t == s.divergence()->t);
+    checkDrawnWithCulprit(s);
+    checkPanelShowsTheStop(s);
   }
 }
 

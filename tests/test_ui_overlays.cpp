@@ -1,8 +1,9 @@
-// A picture's overlays without ImGui: the layout of the caption, the lane labels and legends
-// (ui/overlay_layout.hpp) and the caption's text (ui/caption.hpp).
+// A picture's overlays without ImGui: the layout of the caption, the banner, the lane labels and
+// legends (ui/overlay_layout.hpp) and the caption's text (ui/caption.hpp).
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -21,7 +22,8 @@ ui::Size textBox(const std::string& text, float s, bool swatch) {
 
 // The request `springlab record` makes: the UI scale of a picture of this height (height / 720,
 // 1 to 3), the caption in one line or wrapped to the width, each lane's four label forms.
-ui::OverlayRequest request(int w, int h, int lanes, bool side, bool caption, bool strain) {
+ui::OverlayRequest request(int w, int h, int lanes, bool side, bool caption, bool strain,
+                           bool banner = false) {
   const float s = std::clamp(float(h) / 720.0f, 1.0f, 3.0f);
   ui::OverlayRequest r;
   r.viewport = {0.0f, 0.0f, float(w), float(h)};
@@ -44,41 +46,69 @@ ui::OverlayRequest request(int w, int h, int lanes, bool side, bool caption, boo
                        textBox(n, s, true)});
   }
   if (strain) r.strain_legend = {14.0f * 13.0f * s + 16.0f * s, 3.0f * 17.0f * s + 16.0f * s};
+  if (banner) {  // a clip's: a two-line title in the large font and a three-line report
+    const float width = std::min(float(w) - 2.0f * r.margin, 650.0f * s);
+    r.banner = {{width, (2.0f * 26.0f + 3.0f * 13.0f + 4.0f + 16.0f) * s}};
+  }
   return r;
 }
 
 }  // namespace
 
-TEST_CASE("overlays: caption, lane labels and legends never overlap and stay in the picture") {
+TEST_CASE("overlays: caption, banner, lane labels and legends never overlap, stay in the picture") {
   const int sizes[][2] = {{320, 180}, {640, 360}, {1280, 720}, {1920, 1080}, {3840, 2160}};
   for (const auto& wh : sizes)
     for (int lanes = 1; lanes <= 8; ++lanes)
       for (bool side : {false, true})
         for (bool caption : {false, true})
-          for (bool strain : {false, true}) {
-            const int w = wh[0], h = wh[1];
-            CAPTURE(w);
-            CAPTURE(h);
-            CAPTURE(lanes);
-            CAPTURE(side);
-            CAPTURE(caption);
-            CAPTURE(strain);
-            const ui::OverlayRequest r = request(w, h, lanes, side, caption, strain);
-            const ui::OverlayLayout l = ui::layOutOverlays(r);
-            const std::vector<ui::Rect> boxes = l.boxes();
-            for (size_t a = 0; a < boxes.size(); ++a) {
-              CHECK(ui::inside(boxes[a], r.viewport));
-              for (size_t b = a + 1; b < boxes.size(); ++b)
-                CHECK_FALSE(ui::overlaps(boxes[a], boxes[b]));
+          for (bool strain : {false, true})
+            for (bool banner : {false, true}) {
+              const int w = wh[0], h = wh[1];
+              CAPTURE(w);
+              CAPTURE(h);
+              CAPTURE(lanes);
+              CAPTURE(side);
+              CAPTURE(caption);
+              CAPTURE(strain);
+              CAPTURE(banner);
+              const ui::OverlayRequest r = request(w, h, lanes, side, caption, strain, banner);
+              const ui::OverlayLayout l = ui::layOutOverlays(r);
+              const std::vector<ui::Rect> boxes = l.boxes();
+              for (size_t a = 0; a < boxes.size(); ++a) {
+                CHECK(ui::inside(boxes[a], r.viewport));
+                for (size_t b = a + 1; b < boxes.size(); ++b)
+                  CHECK_FALSE(ui::overlaps(boxes[a], boxes[b]));
+              }
+              // every lane has a label or a legend row, each in the picture; a legend's rows in it
+              CHECK(l.lanes.size() == (lanes >= 2 ? size_t(lanes) : 0));
+              for (const ui::Placed& p : l.lanes) {
+                CHECK_FALSE(p.rect.empty());
+                CHECK(ui::inside(p.rect, side ? r.viewport : l.legend));
+              }
+              CHECK(caption == !l.caption.rect.empty());
+              // the banner is shown but in a 320x180 window crowded with a wrapped caption, the
+              // strain legend and the lanes' labels, where only they fit
+              if (!(w == 320 && caption && strain && lanes >= 2))
+                CHECK(banner == !l.banner.rect.empty());
+              // the banner under the caption, centred in the viewport
+              if (banner && caption) CHECK(l.banner.rect.y0 > l.caption.rect.y1);
+              if (banner)
+                CHECK(std::abs(0.5f * (l.banner.rect.x0 + l.banner.rect.x1) - 0.5f * float(w)) <
+                      1.0f);
             }
-            // every lane has a label or a legend row, each in the picture; a legend's rows in it
-            CHECK(l.lanes.size() == (lanes >= 2 ? size_t(lanes) : 0));
-            for (const ui::Placed& p : l.lanes) {
-              CHECK_FALSE(p.rect.empty());
-              CHECK(ui::inside(p.rect, side ? r.viewport : l.legend));
-            }
-            CHECK(caption == !l.caption.rect.empty());
-          }
+}
+
+TEST_CASE("overlays: the window's banner keeps its buttons' width, over the panel if need be") {
+  ui::OverlayRequest r = request(640, 360, 1, false, true, false, true);
+  r.viewport.x0 = 430.0f;  // the panel's width: 210 px of scene
+  r.banner = {{300.0f, 120.0f}};
+  r.banner_min_w = 300.0f;  // the buttons' row
+  const ui::OverlayLayout l = ui::layOutOverlays(r);
+  CHECK(l.banner.rect.width() == 300.0f);
+  CHECK(l.banner.rect.x1 <= 630.0f);
+  CHECK(l.banner.rect.x0 < 430.0f);  // over the panel, to the left
+  CHECK(l.banner.rect.y0 > l.caption.rect.y1);
+  CHECK_FALSE(ui::overlaps(l.banner.rect, l.caption.rect));
 }
 
 TEST_CASE("overlays: a label keeps its full form where there is room and is shortened where not") {

@@ -23,17 +23,25 @@ namespace {
 constexpr const char* kSoftwareNote =
     "software OpenGL: a fine cloth drawn from its coarser surface level";
 constexpr double kRadPerDeg = std::numbers::pi / 180.0;
-// After a divergence the banner takes the top of the view: the system is framed with this
-// fraction of its largest side added above it (+y), so that it sits below the banner.
-constexpr float kBannerRoom = 0.5f;
+// After a divergence the caption and the banner take the top of the view: the system is framed
+// with room above it (+y) for as much of the height as they cover, at least kBannerRoom of its
+// largest side (a 3-D view's +y is not quite the screen's up) and at most kMaxBannerRoom.
+constexpr float kBannerRoom = 0.25f, kMaxBannerRoom = 3.0f;
+// A runaway is framed on its last intact extent and whatever lies within this many times its
+// half-size of its centre (app::runawayBox): a torn cloth spread over three times its size shows
+// whole; a particle flung far away leaves the picture instead of shrinking the rest to a dot.
+constexpr float kRunawayReach = 3.0f;
 // The view of a new scene (scene::newScene: one anchor at the origin): 4 m across below and
 // around it, where a hanging set-up goes.
 const Box kNewSceneView{glm::vec3(-2.0f, -3.0f, 0.0f), glm::vec3(2.0f, 1.0f, 0.0f)};
 
-Box withBannerRoom(Box b) {
+// `b` with room above it for overlays `top_px` down a picture `height_px` high
+Box withBannerRoom(Box b, float top_px, int height_px) {
   if (b.empty()) return b;
   const glm::vec3 size = b.hi - b.lo;
-  b.hi.y += kBannerRoom * std::max({size.x, size.y, size.z});
+  const float below = std::max(1.0f, static_cast<float>(height_px) - top_px);
+  const float room = std::clamp(top_px / below, kBannerRoom, kMaxBannerRoom);
+  b.hi.y += room * std::max({size.x, size.y, size.z});
   return b;
 }
 }  // namespace
@@ -266,12 +274,13 @@ void FrameDriver::fillDisplay(ui::DisplayView& v) const {
 }
 
 std::string FrameDriver::captionText() const {
-  const lab::Lane& lane = session_.primary();
+  // the state drawn: lane 0's, or the blow-up's replayed frame (its time, energy and ledger)
+  const lab::Lane& lane = session_.shownLane(0);
   const lab::Lane::Ledger ledger = lane.ledger();
   ui::CaptionFacts f;
   f.scene = options_.caption_name.empty() ? session_.sceneName() : options_.caption_name;
-  f.integrator = std::string(sim::info(session_.method()).name);
-  f.dt = session_.dt(), f.t = session_.state().t;
+  f.integrator = std::string(sim::info(lane.method()).name);
+  f.dt = lane.dt(), f.t = lane.state().t;
   f.e0 = lane.e0(), f.energy = ledger.total;
   f.dissipated = ledger.dissipated, f.external = ledger.external, f.residual = ledger.residual;
   f.reference = sim::driftReference(lane.e0(), lane.scales());
@@ -306,18 +315,17 @@ std::vector<ui::Command> FrameDriver::layOutUi(const StepPolicy& policy, int wid
 
 // The banner, legends, status, caption, recording indicator and help over the scene.
 void FrameDriver::drawOverlays(const ui::PanelModel& pm, std::vector<ui::Command>& cmds) {
-  if (options_.show_ui || session_.divergence()) {
-    // a clip without the panel still shows why it stopped
-    auto b = ui::drawDivergenceBanner(pm);
-    cmds.insert(cmds.end(), b.begin(), b.end());
-  }
   ui::drawSelectionBox(pm);
   if (options_.show_ui) {
     ui::drawStrainLegend(pm);
     ui::drawStatus(pm);  // after the legend, so it can stand above it
   }
-  // the caption and the lanes' labels laid out together: they never overlap (ui/overlay_layout.hpp)
-  ui::drawSceneOverlays(pm, options_.caption ? captionText() : std::string());
+  // the caption, the divergence banner (a clip without the panel still shows why it stopped) and
+  // the lanes' labels laid out together: they never overlap (ui/overlay_layout.hpp)
+  const ui::SceneOverlays drawn =
+      ui::drawSceneOverlays(pm, options_.caption ? captionText() : std::string());
+  cmds.insert(cmds.end(), drawn.commands.begin(), drawn.commands.end());
+  overlays_top_px_ = drawn.top_px;
   ui::drawMeasureLegend(pm);
   if (recording_) ui::drawRecordingIndicator(recording_label_);
   if (show_help_ || panel_state_.show_help) {
@@ -331,11 +339,19 @@ void FrameDriver::updateCamera(const render::SceneView& view, int width, int hei
   camera_.planar = view.planar;
   draw_.viewport_x = sceneX_ < width - kMinSceneWidth ? sceneX_ : 0;
   draw_.viewport_width = width - draw_.viewport_x;
-  // a divergence: framed afresh on the state shown (the last checked one), not on the boxes the
-  // blow-up spread over before it was caught
+  // a divergence: framed afresh on the state the runaway rule found, about the last intact
+  // one, and held there through the slow motion (docs/lab.md#the-blow-up-in-slow-motion)
   if (session_.divergence().has_value() != divergence_framed_) {
     divergence_framed_ = !divergence_framed_;
-    if (divergence_framed_) framing_.reset(withBannerRoom(boxOf(view.positions)));
+    if (divergence_framed_) {
+      std::vector<float> intact;
+      Eigen::VectorXd scratch;
+      const sim::State& anchor = session_.timeline().anchorState();
+      if (anchor.x.size() == session_.state().x.size())
+        session_.built().pointPositions(anchor, intact, scratch);
+      framing_.hold(withBannerRoom(runawayBox(intact, view.positions, kRunawayReach),
+                                   overlays_top_px_, height));
+    }
   }
   framing_.update(camera_, view.positions, float(draw_.viewport_width) / float(height), follow_);
   if (orbit_rad_per_s_ != 0.0 && !view.planar)  // yaw a function of simulated time: replays agree
@@ -449,7 +465,7 @@ ui::RulerView FrameDriver::rulerView() const {
 // each bob but the last; none for a spring network), System::jointAngles.
 std::vector<ui::JointLabel> FrameDriver::jointLabels(const render::SceneView& view) const {
   std::vector<ui::JointLabel> out;
-  for (const sim::JointAngle& j : session_.built().jointAngles(session_.primary().shownState())) {
+  for (const sim::JointAngle& j : session_.built().jointAngles(session_.shownLane(0).state())) {
     const size_t p = static_cast<size_t>(j.point);
     if (3 * p + 2 >= view.positions.size()) break;
     const glm::dvec2 s = mouse_.project(

@@ -194,6 +194,7 @@ class FrameDriver {
   bool show_help_ = false;
   bool follow_ = false;             // the camera re-centres on the scene's motion every frame
   bool divergence_framed_ = false;  // the camera was framed on the state shown after a divergence
+  float overlays_top_px_ = 0.0f;    // how far down the caption and the banner reached, last frame
   bool strain_fixed_ = false;       // the user fixed the strain scale; else it follows the scene
   int samples_ = kHardwareSamples;
   bool software_gl_ = false;

@@ -57,8 +57,24 @@ void frameBox(render::Camera& camera, const Box& box, float aspect) {
   }
 }
 
+Box runawayBox(std::span<const float> intact, std::span<const float> found, float reach) {
+  const Box core = boxOf(intact);
+  if (core.empty()) return boxOf(found);
+  const glm::vec3 c = core.centre();
+  const glm::vec3 size = core.hi - core.lo;
+  const float r = reach * 0.5f * std::max({size.x, size.y, size.z});
+  Box b = core;
+  for (size_t i = 0; i + 2 < found.size(); i += 3) {
+    const glm::vec3 p(found[i], found[i + 1], found[i + 2]);
+    const glm::vec3 d = glm::abs(p - c);
+    if (d.x <= r && d.y <= r && d.z <= r) b.add(p);  // false for a NaN
+  }
+  return b;
+}
+
 void SceneFraming::reset(const Box& initial) {
   seen_ = initial;
+  held_ = false;
   pending_ = true;
   user_moved_ = false;
 }
@@ -77,7 +93,7 @@ Box grown(const Box& b, float factor) {
 void SceneFraming::update(render::Camera& camera, std::span<const float> xyz, float aspect,
                           bool follow) {
   const Box now = boxOf(xyz);
-  seen_.add(now);
+  if (!held_) seen_.add(now);
   if (!pending_ && !sameView(camera, last_)) user_moved_ = true;
   if (follow && !now.empty()) {
     camera.target = now.centre();  // re-centre; the zoom and the angles stay the user's

@@ -28,6 +28,13 @@ Box boxOf(std::span<const float> xyz);
 // pendulum's circle that its energy lets it reach, and its pivot); empty when it has none.
 Box reachBox(const sim::Skeleton& k);
 
+// What a runaway is framed on (docs/lab.md#the-blow-up-in-slow-motion): the extent of the
+// system's last intact state (`intact`), grown to hold every point of the state the runaway
+// rule found (`found`) within `reach` times that extent's half-size of its centre. A few particles
+// flung kilometres away leave the picture rather than shrink the system to a dot; a torn cloth
+// spread over a few times its size stays in view. With no intact points, `found`'s box.
+Box runawayBox(std::span<const float> intact, std::span<const float> found, float reach);
+
 // Points the camera at `box` so that all of it shows in a viewport of the given aspect
 // (width / height): render::Camera::frame fits the height, a narrow viewport needs more.
 void frameBox(render::Camera& camera, const Box& box, float aspect);
@@ -40,6 +47,9 @@ class SceneFraming {
   // when the motion left the framed box, the viewport changed shape, or `follow` is on. Leaves
   // it alone once the user has moved it (until the next reset), follow excepted.
   void update(render::Camera& camera, std::span<const float> xyz, float aspect, bool follow);
+  // Frame `box` and hold it there until the next reset, whatever the bodies do (a runaway, its
+  // slow motion): the motion no longer grows the box framed.
+  void hold(const Box& box) { reset(box), held_ = true; }
   // Keep the camera as it is (restored from the preferences) until the next reset.
   void keepCamera() { pending_ = false, user_moved_ = true; }
   const Box& seen() const { return seen_; }
@@ -54,6 +64,7 @@ class SceneFraming {
   Box seen_, framed_;
   bool pending_ = true;      // frame at the next update
   bool user_moved_ = false;  // the camera differs from what framing last set
+  bool held_ = false;        // hold(): the box framed stays until the next reset
   render::Camera last_;      // the camera as framing left it
   float aspect_ = 0.0f;
 };

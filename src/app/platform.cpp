@@ -13,6 +13,7 @@
 
 #include "app/prefs.hpp"
 #include "render/renderer.hpp"
+#include "ui/panel.hpp"
 
 namespace app {
 
@@ -99,6 +100,9 @@ void createImGui(float scale, bool persist) {
   ImFontConfig cfg;
   cfg.SizePixels = kBaseFontPixels * scale;  // 1.86 has no dynamic DPI fonts: load at size once
   io.Fonts->AddFontDefault(&cfg);
+  ImFontConfig title = cfg;  // the second font: the divergence banner's title (ui/panel.hpp)
+  title.SizePixels = cfg.SizePixels * ui::kBannerTitleScale;
+  io.Fonts->AddFontDefault(&title);
   ImGui::GetStyle().ScaleAllSizes(scale);
 }
 

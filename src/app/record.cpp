@@ -30,6 +30,7 @@ namespace {
 
 constexpr const char* kPrefix = "springlab record";
 constexpr double kBannerHoldSeconds = 1.0;  // a divergence's last frame stays this long
+constexpr double kSlowMotionSeconds = 2.0;  // at most this long a blow-up in slow motion
 constexpr double kMaxFrames = 1e7;          // 46 hours at 60 fps: beyond it a typo, not a clip
 
 // SIGINT and SIGTERM stop the recording between two frames; the file is finished properly.
@@ -77,6 +78,7 @@ struct Recording {
   long long frames = 0;  // round(seconds * fps)
   long long pushed = 0;  // frames handed to the sink
   std::string ended = "complete";
+  int slowMotionFrames = 0;  // the blow-up's, after a runaway
   // --stats: wall time in ms, summed over the frames
   double stepMs = 0.0, drawMs = 0.0, readMs = 0.0, waitMs = 0.0, wallMs = 0.0, finishMs = 0.0;
 };
@@ -227,6 +229,31 @@ void printStats(Recording& r) {
   std::printf("%s", r.d.passReport().c_str());
 }
 
+// A clip that ran away ends with the blow-up in slow motion (docs/lab.md#the-blow-up-in-slow-
+// motion): the window's Replay slowly, one step a frame for at most kSlowMotionSeconds, then the
+// state the runaway rule found held kBannerHoldSeconds under the banner. False when the sink
+// failed.
+bool pushBlowUp(Recording& r) {
+  const int w = r.o.width, h = r.o.height;
+  NoSteps still;
+  const int frames = static_cast<int>(std::max(1.0, std::round(kSlowMotionSeconds * r.o.fps)));
+  if (!r.d.applyCommand(ui::ReplayBlowUp{frames}).has_value() && r.d.session().replaying()) {
+    for (Session& s = r.d.session(); s.replaying(); s.advanceReplay()) {
+      r.d.renderFrame(still, w, h);
+      if (!pushFrame(r)) return false;
+      ++r.slowMotionFrames;
+    }
+  }
+  // the banner's frame, held: the clip ends on why it stopped. Drawn twice without a step: ImGui
+  // lays a new window out on its first frame and shows it on the next.
+  r.d.renderFrame(still, w, h);
+  r.d.renderFrame(still, w, h);
+  const long long hold = std::max<long long>(1, std::llround(kBannerHoldSeconds * r.o.fps));
+  for (long long i = 0; i < hold; ++i)
+    if (!pushFrame(r)) return false;
+  return true;
+}
+
 // Frames 0 .. frames-1 (or until a signal, a divergence or a sink error). Returns false when the
 // sink failed.
 bool renderFrames(Recording& r) {
@@ -244,13 +271,8 @@ bool renderFrames(Recording& r) {
     r.d.renderFrame(clock, w, h);
     r.stepMs += r.d.times().sim, r.drawMs += r.d.times().render;
     if (r.d.session().divergence()) {
-      // the banner's frame, held for a second: the clip ends on why it stopped. Drawn again
-      // without a step: ImGui lays a new window out on its first frame and shows it on the next.
-      r.d.renderFrame(still, w, h);
       r.ended = "diverged";
-      const long long hold = std::max<long long>(1, std::llround(kBannerHoldSeconds * r.o.fps));
-      for (long long i = 0; i < hold; ++i)
-        if (!pushFrame(r)) return false;
+      if (!pushBlowUp(r)) return false;
       break;
     }
     if (!pushFrame(r)) return false;
@@ -312,8 +334,11 @@ int finishOutput(Recording& r) {
     return 130;
   }
   if (r.ended == "diverged") {
-    std::fprintf(stderr, "%s: %s; %s holds the frames up to it and %g s of the banner\n", kPrefix,
-                 r.d.session().divergence()->message().c_str(), out.c_str(), kBannerHoldSeconds);
+    std::fprintf(stderr,
+                 "%s: %s; %s holds the frames up to it, the blow-up in slow motion (%d frames, "
+                 "one a step) and %g s of the banner\n",
+                 kPrefix, r.d.session().divergence()->message().c_str(), out.c_str(),
+                 r.slowMotionFrames, kBannerHoldSeconds);
     return 3;
   }
   std::printf("%s: wrote %s: %lld frames, %dx%d, %.6g s at %g fps (provenance %s)\n", kPrefix,

@@ -98,6 +98,12 @@ class Session {
   const std::optional<sim::Divergence>& divergence() const { return primary().divergence(); }
   int laneCount() const { return timeline_.laneCount(); }
   const lab::Lane& lane(int i) const { return timeline_.lane(i); }
+  // What lane i draws, and the caption and the bars describe: the blow-up's replayed frame for
+  // lane 0 while it plays (ui::ReplayBlowUp), else the lane (Timeline::shownLane).
+  const lab::Lane& shownLane(int i) const { return timeline_.shownLane(i); }
+  bool replaying() const { return timeline_.replaying(); }
+  // The replay's next frame; past its last, it ends and the runaway state is drawn again.
+  void advanceReplay() { timeline_.advanceReplay(); }
   bool paused() const { return timeline_.paused(); }
   void setPaused(bool p) { timeline_.setPaused(p); }
   double timeScale() const { return timeline_.timeScale(); }

@@ -66,6 +66,10 @@ struct Session::Applier : Timeline::Applier, Measurements::Applier {
     s.seek(s.timeline_.rewindEntry());
     return Outcome::Restarted;
   }
+  Outcome operator()(const ui::ReplayBlowUp& c) const {
+    if (c.max_frames < 1) return reject("replay: max frames: out of range");
+    return s.timeline_.startReplay(c.max_frames, why) ? Outcome::Applied : Outcome::Rejected;
+  }
   Outcome operator()(const ui::LoadBuiltin& c) const { return load(c.name); }
   Outcome operator()(const ui::LoadFile& c) const { return load(c.path); }
   Outcome operator()(const ui::Reload&) const {

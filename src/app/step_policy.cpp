@@ -8,6 +8,18 @@
 namespace app {
 
 FrameResult WallClockSteps::advance(Session& s) {
+  if (s.replaying()) {
+    const double now = clock_.now();
+    if (replay_next_ < 0.0) replay_next_ = now + 1.0 / kReplayFps;  // its first frame shows first
+    if (now >= replay_next_) {
+      s.advanceReplay();
+      // one frame at a time: a slow frame delays the replay rather than skipping its frames
+      replay_next_ = std::max(replay_next_ + 1.0 / kReplayFps, now);
+    }
+    if (!s.replaying()) replay_next_ = -1.0;
+    return {};
+  }
+  replay_next_ = -1.0;
   return loop_.frame(s.dt(), s.timeScale(), s.paused(), [&] { return s.stepOnce(); });
 }
 
@@ -17,6 +29,10 @@ long long lockedStepOfFrame(long long k, double fps, double dt) {
 
 FrameResult LockedSteps::advance(Session& s) {
   FrameResult r;
+  if (s.replaying()) {  // the blow-up's slow motion: one step of it a frame
+    if (frame_ >= 0) s.advanceReplay();
+    return r;
+  }
   if (s.paused() || s.divergence()) return r;                   // no frame of the clip passes
   const bool resumed = frame_ < 0 || s.steps() != last_steps_;  // a reset, a step, a pause
   if (!resumed) ++frame_;

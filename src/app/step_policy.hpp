@@ -24,14 +24,21 @@ class StepPolicy {
 // The window's clock (frame_loop.hpp): real time, within a stepping budget.
 class WallClockSteps : public StepPolicy {
  public:
-  explicit WallClockSteps(Clock& clock) : loop_(clock) {}
+  explicit WallClockSteps(Clock& clock) : clock_(clock), loop_(clock) {}
+  // Steps, or while the blow-up's slow motion plays, its next frame every 1 / kReplayFps s.
   FrameResult advance(Session& s) override;
   double realtimePercent() const override { return loop_.realtimePercent(); }
   double stepsPerSecond() const override { return loop_.stepsPerSecond(); }
   FixedStepLoop& loop() { return loop_; }
 
+  // The window plays the blow-up's frames (ui::ReplayBlowUp) at a 30 fps clip's rate: the same
+  // frames, at the same pace, as a recording shows them (docs/lab.md#the-blow-up-in-slow-motion).
+  static constexpr double kReplayFps = 30.0;
+
  private:
+  Clock& clock_;
   FixedStepLoop loop_;
+  double replay_next_ = -1.0;  // s, the wall time of the replay's next frame (-1: not playing)
 };
 
 // The number of steps after which frame k of a clip at `fps` shows the state: the step nearest to
@@ -47,6 +54,7 @@ class LockedSteps : public StepPolicy {
  public:
   explicit LockedSteps(double fps) : fps_(fps) {}
   // The first call shows the state as it is (frame 0); each later call advances to frame k + 1.
+  // While the blow-up's slow motion plays, each call shows its next frame instead.
   FrameResult advance(Session& s) override;
   // the window's real time while it records: the clip's time over the wall time, last second
   double realtimePercent() const override;

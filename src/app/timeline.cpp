@@ -34,6 +34,8 @@ Timeline::Timeline(LoadedScene& scene) : scene_(scene), history_(kHistoryBudget,
 
 void Timeline::reset() {
   const scene::Built& b = scene_.built();
+  replay_.reset();  // on the system just replaced
+  anchor_cell_ = -1;
   lanes_.reset(b, b.state, scene_.def().integrator, scene_.def().dt);
   phase_coordinate_ = movingCoordinate(b, b.defaultPhaseCoordinate(kPhaseCoordinatesListed));
 }
@@ -45,6 +47,8 @@ void Timeline::restart(const sim::State& s) {
     events_.rewindTo(s.t);
   }
   lanes_.restart(s);
+  replay_.reset();
+  anchor_cell_ = -1;
   history_.clear();
   keepState();
   plots_.clear(laneCount());
@@ -78,13 +82,20 @@ Timeline::Stepped Timeline::step() {
   if (!lanes_.anyAlive()) return r;
   // the rule on the state this step starts from, when one is due: a frame's own check
   // (sample) then never repeats one made here
-  if (std::abs(time() - last_check_t_) >= kRunawayCheckSpacing) checkRunaways(nullptr);
+  const bool anchor = anchorDue();
+  if (anchor || std::abs(time() - last_check_t_) >= kRunawayCheckSpacing) checkRunaways(nullptr);
   if (!lanes_.anyAlive()) {
     paused_ = true;  // the rule caught every lane
     return r;
   }
   dropFuture();
   r.reanchored = applyDueEvents();
+  if (anchor && !primary().diverged()) {
+    // after the events: the steps from it are made with the dt and parameters they were made in
+    anchor_ = primary().checkpoint();
+    anchor_cell_ =
+        static_cast<long long>(std::floor((time() + 0.5 * primary().dt()) * kAnchorRate));
+  }
   if (!lanes_.step()) {
     paused_ = true;  // every lane diverged: pause; never a silent reset
     return r;
@@ -92,6 +103,30 @@ Timeline::Stepped Timeline::step() {
   keepState();
   r.stepped = true;
   return r;
+}
+
+bool Timeline::anchorDue() const {
+  if (anchor_cell_ < 0 || events_.dueAt(time())) return true;
+  // the step nearest each grid time k / kAnchorRate starts a new cell (a 30 fps clip's frames)
+  return std::floor((time() + 0.5 * primary().dt()) * kAnchorRate) >
+         static_cast<double>(anchor_cell_);
+}
+
+bool Timeline::startReplay(int maxFrames, std::string& why) {
+  replay_.reset();
+  if (!divergence()) return why = "replay: no divergence to replay", false;
+  auto replay = std::make_unique<lab::BlowUp>(primary(), anchor_, maxFrames);
+  if (!replay->reproduced())
+    return why =
+               "replay: the steps before the divergence could not be made again (the system "
+               "was changed by hand since)",
+           false;
+  replay_ = std::move(replay);
+  return true;
+}
+
+void Timeline::advanceReplay() {
+  if (replay_ && !replay_->next()) replay_.reset();
 }
 
 void Timeline::checkRunaways(const sim::Energy* e) {
@@ -108,6 +143,8 @@ void Timeline::seek(int entry) {
   const lab::History::Entry e = history_.at(static_cast<size_t>(entry));
   keepPresent();
   lanes_.seek(e);
+  replay_.reset();
+  anchor_cell_ = -1;
   events_.rewindTo(e.t);
   paused_ = true;
   plots_.showUpTo(e.t);     // the plots follow the seek; the samples after it stay
@@ -144,12 +181,14 @@ bool Timeline::addLane(int source, const std::string& integrator, double dt,
       return why = "set-up \"" + util::oneLine(setup) + "\": " + *bad, false;
   lanes_.add(source, *lookup.method, dt, settings, setup);
   plots_.addLane();
+  replay_.reset(), anchor_cell_ = -1;
   return true;
 }
 
 bool Timeline::removeLane(int lane, std::string& why) {
   if (auto bad = lanes_.remove(lane)) return why = *bad, false;
   plots_.removeLane(lane);
+  replay_.reset(), anchor_cell_ = -1;  // lane 0 may be another lane now
   return true;
 }
 

@@ -7,6 +7,7 @@
 // measurements follow (a step, a restart, a seek) the Session tells them (session.cpp).
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -14,6 +15,7 @@
 #include "app/loaded_scene.hpp"
 #include "app/outcome.hpp"
 #include "app/plot_history.hpp"
+#include "lab/blowup.hpp"
 #include "lab/events.hpp"
 #include "lab/history.hpp"
 #include "lab/lane_group.hpp"
@@ -89,6 +91,26 @@ class Timeline {
     Outcome operator()(const ui::SetTimeScale& c) const;
   };
 
+  // --- the blow-up in slow motion (lab/blowup.hpp, docs/lab.md#the-blow-up-in-slow-motion)
+  // Lane 0's steps from its anchor (the last state checked intact on the blow-up grid) to the
+  // state the runaway rule found, at most `maxFrames` of them, the window's Replay slowly and a
+  // recording's alike. False with `why` when lane 0 has not diverged or its steps could not be
+  // made again (a hand changed the system since the anchor).
+  bool startReplay(int maxFrames, std::string& why);
+  bool replaying() const { return replay_ != nullptr; }
+  // The next frame; past the last one the replay ends (the runaway state is drawn again).
+  void advanceReplay();
+  void stopReplay() { replay_.reset(); }
+  const lab::BlowUp* replay() const { return replay_.get(); }
+  // What lane i draws and the caption describes: the replay's frame for lane 0 while it plays,
+  // else the lane itself.
+  const lab::Lane& shownLane(int i) const {
+    return i == 0 && replay_ ? replay_->lane() : lanes_[i];
+  }
+  // Lane 0's anchor: its last state checked intact on the blow-up grid (the framing of a
+  // runaway starts from its extent).
+  const sim::State& anchorState() const { return anchor_.state; }
+
   // --- what it holds
   const lab::LaneGroup& lanes() const { return lanes_; }
   int laneCount() const { return lanes_.size(); }
@@ -123,6 +145,10 @@ class Timeline {
   // it, whatever the frame rate (a 10 fps clip's frames are 0.1 s apart). A scene whose step is
   // longer is checked every step.
   static constexpr double kRunawayCheckSpacing = 1.0 / 240.0;  // s
+  // Lane 0 keeps an anchor for the blow-up's slow motion at the first step of every
+  // 1/kAnchorRate of simulated time (the frames of a 30 fps clip), checked by the runaway rule
+  // first, and after every event (so that its steps can be made again exactly).
+  static constexpr double kAnchorRate = 30.0;  // per simulated second
   // The phase plot's choices: the first coordinates only, since the panel rebuilds the list
   // every frame (a 256 x 256 cloth has 196 608).
   static constexpr int kPhaseCoordinatesListed = 3000;
@@ -139,6 +165,8 @@ class Timeline {
   void sampleLane(int i, const Eigen::VectorXd& primaryPositions);
   // The runaway rule on every lane (lane 0 with its energy e, where the caller has it).
   void checkRunaways(const sim::Energy* e);
+  // Before a step: whether lane 0's anchor is due here (a new cell of the grid, an event).
+  bool anchorDue() const;
 
   LoadedScene& scene_;
   lab::LaneGroup lanes_;  // on scene_.built(): reset whenever it is replaced
@@ -151,6 +179,9 @@ class Timeline {
   double last_sample_t_ = -1.0;  // s, the clock time of the last sample (-1: none)
   double last_check_t_ = 0.0;    // s, the clock time of the last runaway check
   long long restores_ = 0;
+  lab::Lane::Checkpoint anchor_;  // lane 0's, for the blow-up's slow motion
+  long long anchor_cell_ = -1;    // the grid cell of the last anchor (-1: take one at once)
+  std::unique_ptr<lab::BlowUp> replay_;
 };
 
 }  // namespace app

@@ -30,18 +30,19 @@ void Timeline::fill(ui::ClockView& v) const {
   v.dt = primary().dt();
   v.time_scale = time_scale_;
   v.paused = paused_;
-  v.sim_time = time();
+  v.sim_time = shownLane(0).state().t;  // the replay's frame while it plays
   v.diverged = divergence().has_value();
-  v.divergence = summary(divergence());
-  if (v.diverged) {
-    // what the view and the plots show: not the state that ran away
-    // (docs/integrators.md#runaway-rule)
-    char shownAt[96];
-    std::snprintf(shownAt, sizeof shownAt, ". Shown: the last checked state, t = %.6g s",
-                  primary().shownState().t);
-    v.divergence += shownAt;
+  v.divergence = summary(divergence());  // drawn: the state it found (lab::Lane::shownState)
+  if (const auto& d = divergence()) {
+    char head[96];  // 6 significant digits for reading, as summary
+    std::snprintf(head, sizeof head, "diverged at t = %.6g s with ", d->t);
+    v.divergence_headline = head + std::string(sim::info(d->method).name);
+    v.divergence_detail = d->what;
   }
   v.can_rewind = canRewind();
+  v.replay_frame = replay_ ? replay_->frame() : -1;
+  v.replay_frames = replay_ ? replay_->frames() : 0;
+  v.replay_dt = primary().dt();
 }
 
 void Timeline::fill(ui::LanesView& v) const {
@@ -111,7 +112,7 @@ void Timeline::fill(ui::PlotsView& v) const {
                       : "|E - E0| / S (scene energy scale)";
   // lane 0's ledger among the bars: one energy pass fewer than asking again
   v.energy_bars.clear();
-  for (int i = 0; i < laneCount(); ++i) v.energy_bars.push_back(energyBars(lanes_[i]));
+  for (int i = 0; i < laneCount(); ++i) v.energy_bars.push_back(energyBars(shownLane(i)));
   v.energy_scale = primary().scales().energy;
   v.work_dissipated = v.energy_bars.front().dissipated;
   v.work_external = v.energy_bars.front().grab;

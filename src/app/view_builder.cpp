@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "app/framing.hpp"
+#include "sim/diagnostics.hpp"
 
 namespace app {
 
@@ -65,6 +66,7 @@ void ViewBuilder::rebuildTopology(const Session& s) {
   }
   for (int body : skeleton_.trail_bodies) trails_of_.push_back({body, {}, 0});
   tris_ = b.triangles;
+  torn_ = false;
   shadow_tris_ = b.shadow_triangles;
   levels_ = b.surface_levels;
   level_spans_.assign(levels_.begin(), levels_.end());
@@ -136,12 +138,12 @@ void ViewBuilder::updateAutoStrainScale(bool fresh) {
 
 // positions of the skeleton's points (a pendulum's pivot first)
 void ViewBuilder::fillPositions(const Session& s) {
-  // a diverged lane: its last checked state, never the one that ran away
-  // (docs/integrators.md#runaway-rule)
+  // a diverged lane: the state the runaway rule found (docs/integrators.md#runaway-rule), or
+  // the blow-up's replayed frame while it plays (Session::shownLane)
   if (shown_state)
     s.built().pointPositions(*shown_state, pos_, tmp_);
   else
-    s.lane(lane).system().pointPositions(s.lane(lane).shownState(), pos_, tmp_);
+    s.lane(lane).system().pointPositions(s.shownLane(lane).state(), pos_, tmp_);
 }
 
 ViewBuilder::Culprits ViewBuilder::fillFlagsAndRadii(const Session& s) {
@@ -308,10 +310,45 @@ void ViewBuilder::fillWind(const Session& s) {
   windStreaks(streak_box_, wind, s.time(), wind_);
 }
 
+// A diverged lane's surface without its torn triangles: one with an edge stretched past the
+// runaway rule's tear (sim::kTornStretchFactor times its length in the scene's initial state).
+// A cloth torn by a blow-up then shows its tears instead of triangles spanning the picture
+// between the flung particles and the rest (docs/lab.md#the-blow-up-in-slow-motion).
+void ViewBuilder::fillTornSurface(const Session& s) {
+  const scene::Built& b = s.built();
+  const bool diverged = s.lane(lane).diverged() && !b.triangles.empty() && !shown_state;
+  if (!diverged) {
+    if (torn_) {  // the whole surface again (a reset, a rewind)
+      tris_ = b.triangles, shadow_tris_ = b.shadow_triangles, levels_ = b.surface_levels;
+      level_spans_.assign(levels_.begin(), levels_.end());
+      torn_ = false, ++topology_;
+    }
+    return;
+  }
+  const auto stretched = [&](std::uint32_t i, std::uint32_t j) {
+    if (3 * std::max(i, j) + 2 >= pos_.size()) return true;
+    const sim::Vec3 now(pos_[3 * j] - pos_[3 * i], pos_[3 * j + 1] - pos_[3 * i + 1],
+                        pos_[3 * j + 2] - pos_[3 * i + 2]);
+    const double start = (b.state.x.segment<3>(3 * j) - b.state.x.segment<3>(3 * i)).norm();
+    return !(now.norm() <= sim::kTornStretchFactor * start);  // a NaN is torn too
+  };
+  std::vector<std::uint32_t> kept;
+  for (size_t t = 0; t + 2 < b.triangles.size(); t += 3) {
+    const std::uint32_t p = b.triangles[t], q = b.triangles[t + 1], r = b.triangles[t + 2];
+    if (!stretched(p, q) && !stretched(q, r) && !stretched(r, p))
+      kept.insert(kept.end(), {p, q, r});
+  }
+  if (torn_ && kept == tris_) return;
+  tris_ = std::move(kept);
+  shadow_tris_.clear(), levels_.clear(), level_spans_.clear();  // the coarse ones are whole
+  torn_ = true, ++topology_;
+}
+
 const render::SceneView& ViewBuilder::build(const Session& s, bool trails) {
   const scene::Built& b = s.built();
   if (built_ != &b) rebuildTopology(s);
   fillPositions(s);
+  fillTornSurface(s);
   const Culprits culprit = fillFlagsAndRadii(s);
   fillLineStrains(culprit);
   fillTrails(s, trails);

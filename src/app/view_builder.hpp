@@ -66,6 +66,7 @@ class ViewBuilder {
  private:
   void rebuildTopology(const Session& s);
   void fillPositions(const Session& s);
+  void fillTornSurface(const Session& s);
   // a divergence's culprit points: one body, or a torn spring's two particles; -1 for none
   struct Culprits {
     int a = -1, b = -1;
@@ -108,6 +109,7 @@ class ViewBuilder {
   float smoothed_strain_ = 0.0f;   // the percentile, smoothed over builds
   float auto_strain_scale_ = kMinStrainScale;
   bool fresh_scene_ = true;  // the next build starts the smoothing afresh
+  bool torn_ = false;        // tris_ is a diverged lane's surface less its torn triangles
   long long restores_ = -1;  // Timeline::restores() at the last build: a jump starts it afresh
   Eigen::VectorXd tmp_;
   render::SceneView view_;

@@ -54,6 +54,10 @@ class EventSchedule {
   // next step) to `system` and to every lane of `lanes` (integrator, dt). Events were checked
   // (checkEvent) beforehand.
   EventEffect applyDue(double stepStart, sim::System& system, std::span<Lane* const> lanes);
+  // Whether an event is due at a step that starts at stepStart (applyDue would apply one).
+  bool dueAt(double stepStart) const {
+    return next_ < events_.size() && events_[next_].t <= stepStart;
+  }
   // Back to the first event (a restart from t = 0).
   void rewindTo(double t);
 

@@ -9,7 +9,7 @@ long long nearestStep(double origin, double dt, double t) {
 }
 
 Lane::Lane(const sim::System& system, const sim::State& from, sim::Method method, double dt)
-    : system_(&system), stepper_(system.stepper(method, dt, from)), checked_(state()) {
+    : system_(&system), stepper_(system.stepper(method, dt, from)) {
   reanchor();
 }
 
@@ -32,7 +32,6 @@ const std::optional<sim::Divergence>& Lane::checkRunaway(const sim::Energy* now)
   system_->positions(state(), positions_);
   const double e = now ? now->total() : energy().total();
   divergence_ = system_->runaway(scales_, e0_, e, positions_, state().t, method());
-  if (!divergence_) checked_ = state();
   return divergence_;
 }
 
@@ -44,7 +43,6 @@ void Lane::restart(const sim::State& s, long long steps) {
   stepper_ = system_->stepper(method(), dt(), s);
   steps_ = steps;
   divergence_.reset();
-  checked_ = state();
   reanchor();
 }
 
@@ -55,7 +53,6 @@ void Lane::seek(const Checkpoint& c) {
   stepper_->setWork(c.work);
   steps_ = c.steps;
   divergence_.reset();
-  checked_ = state();
 }
 
 void Lane::reanchor() {

@@ -39,10 +39,10 @@ class Lane {
   long long steps() const { return steps_; }    // steps made since the lane started
   const std::optional<sim::Divergence>& divergence() const { return divergence_; }
   bool diverged() const { return divergence_.has_value(); }
-  // What the window and a recording draw (docs/integrators.md#runaway-rule): the current state, or
-  // once the lane has diverged, the last state that passed the checks (the runaway rule, or the
-  // lane's start), never one that ran away. Its energy is the one to show beside it.
-  const sim::State& shownState() const { return divergence_ ? checked_ : state(); }
+  // What the window and a recording draw (docs/integrators.md#runaway-rule): the current state,
+  // and once the lane has diverged, the state the runaway rule found (a non-finite step is never
+  // taken: then the last finite one). Its energy is the one to show beside it.
+  const sim::State& shownState() const { return state(); }
   sim::Energy shownEnergy() const { return system_->energy(shownState()); }
 
   void setMethod(sim::Method m) { stepper_->setMethod(m); }
@@ -59,9 +59,8 @@ class Lane {
   // xpbd's or projective's substeps and iterations in the last step (automatic ones vary)
   sim::Stepper::Settings settingsUsed() const { return stepper_->settingsUsed(); }
   // The runaway rule (sim/diagnostics.hpp) on the current state; a firing rule becomes the
-  // lane's divergence, a passing one keeps a copy of the state (shownState, O(N)). Returns the
-  // divergence, or nothing. `now`: the current state's energy where the caller
-  // has it already (a cloth's costs a pass over its springs).
+  // lane's divergence. Returns the divergence, or nothing. `now`: the current state's energy where
+  // the caller has it already (a cloth's costs a pass over its springs).
   const std::optional<sim::Divergence>& checkRunaway(const sim::Energy* now = nullptr);
   // Starts again from `s` (steps from 0, no divergence, a fresh anchor).
   void restart(const sim::State& s);
@@ -86,6 +85,11 @@ class Lane {
   // Takes another lane's energy anchor and its ledger so far, so that drifts and ledgers of lanes
   // started apart (a branch) compare.
   void copyAnchor(const Lane& other);
+  // Takes another lane's energy anchor as it is: for a lane restarted from one of `other`'s own
+  // checkpoints (lab::BlowUp), whose work counts on the same books.
+  void shareAnchor(const Lane& other) {
+    e0_ = other.e0_, scales_ = other.scales_, work0_ = other.work0_;
+  }
 
   sim::Energy energy() const { return system_->energy(state()); }
   double e0() const { return e0_; }  // J, the drift's anchor
@@ -112,7 +116,6 @@ class Lane {
   std::unique_ptr<sim::Stepper> stepper_;
   long long steps_ = 0;
   std::optional<sim::Divergence> divergence_;
-  sim::State checked_;  // the last state that passed the checks
   double e0_ = 0.0;
   sim::SceneScales scales_;
   sim::Work work0_;  // the stepper's work at the anchor

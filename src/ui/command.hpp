@@ -33,6 +33,11 @@ struct Step {
 // --- the scene
 struct Reset {};   // back to the initial state (the camera frames the scene again)
 struct Rewind {};  // after a divergence: the state about a second before the banner
+// After a divergence: the blow-up in slow motion, lane 0's steps up to the runaway one frame
+// each (app::Timeline::startReplay), at most `max_frames` (2 s at 30 frames/s by default)
+struct ReplayBlowUp {
+  int max_frames = 60;
+};
 struct LoadBuiltin {
   std::string name;
 };
@@ -185,11 +190,11 @@ struct Redo {};
 // the Session's (Session::Applier, app/session_commands.cpp): the clock (its Timeline's applier's),
 // the scene, the physics, the lab and the stopwatch (its Measurements' applier's)
 using SessionCommand =
-    std::variant<SetIntegrator, SetDt, SetTimeScale, SetPaused, Step, Reset, Rewind, LoadBuiltin,
-                 LoadFile, Reload, SaveScene, SetParameter, SetVectorParameter, SetGrabStiffness,
-                 SetPhaseCoordinate, AddLane, RemoveLane, BranchLane, SeekHistory, RunStabilityMap,
-                 CancelStabilityMap, MeasureOrder, SaveMapPng, StartStopwatch, StopStopwatch,
-                 ResetStopwatch>;
+    std::variant<SetIntegrator, SetDt, SetTimeScale, SetPaused, Step, Reset, Rewind, ReplayBlowUp,
+                 LoadBuiltin, LoadFile, Reload, SaveScene, SetParameter, SetVectorParameter,
+                 SetGrabStiffness, SetPhaseCoordinate, AddLane, RemoveLane, BranchLane, SeekHistory,
+                 RunStabilityMap, CancelStabilityMap, MeasureOrder, SaveMapPng, StartStopwatch,
+                 StopStopwatch, ResetStopwatch>;
 // edit mode's, through the Session (Editor::Applier, app/editor.cpp)
 using EditCommand = std::variant<SetEditMode, EditAddParticle, EditPlaceTool, SetEditTool,
                                  EditAddSpring, EditMoveBody, EditSelect, EditSelectMany,

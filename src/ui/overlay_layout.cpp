@@ -17,7 +17,7 @@ bool inside(const Rect& inner, const Rect& outer) {
 
 std::vector<Rect> OverlayLayout::boxes() const {
   std::vector<Rect> out;
-  for (const Rect& r : {caption.rect, legend, strain_legend})
+  for (const Rect& r : {caption.rect, banner.rect, legend, strain_legend})
     if (!r.empty()) out.push_back(r);
   if (legend.empty())
     for (const Placed& p : lanes)
@@ -126,6 +126,17 @@ OverlayLayout layOutOverlays(const OverlayRequest& r) {
     out.caption = fit(r.caption, width, floor - top);
     out.caption.rect = at(out.caption.rect, v.x0 + m, top);
     if (!out.caption.rect.empty()) top = out.caption.rect.y1 + m;
+  }
+  if (!r.banner.empty()) {
+    // centred under the caption; over the panel only where the viewport cannot hold its buttons
+    const float x0 = width >= r.banner_min_w ? v.x0 + m : std::max(0.0f, v.x1 - m - r.banner_min_w);
+    const float room = v.x1 - m - x0;
+    // the lanes' labels or legend keep a row's height below it: the banner is cut first (its
+    // report then scrolls)
+    const float keep = r.lanes.size() >= 2 ? rowSize(r.lanes, formCount(r.lanes) - 1).h + m : 0.0f;
+    out.banner = fit(r.banner, room, floor - top - keep);
+    out.banner.rect = at(out.banner.rect, x0 + 0.5f * (room - out.banner.rect.width()), top);
+    if (!out.banner.rect.empty()) top = out.banner.rect.y1 + m;
   }
   if (r.side_by_side) {
     // the labels stop above the strain legend, which spans the bottom right

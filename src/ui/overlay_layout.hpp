@@ -1,7 +1,7 @@
-// Where a picture's overlays go (the caption, the lane labels of side-by-side columns, the
-// overlaid lanes' legend, the strain legend): a pure function of the sizes of what is to be drawn
-// and of the scene viewport, so that a test can show that no two overlap and all lie in the
-// picture at any size from 320x180 up (docs/cli.md#record).
+// Where a picture's overlays go (the caption, the divergence banner, the lane labels of
+// side-by-side columns, the overlaid lanes' legend, the strain legend): a pure function of the
+// sizes of what is to be drawn and of the scene viewport, so that a test can show that no two
+// overlap and all lie in the picture at any size from 320x180 up (docs/cli.md#record).
 #pragma once
 
 #include <vector>
@@ -33,6 +33,11 @@ struct OverlayRequest {
   Rect viewport;         // the scene's part of the picture (right of the panel, if any)
   float margin = 10.0f;  // px from the viewport's edges and between items
   Forms caption;         // empty: no caption
+  // The divergence banner or the blow-up's slow-motion tag (one at a time), centred under the
+  // caption; empty: none. Where the viewport is narrower than banner_min_w (the banner's buttons),
+  // the banner may reach left over the panel, still under the caption.
+  Forms banner;
+  float banner_min_w = 0.0f;
   bool side_by_side = false;
   std::vector<Forms> lanes;  // one per lane: its label (side by side) or its legend row
   Size strain_legend;        // zero: none (the window's, bottom right)
@@ -45,10 +50,12 @@ struct Placed {
 
 struct OverlayLayout {
   Placed caption;             // empty rect: none
+  Placed banner;              // empty rect: none
   std::vector<Placed> lanes;  // side by side: each label in its column; overlaid: legend rows
   Rect legend;                // overlaid: the box around the legend rows; else empty
   Rect strain_legend;
-  // The rectangles that must not overlap each other: caption, labels or legend, strain legend.
+  // The rectangles that must not overlap each other: caption, banner, labels or legend, strain
+  // legend.
   std::vector<Rect> boxes() const;
 };
 

@@ -2,6 +2,7 @@
 #include <imgui_internal.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cfloat>
 #include <cmath>
 #include <cstdio>
@@ -20,9 +21,6 @@ constexpr ImGuiWindowFlags kOverlay = ImGuiWindowFlags_NoDecoration |
                                       ImGuiWindowFlags_AlwaysAutoResize |
                                       ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoMove |
                                       ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav;
-// The banner's replay: about one simulated second before the divergence again, at this time
-// scale (an eighth of real time: a blow-up of a few dozen frames becomes a few seconds).
-constexpr double kReplayTimeScale = 0.125;
 constexpr const char* kBack = "Back 1 s";
 constexpr const char* kReplay = "Replay slowly";
 }  // namespace
@@ -50,7 +48,7 @@ void bannerReport(const std::string& report, float wrap, float max_h, ItemProbe*
   if (scroll) ImGui::EndChild();
 }
 
-// Reset, Back 1 s and Replay slowly, on one line; the last two need a state kept from before.
+// Reset, Back 1 s and Replay slowly, on one line; Back 1 s needs a state kept from before.
 void bannerButtons(const PanelModel& model, std::vector<Command>& out, ItemProbe* probe) {
   if (ImGui::Button("Reset")) detail::emit(out, Reset{});
   note(probe, "Reset");
@@ -66,70 +64,136 @@ void bannerButtons(const PanelModel& model, std::vector<Command>& out, ItemProbe
                           "divergence, paused: watch it happen again, or try a smaller "
                           "dt or another integrator from there."
                         : none);
-  ImGui::SameLine();
-  if (ImGui::Button(kReplay)) {
-    detail::emit(out, Rewind{});
-    detail::emit(out, SetTimeScale{kReplayTimeScale});
-    detail::emit(out, SetPaused{false});
-  }
-  note(probe, kReplay);
-  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-    detail::tooltip(model.clock.can_rewind
-                        ? "The last second before the divergence again, in slow motion "
-                          "(time scale x0.125, which stays until you change it)."
-                        : none);
   ImGui::EndDisabled();
+  ImGui::SameLine();
+  // the blow-up's own steps, replayed from the last state checked intact: needs no kept state
+  if (ImGui::Button(kReplay)) detail::emit(out, ReplayBlowUp{});
+  note(probe, kReplay);
+  tip("The blow-up in slow motion: the steps from the last state checked intact to the one the "
+      "runaway rule found, one frame each, as a recording that runs away ends.");
+}
+
+}  // namespace
+
+namespace {
+
+// The banner's text and the width its buttons need: a recorded clip has no one to press them,
+// so it has the report alone.
+struct BannerText {
+  std::string title, report;
+  ImFont* title_font;  // the large one where loaded (kBannerTitleScale), else the text's
+  bool buttons;
+  float buttons_w;  // px, the narrowest wrap that shows the three buttons on one line
+  float min_w;      // px, the narrowest banner
+};
+
+BannerText bannerText(const PanelModel& model) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  BannerText b;
+  b.buttons = !model.frame.clip;
+  const ClockView& c = model.clock;
+  if (c.divergence_headline.empty()) {
+    b.title = b.buttons ? "The simulation diverged and is paused." : "The simulation diverged.";
+    b.report = compactNumbers(c.divergence);
+  } else {  // "Diverged at t = 2.024 s with rk4": what, when and which method, large
+    b.title = c.divergence_headline;
+    b.title[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(b.title[0])));
+    if (b.buttons) b.title += ", paused";
+    b.report = compactNumbers(c.divergence_detail);
+  }
+  const ImFontAtlas* fonts = ImGui::GetIO().Fonts;
+  b.title_font = fonts->Fonts.Size > 1 ? fonts->Fonts[1] : ImGui::GetFont();
+  // a clip's banner has no buttons: it keeps to the scene's viewport, however narrow
+  b.buttons_w = !b.buttons ? 0.0f
+                           : ImGui::CalcTextSize("Reset").x + ImGui::CalcTextSize(kBack).x +
+                                 ImGui::CalcTextSize(kReplay).x + 6.0f * style.FramePadding.x +
+                                 2.0f * style.ItemSpacing.x;
+  b.min_w = b.buttons ? b.buttons_w + 2.0f * style.WindowPadding.x : 0.0f;
+  return b;
+}
+
+// The report's wrap in a banner at most avail_w wide: no narrower than the buttons, no wider than
+// kBannerWrapEm (a line longer than that reads badly).
+float bannerWrap(const BannerText& b, float avail_w) {
+  constexpr float kBannerWrapEm = 50.0f;  // the title on one line at 1280 px wide
+  return std::clamp(avail_w - 2.0f * ImGui::GetStyle().WindowPadding.x,
+                    std::max(b.buttons_w, ImGui::GetFontSize()),
+                    std::max(b.buttons_w, ImGui::GetFontSize() * kBannerWrapEm));
+}
+
+// The title's font at this wrap: the large one unless a word of the title would not fit a line
+// (a narrow viewport: "symplectic_eule / r"), then the text's.
+ImFont* titleFont(const BannerText& b, float wrap) {
+  ImGui::PushFont(b.title_font);
+  float longest = 0.0f;
+  for (size_t i = 0, j = 0; i < b.title.size(); i = j + 1) {
+    j = std::min(b.title.find(' ', i), b.title.size());
+    longest = std::max(longest, ImGui::CalcTextSize(b.title.data() + i, b.title.data() + j).x);
+  }
+  ImGui::PopFont();
+  return longest <= wrap ? b.title_font : ImGui::GetFont();
+}
+
+// The size of the banner's window with its text wrapped at `wrap`, as ImGui's auto-fit makes it.
+Size bannerSize(const BannerText& b, float wrap) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  ImGui::PushFont(titleFont(b, wrap));
+  const ImVec2 title = ImGui::CalcTextSize(b.title.c_str(), nullptr, false, wrap);
+  ImGui::PopFont();
+  const ImVec2 report = ImGui::CalcTextSize(b.report.c_str(), nullptr, false, wrap);
+  const float w = std::max({title.x, report.x, b.buttons ? b.buttons_w : 0.0f});
+  const float h = title.y + style.ItemSpacing.y + report.y +
+                  (b.buttons ? style.ItemSpacing.y + ImGui::GetFrameHeight() : 0.0f);
+  return {w + 2.0f * style.WindowPadding.x, h + 2.0f * style.WindowPadding.y};
+}
+
+// The banner's window, its top centre at (centre_x, top), at most max_w x max_h, its text
+// wrapped at `wrap`; the report scrolls where the height is short.
+std::vector<Command> bannerWindow(const PanelModel& model, const BannerText& b, float centre_x,
+                                  float top, float wrap, Size most, ItemProbe* probe) {
+  std::vector<Command> out;
+  const ImGuiStyle& style = ImGui::GetStyle();
+  ImGui::SetNextWindowPos(ImVec2(centre_x, top), ImGuiCond_Always, ImVec2(0.5f, 0.0f));
+  ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0),
+                                      ImVec2(std::max(most.w, 1.0f), std::max(most.h, 1.0f)));
+  ImGui::PushStyleColor(ImGuiCol_WindowBg, ImVec4(0.26f, 0.03f, 0.03f, 0.96f));
+  ImGui::PushStyleColor(ImGuiCol_Border, ImVec4(0.26f, 0.03f, 0.03f, 0.96f));
+  ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.75f, 0.2f, 0.18f, 1.0f));
+  ImGui::PushStyleColor(ImGuiCol_ButtonHovered, ImVec4(0.9f, 0.3f, 0.25f, 1.0f));
+  if (ImGui::Begin("##divergence", nullptr, kOverlay)) {
+    ImGui::PushFont(titleFont(b, wrap));
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + wrap);
+    ImGui::TextUnformatted(b.title.c_str());
+    ImGui::PopTextWrapPos();
+    note(probe, "title");
+    // the report takes what the title and the buttons leave of the window's height
+    const float title_h = ImGui::CalcTextSize(b.title.c_str(), nullptr, false, wrap).y;
+    ImGui::PopFont();
+    const float max_h = most.h - 2.0f * style.WindowPadding.y - title_h -
+                        (b.buttons ? ImGui::GetFrameHeight() + style.ItemSpacing.y : 0.0f) -
+                        style.ItemSpacing.y;
+    bannerReport(b.report, wrap, std::max(max_h, ImGui::GetTextLineHeight()), probe);
+    if (b.buttons) bannerButtons(model, out, probe);
+  }
+  ImGui::End();
+  ImGui::PopStyleColor(4);
+  return out;
 }
 
 }  // namespace
 
 std::vector<Command> drawDivergenceBanner(const PanelModel& model, ItemProbe* probe) {
-  std::vector<Command> out;
-  if (!model.clock.diverged) return out;
+  if (!model.clock.diverged) return {};
   const ImGuiIO& io = ImGui::GetIO();
-  const ImGuiStyle& style = ImGui::GetStyle();
   const float margin = 10.0f, width = io.DisplaySize.x, height = io.DisplaySize.y;
-  // a recorded clip has no one to press the buttons: the report alone
-  const bool buttons = !model.frame.clip;
-  const char* title =
-      buttons ? "The simulation diverged and is paused." : "The simulation diverged.";
-  // the narrowest banner that still shows its three buttons
-  const float buttons_w = ImGui::CalcTextSize("Reset").x + ImGui::CalcTextSize(kBack).x +
-                          ImGui::CalcTextSize(kReplay).x + 6.0f * style.FramePadding.x +
-                          2.0f * style.ItemSpacing.x;
-  const float min_w = buttons_w + 2.0f * style.WindowPadding.x;
+  const BannerText b = bannerText(model);
   // centred in the scene viewport, right of the panel; only a viewport too narrow for the buttons
   // lets the banner reach over the panel, so that they stay on screen
   float x0 = std::isfinite(model.display.scene_viewport_x) ? model.display.scene_viewport_x : 0.0f;
-  x0 = std::clamp(x0, 0.0f, std::max(0.0f, width - min_w - 2.0f * margin));
-  const float avail_w = std::max(width - x0 - 2.0f * margin, min_w);
-  const float wrap = std::clamp(avail_w - 2.0f * style.WindowPadding.x, buttons_w,
-                                std::max(buttons_w, ImGui::GetFontSize() * 40.0f));
-  ImGui::SetNextWindowPos(ImVec2(x0 + 0.5f * (width - x0), margin), ImGuiCond_Always,
-                          ImVec2(0.5f, 0.0f));
-  ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0),
-                                      ImVec2(avail_w, std::max(height - margin, 1.0f)));
-  ImGui::PushStyleColor(ImGuiCol_WindowBg, ImVec4(0.55f, 0.08f, 0.08f, 0.92f));
-  ImGui::PushStyleColor(ImGuiCol_Border, ImVec4(1.0f, 0.35f, 0.3f, 1.0f));
-  ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.75f, 0.2f, 0.18f, 1.0f));
-  ImGui::PushStyleColor(ImGuiCol_ButtonHovered, ImVec4(0.9f, 0.3f, 0.25f, 1.0f));
-  if (ImGui::Begin("##divergence", nullptr, kOverlay)) {
-    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + wrap);
-    ImGui::TextUnformatted(title);
-    ImGui::PopTextWrapPos();
-    note(probe, "title");
-    // the report takes what the title and the buttons leave of the window's height
-    const float title_h = ImGui::CalcTextSize(title, nullptr, false, wrap).y;
-    const float max_h = height - 2.0f * margin - 2.0f * style.WindowPadding.y - title_h -
-                        (buttons ? ImGui::GetFrameHeight() + style.ItemSpacing.y : 0.0f) -
-                        style.ItemSpacing.y;
-    bannerReport(compactNumbers(model.clock.divergence), wrap,
-                 std::max(max_h, ImGui::GetTextLineHeight()), probe);
-    if (buttons) bannerButtons(model, out, probe);
-  }
-  ImGui::End();
-  ImGui::PopStyleColor(4);
-  return out;
+  x0 = std::clamp(x0, 0.0f, std::max(0.0f, width - b.min_w - 2.0f * margin));
+  const float avail_w = std::max(width - x0 - 2.0f * margin, b.min_w);
+  return bannerWindow(model, b, x0 + 0.5f * (width - x0), margin, bannerWrap(b, avail_w),
+                      {avail_w, height - 2.0f * margin}, probe);
 }
 
 namespace {
@@ -278,11 +342,39 @@ void noteRect(ItemProbe* probe, const std::string& name, const Rect& r) {
 
 }  // namespace
 
+namespace {
+
+// While the blow-up's slow motion plays (ClockView::replay_frame), what the frame is.
+std::string slowMotionText(const ClockView& c) {
+  char buf[160];
+  std::snprintf(buf, sizeof buf,
+                "Slow motion, one step of %.3g s a frame: %d of %d, up to the divergence",
+                c.replay_dt, c.replay_frame + 1, c.replay_frames);
+  return buf;
+}
+
+// The tag in the banner's place: a dark red band, as the banner's, drawn without a window (it
+// shows from its first frame on).
+void drawSlowMotionTag(const std::string& text, const Placed& p, float wrap) {
+  if (p.rect.empty()) return;
+  ImDrawList* dl = ImGui::GetForegroundDrawList();
+  const float pad = kPad * uiScale();
+  const Rect& r = p.rect;
+  dl->PushClipRect(ImVec2(r.x0, r.y0), ImVec2(r.x1, r.y1), true);
+  dl->AddRectFilled(ImVec2(r.x0, r.y0), ImVec2(r.x1, r.y1), IM_COL32(140, 20, 20, 235), pad);
+  dl->AddText(nullptr, 0.0f, ImVec2(r.x0 + pad, r.y0 + pad), kText, text.c_str(), nullptr,
+              p.form == 0 ? 0.0f : wrap);
+  dl->PopClipRect();
+}
+
+}  // namespace
+
 void drawLaneLegend(const PanelModel& model, ItemProbe* probe) {
   drawSceneOverlays(model, "", probe);
 }
 
-void drawSceneOverlays(const PanelModel& model, const std::string& caption, ItemProbe* probe) {
+SceneOverlays drawSceneOverlays(const PanelModel& model, const std::string& caption,
+                                ItemProbe* probe) {
   const ImGuiIO& io = ImGui::GetIO();
   OverlayRequest req;
   // the scene's own viewport, however narrow: over the panel, a label would hide its widgets
@@ -300,9 +392,34 @@ void drawSceneOverlays(const PanelModel& model, const std::string& caption, Item
   if (const ImGuiWindow* w = ImGui::FindWindowByName("##strain legend");
       w && w->Active && model.scene.springs > 0)
     req.strain_legend = {w->Size.x, w->Size.y};
+  // the divergence banner, or the slow motion's tag in its place, under the caption
+  const bool slowMotion = model.clock.diverged && model.clock.replay_frame >= 0;
+  const BannerText banner = bannerText(model);
+  const std::string tag = slowMotion ? slowMotionText(model.clock) : std::string();
+  float bannerWrapPx = 0.0f, tagWrap = 0.0f;
+  if (slowMotion) {
+    req.banner = captionForms(tag, req.viewport.width(), tagWrap);
+  } else if (model.clock.diverged) {
+    req.banner_min_w = banner.min_w;
+    bannerWrapPx =
+        bannerWrap(banner, std::max(req.viewport.width() - 2.0f * req.margin, banner.min_w));
+    req.banner = {bannerSize(banner, bannerWrapPx)};
+  }
   const OverlayLayout layout = layOutOverlays(req);
   drawCaptionBox(caption, layout.caption, wrap);
   noteRect(probe, "caption", layout.caption.rect);
+  SceneOverlays out;
+  for (const Rect& r : {layout.caption.rect, layout.banner.rect})
+    if (!r.empty()) out.top_px = std::max(out.top_px, r.y1);
+  const Rect& b = layout.banner.rect;
+  if (slowMotion) {
+    drawSlowMotionTag(tag, layout.banner, tagWrap);
+    noteRect(probe, "slow motion", b);
+  } else if (model.clock.diverged && !b.empty()) {
+    out.commands = bannerWindow(model, banner, 0.5f * (b.x0 + b.x1), b.y0, bannerWrapPx,
+                                {b.width(), b.height()}, probe);
+    noteRect(probe, "banner", b);
+  }
   if (!layout.legend.empty()) {
     ImGui::GetForegroundDrawList()->AddRectFilled(ImVec2(layout.legend.x0, layout.legend.y0),
                                                   ImVec2(layout.legend.x1, layout.legend.y1), kBand,
@@ -313,6 +430,7 @@ void drawSceneOverlays(const PanelModel& model, const std::string& caption, Item
     drawLaneBox(model, i, layout.lanes[i], layout.legend.empty());
     noteRect(probe, "lane label/" + std::to_string(i), layout.lanes[i].rect);
   }
+  return out;
 }
 
 void drawStatus(const PanelModel& model, ItemProbe* probe) {

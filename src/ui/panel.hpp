@@ -215,8 +215,15 @@ struct ClockView {
   bool paused = false;
   double sim_time = 0.0;  // s
   bool diverged = false;
-  std::string divergence;   // the report, one line
+  std::string divergence;  // the report, one line
+  // the report in two: "diverged at t = 2.024 s with rk4" (the banner's title) and what ran
+  // away; empty: the banner shows `divergence` under a generic title
+  std::string divergence_headline, divergence_detail;
   bool can_rewind = false;  // a state from about a second before the divergence is kept
+  // the blow-up in slow motion (app::Timeline::startReplay), while it plays: the frame shown
+  // (0-based) of how many, and the step between two
+  int replay_frame = -1, replay_frames = 0;
+  double replay_dt = 0.0;  // s
 };
 
 // The Physics section: the parameters that apply, in the table's order; gravity's direction
@@ -414,6 +421,9 @@ std::vector<Command> drawPanel(const PanelModel& model, PanelState& state);
 // scrolls and the buttons stay on screen; only a viewport too narrow for the buttons lets the
 // banner reach over the panel.
 std::vector<Command> drawDivergenceBanner(const PanelModel& model, ItemProbe* probe = nullptr);
+// The banner's title is set this many times the text's size (app::createImGui loads ImGui's
+// font a second time at that size): read at a glance in a small clip, and by OCR.
+inline constexpr float kBannerTitleScale = 2.0f;
 // The report text for display: every decimal number with more than `digits` significant digits
 // (say a time "3.1166000000021525") is rewritten with %.<digits>g ("3.1166"); integers (indices,
 // counts) and numbers inside words ("x3", "seed004", "1.2.3") are kept as they are.
@@ -422,11 +432,17 @@ std::string compactNumbers(std::string_view text, int digits = 6);
 // integrators and steps at the bottom left of the scene, or, side by side, a label atop each
 // lane's column; a diverged lane's entry says so.
 void drawLaneLegend(const PanelModel& model, ItemProbe* probe = nullptr);
-// The same with a caption line (none when empty): the caption, the lane labels or legend and the
-// strain legend (when drawn before) laid out by layOutOverlays (ui/overlay_layout.hpp), so that
-// none overlaps another and all stay in the picture, a label too long for its place shortened.
-void drawSceneOverlays(const PanelModel& model, const std::string& caption,
-                       ItemProbe* probe = nullptr);
+// The same with a caption line (none when empty) and, after a divergence, the banner (its
+// buttons' commands returned) or, while the blow-up's slow motion plays, its tag in the banner's
+// place: the caption, the banner, the lane labels or legend and the strain legend (when drawn
+// before) laid out by layOutOverlays (ui/overlay_layout.hpp), so that none overlaps another and
+// all stay in the picture, a label too long for its place shortened.
+struct SceneOverlays {
+  std::vector<Command> commands;  // the banner's buttons'
+  float top_px = 0.0f;            // px: how far down the caption and the banner reach (0: none)
+};
+SceneOverlays drawSceneOverlays(const PanelModel& model, const std::string& caption,
+                                ItemProbe* probe = nullptr);
 // With the arrows shown (model.display.show_arrows), their key at the top right of the scene
 // viewport: the grid's spacing ("grid 0.5 m") and each arrow's colour and scale
 // (docs/exploring.md#arrows).
