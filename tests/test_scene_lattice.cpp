@@ -1,5 +1,5 @@
 // The lattice generator (docs/scenes.md#lattice): counts in closed form, the surface, the
-// ellipsoid's fill, pins, errors, and the jelly cube's bounce.
+// ellipsoid's fill, pins, errors, the jelly cube's bounce and the jelly ball's surface.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -115,6 +115,27 @@ TEST_CASE("lattice box: shear_stiffness, damping and velocity reach every spring
     CHECK(!s.rest_length);  // the initial distance
   }
   for (const auto& p : d.particles) CHECK(p.velocity == Vec3(1, -2, 3));
+}
+
+TEST_CASE("lattice box: bending_stiffness adds a spring two cells along each axis, and only then") {
+  const std::string keys = R"("size": [0.2, 0.15, 0.45], "spacing": 0.05, "damping": 0.25)";
+  const long nx = 5, ny = 4, nz = 10;
+  const auto plain = loadLattice(keys);
+  const auto bent = loadLattice(keys + R"(, "bending_stiffness": 30)");
+  const long bending = (nx - 2) * ny * nz + nx * (ny - 2) * nz + nx * ny * (nz - 2);
+  REQUIRE(bent.springs.size() == plain.springs.size() + size_t(bending));
+  long twoCells = 0;
+  for (const auto& s : bent.springs) {
+    const Vec3 d = at(bent, s.b) - at(bent, s.a);
+    if (std::abs(d.norm() - 0.1) > 1e-12) continue;
+    ++twoCells;
+    CHECK((d.cwiseAbs().array() > 1e-12).count() == 1);  // along one axis
+    CHECK(s.stiffness == 30.0);
+    CHECK(s.damping == 0.25);
+  }
+  CHECK(twoCells == bending);
+  CHECK(errorOf(keys + R"(, "bending_stiffness": -1)") ==
+        "t.json: system.generators[0].bending_stiffness: must be >= 0 (got -1)");
 }
 
 TEST_CASE("lattice box surface: two triangles per boundary cell face, closed and wound outward") {
@@ -445,4 +466,44 @@ TEST_CASE("jelly_ball: its drawn surface is closed, wound outward and faces out 
     if ((c - a).cross(d - a).dot((a + c + d) / 3.0 - centre) <= 0) ++inward;
   }
   CHECK(inward == 0);
+}
+
+// Issue 41: from the first impact on, ~30 of the ball's 832 surface faces turned inward (rim
+// points folded through the points under them and stayed there, the enclosed volume 8 % down for
+// good): a dark jagged patch on screen. The whole 4 s demo: no face turns inward, the volume
+// stays within 5 % (docs/scenes.md#lattice: 0 faces and 0.974 at the least measured).
+TEST_CASE("jelly_ball: for its whole 4 s no surface face turns inward and the volume holds") {
+  const auto def = scene::loadSceneArg("jelly_ball");
+  const auto b = scene::build(def);
+  std::vector<std::array<int, 3>> tris;
+  for (size_t i = 0; i + 2 < b.triangles.size(); i += 3)
+    tris.push_back({int(b.triangles[i]), int(b.triangles[i + 1]), int(b.triangles[i + 2])});
+  const auto st = b.stepper(def.integrator, def.dt);
+  const Eigen::Index n = st->state().x.size() / 3;
+  auto pos = [&](int i) -> Vec3 { return st->state().x.segment<3>(3 * Eigen::Index(i)); };
+  auto centre = [&] {
+    Vec3 c = Vec3::Zero();
+    for (Eigen::Index i = 0; i < n; ++i) c += pos(int(i)) / double(n);
+    return c;
+  };
+  const double v0 = enclosedVolume(tris, pos);
+  double vMin = v0, vMax = v0;
+  int worstInward = 0;
+  const long steps = std::lround(def.duration / def.dt);
+  REQUIRE(steps == 240);
+  for (long k = 0; k < steps; ++k) {
+    REQUIRE(!st->advance(1));
+    const Vec3 c = centre();
+    int inward = 0;  // a ball stays convex enough that every face looks away from its centre
+    for (const auto& t : tris) {
+      const Vec3 a = pos(t[0]), e = pos(t[1]), f = pos(t[2]);
+      if ((e - a).cross(f - a).dot((a + e + f) / 3.0 - c) <= 0) ++inward;
+    }
+    worstInward = std::max(worstInward, inward);
+    const double v = enclosedVolume(tris, pos);
+    vMin = std::min(vMin, v), vMax = std::max(vMax, v);
+  }
+  CHECK(worstInward == 0);
+  CHECK(vMin > 0.95 * v0);
+  CHECK(vMax < 1.05 * v0);
 }

@@ -93,11 +93,23 @@ void addPoints(MassSpringDef& out, const LatticeGrid& g, const std::vector<char>
       }
 }
 
-// A spring from each kept point to each kept neighbour of its half-space; rest lengths are the
-// initial distances (h, h sqrt 2, h sqrt 3).
+// The bending springs' offsets: two cells along each axis (docs/scenes.md#lattice).
+constexpr std::array<Cell, 3> kBendingOffsets = {{{2, 0, 0}, {0, 2, 0}, {0, 0, 2}}};
+
+// A spring from each kept point to each kept neighbour of its half-space, then (with a bending
+// stiffness) to each kept point two cells on along an axis; rest lengths are the initial distances
+// (h, h sqrt 2, h sqrt 3, 2h). A rim point whose neighbours all lie on one side of it (an
+// ellipsoid's pole) keeps every first-neighbour length when it is mirrored through them, so only a
+// spring reaching past them (2h, which the mirror shortens to about 0) holds it out.
 void addLatticeSprings(MassSpringDef& out, const LatticeGrid& g, const std::vector<int>& id,
                        const LatticeParams& p, LatticeCounts& counts) {
   const double shear = p.shear_stiffness.value_or(p.stiffness / 2.0);
+  auto spring = [&](int a, const Cell& c, double stiffness) {
+    if (!inGrid(g, c) || id[index(g, c[0], c[1], c[2])] < 0) return;
+    out.springs.push_back(
+        SpringDef{a, id[index(g, c[0], c[1], c[2])], stiffness, std::nullopt, p.damping});
+    ++counts.springs;
+  };
   for (int k = 0; k < g.n[2]; ++k)
     for (int j = 0; j < g.n[1]; ++j)
       for (int i = 0; i < g.n[0]; ++i) {
@@ -105,13 +117,11 @@ void addLatticeSprings(MassSpringDef& out, const LatticeGrid& g, const std::vect
         if (a < 0) continue;
         for (size_t o = 0; o < kHalfNeighbours.size(); ++o) {
           const Cell& d = kHalfNeighbours[o];
-          const Cell c{i + d[0], j + d[1], k + d[2]};
-          if (!inGrid(g, c) || id[index(g, c[0], c[1], c[2])] < 0) continue;
-          const double stiffness = o < size_t(kEdgeOffsets) ? p.stiffness : shear;
-          out.springs.push_back(
-              SpringDef{a, id[index(g, c[0], c[1], c[2])], stiffness, std::nullopt, p.damping});
-          ++counts.springs;
+          spring(a, {i + d[0], j + d[1], k + d[2]}, o < size_t(kEdgeOffsets) ? p.stiffness : shear);
         }
+        if (p.bending_stiffness > 0)
+          for (const Cell& d : kBendingOffsets)
+            spring(a, {i + d[0], j + d[1], k + d[2]}, p.bending_stiffness);
       }
 }
 

@@ -1,6 +1,7 @@
 // The lattice generator (docs/scenes.md#lattice): a volumetric (jelly) body, particles on a cubic
 // grid filling a box, an ellipsoid or a closed mesh, springs along every cell edge and every face
-// and body diagonal, and the body's outer faces as its display surface. Usable from code (the
+// and body diagonal (and, when asked, two cells along each axis), and the body's outer faces as its
+// display surface. Usable from code (the
 // *Occupancy functions and addLattice) and from JSON (load_generators.cpp).
 #pragma once
 
@@ -53,8 +54,9 @@ struct LatticeParams {
   double mass = 1.0;                      // kg, the whole body, shared equally by its points
   double stiffness = 3000.0;              // N/m, along every cell edge
   std::optional<double> shear_stiffness;  // N/m, face and body diagonals; default stiffness / 2
-  double damping = 0.0;                   // N s/m, every spring's dashpot
-  Vec3 velocity = Vec3::Zero();           // m/s, every moving particle
+  double bending_stiffness = 0.0;  // N/m, two cells along each axis (resist folding); 0: none
+  double damping = 0.0;            // N s/m, every spring's dashpot
+  Vec3 velocity = Vec3::Zero();    // m/s, every moving particle
   std::optional<std::pair<Vec3, Vec3>> pin_box;  // m: [min, max]; the particles inside are fixed
 };
 

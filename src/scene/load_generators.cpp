@@ -275,6 +275,7 @@ LatticeParams latticeParams(const Obj& o) {
   p.mass = o.positive("mass");
   p.stiffness = o.positive("stiffness");
   if (o.has("shear_stiffness")) p.shear_stiffness = o.positive("shear_stiffness");
+  p.bending_stiffness = o.optNonNegative("bending_stiffness", 0);
   p.damping = o.optNonNegative("damping", 0);
   p.velocity = o.optVec("velocity", Vec3::Zero());
   if (o.has("pin_box")) p.pin_box = pinBox(o);
@@ -387,7 +388,8 @@ const GeneratorKind kGenerators[] = {
      parseMesh},
     {"lattice",
      {"kind", "shape", "size", "spacing", "center", "mass", "stiffness", "shear_stiffness",
-      "damping", "velocity", "pin_box", "file", "scale", "rotate", "translate"},
+      "bending_stiffness", "damping", "velocity", "pin_box", "file", "scale", "rotate",
+      "translate"},
      parseLattice},
 };
 
