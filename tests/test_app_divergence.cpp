@@ -341,7 +341,8 @@ void checkPanelShowsTheStop(app::Session& s, const WindowStop& stop) {
     CHECK(pm.plots.energy_time.back() <= checked.t + 1e-6);  // a float
     CHECK(std::isfinite(pm.plots.total.back()));
     if (stop.lastPlotted == checked.t)
-      CHECK(pm.plots.total.back() == static_cast<float>(s.built().energy(checked).total()));
+      CHECK(pm.plots.total.back() ==
+            static_cast<float>(s.built().energy(checked).total() - pm.plots.energy_base));
   } else {
     CHECK(pm.plots.total.empty());  // caught before the first frame's sample: nothing plotted
   }
