@@ -101,15 +101,17 @@ ImU32 laneLine(int lane) {
 }
 
 // One row: each lane's bar from zero (lane 0 solid, the others ghosted under an outline), and on
-// the total's row each lane's anchor E0.
+// the total's row each lane's anchor E0. The probe gets lane 0's bar as "bar/<row>".
 void drawRow(ImDrawList* dl, const PanelModel& m, const Row& row, bool total, const Axis& ax,
-             float y0, float bar) {
+             float y0, float bar, ItemProbe* probe) {
   for (size_t i = 0; i < m.plots.energy_bars.size(); ++i) {
     const EnergyBars& b = m.plots.energy_bars[i];
     const int lane = static_cast<int>(i);
     const float top = y0 + static_cast<float>(i) * (bar + 1.0f), bottom = top + bar;
     const float a = ax.zero, e = ax.at(b.*(row.value));
     const ImVec2 p0(std::min(a, e), top), p1(std::max(a, e), bottom);
+    if (probe && lane == 0)
+      probe->items.push_back({std::string("bar/") + row.label, p0.x, p0.y, p1.x, p1.y});
     if (p1.x > p0.x) {
       dl->AddRectFilled(p0, p1, laneFill(lane, b.diverged));
       if (lane > 0) dl->AddRect(p0, p1, laneLine(lane));
@@ -198,13 +200,14 @@ void energyBars(const PanelModel& m, PanelState& st, ItemProbe* probe, std::vect
   const Axis ax{inner0, inner1,
                 inner0 + (inner1 - inner0) * static_cast<float>(st.energy_bars_negative / span),
                 span / static_cast<double>(inner1 - inner0)};
+  if (probe) probe->items.push_back({"bars frame", inner0, a.y, inner1, b.y});  // the bars' width
   float y = a.y + 2.0f;
   for (int r = 0; r < static_cast<int>(std::size(kRows)); ++r) {
     if (!rowShown(m, r)) continue;
     const float bars_h = static_cast<float>(lanes) * (bar + 1.0f) - 1.0f;
     const float y0 = y + 0.5f * (row_h - 3.0f - bars_h);
     dl->AddText(ImVec2(a.x, y + 0.5f * (row_h - 3.0f - line)), kLabel, kRows[r].label);
-    drawRow(dl, m, kRows[r], r == kTotalRow, ax, y0, bar);
+    drawRow(dl, m, kRows[r], r == kTotalRow, ax, y0, bar, probe);
     const std::string value = compact(m.plots.energy_bars[0].*(kRows[r].value)) + " J";
     dl->AddText(ImVec2(fx1 + 4.0f, y + 0.5f * (row_h - 3.0f - line)), kLabel, value.c_str());
     y += row_h;
