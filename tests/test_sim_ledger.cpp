@@ -159,8 +159,9 @@ TEST_CASE("ledger: run and compare write it with --ledger, one row per written s
   CHECK(rows.back()[3] > 0.01);  // dissipated, J
   for (const auto& r : rows) {
     CHECK(r[1] == 0.0);
-    CHECK(std::abs(r[5]) < 1e-7);  // rk4 at dt = 1e-3: its energy error is tiny next to 2.6 J
-    CHECK(r[5] == doctest::Approx(r[2] - rows[0][2] + r[3] - r[4]).epsilon(1e-9));
+    CHECK(std::abs(r[6]) < 1e-7);  // rk4 at dt = 1e-3: its energy error is tiny next to 2.6 J
+    CHECK(r[4] == 0.0);            // no collider: no contacts' work
+    CHECK(r[6] == doctest::Approx(r[2] - rows[0][2] + r[3] + r[4] - r[5]).epsilon(1e-9));
   }
   const auto cmp =
       springlab({"compare", "chain20_damped", "--dt", "0.001", "--lanes", "rk4,symplectic_euler",
@@ -169,7 +170,7 @@ TEST_CASE("ledger: run and compare write it with --ledger, one row per written s
   const auto lanes = csvRows(cmp.out);
   REQUIRE(lanes.size() == 2 * (1 + 500 / 100));
   // symplectic Euler's own energy error is far larger than rk4's
-  CHECK(std::abs(lanes.back()[5]) > 1e3 * std::abs(lanes[lanes.size() - 2][5]));
+  CHECK(std::abs(lanes.back()[6]) > 1e3 * std::abs(lanes[lanes.size() - 2][6]));
   const auto both = springlab({"run", "cloth_16", "--energy", "-", "--ledger", "-"});
   CHECK(both.status == 2);
   CHECK(both.err ==

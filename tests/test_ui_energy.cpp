@@ -384,9 +384,23 @@ TEST_CASE("energy: the panel's Potential zero combo issues SetPotentialZero") {
   s.fillPanel(pm);
   Imgui g;
   ui::PanelState st;
-  g.frame(pm, st);
-  g.click("Potential zero", pm, st);  // opens the list
-  const std::vector<ui::Command> out = g.click("zero/origin", pm, st);
+  std::vector<ui::Command> out;
+  // hover, press, release and two idle frames on an item, the mouse left there (the list that
+  // the combo opens is drawn from the frame after the release)
+  auto click = [&](const std::string& name) {
+    g.frame(pm, st);
+    const ui::ItemRect* r = g.probe.find(name);
+    INFO("widget: " << name);
+    REQUIRE(r != nullptr);
+    ImGuiIO& io = ImGui::GetIO();
+    io.MousePos = ImVec2(0.5f * (r->x0 + r->x1), 0.5f * (r->y0 + r->y1));
+    for (const bool down : {false, true, false, false, false}) {
+      io.MouseDown[0] = down;
+      for (ui::Command& c : g.frame(pm, st)) out.push_back(std::move(c));
+    }
+  };
+  click("Potential zero");
+  click("zero/origin");
   const ui::SetPotentialZero* picked = nullptr;
   for (const ui::Command& c : out)
     if (const auto* z = ui::commandAs<ui::SetPotentialZero>(c)) picked = z;
