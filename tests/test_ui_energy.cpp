@@ -13,6 +13,7 @@
 #include "app/session.hpp"
 #include "fp_trap.hpp"
 #include "lab/lane.hpp"
+#include "lab/potential_zero.hpp"
 #include "sim/energy.hpp"
 #include "sim/pendulum.hpp"
 #include "test_sim_helpers.hpp"
@@ -101,6 +102,33 @@ int solidRows(const Image& im, int x1, const unsigned char c[3], int tol, int ru
   return best;
 }
 
+// The index of a potential zero in the panel's combo (lab::kPotentialZeros).
+int zeroIndex(lab::PotentialZero z) {
+  for (size_t i = 0; i < std::size(lab::kPotentialZeros); ++i)
+    if (lab::kPotentialZeros[i].zero == z) return static_cast<int>(i);
+  return -1;
+}
+int originZero() {
+  return zeroIndex(lab::PotentialZero::Origin);
+}
+
+// pendulum_small_angle stepped to the bottom of its swing, T/4 after its release at rest, and
+// its panel drawn twice (the bars' scale settles at the first frame): lane 0's kinetic bar's
+// width over the bars' width.
+double kineticShareAtBottom(app::Session& s, Imgui& g) {
+  const double quarter = 0.25 * 2.0 * M_PI * std::sqrt(1.0 / kG);  // L = 1 m; theta0^2 is 1e-4
+  while (s.time() < quarter) REQUIRE(s.stepOnce());
+  ui::PanelModel pm;
+  s.fillPanel(pm);
+  ui::PanelState st;
+  g.frame(pm, st);
+  g.frame(pm, st);
+  const ui::ItemRect *bar = g.probe.find("bar/kinetic"), *frame = g.probe.find("bars frame");
+  REQUIRE(bar != nullptr);
+  REQUIRE(frame != nullptr);
+  return (bar->x1 - bar->x0) / (frame->x1 - frame->x0);
+}
+
 }  // namespace
 
 TEST_CASE("energy: a hanging mass on a spring splits its potential into m g h and k x^2 / 2") {
@@ -139,6 +167,7 @@ TEST_CASE("energy: the bars add up to the total and to E0 through the ledger, wi
   app::Session s;
   s.load(scene.string());
   std::string msg;
+  REQUIRE(s.apply(ui::SetPotentialZero{originZero()}, &msg));  // the bars at the contract's zero
   REQUIRE(s.apply(ui::AddLane{"symplectic_euler", 0.002}, &msg));
   for (int k = 0; k < 300; ++k) REQUIRE(s.stepOnce());
   s.setGrab(2, Vec3(1.5, -1.0, 0.0));  // pull the lower mass up and aside
@@ -155,7 +184,8 @@ TEST_CASE("energy: the bars add up to the total and to E0 through the ledger, wi
     const lab::Lane::Ledger ledger = s.lane(i).ledger();
     CHECK(b.total == e.total());
     CHECK(std::abs(b.kinetic + b.gravitational + b.elastic - b.total) <= 1e-13 * scale);
-    CHECK(std::abs(b.total + b.dissipated - b.grab - b.error - b.e0) <= 1e-13 * scale);
+    CHECK(std::abs(b.total + b.dissipated + b.contacts - b.grab - b.error - b.e0) <= 1e-13 * scale);
+    CHECK(b.contacts == 0.0);  // no collider
     CHECK(b.error == ledger.residual);
     CHECK(b.dissipated == ledger.dissipated);
     CHECK(b.grab == ledger.external);
@@ -294,4 +324,86 @@ TEST_CASE("stopwatch: counts simulated time through its buttons, holds when stop
   REQUIRE(s.apply(ui::Reset{}, &msg));
   CHECK(reading() == 0.0);
   CHECK_FALSE(pm.measure.stopwatch_running);
+}
+
+TEST_CASE("energy: at the bottom of pendulum_small_angle's swing the kinetic bar fills a third") {
+  // the default zero, the lowest point, is the bottom of the swing: the bars span the exchange
+  app::Session s;
+  s.load("pendulum_small_angle");
+  Imgui g;
+  CHECK(s.potentialZero() == lab::PotentialZero::Lowest);
+  const double share = kineticShareAtBottom(s, g);
+  CHECK(share >= 1.0 / 3.0);
+  CHECK(share <= 1.0);
+  // at the origin's zero the same state's kinetic bar is invisible beside gravity's -9.81 J
+  app::Session origin;
+  origin.load("pendulum_small_angle");
+  std::string msg;
+  REQUIRE(origin.apply(ui::SetPotentialZero{originZero()}, &msg));
+  CHECK(kineticShareAtBottom(origin, g) < 0.01);
+}
+
+TEST_CASE("energy: the potential's zero moves gravity's bar, the total and E0, not the lane's") {
+  // a 0.5 kg mass on a spring of k = 20 N/m hung from the origin, released at its rest length:
+  // it rests m g / k lower, so from the equilibrium its start's gravity is m g (m g / k)
+  const char* hanging = R"({"name": "hanging", "integrator": "rk4", "dt": 0.001, "duration": 1,
+    "system": {"type": "mass_spring",
+      "particles": [{"position": [0, 0, 0], "fixed": true}, {"position": [0, -1, 0], "mass": 0.5}],
+      "springs": [{"a": 0, "b": 1, "stiffness": 20, "rest_length": 1.0}]}})";
+  const fs::path scene = writeFile("energy_zero_hanging.json", hanging);
+  app::Session s;
+  s.load(scene.string());
+  const double m = 0.5, k = 20.0, from_rest = m * kG * (m * kG / k), at_origin = -m * kG;
+  std::string msg;
+  for (const lab::PotentialZero z :
+       {lab::PotentialZero::Lowest, lab::PotentialZero::Equilibrium, lab::PotentialZero::Origin}) {
+    CAPTURE(static_cast<int>(z));
+    REQUIRE(s.apply(ui::SetPotentialZero{zeroIndex(z)}, &msg));
+    ui::PanelModel pm;
+    s.fillPanel(pm);
+    const ui::EnergyBars& b = pm.plots.energy_bars[0];
+    const bool origin = z == lab::PotentialZero::Origin;
+    CHECK(b.gravitational == doctest::Approx(origin ? at_origin : from_rest).epsilon(1e-6));
+    CHECK(b.total == doctest::Approx(b.kinetic + b.gravitational + b.elastic).epsilon(1e-12));
+    CHECK(b.e0 == doctest::Approx(b.total).epsilon(1e-12));  // at the start
+    CHECK(pm.plots.zero_moved == !origin);
+    CHECK(pm.plots.potential_zero_note.empty());
+    CHECK(pm.plots.potential_zeros.at(static_cast<size_t>(pm.plots.potential_zero)) ==
+          lab::kPotentialZeros[zeroIndex(z)].name);
+  }
+  // the lane's own energies (the CSV's) keep the origin
+  CHECK(s.lane(0).energy().gravitational == doctest::Approx(at_origin));
+  CHECK(!s.apply(ui::SetPotentialZero{7}, &msg));
+  CHECK(msg == "potential zero: 7 is not one of 0 to 2");
+}
+
+TEST_CASE("energy: the panel's Potential zero combo issues SetPotentialZero") {
+  app::Session s;
+  s.load("pendulum_small_angle");
+  ui::PanelModel pm;
+  s.fillPanel(pm);
+  Imgui g;
+  ui::PanelState st;
+  std::vector<ui::Command> out;
+  // hover, press, release and two idle frames on an item, the mouse left there (the list that
+  // the combo opens is drawn from the frame after the release)
+  auto click = [&](const std::string& name) {
+    g.frame(pm, st);
+    const ui::ItemRect* r = g.probe.find(name);
+    INFO("widget: " << name);
+    REQUIRE(r != nullptr);
+    ImGuiIO& io = ImGui::GetIO();
+    io.MousePos = ImVec2(0.5f * (r->x0 + r->x1), 0.5f * (r->y0 + r->y1));
+    for (const bool down : {false, true, false, false, false}) {
+      io.MouseDown[0] = down;
+      for (ui::Command& c : g.frame(pm, st)) out.push_back(std::move(c));
+    }
+  };
+  click("Potential zero");
+  click("zero/origin");
+  const ui::SetPotentialZero* picked = nullptr;
+  for (const ui::Command& c : out)
+    if (const auto* z = ui::commandAs<ui::SetPotentialZero>(c)) picked = z;
+  REQUIRE(picked != nullptr);
+  CHECK(picked->zero == originZero());
 }

@@ -144,6 +144,22 @@ TEST_CASE("caption: a damped scene's energy splits into dissipated and the integ
         "57 %, integrator error +0.01 %");
 }
 
+TEST_CASE("caption: a landing's energy splits into dissipated, the contacts' and the method's") {
+  ui::CaptionFacts f;
+  f.scene = "jelly_cube", f.integrator = "xpbd", f.dt = 1.0 / 60, f.t = 1.2;
+  // E0 = 9.81 J, E = 2.94 J: the dashpots took 2.95 J, the floor 1.20 J, and xpbd 2.71 J
+  f.e0 = 9.81, f.energy = 2.94, f.dissipated = 2.95, f.contacts = 1.2, f.residual = -2.71;
+  f.reference = 9.81;
+  CHECK(ui::captionText(f) ==
+        "jelly_cube  |  xpbd  |  dt 0.0167 s  |  t 1.200 s  |  energy -70 %: dissipated 30 %, "
+        "contacts 12 %, integrator error -28 %");
+  // contacts that put energy in (a push-out that raised the state's energy) are signed
+  f.contacts = -0.2, f.residual = -1.31;
+  CHECK(ui::captionText(f).find("contacts -2 %, integrator error -13 %") != std::string::npos);
+  f.contacts = 0.0;  // none: not mentioned
+  CHECK(ui::captionText(f).find("contacts") == std::string::npos);
+}
+
 TEST_CASE("caption: an undamped scene's energy change is all the integrator's error") {
   ui::CaptionFacts f;
   f.scene = "seed004_fig6b", f.integrator = "rk4", f.dt = 0.01, f.t = 1.25;

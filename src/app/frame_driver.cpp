@@ -283,6 +283,7 @@ std::string FrameDriver::captionText() const {
   f.dt = lane.dt(), f.t = lane.state().t;
   f.e0 = lane.e0(), f.energy = ledger.total;
   f.dissipated = ledger.dissipated, f.external = ledger.external, f.residual = ledger.residual;
+  f.contacts = ledger.contacts;
   f.reference = sim::driftReference(lane.e0(), lane.scales());
   f.relative = sim::driftIsRelative(lane.e0(), lane.scales());
   return ui::captionText(f);

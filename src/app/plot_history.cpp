@@ -1,5 +1,7 @@
 #include "app/plot_history.hpp"
 
+#include <cmath>
+
 namespace app {
 
 namespace {
@@ -36,8 +38,9 @@ void PlotHistory::mark(float t) {
 void PlotHistory::pushPrimary(float t, const sim::Energy& e, float drift, const float* phase) {
   push(t_, t);
   push(kinetic_, static_cast<float>(e.kinetic));
-  push(potential_, static_cast<float>(e.potential));
-  push(total_, static_cast<float>(e.total()));
+  if (t_.size() == 1) energy_base_ = std::isfinite(e.potential) ? e.potential : 0.0;
+  push(potential_, static_cast<float>(e.potential - energy_base_));
+  push(total_, static_cast<float>(e.total() - energy_base_));
   push(drift_, drift);
   if (phase) push(phase_q_, phase[0]), push(phase_v_, phase[1]), push(phase_t_, t);
 }

@@ -47,8 +47,12 @@ class PlotHistory {
 
   const std::vector<float>& time() const { return t_; }
   const std::vector<float>& kinetic() const { return kinetic_; }
+  // V and E less energyBase(): a float keeps 7 digits of the difference, so that a swing of
+  // 5e-4 J under gravity's -9.81 J at the origin (pendulum_small_angle) is not rounded to steps
+  // of 1e-6 J (docs/lab.md#the-zero-of-the-potential)
   const std::vector<float>& potential() const { return potential_; }
   const std::vector<float>& total() const { return total_; }
+  double energyBase() const { return energy_base_; }  // J: the first sample's potential
   const std::vector<float>& drift() const { return drift_; }
   const std::vector<float>& phaseQ() const { return phase_q_; }
   const std::vector<float>& phaseV() const { return phase_v_; }
@@ -64,6 +68,7 @@ class PlotHistory {
   std::deque<LaneSeries> lanes_;
   static constexpr double kEverySample = std::numeric_limits<double>::infinity();
   double shown_up_to_ = kEverySample;  // s
+  double energy_base_ = 0.0;           // J, set by the first sample after clear()
 };
 
 }  // namespace app

@@ -30,6 +30,7 @@ void Session::start() {
   jobs_.stopAll();
   timeline_.reset();
   measure_.newSystem();
+  zero_.newSystem();
   restart(built().state);
 }
 
@@ -109,6 +110,7 @@ void Session::fillPanel(ui::PanelModel& pm) const {
   fillPhysics(built(), primary(), grab_stiffness_, pm.physics);
   timeline_.fill(pm.lanes);
   timeline_.fill(pm.plots);
+  zero_.shift(built(), timeline_, pm.plots);
   measure_.fill(pm.measure);
   jobs_.fill(pm.jobs);
   pm.jobs.stability.scale_parameter = static_cast<int>(sim::Parameter::StiffnessScale);

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "app/editor.hpp"
+#include "app/energy_zero.hpp"
 #include "app/lab_jobs.hpp"
 #include "app/loaded_scene.hpp"
 #include "app/measurements.hpp"
@@ -120,6 +121,8 @@ class Session {
 
   // Fills the panel's model: each owner's view.
   void fillPanel(ui::PanelModel& pm) const;
+  // Gravity's zero in the energy bars and plot (docs/lab.md#the-zero-of-the-potential).
+  lab::PotentialZero potentialZero() const { return zero_.zero(); }
 
   // The mouse spring's stiffness until the panel changes it.
   static constexpr double kDefaultGrabStiffness = 100.0;  // N/m
@@ -141,6 +144,7 @@ class Session {
   Timeline timeline_{scene_};
   Measurements measure_{scene_, timeline_};
   Editor editor_;
+  EnergyZero zero_;
   double grab_stiffness_ = kDefaultGrabStiffness;  // N/m
   LabJobs jobs_;                                   // last: its threads stop before the rest goes
 };

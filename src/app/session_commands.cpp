@@ -133,6 +133,14 @@ struct Session::Applier : Timeline::Applier, Measurements::Applier {
     s.measure_.restartPeriods();
     return Outcome::Applied;
   }
+  Outcome operator()(const ui::SetPotentialZero& c) const {
+    const int n = static_cast<int>(std::size(lab::kPotentialZeros));
+    if (c.zero < 0 || c.zero >= n)
+      return reject("potential zero: " + std::to_string(c.zero) + " is not one of 0 to " +
+                    std::to_string(n - 1));
+    s.zero_.set(lab::kPotentialZeros[c.zero].zero);
+    return Outcome::Applied;
+  }
 
   // --- the lab: lanes, the timeline, background jobs
   Outcome operator()(const ui::AddLane& c) const {  // from lane 0: every lane from one state

@@ -81,9 +81,9 @@ ui::EnergyBars energyBars(const lab::Lane& lane) {
   ui::EnergyBars b;
   b.kinetic = e.kinetic, b.gravitational = e.gravitational, b.elastic = e.elastic;
   b.total = e.total();
-  b.dissipated = ledger.dissipated, b.grab = ledger.external;
+  b.dissipated = ledger.dissipated, b.grab = ledger.external, b.contacts = ledger.contacts;
   b.e0 = lane.e0();
-  b.error = b.total - b.e0 + b.dissipated - b.grab;  // Lane::ledger's residual, here
+  b.error = b.total - b.e0 + b.dissipated + b.contacts - b.grab;  // Lane::ledger's residual, here
   b.diverged = lane.diverged();
   return b;
 }
@@ -95,6 +95,7 @@ void Timeline::fill(ui::PlotsView& v) const {
   v.kinetic = shown(plots_.kinetic(), hidden);
   v.potential = shown(plots_.potential(), hidden);
   v.total = shown(plots_.total(), hidden);
+  v.energy_base = plots_.energyBase();
   v.drift = shown(plots_.drift(), hidden);
   v.phase_q = shown(plots_.phaseQ(), hidden);
   v.phase_v = shown(plots_.phaseV(), hidden);
@@ -114,8 +115,11 @@ void Timeline::fill(ui::PlotsView& v) const {
   v.energy_bars.clear();
   for (int i = 0; i < laneCount(); ++i) v.energy_bars.push_back(energyBars(shownLane(i)));
   v.energy_scale = primary().scales().energy;
+  const sim::MassSpringModel* model = scene_.built().massSpring();
+  v.contacts = model && (!model->colliders.empty() || model->self_thickness > 0.0);
   v.work_dissipated = v.energy_bars.front().dissipated;
   v.work_external = v.energy_bars.front().grab;
+  v.work_contacts = v.energy_bars.front().contacts;
 }
 
 }  // namespace app

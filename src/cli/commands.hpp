@@ -66,7 +66,7 @@ std::optional<std::string> solverProblem(const scene::SceneDef& def, sim::Method
 std::optional<std::string> workProblem(const scene::SceneDef& def, double steps);
 
 // The energy ledger's CSV header (run --ledger, compare --ledger).
-constexpr const char* kLedgerHeader = "t,lane,total,dissipated,external,residual\n";
+constexpr const char* kLedgerHeader = "t,lane,total,dissipated,contacts,external,residual\n";
 
 int runCommand(const Args& args);
 int listCommand(const Args& args);

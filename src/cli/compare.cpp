@@ -237,7 +237,7 @@ class CompareLoop {
     std::string lane(",");
     lane.append(std::to_string(i));
     ledger_.text(lane.c_str());
-    for (double v : {l.total, l.dissipated, l.external, l.residual}) ledger_.number(v);
+    for (double v : {l.total, l.dissipated, l.contacts, l.external, l.residual}) ledger_.number(v);
     ledger_.endRow();
   }
 

@@ -45,7 +45,8 @@ constexpr std::array kRunOptions = {
     OptionSpec{"--out", "FILE", "trajectory CSV; - is standard output", "not written"},
     OptionSpec{"--energy", "FILE", "energy CSV; - is standard output", "not written"},
     OptionSpec{"--ledger", "FILE",
-               "energy ledger CSV t,lane,total,dissipated,external,residual; - is standard output",
+               "energy ledger CSV t,lane,total,dissipated,contacts,external,residual; - is "
+               "standard output",
                "not written"},
     OptionSpec{"--at", "T:KEY=VALUE", "at simulated time T set {event keys}; repeatable", ""},
 };
@@ -124,7 +125,7 @@ constexpr std::array kRecordOptions = {
                ""},
     OptionSpec{"--caption", "",
                "burn a caption into the frame: scene, integrator, dt, t, the energy change split "
-               "into dissipated, put in and integrator error",
+               "into dissipated, contacts, put in and integrator error",
                ""},
     OptionSpec{"--camera", "KEY=VALUE",
                "camera: target=X,Y,Z distance yaw pitch fov (degrees) orbit (degrees per "
@@ -151,7 +152,8 @@ constexpr std::array kCompareOptions = {
                "standard output",
                "a summary table"},
     OptionSpec{"--ledger", "FILE",
-               "energy ledger CSV t,lane,total,dissipated,external,residual; - is standard output",
+               "energy ledger CSV t,lane,total,dissipated,contacts,external,residual; - is "
+               "standard output",
                "not written"},
     OptionSpec{"--at", "T:KEY=VALUE",
                "at simulated time T set {event keys} in every lane; repeatable", ""},

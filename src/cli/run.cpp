@@ -127,7 +127,7 @@ class RowWriter {
     if (!ledger_.isOpen()) return;
     ledger_.number(t);
     ledger_.text(",0");
-    for (double v : {l.total, l.dissipated, l.external, l.residual}) ledger_.number(v);
+    for (double v : {l.total, l.dissipated, l.contacts, l.external, l.residual}) ledger_.number(v);
     ledger_.endRow();
   }
   void write(double t, const Eigen::VectorXd& positions, const sim::Energy& e) {

@@ -68,6 +68,7 @@ void Lane::copyAnchor(const Lane& other) {
   const sim::Work& theirs = other.stepper_->work();
   work0_.dissipated = mine.dissipated - (theirs.dissipated - other.work0_.dissipated);
   work0_.external = mine.external - (theirs.external - other.work0_.external);
+  work0_.contacts = mine.contacts - (theirs.contacts - other.work0_.contacts);
 }
 
 Lane::Ledger Lane::ledger() const {
@@ -75,7 +76,8 @@ Lane::Ledger Lane::ledger() const {
   l.total = energy().total();
   l.dissipated = stepper_->work().dissipated - work0_.dissipated;
   l.external = stepper_->work().external - work0_.external;
-  l.residual = l.total - e0_ + l.dissipated - l.external;
+  l.contacts = stepper_->work().contacts - work0_.contacts;
+  l.residual = l.total - e0_ + l.dissipated + l.contacts - l.external;
   return l;
 }
 

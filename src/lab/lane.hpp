@@ -104,10 +104,12 @@ class Lane {
   void reanchor();
 
   // The energy ledger since the anchor (docs/integrators.md#the-energy-ledger): E, the work the
-  // dissipative forces took out, the work the mouse spring put in, and the balance
-  // E - E0 + W_dissipated - W_external, which an exact integrator keeps at round-off.
+  // dissipative forces took out, the work the mouse spring put in, what the contacts took out,
+  // and the balance E - E0 + W_dissipated + W_contacts - W_external, which an exact integrator
+  // keeps at round-off.
   struct Ledger {
     double total = 0.0, dissipated = 0.0, external = 0.0, residual = 0.0;  // J
+    double contacts = 0.0;                                                 // J
   };
   Ledger ledger() const;
 

@@ -266,10 +266,10 @@ void ProjectiveSolver::finishRows(const MassSpringModel& m, double hs, int from,
   const double c = m.drag, wind[3] = {m.wind[0], m.wind[1], m.wind[2]};
   for (int k = from; k < to; ++k) {
     const int i = free_.particle[k];
-    double work = 0.0;
+    double work = 0.0, contact = 0.0;
     if (contact_[k] >= 0)  // minus the contact's force at the end times its mean way (below)
-      work -= contactForce(m, k, i).dot(0.5 * (q_.segment<3>(3 * i) + y_.segment<3>(3 * i)) -
-                                        x_.segment<3>(3 * i));
+      contact = -contactForce(m, k, i).dot(0.5 * (q_.segment<3>(3 * i) + y_.segment<3>(3 * i)) -
+                                           x_.segment<3>(3 * i));
     for (int d = 0; d < m.dim; ++d) {
       const int j = 3 * i + d;
       const double dx = q_[j] - x_[j], v = dx / hs, predicted = (y_[j] - x_[j]) / hs;
@@ -278,7 +278,7 @@ void ProjectiveSolver::finishRows(const MassSpringModel& m, double hs, int from,
       work += resisting * dx;
       x_[j] = q_[j], v_[j] = v;
     }
-    particle_work_[i] = work;
+    particle_work_[i] = work, particle_contact_work_[i] = contact;
   }
 }
 
@@ -332,7 +332,10 @@ void ProjectiveSolver::substep(const MassSpringModel& m, double hs, double& diss
     });
     team.forRange(0, nf, [&](int from, int to) { finishRows(m, hs, from, to); });
   });
-  for (int k = 0; k < nf; ++k) dissipated += particle_work_[free_.particle[k]];
+  for (int k = 0; k < nf; ++k) {
+    dissipated += particle_work_[free_.particle[k]];
+    contact_work_ += particle_contact_work_[free_.particle[k]];
+  }
 }
 
 // With dashpots: dash_ = their and the drag's forces at the iterate q and v = (q - x) / h_s.
@@ -357,6 +360,7 @@ bool ProjectiveSolver::step(const MassSpringModel& m, const State& in, double h,
   }
   x_ = in.x, v_ = in.v;
   y_.resize(in.x.size()), particle_work_.setZero(m.particles());
+  particle_contact_work_.setZero(m.particles()), contact_work_ = 0.0;
   damped_ = m.anyDashpot();
   if (!free_.particle.empty())
     for (int s = 0; s < substeps; ++s) substep(m, hs, dissipated, external);

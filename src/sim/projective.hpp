@@ -84,6 +84,10 @@ class ProjectiveSolver {
   void setChebyshevRho(double rho) { rho_ = rho; }
   // The iterations the last substep took (automatic ones vary).
   int lastIterations() const { return last_iterations_; }
+  // The energy the contacts' forces took out in the last step (J, the ledger's contacts term):
+  // their force at the substep's end over the mean of the predicted and the actual motion. It
+  // is not in `dissipated`.
+  double lastContactWork() const { return contact_work_; }
   int lastSubsteps() const { return last_substeps_; }
 
  private:
@@ -131,7 +135,9 @@ class ProjectiveSolver {
   // elastic forces at q (3 numbers a particle), the velocity (q - x) / h_s and the dashpots' and
   // the drag's forces at q and it, each particle's work of the drag and dashpots in the substep
   Eigen::VectorXd x_, v_, y_, q_, q_before_, force_, vq_, dash_, particle_work_;
-  bool damped_ = false;  // whether any spring has a dashpot, this step
+  Eigen::VectorXd particle_contact_work_;  // each particle's contact work this substep
+  double contact_work_ = 0.0;              // the step's, summed in particle order
+  bool damped_ = false;                    // whether any spring has a dashpot, this step
   std::string error_;
 };
 

@@ -144,11 +144,16 @@ bool Stepper::solverStep(const State& in, double h, State& out) {
       return false;
     case Method::Xpbd:
       if (!mass_spring_) break;
-      return s.xpbd.step(*mass_spring_, in, h, out, xpbd_work_.dissipated, xpbd_work_.external);
+      s.xpbd.step(*mass_spring_, in, h, out, xpbd_work_.dissipated, xpbd_work_.external);
+      xpbd_work_.contacts = s.xpbd.lastContactWork();
+      return true;
     case Method::Projective:
       if (!mass_spring_) break;
-      if (s.projective.step(*mass_spring_, in, h, out, xpbd_work_.dissipated, xpbd_work_.external))
+      if (s.projective.step(*mass_spring_, in, h, out, xpbd_work_.dissipated,
+                            xpbd_work_.external)) {
+        xpbd_work_.contacts = s.projective.lastContactWork();
         return true;
+      }
       solver_error_ = s.projective.error();
       return false;
     case Method::ImplicitMidpoint:
@@ -415,7 +420,8 @@ std::optional<Divergence> Stepper::advance() {
   const double contact_work = resolveContacts();
   if (ledgerActive()) {
     const Work w = stepWork();
-    work_.dissipated += w.dissipated + contact_work, work_.external += w.external;
+    work_.dissipated += w.dissipated, work_.external += w.external;
+    work_.contacts += w.contacts + contact_work;
   }
   std::swap(cur_, next_);
   ++steps_since_origin_;

@@ -27,10 +27,13 @@ struct Divergence {
 
 // The energy ledger's work terms (docs/integrators.md#the-energy-ledger), J, since the stepper was
 // made: what the dissipative forces (drag, dashpots, joint damping) took out, and what the mouse
-// spring put in, each by a quadrature that matches the integrator's step.
+// spring put in, each by a quadrature that matches the integrator's step; and what the contacts
+// (colliders with their friction, self-collision) took out, measured as the energy their
+// corrections changed in the state where they were applied (docs/integrators.md#colliders).
 struct Work {
   double dissipated = 0.0;
   double external = 0.0;
+  double contacts = 0.0;
 };
 
 class Stepper {

@@ -73,6 +73,15 @@ Energy System::energy(const State& s) const {
   return visit([&](const auto& k) { return k.energy(s); });
 }
 
+double System::movingMass() const {
+  if (const PendulumModel* p = pendulum()) return p->mass.sum();
+  const MassSpringModel& m = *massSpring();
+  double sum = 0.0;
+  for (int i = 0; i < m.particles(); ++i)
+    if (!m.fixed(i)) sum += m.mass[i];
+  return sum;
+}
+
 SceneScales System::scales(const State& s) const {
   return visit([&](const auto& k) { return k.scales(s); });
 }

@@ -59,6 +59,7 @@ class System {
   // 3 coordinates per body (m)
   void positions(const State& s, Eigen::VectorXd& out) const;
   Energy energy(const State& s) const;
+  double movingMass() const;  // kg: the bodies that move (fixed particles have none)
   // energy and length scales of a state (drift and the runaway rule, sim/diagnostics.hpp)
   SceneScales scales(const State& s) const;
   // A stepper on this system from `from`; it references this object: keep it alive and in place.

@@ -185,6 +185,7 @@ void XpbdSolver::predictParticle(const MassSpringModel& m, int i, const Predicti
   if (contact_friction_.size() > 0) {
     contact_friction_[i] = -1.0;
     contact_shift_.segment<3>(3 * i).setZero();
+    start_v_.segment<3>(3 * i) = v_.segment<3>(3 * i);
   }
   const double* x = x_.data() + 3 * i;
   double *v = v_.data() + 3 * i, *p = p_.data() + 3 * i;
@@ -297,17 +298,21 @@ void XpbdSolver::finishParticle(const MassSpringModel& m, int i, const Predictio
   // operation
   const Vec3 f(-c.drag * (v[0] - c.wind[0]), -c.drag * (v[1] - c.wind[1]),
                -c.drag * (v[2] - c.wind[2]));
-  double work = -f.dot(dx);
+  const double work = -f.dot(dx);
   v = dx / hs;
   if (contact_friction_.size() > 0 && contact_friction_[i] >= 0.0) {
-    // the kinetic energy the contacts' shift s removed: (m / h_s^2)(|dx - s|^2 - |dx|^2) / 2
-    const Vec3 shift = contact_shift_.segment<3>(3 * i);
-    work -= m.mass[i] / (hs * hs) * shift.dot(dx - 0.5 * shift);
     // dx / h_s still holds the approach before the contact: its part into the surface goes
     // (no bounce), as in the step's contacts (sim/contacts.hpp)
     const Eigen::Map<const Vec3> nrm(contact_normal_.data() + 3 * i);
     const double vn = v.dot(nrm);
-    if (vn < 0.0) v -= vn * nrm, work += 0.5 * m.mass[i] * vn * vn;
+    if (vn < 0.0) v -= vn * nrm;
+    // The contact's work: its impulse, the shifts s (push-outs and friction) as m s / h_s plus
+    // the normal velocity removed, over the substep's mean velocity (the trapezoid rule on its
+    // power). Zero for a particle at rest on the surface, however hard the springs press it
+    // there; exactly (1/2) m v_n^2 for a stop within one substep.
+    const Vec3 impulse =
+        m.mass[i] * (contact_shift_.segment<3>(3 * i) / hs - std::min(vn, 0.0) * nrm);
+    contact_work_slots_[i] -= impulse.dot(0.5 * (start_v_.segment<3>(3 * i) + v));
   }
   particle_work_[i] += work;
   if (i == m.grab) grab_work_ += m.grab_stiffness * (m.grab_target - x).dot(dx);
@@ -389,10 +394,11 @@ bool XpbdSolver::step(const MassSpringModel& m, const State& in, double h, State
   v_ = in.v;
   if (!m.colliders.empty()) {
     contact_shift_.resize(3 * n), contact_normal_.resize(3 * n), contact_friction_.resize(n);
+    start_v_.resize(3 * n);
   } else {
     contact_friction_.resize(0);
   }
-  particle_work_.setZero(n);
+  particle_work_.setZero(n), contact_work_slots_.setZero(n);
   drag_scale_.resize(n);
   if (damped_) dash_work_.setZero(m.springs());
   grab_work_ = 0.0;
@@ -408,12 +414,14 @@ bool XpbdSolver::step(const MassSpringModel& m, const State& in, double h, State
     for (int k = 0; k < substeps; ++k) {
       project(team, m, hs);
       if (m.self_thickness > 0.0)
-        self_collision_.resolveSubstep(team, m, x_.data(), p_.data(), hs, particle_work_.data());
+        self_collision_.resolveSubstep(team, m, x_.data(), p_.data(), hs,
+                                       contact_work_slots_.data());
       finishSubstep(team, m, hs, k + 1 == substeps);
     }
   });
   // the work in particle and spring order, on one thread
   dissipated = particle_work_.sum() + (damped_ ? dash_work_.sum() : 0.0);
+  contact_work_ = contact_work_slots_.sum();
   external = grab_work_;
   out.x = x_.head(3 * n);
   out.v = v_;

@@ -49,6 +49,9 @@ class XpbdSolver {
   // The substeps the last step took (automatic ones follow the system).
   int lastSubsteps() const { return last_substeps_; }
   int lastIterations() const { return last_iterations_; }
+  // What the contacts (colliders with their friction, self-collision) took out in the last step
+  // (J, the ledger's contacts term; not in `dissipated`): finishParticle's quadrature.
+  double lastContactWork() const { return contact_work_; }
 
  private:
   int substepsFor(const MassSpringModel& m, const State& in, double h);
@@ -92,6 +95,10 @@ class XpbdSolver {
   // this substep's contacts: the total correction the colliders (and their friction) made to
   // each particle, the last surface normal, its friction coefficient (-1: no contact)
   Eigen::VectorXd contact_shift_, contact_normal_, contact_friction_;
+  // the velocity at the substep's start (before the prediction) where there are colliders, and
+  // each particle's contact work summed over the step, before its ordered sum contact_work_
+  Eigen::VectorXd start_v_, contact_work_slots_;
+  double contact_work_ = 0.0;
   SelfCollision self_collision_;  // after each substep's sweeps
 };
 

@@ -30,6 +30,9 @@ std::string captionText(const CaptionFacts& f) {
   const double ref = f.reference > 0.0 && std::isfinite(f.reference) ? f.reference : 1.0;
   std::string energy = "energy " + percent(f.energy - f.e0, ref, true) + ":";
   if (f.dissipated != 0.0) energy += " dissipated " + percent(f.dissipated, ref, false) + ",";
+  // the colliders' and self-collision's share (their friction included): it can be negative
+  // where a pass raised the state's energy, so it is signed only then
+  if (f.contacts != 0.0) energy += " contacts " + percent(f.contacts, ref, f.contacts < 0.0) + ",";
   if (f.external != 0.0) energy += " put in " + percent(f.external, ref, false) + ",";
   energy += " integrator error " + percent(f.residual, ref, true);
   if (!f.relative) energy += " (of the scene's energy scale)";

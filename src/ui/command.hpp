@@ -63,6 +63,9 @@ struct SetGrabStiffness {
 struct SetPhaseCoordinate {
   int coordinate = 0;  // index of the coordinate in the phase plot
 };
+struct SetPotentialZero {  // gravity's zero in the energy bars and plot (docs/lab.md)
+  int zero = 0;            // index in lab::kPotentialZeros (PlotsView::potential_zeros)
+};
 // --- the display (the frame driver's)
 struct SetStrainScale {
   double scale = 0.05;  // strain at full colour; fixes the scale
@@ -192,9 +195,9 @@ struct Redo {};
 using SessionCommand =
     std::variant<SetIntegrator, SetDt, SetTimeScale, SetPaused, Step, Reset, Rewind, ReplayBlowUp,
                  LoadBuiltin, LoadFile, Reload, SaveScene, SetParameter, SetVectorParameter,
-                 SetGrabStiffness, SetPhaseCoordinate, AddLane, RemoveLane, BranchLane, SeekHistory,
-                 RunStabilityMap, CancelStabilityMap, MeasureOrder, SaveMapPng, StartStopwatch,
-                 StopStopwatch, ResetStopwatch>;
+                 SetGrabStiffness, SetPhaseCoordinate, SetPotentialZero, AddLane, RemoveLane,
+                 BranchLane, SeekHistory, RunStabilityMap, CancelStabilityMap, MeasureOrder,
+                 SaveMapPng, StartStopwatch, StopStopwatch, ResetStopwatch>;
 // edit mode's, through the Session (Editor::Applier, app/editor.cpp)
 using EditCommand = std::variant<SetEditMode, EditAddParticle, EditPlaceTool, SetEditTool,
                                  EditAddSpring, EditMoveBody, EditSelect, EditSelectMany,

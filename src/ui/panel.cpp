@@ -360,14 +360,22 @@ void stopwatch(const PanelModel& m, ItemProbe* probe, std::vector<Command>& out)
 // The energy ledger (docs/integrators.md#the-energy-ledger): the physical terms, then each lane's
 // balance, the method's own energy error.
 void ledgerSection(const PanelModel& m, ItemProbe* probe) {
-  ImGui::Text("dissipated %s J   grab %s J", detail::compact(m.plots.work_dissipated).c_str(),
-              detail::compact(m.plots.work_external).c_str());
+  if (m.plots.contacts)
+    ImGui::Text("dissipated %s J   contacts %s J   grab %s J",
+                detail::compact(m.plots.work_dissipated).c_str(),
+                detail::compact(m.plots.work_contacts).c_str(),
+                detail::compact(m.plots.work_external).c_str());
+  else
+    ImGui::Text("dissipated %s J   grab %s J", detail::compact(m.plots.work_dissipated).c_str(),
+                detail::compact(m.plots.work_external).c_str());
   note(probe, "ledger");
   tip("The energy ledger since the start (or the last change of stiffness, gravity or grab): the "
-      "work drag, dashpots and joint damping took out, and the work the mouse spring put in.");
+      "work drag, dashpots and joint damping took out, what the contacts (colliders with their "
+      "friction, self-collision) took out, and the work the mouse spring put in.");
   detail::laneLogPlot(
       m,
-      {"balance |E - E0 + W_diss - W_grab| / reference", "##ledger", &LaneRow::residual,
+      {"balance |E - E0 + W_diss + W_contacts - W_grab| / reference", "##ledger",
+       &LaneRow::residual,
        "The energy balance of each lane: what is left of the energy change once the physical "
        "work is accounted for, i.e. the integrator's own energy error (round-off for an exact "
        "method), on a log axis."},
@@ -390,7 +398,7 @@ void diagnosticsSection(const PanelModel& m, PanelState& st, std::vector<Command
   // past the plots (docs/lab.md#period)
   detail::periodReadout(m, probe);
 
-  detail::energyBars(m, st, probe);
+  detail::energyBars(m, st, probe, out);
   detail::energyPlot(m, probe);
   detail::driftPlot(m, probe);
   ledgerSection(m, probe);

@@ -185,14 +185,15 @@ struct EditView {
 
 // One lane's energy bars (docs/integrators.md#energy-bars), in J: the energies of the state the
 // lane shows and its ledger since its anchor, so that kinetic + gravitational + elastic == total
-// and total + dissipated - grab - error == e0, to round-off.
+// and total + dissipated + contacts - grab - error == e0, to round-off.
 struct EnergyBars {
   double kinetic = 0.0, gravitational = 0.0, elastic = 0.0, total = 0.0;
-  double dissipated = 0.0;  // the work drag, dashpots, joint damping and contacts took out
+  double dissipated = 0.0;  // the work drag, dashpots and joint damping took out
+  double contacts = 0.0;    // what the colliders and self-collision took out
   double grab = 0.0;        // the work the mouse spring put in
-  double error = 0.0;       // the ledger's balance E - E0 + dissipated - grab: the method's own
-  double e0 = 0.0;          // the anchor E0
-  bool diverged = false;    // the lane stopped: these are its last checked state's
+  double error = 0.0;  // the ledger's balance E - E0 + dissipated + contacts - grab: the method's
+  double e0 = 0.0;     // the anchor E0
+  bool diverged = false;  // the lane stopped: these are its last checked state's
 };
 
 // The panel's model is one small view per owner, each filled by its owner's fill function
@@ -250,6 +251,7 @@ struct LanesView {
 struct PlotsView {
   std::vector<float> marks;  // simulated times (s) of parameter changes, marked on the plots
   std::span<const float> energy_time, kinetic, potential, total;  // recent history
+  double energy_base = 0.0;      // J: potential and total are stored less this (PlotHistory)
   std::span<const float> drift;  // |E - E0| / reference history (plotted on a log axis)
   std::string drift_label = "|E - E0| / |E0|";  // what drift is relative to, e.g. "|E - E0| / S"
   std::span<const float> phase_q, phase_v;      // the chosen coordinate and its rate
@@ -260,8 +262,18 @@ struct PlotsView {
   // scene energy scale S (J), the least the bars' scale shrinks to
   std::vector<EnergyBars> energy_bars;
   double energy_scale = 1.0;
+  bool contacts = false;  // the scene has colliders or self-collision: the bars' contacts row
+  // gravity's zero (docs/lab.md#the-zero-of-the-potential): the choices and their tooltips, the one
+  // taken, why the origin stands in for it (empty: it does not), whether the zero is off the
+  // origin, and lane 0's gravitational energy there (J), which the energy plot subtracts from
+  // V and E (the bars come shifted, each lane by its own)
+  std::vector<std::string> potential_zeros, potential_zero_tips;
+  int potential_zero = 0;
+  std::string potential_zero_note;
+  bool zero_moved = false;
+  double potential_offset = 0.0;
   // lane 0's energy ledger since its anchor (J): what dissipation took out, what the grab put in
-  double work_dissipated = 0.0, work_external = 0.0;
+  double work_dissipated = 0.0, work_external = 0.0, work_contacts = 0.0;
 };
 
 // The measurements (app::Measurements::fill): dt's limit for lane 0's integrator at its current
@@ -401,6 +413,7 @@ struct PanelState {
   // and shrinks slowly (docs/integrators.md#energy-bars)
   bool show_energy_bars = true;
   double energy_bars_positive = 0.0, energy_bars_negative = 0.0;
+  int energy_bars_zero = -1;  // the potential's zero that scale is for (another starts afresh)
 };
 
 // When the simulated clock falls behind (real time below 95 %, running), which part of the frame

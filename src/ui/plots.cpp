@@ -201,17 +201,34 @@ struct EnergyAxis {
   }
 };
 
-std::span<const Series> energySeries(const PanelModel& m, Series (&out)[3]) {
+// K, V and E, V and E measured from the potential's zero (docs/lab.md#the-zero-of-the-potential):
+// the history is kept less its base (app/plot_history.hpp), which comes back here less lane 0's
+// gravitational energy at the zero, into `shifted`, so that the axis spans the motion's exchange
+// rather than a constant -m g h.
+std::span<const Series> energySeries(const PanelModel& m, Series (&out)[3],
+                                     std::vector<float> (&shifted)[2]) {
+  const double offset = m.plots.potential_offset - m.plots.energy_base;
+  const std::span<const float> from[2] = {m.plots.potential, m.plots.total};
+  std::span<const float> y[2] = {from[0], from[1]};
+  if (offset != 0.0) {
+    for (int k = 0; k < 2; ++k) {
+      shifted[k].resize(from[k].size());
+      for (size_t i = 0; i < from[k].size(); ++i)
+        shifted[k][i] = static_cast<float>(double(from[k][i]) - offset);
+      y[k] = shifted[k];
+    }
+  }
   out[0] = {m.plots.kinetic, kKinetic, "K"};
-  out[1] = {m.plots.potential, kPotential, "V"};
-  out[2] = {m.plots.total, kTotal, "E"};
+  out[1] = {y[0], kPotential, "V"};
+  out[2] = {y[1], kTotal, "E"};
   return out;
 }
 
 // One gutter for the energy and drift plots, so that their frames line up.
 float gutter(const PanelModel& m) {
   Series s[3]{};
-  const EnergyAxis e(energySeries(m, s));
+  std::vector<float> shifted[2];
+  const EnergyAxis e(energySeries(m, s, shifted));
   const float w =
       std::max({ImGui::CalcTextSize(e.top.c_str()).x, ImGui::CalcTextSize(e.bottom.c_str()).x,
                 ImGui::CalcTextSize("1e-17").x});
@@ -220,7 +237,8 @@ float gutter(const PanelModel& m) {
 
 void energyPlot(const PanelModel& m, ItemProbe* probe) {
   Series s[3]{};
-  const std::span<const Series> series = energySeries(m, s);
+  std::vector<float> shifted[2];
+  const std::span<const Series> series = energySeries(m, s, shifted);
   energyLegend(series, probe);
   const EnergyAxis e(series);
   const double lo = e.lo, hi = e.hi;

@@ -79,8 +79,9 @@ struct LanePlotSpec {
   bool skip_lane0 = false;  // lane 0 is the reference (its distance from itself is 0)
 };
 void laneLogPlot(const PanelModel& model, const LanePlotSpec& spec, ItemProbe* probe);
-// The energy bars with their show/hide checkbox (energy_bars.cpp); their scale lives in `st`.
-void energyBars(const PanelModel& m, PanelState& st, ItemProbe* probe);
+// The energy bars with their show/hide checkbox and the potential's zero (energy_bars.cpp); their
+// scale lives in `st`.
+void energyBars(const PanelModel& m, PanelState& st, ItemProbe* probe, std::vector<Command>& out);
 // The Physics section: the parameters that apply, the mouse spring (physics_panel.cpp).
 void physicsSection(const PanelModel& m, PanelState& st, std::vector<Command>& out);
 // The Lab section: lanes, the timeline (lab_panel.cpp).
