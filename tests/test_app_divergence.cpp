@@ -16,6 +16,7 @@
 #include "app/step_policy.hpp"
 #include "app/view_builder.hpp"
 #include "fp_trap.hpp"
+#include "lab/potential_zero.hpp"
 #include "scene/catalog.hpp"
 
 namespace {
@@ -409,6 +410,9 @@ void checkDrawnWithCulprit(app::Session& s) {
 // The panel's energies are those of the state drawn, finite: never "K inf J"; the plots end
 // before the divergence; the report is the rule's, with no "Shown:" about another state.
 void checkPanelShowsTheStop(app::Session& s) {
+  // the bars read from the contract's origin here, so that their total is the state's energy
+  std::string msg;
+  REQUIRE(s.apply(ui::SetPotentialZero{static_cast<int>(lab::PotentialZero::Origin)}, &msg));
   ui::PanelModel pm;
   s.fillPanel(pm);
   if (!pm.plots.total.empty()) {
