@@ -2,7 +2,7 @@
 // (docs/lab.md#the-zero-of-the-potential): the choice (the panel's "Potential zero" combo, through
 // ui::SetPotentialZero), its reference found once per system and parameters, and the shift of
 // the panel's energies to it. The ledger, the drift, the caption and the CSV files keep the
-// contract's origin (INTERFACE.md §2).
+// contract's origin (docs/integrators.md#energies).
 #pragma once
 
 #include <vector>

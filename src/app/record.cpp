@@ -229,10 +229,10 @@ void printStats(Recording& r) {
   std::printf("%s", r.d.passReport().c_str());
 }
 
-// A clip that ran away ends with the blow-up in slow motion (docs/lab.md#the-blow-up-in-slow-
-// motion): the window's Replay slowly, one step a frame for at most kSlowMotionSeconds, then the
-// state the runaway rule found held kBannerHoldSeconds under the banner. False when the sink
-// failed.
+// A clip that ran away ends with the blow-up in slow motion
+// (docs/lab.md#the-blow-up-in-slow-motion): the window's Replay slowly, one step a frame for at
+// most kSlowMotionSeconds, then the state the runaway rule found held kBannerHoldSeconds under
+// the banner. False when the sink failed.
 bool pushBlowUp(Recording& r) {
   const int w = r.o.width, h = r.o.height;
   NoSteps still;

@@ -1,10 +1,10 @@
 // Gravity's zero in the window's energy bars and energy plot
-// (docs/lab.md#the-zero-of-the-potential): the contract's origin (INTERFACE.md §2: the CSV files
-// keep it) hides the exchange of kinetic and potential energy of a small swing under a constant -m
-// g h of the pivot's height, so the window measures gravity's potential from a reference the user
-// picks, as PhET's energy skate park puts its zero on a line the user moves. A constant per lane:
-// the bars and the plot subtract it from gravity, the potential, the total and E0, and every ledger
-// term (differences) stays as it was.
+// (docs/lab.md#the-zero-of-the-potential): the contract's origin (docs/integrators.md#energies: the
+// CSV files keep it) hides the exchange of kinetic and potential energy of a small swing under a
+// constant -m g h of the pivot's height, so the window measures gravity's potential from a
+// reference the user picks, as PhET's energy skate park puts its zero on a line the user moves. A
+// constant per lane: the bars and the plot subtract it from gravity, the potential, the total and
+// E0, and every ledger term (differences) stays as it was.
 #pragma once
 
 #include <optional>
