@@ -17,6 +17,7 @@
 #include "render/colliders.hpp"
 #include "render/fxaa.hpp"
 #include "render/renderer.hpp"
+#include "render/upscale.hpp"
 #include "render_helpers.hpp"
 
 using namespace rendertest;
@@ -400,6 +401,49 @@ TEST_CASE("render: the anti-aliasing filter gives the same pixels on 1, 2 and 3 
   for (int threads : {2, 3}) {
     std::vector<unsigned char> many, scratch;
     render::fxaa(scene, many, scratch, w, h, threads);
+    CAPTURE(threads);
+    CHECK(many == one);
+  }
+}
+
+TEST_CASE("render: the bilinear enlargement samples each pixel's centre between its four nearest") {
+  std::vector<std::uint32_t> scratch;
+  std::vector<unsigned char> out;
+  // a flat image stays flat at any size, and alpha is kept
+  const auto flat = greyImage(7, 5, [](int, int) { return 123; });
+  render::upscaleBilinear(flat, 7, 5, out, 13, 11, scratch);
+  REQUIRE(out.size() == size_t(13) * 11 * 4);
+  for (size_t i = 0; i < out.size(); ++i) CHECK(int(out[i]) == (i % 4 == 3 ? 255 : 123));
+  // doubled: output column x samples input position (x + 0.5) / 2 - 0.5, so columns 1 and 2
+  // fall a quarter and three quarters of the way from input column 0 to 1; the border columns
+  // are clamped to the border's value (GL_LINEAR's blit does the same)
+  const auto ramp = greyImage(2, 1, [](int x, int) { return x == 0 ? 0 : 200; });
+  render::upscaleBilinear(ramp, 2, 1, out, 4, 2, scratch);
+  for (int y = 0; y < 2; ++y) {
+    CHECK(greyAt(out, 4, 0, y) == 0);
+    CHECK(greyAt(out, 4, 1, y) == 50);
+    CHECK(greyAt(out, 4, 2, y) == 150);
+    CHECK(greyAt(out, 4, 3, y) == 200);
+  }
+  // along y alike, and the two axes compose: the middle of a 2x2 checker is their mean
+  const auto checker = greyImage(2, 2, [](int x, int y) { return (x + y) % 2 ? 240 : 0; });
+  render::upscaleBilinear(checker, 2, 2, out, 4, 4, scratch);
+  // (1, 1) samples (0.25, 0.25): 9/16 of the black corner, 6/16 of the two white ones, 1/16
+  // of the far black one; (2, 1) samples (0.75, 0.25): 3/16 + 9/16 white
+  CHECK(greyAt(out, 4, 1, 1) == 90);
+  CHECK(greyAt(out, 4, 2, 1) == 150);
+  CHECK(greyAt(out, 4, 0, 0) == 0);
+  CHECK(greyAt(out, 4, 3, 0) == 240);
+}
+
+TEST_CASE("render: the bilinear enlargement gives the same pixels on 1, 2 and 3 threads") {
+  constexpr int w = 64, h = 36;
+  const auto scene = greyImage(w, h, [](int x, int y) { return (x * 7 + y * 13) % 256; });
+  std::vector<std::uint32_t> scratch;
+  std::vector<unsigned char> one, many;
+  render::upscaleBilinear(scene, w, h, one, 128, 72, scratch, 1);
+  for (int threads : {2, 3}) {
+    render::upscaleBilinear(scene, w, h, many, 128, 72, scratch, threads);
     CAPTURE(threads);
     CHECK(many == one);
   }

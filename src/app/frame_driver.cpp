@@ -21,7 +21,8 @@ namespace app {
 namespace {
 // what the window draws cheaper on a software GL (FrameOptions::scale_down_software)
 constexpr const char* kSoftwareNote =
-    "software OpenGL: a fine cloth drawn from its coarser surface level";
+    "software OpenGL: to keep the frame rate, the scene is drawn at half the window's width and "
+    "height, and a fine cloth from its coarser surface level";
 constexpr double kRadPerDeg = std::numbers::pi / 180.0;
 // After a divergence the caption and the banner take the top of the view: the system is framed
 // with room above it (+y) for as much of the height as they cover, at least kBannerRoom of its
@@ -82,6 +83,7 @@ void FrameDriver::releaseGl() {
   pass_timer_.releaseGl();
   renderer_.reset();
   fbo_.reset();
+  scene_fbo_.reset();
 }
 
 void FrameDriver::frameScene() {
@@ -378,20 +380,24 @@ std::vector<ui::FrontEndCommand> FrameDriver::renderFrame(StepPolicy& policy, in
     render::PassScope timed(passes, render::Pass::UiLayout, false);
     commands = layOutUi(policy, width, height);
   }
-  render::Framebuffer& fbo = *fbo_;
-  if (fbo.width() != width || fbo.height() != height) fbo.resize(width, height, samples_);
-  fbo.bind();
   views_.forces = draw_.show_forces;
   const render::SceneView& view = views_.build(session_, !session_.paused());
   updateCamera(view, width, height);
   draw_.show_axes = options_.axes;
   draw_.surface_cell_pixels = scaledDown() ? kSoftwareSurfaceCellPixels : 0.0f;
-  renderer_->clear(draw_, width, height);  // the panel's area too
-  drawLanes(view, camera_, draw_, width, height);
-  drawEquilibrium(camera_, draw_, width, height);
+  render::DrawOptions options;
+  render::Framebuffer& target = sceneTarget(width, height, options);
+  target.bind();
+  renderer_->clear(options, target.width(), target.height());  // the panel's area too
+  drawLanes(view, camera_, options, target.width(), target.height());
+  drawEquilibrium(camera_, options, target.width(), target.height());
   {
     render::PassScope timed(passes, render::Pass::Antialias);
-    fbo.endScene(draw_.viewport_x);  // anti-aliasing of the scene, before the UI's sharp text
+    // anti-aliasing of the scene (and its stretch over the window), before the UI's sharp text
+    if (&target != fbo_.get())
+      target.endSceneInto(*fbo_);
+    else
+      target.endScene(options.viewport_x);
   }
   if (options_.imgui) {
     render::PassScope timed(passes, render::Pass::UiDraw);
@@ -414,6 +420,30 @@ std::vector<ui::FrontEndCommand> FrameDriver::renderFrame(StepPolicy& policy, in
   times_.sim = 1000.0 * (t1 - t0);
   times_.render = 1000.0 * (timer.now() - t1);
   return frontEnd;
+}
+
+render::Framebuffer& FrameDriver::sceneTarget(int width, int height, render::DrawOptions& options) {
+  options = draw_;
+  render::Framebuffer& full = *fbo_;
+  const bool scaled = scaledDown() && samples_ == 1;
+  if (full.width() != width || full.height() != height) full.resize(width, height, samples_);
+  if (!scaled) return full;
+  if (!scene_fbo_) {
+    scene_fbo_ = std::make_unique<render::Framebuffer>();
+    scene_fbo_->setPostAntialias(true);
+    scene_fbo_->setPostThreads(sim::kernelThreads());
+  }
+  const int w = std::max(1, static_cast<int>(std::lround(width * kSoftwareSceneScale)));
+  const int h = std::max(1, static_cast<int>(std::lround(height * kSoftwareSceneScale)));
+  if (scene_fbo_->width() != w || scene_fbo_->height() != h) scene_fbo_->resize(w, h, 1);
+  // the viewport's columns at the same fraction of the row (rounded: at most half a pixel off)
+  options.viewport_x = static_cast<int>(std::lround(double(draw_.viewport_x) * w / width));
+  options.viewport_width =
+      draw_.viewport_width > 0
+          ? std::min(w - options.viewport_x,
+                     static_cast<int>(std::lround(double(draw_.viewport_width) * w / width)))
+          : 0;
+  return *scene_fbo_;
 }
 
 render::PassTimer* FrameDriver::startPassTimer() {

@@ -42,7 +42,8 @@ struct FrameOptions {
   bool hide_frame_times = false;
   Pacing pacing = Pacing::RealTimeMotion;
   // The window: on a software GL, the passes that cost most there are drawn cheaper (a cloth
-  // from its coarser surface level, kSoftwareSurfaceCellPixels), and the panel says so. A clip
+  // from its coarser surface level, kSoftwareSurfaceCellPixels; the scene at
+  // kSoftwareSceneScale of the window's pixels), and the panel says so. A clip
   // or a screenshot keeps the full drawing.
   bool scale_down_software = false;
   // --stats: each pass of a frame timed (render/pass_timer.hpp), for passReport()
@@ -138,6 +139,13 @@ class FrameDriver {
   // 128² cloth's 64² level at the default view of a 1280x720 window with the panel, whose
   // cells are about 7 px there; docs/benchmarks.md#where-a-frame-goes)
   static constexpr float kSoftwareSurfaceCellPixels = 8.0f;
+  // A software GL's window draws the scene at this fraction of its width and height and
+  // stretches it over the window (bilinear) before the UI, drawn at full size, goes over it:
+  // the scene's passes (surface, shadow, grid, background, anti-aliasing) cost in proportion to
+  // their pixels (docs/benchmarks.md#where-a-frame-goes). 0.5 took a quarter of their pixels
+  // and left grid lines and the cloth's edges soft but clean (FXAA before the stretch); 0.6 saved
+  // a quarter less CPU time a frame than 0.5 on cloth_64.
+  static constexpr float kSoftwareSceneScale = 0.5f;
 
  private:
   // after a command of the Session's: the status, the trails and the framing its outcome calls for
@@ -220,6 +228,11 @@ class FrameDriver {
   std::vector<ui::JointLabel> jointLabels(const render::SceneView& view) const;
   float grid_spacing_ = 0.0f;  // m, lane 0's ground grid as last drawn (the measure legend's)
   std::unique_ptr<render::Framebuffer> fbo_;
+  // the scene's own, smaller target when scaled down (kSoftwareSceneScale); else unused
+  std::unique_ptr<render::Framebuffer> scene_fbo_;
+  // The target the scene is drawn into this frame, sized, and the draw options for it (draw_,
+  // its viewport scaled when the scene is drawn smaller).
+  render::Framebuffer& sceneTarget(int width, int height, render::DrawOptions& options);
   int sceneX_ = 0;  // px: the scene's viewport starts right of the panel
 };
 

@@ -13,6 +13,7 @@
 #include "render/fxaa.hpp"
 #include "render/renderer.hpp"
 #include "render/shaders.hpp"
+#include "render/upscale.hpp"
 #include "util/atomic_file.hpp"
 #include "util/png.hpp"
 
@@ -199,6 +200,28 @@ void Framebuffer::endScene(int sceneX) {
   ended_ = true;
   glBindFramebuffer(GL_FRAMEBUFFER, finalFramebuffer());
   glViewport(0, 0, width_, height_);
+}
+
+void Framebuffer::endSceneInto(Framebuffer& target) {
+  if (!fbo_ || !target.post_ || samples_ > 1) return endScene();
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo_);
+  glReadBuffer(GL_COLOR_ATTACHMENT0);
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glPixelStorei(GL_PACK_ROW_LENGTH, 0);
+  scenePixels_.resize(static_cast<size_t>(width_) * static_cast<size_t>(height_) * 4);
+  glReadPixels(0, 0, width_, height_, GL_RGBA, GL_UNSIGNED_BYTE, scenePixels_.data());
+  if (post_) fxaa(scenePixels_, filteredPixels_, luma_, width_, height_, postThreads_);
+  upscaleBilinear(post_ ? filteredPixels_ : scenePixels_, width_, height_, upscaled_, target.width_,
+                  target.height_, stretched_, postThreads_);
+  glBindTexture(GL_TEXTURE_2D, target.colorTex_);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+  glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
+  glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, target.width_, target.height_, GL_RGBA, GL_UNSIGNED_BYTE,
+                  upscaled_.data());
+  glBindTexture(GL_TEXTURE_2D, 0);
+  ended_ = target.ended_ = true;
+  glBindFramebuffer(GL_FRAMEBUFFER, target.finalFramebuffer());
+  glViewport(0, 0, target.width_, target.height_);
 }
 
 void Framebuffer::read(std::vector<unsigned char>& rgba) {

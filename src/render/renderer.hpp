@@ -141,6 +141,12 @@ class Framebuffer {
   void read(std::vector<unsigned char>& rgba);
   // The GL framebuffer to blit to the window from (after endScene).
   unsigned finalFramebuffer() const;
+  // endScene for a scene drawn smaller than the picture: this target's scene (all of it, with
+  // the post pass when asked) stretched bilinearly over all of `target` (render::upscale, on the
+  // CPU: llvmpipe's scaling blit costs more than the smaller scene saves), which must be a
+  // single-sample target with the post pass set, and which is then bound for further draws as
+  // after its own endScene. The window's scene on a software GL (app::FrameDriver).
+  void endSceneInto(Framebuffer& target);
   int width() const { return width_; }
   int height() const { return height_; }
   int samples() const { return samples_; }
@@ -153,7 +159,8 @@ class Framebuffer {
   // final one when it is another (multisampled)
   unsigned fbo_ = 0, color_ = 0, colorTex_ = 0, depth_ = 0, resolveFbo_ = 0, resolveColor_ = 0;
   std::vector<unsigned char> scenePixels_, filteredPixels_;  // the post pass's, reused
-  std::vector<unsigned char> luma_;
+  std::vector<unsigned char> luma_, upscaled_;
+  std::vector<std::uint32_t> stretched_;  // the enlargement's scratch
   int width_ = 0, height_ = 0, samples_ = 0;
   bool postAntialias_ = false;  // asked for
   int postThreads_ = 1;
