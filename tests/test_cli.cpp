@@ -299,6 +299,10 @@ TEST_CASE("too many steps are said with the durations and steps as given, never 
       {{"sweep", scene, "--integrators", "rk4", "--dt", "1e-300:1e-3:3", "--seconds", "1"},
        "springlab sweep: --seconds 1 s at --dt's smallest 1e-300 s is 1e+300 steps, more than the "
        "1e+15 a run may make"},
+      // order's finest run takes 2^(kRuns - 1) = 8 times the steps of --dt
+      {{"order", scene, "--dt", "1e-12", "--duration", "200"},
+       "springlab order: --duration 200 s at the finest run's dt (--dt / 8) 1.25e-13 s is 1.6e+15 "
+       "steps, more than the 1e+15 a run may make"},
   };
   for (const auto& c : cases) {
     CAPTURE(c.args.back());

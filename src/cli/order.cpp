@@ -88,9 +88,13 @@ int orderCommand(const Args& args) {
   }
   const double h = o.dt.value_or(def.dt);
   const double duration = o.duration.value_or(std::min(def.duration, kDefaultDuration));
-  // the finest run makes 2^(kRuns - 1) times as many steps
-  if (!(duration / h < kMaxStepRatio / (1 << (lab::kRuns - 1))))
-    return badOption("--duration / --dt: too many steps");
+  // the finest run makes 2^(kRuns - 1) times as many steps: its step is the one checked
+  const std::string finest = "the finest run's dt (" +
+                             std::string(o.dt ? "--dt" : "the scene's dt") + " / " +
+                             std::to_string(1 << (lab::kRuns - 1)) + ")";
+  if (auto problem = stepsProblem(o.duration ? "--duration" : "the duration", duration, finest,
+                                  h / (1 << (lab::kRuns - 1))))
+    return badOption(*problem);
   std::printf("integrator,order\n");
   for (const auto& r : lab::measureOrders(def, methods, h, duration)) {
     std::printf("%s,%.6g\n", std::string(sim::info(r.method).name).c_str(), r.order);
