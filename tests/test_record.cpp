@@ -173,18 +173,24 @@ static std::string sparseFile(const std::string& name, std::size_t bytes) {
   return p.string();
 }
 
-// The corpus's provenance file of cloth_16 with its scene's stiffness made -1: its path.
-static std::string brokenProvenance() {
+// The corpus's provenance file of cloth_16 with `from` replaced by `to`, saved as `name`: its
+// path.
+static std::string alteredProvenance(const std::string& from, const std::string& to,
+                                     const std::string& name) {
   std::ifstream in(fs::path(SPRINGLAB_SOURCE_DIR) /
                    "tests/fuzz/corpus/provenance/cloth_16.mp4.json");
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  const std::string from = "\"stiffness\": 500";
   const auto at = text.find(from);
   REQUIRE(at != std::string::npos);
-  text.replace(at, from.size(), "\"stiffness\": -1");
-  const fs::path p = tempDir() / "broken_scene.mp4.json";
+  text.replace(at, from.size(), to);
+  const fs::path p = tempDir() / name;
   std::ofstream(p, std::ios::binary) << text;
   return p.string();
+}
+
+// its scene's stiffness made -1
+static std::string brokenProvenance() {
+  return alteredProvenance("\"stiffness\": 500", "\"stiffness\": -1", "broken_scene.mp4.json");
 }
 
 TEST_CASE("record: bad options are one-line errors, exit 2, nothing written") {
@@ -210,6 +216,13 @@ TEST_CASE("record: bad options are one-line errors, exit 2, nothing written") {
        "springlab record: " + brokenProvenance() +
            ": key \"scene.definition\" (recorded from builtin:cloth_16): "
            "system.generators[0].stiffness: must be > 0"},
+      // a provenance file's bad integrator or dt is the file's key, not an option never given
+      {{"--replay",
+        alteredProvenance("\n  \"integrator\": \"", "\n  \"integrator\": \"no_such_",
+                          "bad_integrator.mp4.json"),
+        "--out", out},
+       "springlab record: " + (tempDir() / "bad_integrator.mp4.json").string() +
+           ": key \"integrator\": unknown integrator"},
       // the option's name once, then the problem
       {{"cloth_16", "--out", out, "--camera", "pitch=95"},
        "springlab record: --camera: pitch must be between -89.9 and 89.9 degrees, not \"95\""},

@@ -109,7 +109,9 @@ std::optional<std::string> prepare(Recording& r) {
     } catch (const scene::Error& e) {
       return std::string(kPrefix) + ": " + e.what();
     }
-    if (auto problem = applySessionOptions(r.d.session(), o.session, kPrefix)) return problem;
+    if (auto problem = applySessionOptions(r.d.session(), o.session, kPrefix,
+                                           SessionOptionNames::ofFile(o.replay)))
+      return problem;
   } else {
     if (auto problem = readSceneText(o)) return std::string(kPrefix) + ": " + *problem;
     if (auto problem = loadSceneText(r.d.session(), o)) return problem;

@@ -27,8 +27,16 @@ std::optional<std::string> checkEventSyntax(const std::string& text);
 std::optional<std::string> setUpSession(Session& s, const std::string& scene,
                                         const SessionOptions& o, const std::string& prefix);
 
+// What the messages call each session option: the command line's names, or a provenance file's
+// keys ("p.json: key \"integrator\""), so that a replay's bad value blames the file.
+struct SessionOptionNames {
+  std::string integrator = "--integrator", dt = "--dt", lanes = "--lanes", at = "--at";
+  static SessionOptionNames ofFile(const std::string& path);
+};
+
 // The second half of setUpSession, for a session loaded otherwise (a provenance file's scene).
 std::optional<std::string> applySessionOptions(Session& s, const SessionOptions& o,
-                                               const std::string& prefix);
+                                               const std::string& prefix,
+                                               const SessionOptionNames& names = {});
 
 }  // namespace app
