@@ -84,3 +84,34 @@ TEST_CASE("phase plot: its line breaks at a gap in time, at time going back and 
   // without times: one line but for the NaN
   CHECK(ui::phaseRuns({}, q, v).size() == 2);
 }
+
+TEST_CASE("culprit pointer: none on screen; off it, on the box's inset edge towards the culprit") {
+  // the box: x 100..900, y 50..650 (a viewport right of a panel, below a banner); inset 10
+  const auto at = [](float sx, float sy, bool behind = false) {
+    return ui::offscreenPointer(sx, sy, behind, 100, 50, 900, 650, 10);
+  };
+  CHECK_FALSE(at(500, 350).pointed);
+  CHECK_FALSE(at(101, 649).pointed);
+  CHECK_FALSE(at(NAN, 10).pointed);
+  // straight right of the centre (500, 350): the tip on the right edge, 10 px in, pointing +x
+  const ui::OffscreenPointer right = at(5000, 350);
+  REQUIRE(right.pointed);
+  CHECK(right.x == doctest::Approx(890));
+  CHECK(right.y == doctest::Approx(350));
+  CHECK(right.dx == doctest::Approx(1));
+  CHECK(right.dy == doctest::Approx(0).epsilon(1e-6));
+  // up and right at 45 degrees: the box is wider than high, so the top edge is met first
+  const ui::OffscreenPointer corner = at(500 + 1000, 350 - 1000);
+  REQUIRE(corner.pointed);
+  CHECK(corner.y == doctest::Approx(60));
+  CHECK(corner.x == doctest::Approx(500 + 290));
+  // under the banner counts as off screen: the culprit there is covered
+  const ui::OffscreenPointer above = at(500, 20);
+  REQUIRE(above.pointed);
+  CHECK(above.y == doctest::Approx(60));
+  CHECK(above.dy == doctest::Approx(-1));
+  // behind the camera the projection is mirrored: a point projected left is pointed at right
+  const ui::OffscreenPointer behind = at(300, 350, true);
+  REQUIRE(behind.pointed);
+  CHECK(behind.dx == doctest::Approx(1));
+}

@@ -410,6 +410,7 @@ std::vector<ui::FrontEndCommand> FrameDriver::renderFrame(StepPolicy& policy, in
     }
     if (mouse_.protractor().shown) ui::drawProtractor(protractorView());
     if (show_rest_lengths_) ui::drawRestLengths(restMarks(view));
+    ui::drawOffscreenPointer(culpritPointer(view, height));
     ImGui::Render();
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
   }
@@ -551,6 +552,24 @@ void FrameDriver::drawLanes(const render::SceneView& primary, const render::Came
     // lane 0's grid: another lane's view places the renderer's grid afresh
     if (i == 0) grid_spacing_ = renderer_->gridSpacing();
   }
+}
+
+ui::OffscreenPointer FrameDriver::culpritPointer(const render::SceneView& view, int height) const {
+  const int p = views_.culpritPoint();
+  if (p < 0 || 3 * size_t(p) + 2 >= view.positions.size()) return {};
+  const glm::vec3 at(view.positions[3 * p], view.positions[3 * p + 1], view.positions[3 * p + 2]);
+  const float w = float(draw_.viewport_width), h = float(height);
+  const glm::vec4 c = camera_.projection(w / h) * camera_.view() * glm::vec4(at, 1.0f);
+  const float wc = c.w != 0.0f ? std::abs(c.w) : 1.0f;
+  const float sx = float(draw_.viewport_x) + (c.x / wc * 0.5f + 0.5f) * w;
+  const float sy = (0.5f - c.y / wc * 0.5f) * h;
+  const float scale = ImGui::GetFontSize() / 13.0f;
+  // below the caption and the banner, which it would cover
+  const float x0 = float(draw_.viewport_x), top = std::min(overlays_top_px_, 0.5f * h);
+  ui::OffscreenPointer pointer =
+      ui::offscreenPointer(sx, sy, c.w <= 0.0f, x0, top, x0 + w, h, ui::kPointerInset * scale);
+  pointer.metres = glm::length(at - camera_.target);
+  return pointer;
 }
 
 void FrameDriver::drawEquilibrium(const render::Camera& cam, const render::DrawOptions& options,

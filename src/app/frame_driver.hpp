@@ -226,6 +226,9 @@ class FrameDriver {
   Box column_start_;                    // what a new column frames first (the scene's reach)
   std::unique_ptr<render::Renderer> renderer_;
   std::vector<ui::JointLabel> jointLabels(const render::SceneView& view) const;
+  // lane 0's divergence culprit, when the framing leaves it out of the picture (a particle flung
+  // far: kRunawayReach), pointed at from the viewport's edge
+  ui::OffscreenPointer culpritPointer(const render::SceneView& view, int height) const;
   float grid_spacing_ = 0.0f;  // m, lane 0's ground grid as last drawn (the measure legend's)
   std::unique_ptr<render::Framebuffer> fbo_;
   // the scene's own, smaller target when scaled down (kSoftwareSceneScale); else unused

@@ -62,6 +62,8 @@ class ViewBuilder {
   // are too small to find otherwise.
   static constexpr float kCulpritRadiusScale = 3.0f;
   static constexpr double kCulpritOfScene = 0.02;
+  // The point of the last view's divergence culprit (a torn spring's first end), -1 for none.
+  int culpritPoint() const { return shown_culprit_.a; }
 
  private:
   void rebuildTopology(const Session& s);

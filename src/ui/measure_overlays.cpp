@@ -33,6 +33,9 @@ constexpr float kArcMaxPx = 48.0f;  // at UI scale 1
 const ImU32 kRestMark = IM_COL32(255, 255, 255, 200);
 constexpr float kRestTick = 6.0f;    // px at UI scale 1: half a rest mark's end tick
 constexpr float kRestOffset = 8.0f;  // px at UI scale 1: a rest mark beside its spring
+// render::kHighlightMagenta, the culprit's colour in the scene
+const ImU32 kCulprit = IM_COL32(255, 38, 242, 255);
+constexpr float kPointerLength = 22.0f, kPointerHalfWidth = 9.0f;  // px at UI scale 1
 
 struct KeyLine {
   std::string text;
@@ -210,6 +213,53 @@ void drawRestLengths(const std::vector<RestMark>& marks) {
       dl->AddLine(ImVec2(e.x - tick * ux, e.y - tick * uy),
                   ImVec2(e.x + tick * ux, e.y + tick * uy), kRestMark, 2.0f * scale);
   }
+}
+
+OffscreenPointer offscreenPointer(float sx, float sy, bool behind, float x0, float y0, float x1,
+                                  float y1, float inset) {
+  OffscreenPointer p;
+  const float w = x1 - x0, h = y1 - y0;
+  if (!std::isfinite(sx) || !std::isfinite(sy) || !(w > 2 * inset) || !(h > 2 * inset)) return p;
+  const float cx = x0 + 0.5f * w, cy = y0 + 0.5f * h;
+  float dx = sx - cx, dy = sy - cy;
+  if (behind) dx = -dx, dy = -dy;  // the projection of a point behind the eye is mirrored
+  const bool inside = !behind && sx >= x0 && sx < x1 && sy >= y0 && sy < y1;
+  const float len = std::hypot(dx, dy);
+  if (inside || !(len > 0.0f)) return p;
+  dx /= len, dy /= len;
+  // the ray from the centre leaves the inset box at the nearer of its two crossings
+  const float hx = 0.5f * w - inset, hy = 0.5f * h - inset;
+  const float t = std::min(dx != 0.0f ? hx / std::abs(dx) : INFINITY,
+                           dy != 0.0f ? hy / std::abs(dy) : INFINITY);
+  p.pointed = true;
+  p.x = cx + t * dx, p.y = cy + t * dy, p.dx = dx, p.dy = dy;
+  p.x0 = x0, p.y0 = y0, p.x1 = x1, p.y1 = y1;
+  return p;
+}
+
+void drawOffscreenPointer(const OffscreenPointer& p, ItemProbe* probe) {
+  if (!p.pointed) return;
+  const float scale = ImGui::GetFontSize() / 13.0f, pad = kPad * scale;
+  const float length = kPointerLength * scale, half = kPointerHalfWidth * scale;
+  ImDrawList* dl = ImGui::GetForegroundDrawList();
+  const ImVec2 tip(p.x, p.y), back(p.x - p.dx * length, p.y - p.dy * length);
+  const ImVec2 side(-p.dy * half, p.dx * half);
+  dl->AddTriangleFilled(tip, ImVec2(back.x + side.x, back.y + side.y),
+                        ImVec2(back.x - side.x, back.y - side.y), kCulprit);
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "culprit %.2g m away", p.metres);
+  const ImVec2 t = ImGui::CalcTextSize(buf);
+  const float bw = t.x + 2 * pad, bh = t.y + 2 * pad;
+  // the label behind the arrow, towards the centre, its nearer corner where the arrow starts
+  // (kept inside the viewport)
+  const float cx = std::clamp(back.x - p.dx * (0.5f * bw + pad), p.x0 + 0.5f * bw,
+                              std::max(p.x0 + 0.5f * bw, p.x1 - 0.5f * bw));
+  const float cy = std::clamp(back.y - p.dy * (0.5f * bh + pad), p.y0 + 0.5f * bh,
+                              std::max(p.y0 + 0.5f * bh, p.y1 - 0.5f * bh));
+  const ImVec2 p0(cx - 0.5f * bw, cy - 0.5f * bh), p1(cx + 0.5f * bw, cy + 0.5f * bh);
+  dl->AddRectFilled(p0, p1, kBand, pad);
+  dl->AddText(ImVec2(p0.x + pad, p0.y + pad), kText, buf);
+  if (probe) probe->items.push_back({std::string("pointer/") + buf, p0.x, p0.y, p1.x, p1.y});
 }
 
 }  // namespace ui

@@ -495,6 +495,25 @@ struct RestMark {
   float x0 = 0.0f, y0 = 0.0f, x1 = 0.0f, y1 = 0.0f;
 };
 void drawRestLengths(const std::vector<RestMark>& marks);
+// A divergence's culprit outside the picture (docs/integrators.md#divergence: a particle flung
+// far is left out of the framing): an arrow on the scene viewport's edge pointing at it, and how
+// far it is. `pointed`: whether there is one (the culprit is off screen).
+struct OffscreenPointer {
+  bool pointed = false;
+  float x = 0.0f, y = 0.0f;    // px: the arrow's tip, kPointerInset inside the viewport's edge
+  float dx = 0.0f, dy = 0.0f;  // unit: the direction it points (screen y down)
+  double metres = 0.0;         // the culprit's distance from the view's centre
+  float x0 = 0.0f, y0 = 0.0f, x1 = 0.0f, y1 = 0.0f;  // px: the box, which holds the label
+};
+// The pointer to screen point (sx, sy) (behind the camera: the point the projection flips to,
+// reflected) from the box [x0, x1) x [y0, y1) (the viewport below the caption and banner): none
+// when it is inside, else on the ray from the box's centre towards it, where the ray meets the
+// box's edge inset by `inset`.
+OffscreenPointer offscreenPointer(float sx, float sy, bool behind, float x0, float y0, float x1,
+                                  float y1, float inset);
+// px at UI scale 1: how far inside the edge the arrow's tip sits
+inline constexpr float kPointerInset = 14.0f;
+void drawOffscreenPointer(const OffscreenPointer& pointer, ItemProbe* probe = nullptr);
 void drawJointAngles(const std::vector<JointLabel>& joints, ItemProbe* probe = nullptr);
 // The strain legend (bottom right) for this strain scale.
 void drawStrainLegend(double strain_scale);
