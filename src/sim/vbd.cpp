@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include <Eigen/Cholesky>
 
@@ -57,14 +58,15 @@ void VbdSolver::build(const MassSpringModel& m) {
   for (int i = 0; i < n; ++i) weights_ += m.mass[i] * m.gravity.norm();
   revision_ = m.revision, damping_revision_ = m.damping_revision;
   particles_ = n, springs_ = ns;
-  have_before_ = false;
 }
 
 // Rows [from, to) of order_: the prediction y (the drag implicit, as projective's) and the
-// initial guess, the paper's adaptive one (§3.7): x + h_s v + h_s^2 a~, a~ the acceleration of the
-// previous substep along gravity, clamped to [0, |g|]; without a previous substep, inertia's
-// (a~ = g).
-void VbdSolver::predictRows(const MassSpringModel& m, double hs, bool guessed, int from, int to) {
+// initial guess, the paper's adaptive one (§3.7): x + h_s v + h_s^2 a~, a~ the acceleration's
+// component along gravity clamped to [0, |g|]. The paper takes the previous step's (v - v_prev) /
+// h; a backward Euler step makes that the acceleration at its end, a(x, v), which is what this
+// takes: so the guess depends on the state alone, and a step from a restored state is the same
+// bits as the original (the recording's slow motion of a blow-up replays steps).
+void VbdSolver::predictRows(const MassSpringModel& m, double hs, int from, int to) {
   const double c = m.drag, gravity = m.gravity.norm();
   const Vec3 along = gravity > 0.0 ? Vec3(m.gravity / gravity) : Vec3::Zero();
   for (int p = from; p < to; ++p) {
@@ -73,12 +75,30 @@ void VbdSolver::predictRows(const MassSpringModel& m, double hs, bool guessed, i
     const Vec3 x = x_.segment<3>(3 * i), v = v_.segment<3>(3 * i);
     const Vec3 vhat = (v + hs * (m.gravity + c * m.wind / mi)) / (1.0 + hs * c / mi);
     y_.segment<3>(3 * i) = x + hs * vhat;
-    double a = gravity;
-    if (guessed) a = std::clamp((v - v_before_.segment<3>(3 * i)).dot(along) / hs, 0.0, gravity);
+    const double a = std::clamp(accelerationAt(m, i).dot(along), 0.0, gravity);
     q_.segment<3>(3 * i) = x + hs * v + (hs * hs * a) * along;
     q_before_.segment<3>(3 * i) = q_.segment<3>(3 * i);
     contact_[i] = -1;
   }
+}
+
+// Particle i's acceleration at the substep's start (x_, v_): gravity, drag, springs, dashpots and
+// the mouse spring.
+Vec3 VbdSolver::accelerationAt(const MassSpringModel& m, int i) const {
+  const Vec3 xi = x_.segment<3>(3 * i), vi = v_.segment<3>(3 * i);
+  Vec3 f = -m.drag * (vi - m.wind);
+  for (int e = link_start_[i]; e < link_start_[i + 1]; ++e) {
+    const Link& s = links_[e];
+    const Vec3 xo = x_.segment<3>(3 * s.other);
+    f += springTerms(xo, xi, s.k, s.l).force_on_b;
+    const Vec3 d = xi - xo;
+    const double r = d.norm();
+    if (s.c == 0.0 || !(r > 0.0)) continue;
+    const Vec3 u = d / r;
+    f -= (s.c * (vi - v_.segment<3>(3 * s.other)).dot(u)) * u;
+  }
+  if (i == m.grab) f += m.grab_stiffness * (m.grab_target - xi);
+  return m.gravity + f / m.mass[i];
 }
 
 // dG/dq_i at q_ (N), and with `hessian` its 3 x 3 block with each spring's PSD projection.
@@ -126,6 +146,10 @@ void VbdSolver::sweepRows(const MassSpringModel& m, int from, int to) {
   for (int p = from; p < to; ++p) {
     const int i = order_[p];
     const Vec3 g = gradientAt(m, i, &H);
+    if (!g.allFinite() || !H.allFinite()) {  // an overflowing force: the step is not finite
+      q_.segment<3>(3 * i).setConstant(std::numeric_limits<double>::quiet_NaN());  // named after
+      continue;
+    }
     const Eigen::LLT<Eigen::Matrix3d> llt(H);
     if (llt.info() != Eigen::Success) continue;  // singular: the particle stays
     Vec3 dx = llt.solve(-g);
@@ -193,7 +217,7 @@ void VbdSolver::finishRows(const MassSpringModel& m, double hs, int from, int to
       removed += s.c * inv_hs_ * moved.dot(u) * u.dot(dx);
     }
     work_[i] = removed;
-    v_before_.segment<3>(3 * i) = v_.segment<3>(3 * i), v_.segment<3>(3 * i) = v;
+    v_.segment<3>(3 * i) = v;
     grab_work_[i] = i == m.grab ? m.grab_stiffness * (m.grab_target - qi).dot(dx) : 0.0;  // put in
     contact_work_rows_[i] = contact_[i] >= 0 ? -gradientAt(m, i, nullptr).dot(dx) : 0.0;
   }
@@ -208,15 +232,14 @@ double chebyshevWeight(double rho, int k, double previous) {
 }
 }  // namespace
 
-void VbdSolver::substep(const MassSpringModel& m, double hs, bool guessed, double& dissipated,
-                        double& external) {
+void VbdSolver::substep(const MassSpringModel& m, double hs, double& dissipated, double& external) {
   const int nf = static_cast<int>(order_.size()), colours = this->colours();
   const int threads = m.springs() >= kMinSpringsPerThread ? kernelThreads() : 1;
   inv_hs_ = 1.0 / hs, inv_hs2_ = inv_hs_ * inv_hs_;
   const bool automatic = m.iterations <= 0;
   const int most = automatic ? kVbdMaxIterations : m.iterations;
   util::runTeam(threads, [&](util::TeamMember& team) {
-    team.forRange(0, nf, [&](int from, int to) { predictRows(m, hs, guessed, from, to); });
+    team.forRange(0, nf, [&](int from, int to) { predictRows(m, hs, from, to); });
     double weight = 1.0;  // every member follows the same sequence of weights and residuals
     for (int it = 1; it <= most; ++it) {
       if (rho_ != 0.0) team.forRange(0, nf, [&](int from, int to) { keepRows(m, from, to); });
@@ -253,20 +276,15 @@ void VbdSolver::step(const MassSpringModel& m, const State& in, double h, State&
   const int substeps = std::max(1, m.substeps);  // automatic: one (kAutomatic is 0)
   last_substeps_ = substeps, last_residual_ = 0.0, contact_work_ = 0.0;
   dissipated = external = 0.0;
-  // the previous substep's starting velocity is known when `in` is where the last step ended
-  bool guessed =
-      have_before_ && in.x.size() == after_x_.size() && in.x == after_x_ && in.v == after_v_;
   x_ = in.x, v_ = in.v, q_ = in.x, q_before_ = in.x, q_kept_ = in.x;
   const Eigen::Index n = in.x.size();
   y_.setZero(n), grad2_.setZero(m.particles());
-  if (!guessed) v_before_ = in.v;
   work_.setZero(m.particles()), grab_work_.setZero(m.particles());
   contact_work_rows_.setZero(m.particles());
   contact_.assign(m.particles(), -1), normal_.assign(m.particles(), Vec3::Zero());
   const double hs = h / substeps;
-  for (int s = 0; s < substeps; ++s, guessed = true) substep(m, hs, guessed, dissipated, external);
+  for (int s = 0; s < substeps; ++s) substep(m, hs, dissipated, external);
   out.x = x_, out.v = v_, out.t = in.t + h;
-  after_x_ = out.x, after_v_ = out.v, have_before_ = true;
 }
 
 }  // namespace sim

@@ -15,7 +15,7 @@
 // step enters a collider is put back on its surface within the sweep (held back by friction, as
 // sim/contacts does after a step), so that the sweeps carry the support to the rest of the system.
 // The substep's start is the paper's adaptive initial guess (§3.7): x + h_s v + h_s^2 a~, a~ the
-// previous substep's acceleration's component along gravity, clamped to [0, |g|].
+// acceleration's component along gravity, clamped to [0, |g|] (at the state: predictRows).
 // Each sweep after the first is extrapolated by Chebyshev's weights (the paper's §3.8, Wang
 // 2015) when rho > 0. The relative residual |grad G| / (sum m |g| + 1 N) is measured after each
 // sweep; automatic iterations stop at kVbdTolerance within kVbdMaxIterations.
@@ -66,9 +66,9 @@ class VbdSolver {
     double k, l, c;
   };
   void build(const MassSpringModel& m);
-  void substep(const MassSpringModel& m, double hs, bool guessed, double& dissipated,
-               double& external);
-  void predictRows(const MassSpringModel& m, double hs, bool guessed, int from, int to);
+  void substep(const MassSpringModel& m, double hs, double& dissipated, double& external);
+  void predictRows(const MassSpringModel& m, double hs, int from, int to);
+  Vec3 accelerationAt(const MassSpringModel& m, int i) const;
   void sweepRows(const MassSpringModel& m, int from, int to);
   void contactRow(const MassSpringModel& m, int i);
   Vec3 gradientAt(const MassSpringModel& m, int i, Eigen::Matrix3d* hessian) const;
@@ -88,13 +88,10 @@ class VbdSolver {
   double inv_hs_ = 0.0, inv_hs2_ = 0.0, weights_ = 1.0;
   // the substep's start x, its velocity v, the prediction y, the iterate q and the one before it
   // (Chebyshev), each particle's squared gradient, work of the drag and dashpots, of the mouse
-  // spring and of its contact, its contact's collider (-1: none) and normal; the previous
-  // substep's starting velocity (the adaptive guess's acceleration) and the state it led to
+  // spring and of its contact, its contact's collider (-1: none) and normal
   Eigen::VectorXd x_, v_, y_, q_, q_before_, q_kept_, grad2_, work_, grab_work_, contact_work_rows_;
   std::vector<int> contact_;
   std::vector<Vec3> normal_;
-  Eigen::VectorXd v_before_, after_x_, after_v_;
-  bool have_before_ = false;
 };
 
 }  // namespace sim
