@@ -39,8 +39,8 @@ constexpr int kVbdMaxIterations = 12;
 // (the paper's §3.8; as projective's, the first two sweeps stay plain: from the second, rho = 0.9
 // blew a 24 x 24 cloth at 4 x 3 up). On that cloth (k = 2e4 N/m, 1 s from horizontal) rho = 0.8,
 // 0.9, 0.95 left a largest stretch of 1.49, 1.41, 1.31 at 1 x 12 (plain: 1.75), 1.26, 1.25, 1.27
-// at 4 x 3 (plain 1.33), 1.17, 1.14, 1.10 at 1 x 50 (plain 1.24); converged: 1.0057
-// (docs/integrators.md#vbd).
+// at 4 x 3 (plain 1.33), 1.17, 1.14, 1.10 at 1 x 50 (plain 1.24); converged: 1.0057 (measured
+// with an earlier guess; docs/integrators.md#vbd).
 constexpr double kVbdChebyshevRho = 0.9;
 constexpr int kVbdChebyshevFirst = 3;
 
