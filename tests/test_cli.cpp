@@ -89,7 +89,7 @@ const BadCase kBad[] = {
      "system.type: must be \"mass_spring\" or \"pendulum\""},
     {"unknown integrator", R"("integrator": "rk4")", R"("integrator": "rk5")",
      "integrator: unknown integrator \"rk5\"; these apply to mass_spring: euler, symplectic_euler, "
-     "verlet, rk4, implicit_euler, time_fe, xpbd, projective"},
+     "verlet, rk4, implicit_euler, time_fe, xpbd, projective, vbd"},
     {"inapplicable integrator", R"("integrator": "rk4")", R"("integrator": "implicit_midpoint")",
      "integrator: implicit_midpoint does not apply to mass_spring systems; these apply: euler"},
     {"syntax error", R"("dt": 0.01,)", R"("dt": 0.01,,)", ": line 5, column 14: invalid JSON"},

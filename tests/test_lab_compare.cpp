@@ -96,7 +96,7 @@ TEST_CASE("bad events exit 2 with one line naming --at, and nothing is written")
       {"1:integrator=implicit_midpoint",
        "springlab run: --at: \"1:integrator=implicit_midpoint\": implicit_midpoint does not apply "
        "to mass_spring systems; these apply: euler, symplectic_euler, verlet, rk4, "
-       "implicit_euler, time_fe, xpbd, projective"},
+       "implicit_euler, time_fe, xpbd, projective, vbd"},
   };
   for (const auto& [at, message] : cases) {
     CAPTURE(at);
@@ -191,7 +191,7 @@ TEST_CASE("bad compare options exit 2 with one line and write nothing") {
       {{"--lanes", "rk4,nope"},
        "springlab compare: --lanes: lane 1 \"nope\": unknown integrator \"nope\"; these apply "
        "to mass_spring: euler, symplectic_euler, verlet, rk4, implicit_euler, time_fe, xpbd, "
-       "projective"},
+       "projective, vbd"},
       {{"--lanes", "rk4,verlet@-1"},
        "springlab compare: --lanes: lane 1 \"verlet@-1\": dt must be a finite number > 0, not "
        "\"-1\""},

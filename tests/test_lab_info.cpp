@@ -319,15 +319,17 @@ TEST_CASE("a pendulum's explicit limits are measured, a spring network's are ome
 }
 
 TEST_CASE(
-    "order recovers 1, 1, 2, 4, 1, 1, 1, 1 on an undamped spring pendulum, 4 and 2 on a pendulum") {
+    "order recovers 1, 1, 2, 4, 1, 1, 1, 1, 1 on an undamped spring pendulum, 4 and 2 on a "
+    "pendulum") {
   const auto r = springlab({"order", "seed003_table1_case1"});
   REQUIRE(r.status == 0);
   const auto ls = lines(r.out);
-  REQUIRE(ls.size() == 9);
+  REQUIRE(ls.size() == 10);
   CHECK(ls[0] == "integrator,order");
   const std::vector<std::pair<std::string, double>> expected = {
-      {"euler", 1},          {"symplectic_euler", 1}, {"verlet", 2}, {"rk4", 4},
-      {"implicit_euler", 1}, {"time_fe", 1},          {"xpbd", 1},   {"projective", 1}};
+      {"euler", 1}, {"symplectic_euler", 1}, {"verlet", 2},
+      {"rk4", 4},   {"implicit_euler", 1},   {"time_fe", 1},
+      {"xpbd", 1},  {"projective", 1},       {"vbd", 1}};
   for (size_t i = 0; i < expected.size(); ++i) {
     CAPTURE(ls[i + 1]);
     const auto comma = ls[i + 1].find(',');
@@ -377,7 +379,7 @@ TEST_CASE("bad info and order options exit 2 with one line") {
       {{"order", "cloth_16", "--integrators", "implicit_midpoint"},
        "springlab order: --integrators: implicit_midpoint does not apply to mass_spring systems; "
        "these apply: euler, symplectic_euler, verlet, rk4, implicit_euler, time_fe, xpbd, "
-       "projective"},
+       "projective, vbd"},
       {{"order", "cloth_16", "--duration", "inf"},
        "springlab order: --duration: must be a finite number > 0, not \"inf\""},
   };

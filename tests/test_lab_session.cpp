@@ -292,7 +292,7 @@ TEST_CASE("the window and record refuse bad --lanes and --at in one line, before
       {{"cloth_16", "--lanes", "rk4,nope", "--frames", "1"},
        "springlab: --lanes: lane 1 \"nope\": unknown integrator \"nope\"; these apply to "
        "mass_spring: euler, symplectic_euler, verlet, rk4, implicit_euler, time_fe, xpbd, "
-       "projective"},
+       "projective, vbd"},
       {{"cloth_16", "--lanes", "rk4,verlet,euler,rk4,verlet", "--frames", "1"},
        "springlab: --lanes: 5 lanes; at most 4 on screen"},
       {{"cloth_16", "--lanes", "rk4,verlet@1", "--frames", "1"},
@@ -410,7 +410,7 @@ TEST_CASE("lab: Measure order reports the observed orders beside the nominal one
   std::string msg;
   REQUIRE(s.apply(ui::MeasureOrder{}, &msg));
   const auto pm = waitFor(s, [](const ui::PanelModel& m) { return !m.jobs.orders_running; });
-  REQUIRE(pm.jobs.orders.size() == 8);
+  REQUIRE(pm.jobs.orders.size() == 9);
   for (const auto& row : pm.jobs.orders) {
     CAPTURE(row.integrator);
     CHECK(
@@ -441,7 +441,7 @@ TEST_CASE("lab: Measure order says nan and why where runs diverge or are not asy
   REQUIRE(s.apply(ui::MeasureOrder{}, &msg));
   const auto pm = waitFor(s, [](const ui::PanelModel& m) { return !m.jobs.orders_running; });
   // the rule of springlab order, the same runs (lab::measureOrders): every row a nan with a reason
-  REQUIRE(pm.jobs.orders.size() == 8);
+  REQUIRE(pm.jobs.orders.size() == 9);
   for (const ui::OrderRow& row : pm.jobs.orders) {
     CAPTURE(row.integrator);
     CAPTURE(row.note);

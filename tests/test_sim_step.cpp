@@ -73,6 +73,18 @@ void projectiveByHand(const Spring1D& s, double x, double v, double h, double& x
   v1 = (x1 - x) / h;
 }
 
+// x', v' of one vertex block descent step (docs/integrators.md#vbd), in one dimension.
+void vbdByHand(const Spring1D& s, double x, double v, double h, double& x1, double& v1) {
+  // one substep, one sweep: the free particle's Newton step on G, which is quadratic along the
+  // axis (l > 0 on every variant), so it lands on its minimum from any initial guess:
+  // (m / h^2 + cd / h + k + c / h) x' = (m / h^2 + cd / h) y + k r + c x / h, y with the drag
+  // implicit (the drag's damping potential and the inertia's add up to one quadratic about y)
+  const double vp = (v + h * s.gx) / (1.0 + h * s.cd / s.m);
+  const double y = x + h * vp, inertia = s.m / (h * h) + s.cd / h;
+  x1 = (inertia * y + s.k * s.r + s.c * x / h) / (inertia + s.k + s.c / h);
+  v1 = (x1 - x) / h;
+}
+
 // x', v' of one step of `method`, written from docs/integrators.md in one dimension.
 void byHand(sim::Method method, const Spring1D& s, double x, double v, double h, double& x1,
             double& v1) {
@@ -116,6 +128,9 @@ void byHand(sim::Method method, const Spring1D& s, double x, double v, double h,
     case sim::Method::Projective:
       projectiveByHand(s, x, v, h, x1, v1);
       return;
+    case sim::Method::Vbd:
+      vbdByHand(s, x, v, h, x1, v1);
+      return;
     case sim::Method::ImplicitMidpoint:
       break;
   }
@@ -157,7 +172,7 @@ TEST_CASE("sim: one step of each integrator on a 1-D spring matches the hand-wri
         // the hand recurrences for time_fe, xpbd and projective form v from (qb - qa)/h, which
         // amplifies the rounding of q by |q|/(h |v|): their velocities are compared at |x|/h
         const bool fe = integ.method == sim::Method::TimeFe || integ.method == sim::Method::Xpbd ||
-                        integ.method == sim::Method::Projective;
+                        integ.method == sim::Method::Projective || integ.method == sim::Method::Vbd;
         CHECK(close(out.v[3], v1, 1e-14, fe ? (on + var.x0) / h : 0.0));
         // the motion stays on the axis (exactly, at the origin) and the fixed end does not move
         for (int j = 1; j < 3; ++j) {

@@ -254,6 +254,7 @@ struct Swing {
   // settings vary, docs/integrators.md#automatic-settings)
   sim::Stepper::Settings last;
   double mean_iterations = 0.0;
+  double residual = 0.0;  // the largest relative residual of a step (vbd; 0: not measured)
 };
 
 // Steps the stiff cloth for `steps` steps; the stretch is measured between the timed steps.
@@ -270,6 +271,7 @@ Swing swingCloth(const scene::SceneDef& def, long long steps) {
     w.worst = std::max(w.worst, b.maxStretch(st->state(), kStructuralTolerance));
     w.last = st->settingsUsed();
     w.mean_iterations += w.last.iterations;
+    w.residual = std::max(w.residual, st->lastResidual());
   }
   w.mean_iterations /= double(std::max(made, 1LL));
   return w;
@@ -328,6 +330,7 @@ void benchStiff(const scene::SceneDef& def, const std::string& name, double swin
           scalar ? (scalar->worst == w.worst ? " (the same on the scalar path)"
                                              : " (differs on the scalar path: a bug)")
                  : "");
+  if (w.residual > 0.0) appendf(out, "largest residual |grad G| / weights: %.3g\n", w.residual);
   appendf(out, "first step (the method's set-up included, not in the compute above): %.1f ms\n",
           1e3 * w.first);
   printRow(progress, out);

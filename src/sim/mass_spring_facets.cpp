@@ -45,6 +45,7 @@ const OnKind& MassSpringKind::onMethod(Method m) {
     case Method::ImplicitEuler:
     case Method::Xpbd:
     case Method::Projective:
+    case Method::Vbd:
       return kFirst;
     case Method::SymplecticEuler:
     case Method::TimeFe:

@@ -49,8 +49,8 @@ constexpr ParameterInfo kTable[] = {
      .event = true,
      .method_setting = true,
      .scene = SceneSlot::Top,
-     .tooltip = "xpbd's and projective's substeps per step; 0: the method chooses (xpbd from "
-                "the system's highest frequency, projective 1)."},
+     .tooltip = "xpbd's, projective's and vbd's substeps per step; 0: the method chooses (xpbd "
+                "from the system's highest frequency, projective and vbd 1)."},
     {.parameter = Parameter::Iterations,
      .key = "iterations",
      .label = "Iterations",
@@ -64,8 +64,9 @@ constexpr ParameterInfo kTable[] = {
      .event = true,
      .method_setting = true,
      .scene = SceneSlot::Top,
-     .tooltip = "xpbd's sweeps or projective's iterations per substep; 0: the method chooses "
-                "(xpbd 1, projective until its increment is 1 % of the substep's motion)."},
+     .tooltip = "xpbd's and vbd's sweeps or projective's iterations per substep; 0: the method "
+                "chooses (xpbd 1, projective until its increment is 1 % of the substep's motion, "
+                "vbd until its residual is 1 % of the weights, at most 12)."},
     {.parameter = Parameter::Drag,
      .key = "drag",
      .label = "Drag",

@@ -27,6 +27,7 @@ const OnKind& PendulumKind::onMethod(Method m) {
     case Method::TimeFe:
     case Method::Xpbd:
     case Method::Projective:
+    case Method::Vbd:
       return kNone;
   }
   return kNone;

@@ -23,7 +23,8 @@ enum class Method {
   TimeFe,
   ImplicitMidpoint,
   Xpbd,
-  Projective
+  Projective,
+  Vbd
 };
 
 // What an integrator is on one kind of system (docs/integrators.md#summary).

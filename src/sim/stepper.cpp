@@ -13,6 +13,7 @@
 #include "sim/midpoint.hpp"
 #include "sim/projective.hpp"
 #include "sim/self_collision.hpp"
+#include "sim/vbd.hpp"
 #include "sim/xpbd.hpp"
 #include "util/format.hpp"
 
@@ -24,6 +25,7 @@ struct Stepper::Solvers {
   MidpointSolver midpoint;
   XpbdSolver xpbd;
   ProjectiveSolver projective;
+  VbdSolver vbd;
   SelfCollision self_collision;
 };
 
@@ -78,6 +80,7 @@ bool Stepper::integrate() {
     case Method::ImplicitMidpoint:
     case Method::Xpbd:
     case Method::Projective:
+    case Method::Vbd:
       break;
   }
   return solverStep(cur_, h_, next_);
@@ -156,6 +159,11 @@ bool Stepper::solverStep(const State& in, double h, State& out) {
       }
       solver_error_ = s.projective.error();
       return false;
+    case Method::Vbd:
+      if (!mass_spring_) break;
+      s.vbd.step(*mass_spring_, in, h, out, xpbd_work_.dissipated, xpbd_work_.external);
+      xpbd_work_.contacts = s.vbd.lastContactWork();
+      return true;
     case Method::ImplicitMidpoint:
       if (!pendulum_) break;
       if (s.midpoint.step(*pendulum_, in, h, out)) return true;
@@ -319,6 +327,7 @@ Work Stepper::stepWork() {
       break;
     case Method::Xpbd:  // summed by the solver, substep by substep (already the energy removed)
     case Method::Projective:
+    case Method::Vbd:
       return xpbd_work_;
     default:  // symplectic_euler, time_fe: the forces at the step's start over the step
       add(forceDot(in.x, in.v, out.x, &in.x), 1.0);
@@ -439,7 +448,13 @@ Stepper::Settings Stepper::settingsUsed() const {
   if (method_ == Method::Xpbd) return {s.xpbd.lastSubsteps(), s.xpbd.lastIterations()};
   if (method_ == Method::Projective)
     return {s.projective.lastSubsteps(), s.projective.lastIterations()};
+  if (method_ == Method::Vbd) return {s.vbd.lastSubsteps(), s.vbd.lastIterations()};
   return {};
+}
+
+double Stepper::lastResidual() const {
+  if (method_ == Method::Vbd) return solvers_->vbd.lastResidual();
+  return 0.0;
 }
 
 }  // namespace sim

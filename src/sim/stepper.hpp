@@ -71,6 +71,9 @@ class Stepper {
     int substeps = 0, iterations = 0;
   };
   Settings settingsUsed() const;
+  // The relative residual |grad G| / (sum m |g| + 1 N) of the last step (vbd: the largest over
+  // its substeps); 0 for a method that measures none.
+  double lastResidual() const;
 
   // One step; on divergence the state is left at the last finite step.
   std::optional<Divergence> advance();
