@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 
 #include "sim/contacts.hpp"
 #include "sim/energy.hpp"
@@ -440,6 +441,22 @@ Stepper::Settings Stepper::settingsUsed() const {
   if (method_ == Method::Projective)
     return {s.projective.lastSubsteps(), s.projective.lastIterations()};
   return {};
+}
+
+double Stepper::lastResidual() const {
+  const Solvers& s = *solvers_;
+  switch (method_) {  // a method with a residual: one line here, and its registry row's `residual`
+    case Method::TimeFe:
+      return s.time_fe.lastResidual();
+    case Method::ImplicitMidpoint:
+      return s.midpoint.lastResidual();
+    case Method::Xpbd:
+      return s.xpbd.lastResidual();
+    case Method::Projective:
+      return s.projective.lastResidual();
+    default:
+      return std::numeric_limits<double>::quiet_NaN();
+  }
 }
 
 }  // namespace sim

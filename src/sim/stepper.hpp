@@ -71,6 +71,10 @@ class Stepper {
     int substeps = 0, iterations = 0;
   };
   Settings settingsUsed() const;
+  // The last step's relative residual, how far it is from the method's own converged answer
+  // (docs/integrators.md#residuals; info(method()).residual names it): NaN for a method that
+  // solves nothing, and before the method's first step.
+  double lastResidual() const;
 
   // One step; on divergence the state is left at the last finite step.
   std::optional<Divergence> advance();
