@@ -88,7 +88,7 @@ RimRun rimHeight(const scene::Built& b, int segments, int iterations, double sec
 }  // namespace
 
 TEST_CASE(
-    "run prints a residual for every iterative method; projective at 200 iterations "
+    "run prints a residual for every iterative method, and projective at 200 iterations "
     "prints a smaller one than at 2") {
   const auto run = [](const std::vector<std::string>& extra) {
     std::vector<std::string> args = {"run", "cloth_16", "--duration", "0.5"};
