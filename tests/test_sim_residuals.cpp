@@ -231,9 +231,10 @@ TEST_CASE("a centre-pinned disc: projective at its defaults, and at many iterati
         scene::loadSceneArg(discScene(d.name, d.rings, d.segments, d.radius, d.mass, d.stiffness)));
     const RimRun automatic = rimHeight(b, d.segments, sim::kAutomatic, 0.5);
     const RimRun many = rimHeight(b, d.segments, 300, 0.5);
-    MESSAGE(d.name << ": rim at 0.5 s " << automatic.height << " (automatic; largest residual "
-                   << automatic.worst_residual << "), " << many.height
-                   << " (300 iterations; largest residual " << many.worst_residual << ")");
+    MESSAGE(std::string(d.name) << ": rim at 0.5 s " << automatic.height
+                                << " (automatic; largest residual " << automatic.worst_residual
+                                << "), " << many.height << " (300 iterations; largest residual "
+                                << many.worst_residual << ")");
     // held up by the pin and below it; more iterations lower the residual
     CHECK(automatic.height < 0.99);  // it fell
     CHECK(many.worst_residual < automatic.worst_residual);

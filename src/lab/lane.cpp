@@ -17,8 +17,10 @@ bool Lane::step() {
   if (divergence_) return false;
   if ((divergence_ = stepper_->advance())) return false;
   ++steps_;
-  const double r = stepper_->lastResidual();  // NaN: the method solves nothing
-  if (r > worst_residual_.value || (std::isnan(worst_residual_.value) && !std::isnan(r)))
+  // NaN: the method solves nothing; compared quietly (an ordered > on NaN raises FE_INVALID)
+  const double r = stepper_->lastResidual();
+  if (std::isgreater(r, worst_residual_.value) ||
+      (std::isnan(worst_residual_.value) && !std::isnan(r)))
     worst_residual_ = {r, method()};
   return true;
 }
