@@ -463,7 +463,9 @@ bool XpbdSolver::step(const MassSpringModel& m, const State& in, double h, State
       finishSubstep(team, m, hs, k + 1 == substeps);
     }
   });
-  residual_ = lastSubstepResidual(m, hs);
+  // a spring beyond Lanczos's range overflows the force pass: no residual (NaN) there
+  residual_ =
+      beyondRange(m) ? std::numeric_limits<double>::quiet_NaN() : lastSubstepResidual(m, hs);
   // the work in particle and spring order, on one thread
   dissipated = particle_work_.sum() + (damped_ ? dash_work_.sum() : 0.0);
   contact_work_ = contact_work_slots_.sum();
