@@ -4,6 +4,9 @@
 #include <algorithm>
 #include <cstdio>
 #include <span>
+#include <string>
+#include <string_view>
+#include <utility>
 
 #include "app/timeline.hpp"
 #include "sim/diagnostics.hpp"
@@ -16,6 +19,17 @@ namespace {
 // A series without its last `hidden` samples (those after a seek's time).
 std::span<const float> shown(const std::vector<float>& v, std::size_t hidden) {
   return std::span<const float>(v).first(v.size() - std::min(hidden, v.size()));
+}
+
+// The registry's name of a residual ("‖∇G‖ / weights") in the panel font's ASCII:
+// "|grad G| / weights".
+std::string asciiResidualName(std::string_view name) {
+  std::string out(name);
+  for (const auto& [from, to] :
+       {std::pair<std::string_view, std::string_view>{"‖", "|"}, {"∇", "grad "}, {"−", "-"}})
+    for (size_t at = out.find(from); at != std::string::npos; at = out.find(from, at))
+      out.replace(at, from.size(), to), at += to.size();
+  return out;
 }
 }  // namespace
 
@@ -63,6 +77,8 @@ void Timeline::fill(ui::LanesView& v) const {
     row.drift = shown(series.drift, hidden);
     row.distance = shown(series.distance, hidden);
     row.residual = shown(series.residual, hidden);
+    row.step_residual = lane.lastResidual();
+    row.step_residual_name = asciiResidualName(sim::info(lane.method()).residual);
     v.rows.push_back(std::move(row));
   }
   v.history_size = static_cast<int>(history_.size());

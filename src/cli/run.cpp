@@ -158,10 +158,11 @@ struct RunOutcome {
   std::optional<sim::Divergence> diverged;  // a non-finite step: exit status 3
   std::optional<sim::Divergence> runaway;   // the runaway rule fired: a warning only
   bool interrupted = false;
-  long long last_step = 0;  // the last step made
-  double last_t = 0.0;      // s, its time
-  sim::Energy e0, e1;       // J, at the start and at the last step made
-  double wall = 0.0;        // s
+  long long last_step = 0;            // the last step made
+  double last_t = 0.0;                // s, its time
+  sim::Energy e0, e1;                 // J, at the start and at the last step made
+  double wall = 0.0;                  // s
+  lab::Lane::WorstResidual residual;  // the largest of the run (NaN: no iterative method)
 };
 
 // Steps the scene's lane (lab::ScheduledLane: its events and clock), writing the rows due and
@@ -205,6 +206,7 @@ class RunLoop {
     stop.reset();
     progress_.finish(out_.last_step, out_.last_t);
     out_.e1 = energy();
+    out_.residual = lane_.lane().worstResidual();
     out_.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return out_;
   }
@@ -246,8 +248,8 @@ class RunLoop {
   RunOutcome out_;
 };
 
-// The summary for people (docs/cli.md, run): scene, system, integrator, energy drift, warning,
-// wall time.
+// The summary for people (docs/cli.md, run): scene, system, integrator, energy drift, the
+// largest residual of an iterative method, warning, wall time.
 void printSummary(const RunOptions& o, const RunPlan& plan, const scene::Built& built,
                   const RunOutcome& r) {
   const scene::SceneDef& def = plan.def;
@@ -268,6 +270,14 @@ void printSummary(const RunOptions& o, const RunPlan& plan, const scene::Built& 
         "energy      E0 = %.9g J, E = %.9g J, (E - E0)/S = %.3e (S = %.4g J: the scene's "
         "energy scale, as E0 is about 0)\n",
         e0, e1, drift, scales.energy);
+  if (!std::isnan(r.residual.value)) {  // contract §3's spelling, the method's own measure
+    const std::string by = r.residual.method == def.integrator
+                               ? std::string()
+                               : " (" + std::string(sim::info(r.residual.method).name) + ")";
+    std::printf("residual  max %s = %.3e%s\n",
+                std::string(sim::info(r.residual.method).residual).c_str(), r.residual.value,
+                by.c_str());
+  }
   if (r.runaway)
     std::printf("warning     %s at t = %.10g s\n", r.runaway->what.c_str(), r.runaway->t);
   std::printf("wall time   %.3f s (%.2f us per step)\n", r.wall,

@@ -17,6 +17,11 @@ bool Lane::step() {
   if (divergence_) return false;
   if ((divergence_ = stepper_->advance())) return false;
   ++steps_;
+  // NaN: the method solves nothing; compared quietly (an ordered > on NaN raises FE_INVALID)
+  const double r = stepper_->lastResidual();
+  if (std::isgreater(r, worst_residual_.value) ||
+      (std::isnan(worst_residual_.value) && !std::isnan(r)))
+    worst_residual_ = {r, method()};
   return true;
 }
 
@@ -43,6 +48,7 @@ void Lane::restart(const sim::State& s, long long steps) {
   stepper_ = system_->stepper(method(), dt(), s);
   steps_ = steps;
   divergence_.reset();
+  worst_residual_ = {};
   reanchor();
 }
 

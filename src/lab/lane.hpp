@@ -4,6 +4,7 @@
 // headless and interactive paths cannot drift apart.
 #pragma once
 
+#include <limits>
 #include <memory>
 #include <optional>
 
@@ -58,6 +59,15 @@ class Lane {
   sim::Stepper::Clock clock() const { return stepper_->clock(); }
   // xpbd's or projective's substeps and iterations in the last step (automatic ones vary)
   sim::Stepper::Settings settingsUsed() const { return stepper_->settingsUsed(); }
+  // The last step's relative residual (sim::Stepper::lastResidual; NaN for a method that solves
+  // nothing), and the largest since the lane (re)started with the method that made it (value NaN:
+  // no step of an iterative method yet): run's summary line (docs/cli.md#run).
+  double lastResidual() const { return stepper_->lastResidual(); }
+  struct WorstResidual {
+    double value = std::numeric_limits<double>::quiet_NaN();
+    sim::Method method = sim::Method::Euler;
+  };
+  const WorstResidual& worstResidual() const { return worst_residual_; }
   // The runaway rule (sim/diagnostics.hpp) on the current state; a firing rule becomes the
   // lane's divergence. Returns the divergence, or nothing. `now`: the current state's energy where
   // the caller has it already (a cloth's costs a pass over its springs).
@@ -117,6 +127,7 @@ class Lane {
   const sim::System* system_;
   std::unique_ptr<sim::Stepper> stepper_;
   long long steps_ = 0;
+  WorstResidual worst_residual_;
   std::optional<sim::Divergence> divergence_;
   double e0_ = 0.0;
   sim::SceneScales scales_;

@@ -11,6 +11,7 @@
 #include <Eigen/SparseCore>
 #include <Eigen/SparseLU>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -162,6 +163,9 @@ class TimeFeSolver {
  public:
   bool step(const MassSpringModel& m, const State& in, double h, State& out);
   const std::string& error() const { return error_; }
+  // The last step's linear solve's relative residual |A q_b - b| / |b| (A = M/h + (h/6) L_ff;
+  // docs/integrators.md#residuals): round-off, as the solve is direct.
+  double lastResidual() const { return residual_; }
 
  private:
   void factorise(const MassSpringModel& m, double h);
@@ -175,6 +179,10 @@ class TimeFeSolver {
   bool ok_ = false;
   TimeFeLlt llt_;
   Eigen::VectorXd force_, change_;  // F(q_a, v_a); q_a - q_b (zero on fixed particles)
+  // the right-hand side b and L_ff q_a (3 numbers a particle), each free row's |A q_b - b|^2 and
+  // |b|^2, and their ratio's square root
+  Eigen::VectorXd rhs_, laplacian_qa_, row_residual_, row_size_;
+  double residual_ = std::numeric_limits<double>::quiet_NaN();
   LltColumnsSolver solver_;
   std::string error_;
 };

@@ -42,7 +42,7 @@ class MidpointSolver {
   Eigen::VectorXd omega_, grad_, q_, Xp_;
   std::string error_;
   int krylov_its_ = 0;  // GMRES iterations so far in this step (at most kMaxKrylov)
-  double residual_ = 0.0;
+  double residual_ = std::numeric_limits<double>::quiet_NaN();  // before the first step
 };
 
 }  // namespace sim

@@ -6,6 +6,7 @@
 #include "sim/contacts.hpp"
 #include "sim/forces.hpp"
 #include "sim/parallel.hpp"
+#include "sim/residual.hpp"
 #include "util/team.hpp"
 
 namespace sim {
@@ -151,23 +152,16 @@ double ProjectiveSolver::chebyshevWeight(int k, double previous) const {
   return k == kChebyshevFirst ? 2.0 / (2.0 - rho2) : 4.0 / (4.0 - rho2 * previous);
 }
 
-// The solve's increment over the substep's motion, |q^(k+1) - q^(k)| / |q^(k) - x| over the free
-// rows: how far the iteration still is from its fixed point, relative to the step it makes.
-double ProjectiveSolver::relativeIncrement(const MassSpringModel& m) {
-  const int nf = static_cast<int>(free_.particle.size()), r = static_cast<int>(low_rows_.size());
-  double increment = 0.0, motion = 0.0;
+// |grad G| at the iterate q over the free coordinates: the norm of the right-hand side fillRows
+// left in the lanes (M (y - q) / h_s^2 + the forces at q), summed in row order.
+double ProjectiveSolver::gradientNorm(const MassSpringModel& m) {
+  const int nf = static_cast<int>(free_.particle.size());
+  double sum = 0.0;
   for (int k = 0; k < nf; ++k) {
     const double* lanes = solver_.lanes(k);
-    for (int d = 0; d < m.dim; ++d) {
-      double shift = 0.0;
-      for (int a = 0; a < r; ++a)
-        shift += response_(k, column_of_[low_rows_[a]]) * low_shift_(a, d);
-      const int j = 3 * free_.particle[k] + d;
-      increment += (lanes[d] - shift) * (lanes[d] - shift);
-      motion += (q_[j] - x_[j]) * (q_[j] - x_[j]);
-    }
+    for (int d = 0; d < m.dim; ++d) sum += lanes[d] * lanes[d];
   }
-  return motion > 0.0 ? std::sqrt(increment / motion) : 0.0;
+  return std::sqrt(sum);
 }
 
 // A new factor: no row's response is known.
@@ -295,35 +289,36 @@ void ProjectiveSolver::substep(const MassSpringModel& m, double hs, double& diss
     factoriseContacts();
   }
   prepareLowRank(m);
-  // automatic (m.iterations == 0): to kAutoTolerance, within kAutoMinIterations..kAutoMaxIterations
+  // automatic (m.iterations == 0): until the residual is kAutoResidual, within
+  // kAutoMinIterations..kAutoMaxIterations solves (docs/integrators.md#automatic-settings)
   const bool automatic = m.iterations <= 0;
   const int most = automatic ? kAutoMaxIterations : m.iterations;
   int iterations = 0;
   double weight = 1.0;
-  for (int it = 0; it < most; ++it) {
-    if (it > 0) weight = chebyshevWeight(it, weight);
-    if (it > 0)
-      util::runTeam(threads, [&](util::TeamMember& team) {
-        team.forRange(0, nf, [&](int from, int to) { takeRows(m, weight, from, to); });
-      });
+  for (;;) {
+    // -grad G at the iterate q into the lanes: the global step's right-hand side, whose norm is
+    // the residual of q, so that the residual of the step's result costs one force pass more
     elasticForce(m, q_, force_);  // on the kernel threads
     dashpotsAt(m, hs);
     util::runTeam(threads, [&](util::TeamMember& team) {
       team.forRange(0, nf, [&](int from, int to) { fillRows(m, hs, from, to); });
     });
+    const double residual = gradientNorm(m) / weights_;
+    if (iterations == most ||
+        (automatic && iterations >= kAutoMinIterations && residual <= kAutoResidual)) {
+      residual_ = std::max(residual_, residual);
+      break;
+    }
     solver_.solveLanes();
     lowRankShift(m);
-    iterations = it + 1;
-    if (automatic && iterations >= kAutoMinIterations && relativeIncrement(m) <= kAutoTolerance)
-      break;
+    weight = chebyshevWeight(++iterations, weight);
+    util::runTeam(threads, [&](util::TeamMember& team) {
+      team.forRange(0, nf, [&](int from, int to) { takeRows(m, weight, from, to); });
+    });
   }
   last_iterations_ = iterations;
-  weight = chebyshevWeight(iterations, weight);
   const int grab = m.grab >= 0 && !m.fixed(m.grab) ? m.grab : -1;
-  util::runTeam(threads, [&](util::TeamMember& team) {
-    team.forRange(0, nf, [&](int from, int to) { takeRows(m, weight, from, to); });
-  });
-  dashpotsAt(m, hs);  // at the end, for the ledger
+  // dash_ holds the dashpots at the end, for the ledger (the last pass above was at q)
   util::runTeam(threads, [&](util::TeamMember& team) {
     team.single([&] {  // the mouse spring's force at the end (backward Euler's) over the substep
       if (grab < 0) return;
@@ -362,6 +357,7 @@ bool ProjectiveSolver::step(const MassSpringModel& m, const State& in, double h,
   y_.resize(in.x.size()), particle_work_.setZero(m.particles());
   particle_contact_work_.setZero(m.particles()), contact_work_ = 0.0;
   damped_ = m.anyDashpot();
+  weights_ = residualWeights(m), residual_ = 0.0;
   if (!free_.particle.empty())
     for (int s = 0; s < substeps; ++s) substep(m, hs, dissipated, external);
   out.x = x_, out.v = v_, out.t = in.t + h;

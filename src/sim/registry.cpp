@@ -45,14 +45,17 @@ constexpr IntegratorInfo kTable[] = {
     {.method = Method::TimeFe,
      .name = "time_fe",
      .factorises = true,
+     .residual = "‖A x − b‖ / ‖b‖",
      .description = "symplectic time finite element, rectangle rule (seed 003); one "
                     "prefactorised solve per step"},
     {.method = Method::ImplicitMidpoint,
      .name = "implicit_midpoint",
+     .residual = "Newton ‖G‖ / scale",
      .description = "implicit midpoint on the canonical (phi, p) form, Newton-solved"},
     {.method = Method::Xpbd,
      .name = "xpbd",
      .iterated = true,
+     .residual = kGradientResidual,
      .description = "extended position-based dynamics, small steps: springs as compliant "
                     "constraints projected per substep; stable at any k, damps a little",
      .substeps_meaning = "substeps per step (logarithmic). More substeps hold stiff springs "
@@ -64,6 +67,7 @@ constexpr IntegratorInfo kTable[] = {
      .name = "projective",
      .iterated = true,
      .factorises = true,
+     .residual = kGradientResidual,
      .description = "projective dynamics (Liu et al. 2013): backward Euler by local-global "
                     "iterations on a prefactorised matrix; stable at any k, damps energy. "
                     "Contacts are in its solve; with 1 substep a cloth folds over a collider "
@@ -76,6 +80,7 @@ constexpr IntegratorInfo kTable[] = {
     {.method = Method::Vbd,
      .name = "vbd",
      .iterated = true,
+     .residual = kGradientResidual,
      .description = "vertex block descent (Chen et al. 2024): backward Euler's incremental "
                     "potential lowered by per-particle 3x3 Newton steps in coloured Gauss-Seidel "
                     "sweeps; stable at any k, damps energy",

@@ -54,10 +54,16 @@ struct IntegratorInfo {
   // It factorises a sparse matrix of the system (memory grows with the particles: `run` refuses
   // one too large, cli/commands.cpp).
   bool factorises = false;
+  // What Stepper::lastResidual measures (docs/integrators.md#residuals), as run's summary and the
+  // panel name it; empty: the method solves nothing, and has no residual.
+  std::string_view residual = {};
   std::string_view description;  // one paragraph: the panel's tooltip
   // For an iterated method: what one substep and one iteration are (the panel's tooltips).
   std::string_view substeps_meaning = {}, iterations_meaning = {};
 };
+
+// The residual of the methods that lower backward Euler's incremental potential G (contract §3)
+inline constexpr std::string_view kGradientResidual = "‖∇G‖ / weights";
 
 std::span<const IntegratorInfo> integrators();
 const IntegratorInfo& info(Method m);

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 
 #include "sim/contacts.hpp"
 #include "sim/energy.hpp"
@@ -453,8 +454,21 @@ Stepper::Settings Stepper::settingsUsed() const {
 }
 
 double Stepper::lastResidual() const {
-  if (method_ == Method::Vbd) return solvers_->vbd.lastResidual();
-  return 0.0;
+  const Solvers& s = *solvers_;
+  switch (method_) {  // a method with a residual: one line here, and its registry row's `residual`
+    case Method::TimeFe:
+      return s.time_fe.lastResidual();
+    case Method::ImplicitMidpoint:
+      return s.midpoint.lastResidual();
+    case Method::Xpbd:
+      return s.xpbd.lastResidual();
+    case Method::Projective:
+      return s.projective.lastResidual();
+    case Method::Vbd:
+      return s.vbd.lastResidual();
+    default:
+      return std::numeric_limits<double>::quiet_NaN();
+  }
 }
 
 }  // namespace sim

@@ -71,8 +71,9 @@ class Stepper {
     int substeps = 0, iterations = 0;
   };
   Settings settingsUsed() const;
-  // The relative residual |grad G| / (sum m |g| + 1 N) of the last step (vbd: the largest over
-  // its substeps); 0 for a method that measures none.
+  // The last step's relative residual, how far it is from the method's own converged answer
+  // (docs/integrators.md#residuals; info(method()).residual names it): NaN for a method that
+  // solves nothing, and before the method's first step.
   double lastResidual() const;
 
   // One step; on divergence the state is left at the last finite step.

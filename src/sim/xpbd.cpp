@@ -8,7 +8,9 @@
 #include <unordered_map>
 
 #include "sim/contacts.hpp"
+#include "sim/forces.hpp"
 #include "sim/parallel.hpp"
+#include "sim/residual.hpp"
 #include "util/team.hpp"
 
 namespace sim {
@@ -350,6 +352,46 @@ void XpbdSolver::updateCircles(util::TeamMember& team) {
   });
 }
 
+// The last substep's start x, prediction y = x + h_s v^ (v_ holds v^ until finishParticle) and
+// result p after the sweeps and colliders, before self-collision, for lastSubstepResidual.
+void XpbdSolver::keepLastSubstep(util::TeamMember& team, const MassSpringModel& m, double hs) {
+  team.forEach(0, m.particles(), [&](int i) {
+    for (int d = 0; d < 3; ++d) {
+      const int j = 3 * i + d;
+      kept_x_[j] = x_[j], kept_p_[j] = p_[j], kept_y_[j] = x_[j] + hs * v_[j];
+    }
+  });
+}
+
+// |grad G| / weights at the last substep's result (docs/integrators.md#residuals): G the backward
+// Euler substep from xpbd's own prediction y (the drag and the mouse spring are in it), with the
+// springs and dashpots at p and the colliders' shifts s (push-outs and friction) as the contact
+// force M s / h_s^2; at its minimum the converged sweeps' constraint equations hold. The tethers
+// are not in G: where they pull, the residual counts them.
+double XpbdSolver::lastSubstepResidual(const MassSpringModel& m, double hs) {
+  const int n = m.particles();
+  elasticForce(m, kept_p_, kept_force_);  // on the kernel threads
+  if (damped_) {
+    kept_v_ = (kept_p_ - kept_x_) / hs;
+    dissipativeForce(m, kept_p_, kept_v_, kept_dash_);
+  }
+  const bool contacts = contact_friction_.size() > 0;
+  const double inertia = 1.0 / (hs * hs);
+  double sum = 0.0;
+  for (int i = 0; i < n; ++i) {
+    if (m.fixed(i)) continue;
+    for (int d = 0; d < m.dim; ++d) {
+      const int j = 3 * i + d;
+      double g = m.mass[i] * (kept_p_[j] - kept_y_[j]) * inertia - kept_force_[j];
+      if (damped_)  // the dashpots alone (kept_dash_ holds the drag too, which y has taken)
+        g -= kept_dash_[j] + m.drag * (kept_v_[j] - m.wind[d]);
+      if (contacts) g -= m.mass[i] * contact_shift_[j] * inertia;
+      sum += g * g;
+    }
+  }
+  return std::sqrt(sum) / residualWeights(m);
+}
+
 namespace {
 
 // Whether omega_max^2 ~ k/m lies beyond what Lanczos can compute without overflow (a spring of
@@ -392,6 +434,7 @@ bool XpbdSolver::step(const MassSpringModel& m, const State& in, double h, State
   x_.head(3 * n) = in.x;
   x_.tail(kSweepPadding).setZero(), p_.tail(kSweepPadding).setZero();
   v_ = in.v;
+  kept_x_.resize(3 * n), kept_y_.resize(3 * n), kept_p_.resize(3 * n);
   if (!m.colliders.empty()) {
     contact_shift_.resize(3 * n), contact_normal_.resize(3 * n), contact_friction_.resize(n);
     start_v_.resize(3 * n);
@@ -413,12 +456,16 @@ bool XpbdSolver::step(const MassSpringModel& m, const State& in, double h, State
     });
     for (int k = 0; k < substeps; ++k) {
       project(team, m, hs);
+      if (k + 1 == substeps) keepLastSubstep(team, m, hs);
       if (m.self_thickness > 0.0)
         self_collision_.resolveSubstep(team, m, x_.data(), p_.data(), hs,
                                        contact_work_slots_.data());
       finishSubstep(team, m, hs, k + 1 == substeps);
     }
   });
+  // a spring beyond Lanczos's range overflows the force pass: no residual (NaN) there
+  residual_ =
+      beyondRange(m) ? std::numeric_limits<double>::quiet_NaN() : lastSubstepResidual(m, hs);
   // the work in particle and spring order, on one thread
   dissipated = particle_work_.sum() + (damped_ ? dash_work_.sum() : 0.0);
   contact_work_ = contact_work_slots_.sum();

@@ -19,6 +19,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "sim/model.hpp"
@@ -52,6 +53,9 @@ class XpbdSolver {
   // What the contacts (colliders with their friction, self-collision) took out in the last step
   // (J, the ledger's contacts term; not in `dissipated`): finishParticle's quadrature.
   double lastContactWork() const { return contact_work_; }
+  // The last step's residual (docs/integrators.md#residuals): |grad G| / weights at its last
+  // substep's result, G that substep's backward Euler incremental potential.
+  double lastResidual() const { return residual_; }
 
  private:
   int substepsFor(const MassSpringModel& m, const State& in, double h);
@@ -72,6 +76,8 @@ class XpbdSolver {
   void finishSubstep(util::TeamMember& team, const MassSpringModel& m, double hs, bool last);
   void fillSweepArrays(const MassSpringModel& m);
   void updateCircles(util::TeamMember& team);
+  void keepLastSubstep(util::TeamMember& team, const MassSpringModel& m, double hs);
+  double lastSubstepResidual(const MassSpringModel& m, double hs);
   std::uint64_t revision_ = ~std::uint64_t{0};
   int springs_ = -1, particles_ = -1;
   // automatic substeps: the count, and the revision and step it was chosen for
@@ -100,6 +106,10 @@ class XpbdSolver {
   Eigen::VectorXd start_v_, contact_work_slots_;
   double contact_work_ = 0.0;
   SelfCollision self_collision_;  // after each substep's sweeps
+  // the last substep's start, prediction, result, and the springs' and dashpots' forces and the
+  // velocity at the result (lastSubstepResidual)
+  Eigen::VectorXd kept_x_, kept_y_, kept_p_, kept_force_, kept_dash_, kept_v_;
+  double residual_ = std::numeric_limits<double>::quiet_NaN();
 };
 
 }  // namespace sim

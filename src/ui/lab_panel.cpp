@@ -46,6 +46,16 @@ void laneLine(const PanelModel& m, int i, const PanelState& st, std::vector<Comm
         "above 1 it diverges.");
     ImGui::SameLine();
   }
+  if (!std::isnan(row.step_residual)) {
+    char text[48];
+    std::snprintf(text, sizeof text, "residual %.1e", row.step_residual);
+    ImGui::TextDisabled("%s", text);
+    note(st.probe, "lane/" + std::to_string(i) + "/residual");
+    tip(("The last step's residual " + row.step_residual_name +
+         ": how far it is from its method's converged answer (0: converged).")
+            .c_str());
+    ImGui::SameLine();
+  }
   const bool full = static_cast<int>(m.lanes.rows.size()) >= m.lanes.max_lanes;
   ImGui::BeginDisabled(full);
   const std::string integrator = st.lab_integrator.empty() ? m.clock.integrator : st.lab_integrator;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <limits>
 #include <optional>
 #include <span>
 #include <string>
@@ -92,6 +93,10 @@ struct LaneRow {
   std::span<const float> drift;     // |E - E0| / reference (log plot)
   std::span<const float> distance;  // m, the largest distance of a body from lane 0's (log plot)
   std::span<const float> residual;  // the ledger's balance |E - E0 + W_diss - W_ext| / reference
+  // The last step's relative residual, how far it is from its method's converged answer
+  // (docs/integrators.md#residuals; NaN: the method solves nothing), and what it measures.
+  double step_residual = std::numeric_limits<double>::quiet_NaN();
+  std::string step_residual_name;  // "|grad G| / weights"
 };
 
 // What the measurements say of one lane: its step against its stability limit, and its period
