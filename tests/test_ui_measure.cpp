@@ -85,7 +85,8 @@ TEST_CASE("phase plot: its line breaks at a gap in time, at time going back and 
   CHECK(ui::phaseRuns({}, q, v).size() == 2);
 }
 
-TEST_CASE("culprit pointer: none on screen, and off it on the box's inset edge towards the culprit") {
+TEST_CASE(
+    "culprit pointer: none on screen, and off it on the box's inset edge towards the culprit") {
   // the box: x 100..900, y 50..650 (a viewport right of a panel, below a banner); inset 10
   const auto at = [](float sx, float sy, bool behind = false) {
     return ui::offscreenPointer(sx, sy, behind, 100, 50, 900, 650, 10);
