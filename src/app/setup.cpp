@@ -20,12 +20,12 @@ std::string dtRange() {
 
 // --lanes: lane 0 takes the first SPEC, the others are added from the same initial state.
 std::optional<std::string> applyLanes(Session& s, const std::string& text,
-                                      const std::string& prefix, const std::string& name) {
+                                      const std::string& prefix, const std::string& option) {
   std::vector<lab::LaneSpec> specs;
   if (auto bad = lab::parseLaneSpecs(text, s.built().kind(), specs))
-    return prefix + ": " + name + ": " + *bad;
+    return prefix + ": " + option + ": " + *bad;
   if (specs.size() > static_cast<size_t>(Timeline::kMaxLanes))
-    return prefix + ": " + name + ": " + std::to_string(specs.size()) + " lanes; at most " +
+    return prefix + ": " + option + ": " + std::to_string(specs.size()) + " lanes; at most " +
            std::to_string(Timeline::kMaxLanes) + " on screen";
   const double dt0 = s.dt();
   std::string error;
@@ -35,7 +35,8 @@ std::optional<std::string> applyLanes(Session& s, const std::string& text,
     const bool ok = i == 0
                         ? s.apply(ui::SetIntegrator{name}, &error) && s.apply(ui::SetDt{dt}, &error)
                         : s.apply(ui::AddLane{name, dt, specs[i].setup()}, &error);
-    if (!ok) return prefix + ": " + name + ": lane " + std::to_string(i) + ": " + error + dtRange();
+    if (!ok)
+      return prefix + ": " + option + ": lane " + std::to_string(i) + ": " + error + dtRange();
   }
   return std::nullopt;
 }
