@@ -13,6 +13,7 @@
 #include "scene/kinds.hpp"
 #include "scene/load.hpp"
 #include "scene/writer.hpp"
+#include "sim/user_methods.hpp"
 #include "util/atomic_file.hpp"
 #include "util/one_line.hpp"
 
@@ -63,7 +64,9 @@ void writeTop(Writer& w, const SceneDef& def) {
   if (!def.description.empty())
     w.raw() += "  \"description\": ", w.string(def.description), w.raw() += ",\n";
   w.raw() += "  \"integrator\": ";
-  w.string(std::string(sim::info(def.integrator).name));
+  // a method file's method by its path: its name alone is known only where its file is
+  const sim::MethodCoefficients* user = sim::userCoefficients(def.integrator);
+  w.string(user && !user->path.empty() ? user->path : std::string(sim::info(def.integrator).name));
   w.raw() += ",\n  \"dt\": ";
   w.number(def.dt);
   w.raw() += ",\n  \"duration\": ";
