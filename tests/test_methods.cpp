@@ -246,3 +246,44 @@ TEST_CASE("info --integrators gives a method file's dt_limit: its boundary over 
         doctest::Approx(*sim::userFacts(load(methodPath("forest_ruth.json")))->imaginary_axis)
             .epsilon(1e-9));
 }
+
+TEST_CASE("a method file is accepted wherever an integrator name is, and labelled by its name") {
+  const std::string ralston = methodPath("ralston3.json");
+  // compare's lanes and the CSV's integrator column
+  const auto c = springlab({"compare", "seed003_table1_case1", "--lanes", "rk4," + ralston,
+                            "--duration", "0.01", "--out", "-"});
+  REQUIRE(c.status == 0);
+  CHECK(c.out.find("\n0.01,1,ralston3,") != std::string::npos);
+  // an event, and the user's method folder by name
+  const fs::path config = tempDir() / "config";
+  fs::create_directories(config / "springlab" / "methods");
+  fs::copy_file(methodPath("pefrl.json"), config / "springlab" / "methods" / "pefrl.json",
+                fs::copy_options::overwrite_existing);
+  const auto e = springlab({"run", "seed003_table1_case1", "--duration", "0.1", "--at",
+                            "0.05:integrator=pefrl", "--energy", "/dev/null"},
+                           "XDG_CONFIG_HOME='" + config.string() + "' ");
+  CHECK(e.status == 0);
+  CHECK(e.err.empty());
+  const auto unknown = springlab({"run", "seed003_table1_case1", "--integrator", "pefrl"},
+                                 "XDG_CONFIG_HOME='" + (tempDir() / "none").string() + "' ");
+  CHECK(unknown.status == 2);
+  CHECK(unknown.err.rfind("springlab run: --integrator: unknown integrator \"pefrl\"", 0) == 0);
+  // a scene's integrator, relative to the scene's folder; saved again by its absolute path
+  const fs::path folder = tempDir() / "scene_with_method";
+  fs::create_directories(folder / "m");
+  fs::copy_file(ralston, folder / "m" / "ralston3.json", fs::copy_options::overwrite_existing);
+  std::string text = readFile(std::string(SPRINGLAB_SOURCE_DIR) +
+                              "/assets/scenes/seed002_harmonic_oscillator.json");
+  const auto at = text.find("\"integrator\"");
+  REQUIRE(at != std::string::npos);
+  const auto end = text.find(',', at);
+  text.replace(at, end - at, "\"integrator\": \"m/ralston3.json\"");
+  std::ofstream(folder / "scene.json") << text;
+  const auto run = springlab({"run", (folder / "scene.json").string(), "--duration", "0.01"});
+  CHECK(run.status == 0);
+  CHECK(run.out.find("integrator  ralston3, dt = ") != std::string::npos);
+  const scene::SceneDef loaded = scene::loadFile((folder / "scene.json").string());
+  CHECK(sim::info(loaded.integrator).name == "ralston3");
+  CHECK(sim::methodReference(loaded.integrator) ==
+        fs::absolute(folder / "m" / "ralston3.json").lexically_normal().string());
+}

@@ -64,9 +64,7 @@ void writeTop(Writer& w, const SceneDef& def) {
   if (!def.description.empty())
     w.raw() += "  \"description\": ", w.string(def.description), w.raw() += ",\n";
   w.raw() += "  \"integrator\": ";
-  // a method file's method by its path: its name alone is known only where its file is
-  const sim::MethodCoefficients* user = sim::userCoefficients(def.integrator);
-  w.string(user && !user->path.empty() ? user->path : std::string(sim::info(def.integrator).name));
+  w.string(sim::methodReference(def.integrator));  // a method file's by its path
   w.raw() += ",\n  \"dt\": ";
   w.number(def.dt);
   w.raw() += ",\n  \"duration\": ";

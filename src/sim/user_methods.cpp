@@ -1,7 +1,11 @@
-// The table of registered methods (user_methods.hpp): append-only under a lock, each entry on the
-// heap so that the references info() and onKind() hand out stay valid while others register.
+// The table of registered methods (user_methods.hpp): append-only, each entry on the heap so that
+// the references info() and onKind() hand out stay valid while others register. Registering
+// takes a lock; reading is a load from a fixed array of slots, with no lock, because every step
+// of a method file's method asks for its coefficients (on every sweep thread at once).
 #include "sim/user_methods.hpp"
 
+#include <array>
+#include <atomic>
 #include <filesystem>
 #include <memory>
 #include <mutex>
@@ -24,17 +28,20 @@ std::mutex& tableLock() {
   static std::mutex lock;
   return lock;
 }
+// the entries (owned, under the lock) and their slots (read without it)
 std::vector<std::unique_ptr<Entry>>& table() {
   static std::vector<std::unique_ptr<Entry>> entries;
   return entries;
 }
+std::array<std::atomic<const Entry*>, kMaxUserMethods>& slots() {
+  static std::array<std::atomic<const Entry*>, kMaxUserMethods> s{};
+  return s;
+}
 
 const Entry* entry(Method m) {
   const int k = static_cast<int>(m) - kFirstUserMethod;
-  if (k < 0) return nullptr;  // a built-in: no lock on every step
-  std::lock_guard guard(tableLock());
-  if (k >= static_cast<int>(table().size())) return nullptr;
-  return table()[k].get();
+  if (k < 0 || k >= kMaxUserMethods) return nullptr;  // a built-in
+  return slots()[k].load(std::memory_order_acquire);
 }
 
 std::string describe(const MethodCoefficients& m, const MethodFacts& f) {
@@ -84,7 +91,7 @@ bool MethodCoefficients::diagonallyImplicit() const {
   return false;
 }
 
-Method registerMethod(MethodCoefficients coefficients) {
+util::Expected<Method> registerMethod(MethodCoefficients coefficients) {
   auto e = std::make_unique<Entry>();
   e->facts = methodFacts(coefficients);
   e->coefficients = std::move(coefficients);
@@ -95,8 +102,12 @@ Method registerMethod(MethodCoefficients coefficients) {
   for (size_t k = 0; k < entries.size(); ++k)
     if (!e->coefficients.path.empty() && entries[k]->coefficients.path == e->coefficients.path)
       return static_cast<Method>(kFirstUserMethod + static_cast<int>(k));
-  const auto m = static_cast<Method>(kFirstUserMethod + static_cast<int>(entries.size()));
+  if (entries.size() == size_t(kMaxUserMethods))
+    return util::fail("more than " + std::to_string(kMaxUserMethods) + " method files in one run");
+  const int k = static_cast<int>(entries.size());
+  const auto m = static_cast<Method>(kFirstUserMethod + k);
   e->info.method = m;
+  slots()[k].store(e.get(), std::memory_order_release);
   entries.push_back(std::move(e));
   return m;
 }
@@ -131,6 +142,12 @@ std::optional<Method> findUserMethod(std::string_view name) {
         (!path.empty() && entries[k]->coefficients.path == path))
       return static_cast<Method>(kFirstUserMethod + static_cast<int>(k));
   return std::nullopt;
+}
+
+std::string methodReference(Method m) {
+  const Entry* e = entry(m);
+  if (e && !e->coefficients.path.empty()) return e->coefficients.path;
+  return std::string(info(m).name);
 }
 
 const IntegratorInfo& userInfo(Method m) {

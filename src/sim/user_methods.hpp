@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "sim/registry.hpp"
+#include "util/expected.hpp"
 
 namespace sim {
 
@@ -20,6 +21,8 @@ namespace sim {
 inline constexpr int kMaxMethodStages = 16;
 // The first registered method's Method value: far past the enumerators, which grow by one a method.
 inline constexpr int kFirstUserMethod = 1000;
+// How many a run may register (a table of fixed size, read without a lock: user_methods.cpp).
+inline constexpr int kMaxUserMethods = 4096;
 
 struct MethodCoefficients {
   enum class Type { RungeKutta, Splitting };
@@ -50,14 +53,18 @@ struct MethodFacts {
 };
 
 // Registers a method (the coefficients already checked: scene/method_file.hpp) and returns its
-// Method; a method read from the same path before keeps its first Method.
-Method registerMethod(MethodCoefficients coefficients);
+// Method (a problem only past kMaxUserMethods); a method read from the same path before keeps its
+// first Method.
+util::Expected<Method> registerMethod(MethodCoefficients coefficients);
 bool isUserMethod(Method m);
 // The registered method's coefficients and facts; nullptr for a built-in (or unknown) Method.
 const MethodCoefficients* userCoefficients(Method m);
 const MethodFacts* userFacts(Method m);
 // The registered method of this name, if any (the first registered of that name).
 std::optional<Method> findUserMethod(std::string_view name);
+// What names the method again in a file (a saved scene, a recording's provenance): a built-in's
+// name, a method file's path (its name is known only where its file is).
+std::string methodReference(Method m);
 // Its registry entries (registry.cpp asks these for a Method past the enumerators).
 const IntegratorInfo& userInfo(Method m);
 const OnKind& userOnKind(Method m, SystemKind kind);
