@@ -11,6 +11,9 @@ namespace {
 // Newton's method from V^ converges in a few where the stage is solvable at all.
 constexpr double kRelativeResidual = 1e-10;
 constexpr int kMaxNewtonIterations = 50;
+// LDL^T without pivoting may lose accuracy on an indefinite K (compressed springs): its step is
+// kept only with |A dv + r| <= this |r|, else sparse LU solves (implicit_euler.cpp's rule).
+constexpr double kLdltResidual = 1e-10;
 
 void addBlock(std::vector<Eigen::Triplet<double>>& t, int pi, int pj, int dim,
               const Eigen::Matrix3d& block) {
@@ -63,11 +66,28 @@ void DirkStageSolver::assemble(const MassSpringModel& m, double gamma) {
   A_.setFromTriplets(triplets_.begin(), triplets_.end());
 }
 
+bool DirkStageSolver::solveStep(const MassSpringModel& m, Eigen::VectorXd& dv) {
+  if (!m.anyDashpot()) {
+    if (!ldlt_analysed_) ldlt_.analyzePattern(A_), ldlt_analysed_ = true;
+    ldlt_.factorize(A_);
+    if (ldlt_.info() == Eigen::Success) {
+      dv = ldlt_.solve(-r_);
+      const double residual = (A_ * dv + r_).norm();
+      if (std::isfinite(residual) && residual <= kLdltResidual * r_.norm()) return true;
+    }
+  }
+  if (!lu_analysed_) lu_.analyzePattern(A_), lu_analysed_ = true;
+  lu_.factorize(A_);
+  if (lu_.info() != Eigen::Success) return false;
+  dv = lu_.solve(-r_);
+  return true;
+}
+
 bool DirkStageSolver::solve(const MassSpringModel& m, double gamma, Eigen::VectorXd& x,
                             Eigen::VectorXd& v, Eigen::VectorXd& kx, Eigen::VectorXd& kv) {
   if (revision_ != m.revision || dim_ != m.dim) {
     free_.build(m);
-    revision_ = m.revision, dim_ = m.dim, analysed_ = false;
+    revision_ = m.revision, dim_ = m.dim, ldlt_analysed_ = lu_analysed_ = false;
   }
   const Eigen::VectorXd vhat = v;
   v_ = v, x_ = x + gamma * v_;
@@ -82,10 +102,8 @@ bool DirkStageSolver::solve(const MassSpringModel& m, double gamma, Eigen::Vecto
     }
     if (it == kMaxNewtonIterations) break;
     assemble(m, gamma);
-    if (!analysed_) lu_.analyzePattern(A_), analysed_ = true;
-    lu_.factorize(A_);
-    if (lu_.info() != Eigen::Success) break;
-    const Eigen::VectorXd dv = lu_.solve(-r_);
+    Eigen::VectorXd dv;
+    if (!solveStep(m, dv)) break;
     for (size_t k = 0; k < free_.particle.size(); ++k)
       for (int c = 0; c < dim; ++c) {
         const int j = 3 * free_.particle[k] + c;

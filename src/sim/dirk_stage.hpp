@@ -5,6 +5,7 @@
 // at the iterate, to a relative residual |r| <= 1e-10 (|M (V - V^)| + gamma |f|).
 #pragma once
 
+#include <Eigen/SparseCholesky>
 #include <Eigen/SparseCore>
 #include <Eigen/SparseLU>
 #include <cstdint>
@@ -32,8 +33,12 @@ class DirkStageSolver {
   int dim_ = 0;
   std::vector<Eigen::Triplet<double>> triplets_;
   Eigen::SparseMatrix<double> A_;
+  // as implicit_euler's: LDL^T while the matrix is symmetric (no dashpots) and its solution checks
+  // out, else sparse LU; each analyses the constant pattern once
+  Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> ldlt_;
   Eigen::SparseLU<Eigen::SparseMatrix<double>> lu_;
-  bool analysed_ = false;
+  bool ldlt_analysed_ = false, lu_analysed_ = false;
+  bool solveStep(const MassSpringModel& m, Eigen::VectorXd& dv);  // A_ dv = -r_
   Eigen::VectorXd x_, v_, f_, r_;  // the iterate X, V, f(X, V) and the residual (free coords)
   double residual_ = 0.0;
   std::string error_;
