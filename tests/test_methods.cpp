@@ -287,3 +287,17 @@ TEST_CASE("a method file is accepted wherever an integrator name is, and labelle
   CHECK(sim::methodReference(loaded.integrator) ==
         fs::absolute(folder / "m" / "ralston3.json").lexically_normal().string());
 }
+
+TEST_CASE("a diagonally implicit method's stages converge to the relative residual 1e-10") {
+  const scene::SceneDef def = scene::loadSceneArg("seed000_planar_chain_drag");
+  const scene::Built built = scene::build(def);
+  auto sdirk = built.stepper(load(methodPath("sdirk2.json")), def.dt);
+  auto heun = built.stepper(load(methodPath("heun.json")), def.dt);
+  for (int k = 0; k < 50; ++k) {
+    REQUIRE_FALSE(sdirk->advance());
+    REQUIRE_FALSE(heun->advance());
+    CHECK(sdirk->lastResidual() <= 1e-10);
+    CHECK(std::isnan(heun->lastResidual()));  // it solves nothing
+  }
+  CHECK(sim::info(load(methodPath("sdirk2.json"))).residual == "Newton ‖M (V − V̂) − γ f‖ / scale");
+}

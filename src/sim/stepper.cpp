@@ -462,6 +462,7 @@ Stepper::Settings Stepper::settingsUsed() const {
 
 double Stepper::lastResidual() const {
   const Solvers& s = *solvers_;
+  if (userCoefficients(method_)) return s.user.lastResidual();
   switch (method_) {  // a method with a residual: one line here, and its registry row's `residual`
     case Method::TimeFe:
       return s.time_fe.lastResidual();

@@ -16,6 +16,9 @@ namespace sim {
 
 namespace {
 
+// What a diagonally implicit method's residual measures (dirk_stage.hpp)
+constexpr std::string_view kDirkResidual = "Newton ‖M (V − V̂) − γ f‖ / scale";
+
 struct Entry {
   MethodCoefficients coefficients;
   MethodFacts facts;
@@ -77,6 +80,7 @@ void fillRegistryEntries(Entry& e) {
   e.info.force_passes =
       m.type == MethodCoefficients::Type::Splitting ? kicks : (implicit ? 0 : int(m.b.size()));
   e.info.factorises = implicit;
+  if (implicit) e.info.residual = kDirkResidual;
   const int order = e.facts.order.value_or(0);
   e.mass_spring = {true, order, e.facts.symplectic};
   // the Newton solve of a diagonally implicit stage is the mass-spring system's alone

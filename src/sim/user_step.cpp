@@ -1,6 +1,8 @@
 #include "sim/user_step.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "sim/dirk_stage.hpp"
 #include "sim/forces.hpp"
@@ -87,6 +89,7 @@ bool UserMethodSolver::rungeKutta(const MethodCoefficients& method, const State&
                                   State& out) {
   prepare(method);
   const int s = static_cast<int>(method.b.size());
+  residual_ = method.diagonallyImplicit() ? 0.0 : std::numeric_limits<double>::quiet_NaN();
   for (int i = 0; i < s; ++i) {
     combine(in.x, rows_[i], kx_, h, out.x);  // the stage's X and V, before its own term
     combine(in.v, rows_[i], kv_, h, out.v);
@@ -100,6 +103,7 @@ bool UserMethodSolver::rungeKutta(const MethodCoefficients& method, const State&
         error_ = method.name + ": " + dirk_->error();
         return false;
       }
+      residual_ = std::max(residual_, dirk_->lastResidual());
       continue;
     }
     kx_[i] = out.v;
@@ -129,6 +133,7 @@ bool UserMethodSolver::step(const MethodCoefficients& method, const MassSpringMo
                             const PendulumModel* pendulum, const State& in, double h, State& out) {
   springs_ = springs, pendulum_ = pendulum;
   if (method.type == MethodCoefficients::Type::Splitting) {
+    residual_ = std::numeric_limits<double>::quiet_NaN();
     splitting(method, in, h, out);
     return true;
   }

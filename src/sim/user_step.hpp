@@ -29,6 +29,9 @@ class UserMethodSolver {
   bool step(const MethodCoefficients& method, const MassSpringModel* springs,
             const PendulumModel* pendulum, const State& in, double h, State& out);
   const std::string& error() const { return error_; }
+  // A diagonally implicit method's last step: the largest relative residual of its stages'
+  // Newton solves (dirk_stage.hpp); NaN for an explicit method or a splitting (nothing solved).
+  double lastResidual() const { return residual_; }
 
   // base + h sum coefficient_j k_j, as n / D fractions where the coefficients are (user_step.cpp)
   struct Combination {
@@ -52,6 +55,7 @@ class UserMethodSolver {
   Eigen::VectorXd sum_, a_;
   std::unique_ptr<DirkStageSolver> dirk_;
   std::string error_;
+  double residual_ = 0.0;
 };
 
 }  // namespace sim
