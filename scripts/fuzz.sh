@@ -13,7 +13,7 @@ if ! [[ "$seconds" =~ ^[1-9][0-9]*$ ]]; then
   echo "fuzz.sh: SECONDS must be a whole number >= 1, not \"$seconds\"" >&2
   exit 2
 fi
-targets=(${FUZZ_TARGETS:-scene obj provenance specs options})
+targets=(${FUZZ_TARGETS:-scene obj method provenance specs options})
 dir=build-fuzz
 # One input running longer than this is a hang; a process above this memory, a leak or a limit
 # that did not hold (the largest scene the limits allow is built well under it).

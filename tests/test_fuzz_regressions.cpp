@@ -29,12 +29,12 @@ namespace fs = std::filesystem;
 using Check = std::function<std::optional<std::string>(std::string_view)>;
 
 const std::map<std::string, Check>& checks() {
-  static const std::map<std::string, Check> table = {{"scene", fuzz::checkScene},
-                                                     {"obj", fuzz::checkObj},
-                                                     {"specs", fuzz::checkSpecs},
-                                                     {"options", fuzz::checkOptions},
+  static const std::map<std::string, Check> table = {
+      {"scene", fuzz::checkScene},          {"obj", fuzz::checkObj},
+      {"method", fuzz::checkMethod},        {"specs", fuzz::checkSpecs},
+      {"options", fuzz::checkOptions},
 #ifdef SPRINGLAB_FUZZ_APP  // with the viewer's room (tests/CMakeLists.txt)
-                                                     {"provenance", fuzz::checkProvenance}
+      {"provenance", fuzz::checkProvenance}
 #endif
   };
   return table;

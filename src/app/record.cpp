@@ -21,6 +21,7 @@
 #include "cli/progress.hpp"
 #include "scene/catalog.hpp"
 #include "scene/load.hpp"
+#include "sim/user_methods.hpp"
 #include "util/bounded_file.hpp"
 #include "util/one_line.hpp"
 
@@ -322,7 +323,7 @@ int finishOutput(Recording& r) {
   }
   Provenance p;
   p.options = r.o;
-  p.integrator = std::string(sim::info(r.d.session().method()).name);
+  p.integrator = sim::methodReference(r.d.session().method());  // a method file's by its path
   p.dt = r.d.session().dt();
   p.frames = r.frames, p.frames_written = r.pushed, p.ended = r.ended, p.args = r.args;
   const std::string where = provenancePath(r.o.out, r.kind == OutputKind::PngSequence);

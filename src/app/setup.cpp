@@ -5,6 +5,7 @@
 #include "cli/commands.hpp"
 #include "lab/clock_settings.hpp"
 #include "lab/lane_spec.hpp"
+#include "sim/user_methods.hpp"
 #include "util/format.hpp"
 
 namespace app {
@@ -20,23 +21,22 @@ std::string dtRange() {
 
 // --lanes: lane 0 takes the first SPEC, the others are added from the same initial state.
 std::optional<std::string> applyLanes(Session& s, const std::string& text,
-                                      const std::string& prefix, const std::string& option) {
+                                      const std::string& prefix, const std::string& name) {
   std::vector<lab::LaneSpec> specs;
   if (auto bad = lab::parseLaneSpecs(text, s.built().kind(), specs))
-    return prefix + ": " + option + ": " + *bad;
+    return prefix + ": " + name + ": " + *bad;
   if (specs.size() > static_cast<size_t>(Timeline::kMaxLanes))
-    return prefix + ": " + option + ": " + std::to_string(specs.size()) + " lanes; at most " +
+    return prefix + ": " + name + ": " + std::to_string(specs.size()) + " lanes; at most " +
            std::to_string(Timeline::kMaxLanes) + " on screen";
   const double dt0 = s.dt();
   std::string error;
   for (size_t i = 0; i < specs.size(); ++i) {
-    const std::string name(sim::info(specs[i].method).name);
+    const std::string method = sim::methodReference(specs[i].method);  // a method file's path
     const double dt = specs[i].dt.value_or(dt0);
-    const bool ok = i == 0
-                        ? s.apply(ui::SetIntegrator{name}, &error) && s.apply(ui::SetDt{dt}, &error)
-                        : s.apply(ui::AddLane{name, dt, specs[i].setup()}, &error);
-    if (!ok)
-      return prefix + ": " + option + ": lane " + std::to_string(i) + ": " + error + dtRange();
+    const bool ok =
+        i == 0 ? s.apply(ui::SetIntegrator{method}, &error) && s.apply(ui::SetDt{dt}, &error)
+               : s.apply(ui::AddLane{method, dt, specs[i].setup()}, &error);
+    if (!ok) return prefix + ": " + name + ": lane " + std::to_string(i) + ": " + error + dtRange();
   }
   return std::nullopt;
 }

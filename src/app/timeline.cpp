@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "scene/method_file.hpp"
 #include "sim/registry.hpp"
 #include "ui/panel.hpp"
 #include "util/one_line.hpp"
@@ -172,7 +173,7 @@ bool Timeline::addLane(int source, const std::string& integrator, double dt,
                        const std::string& setup, std::string& why) {
   if (auto bad = lanes_.canAdd(source)) return why = *bad, false;
   const scene::Built& b = scene_.built();
-  const auto lookup = b.lookupIntegrator(integrator);
+  const auto lookup = scene::lookupIntegrator(integrator, b.kind());  // method files too
   if (!lookup.method) return why = lookup.error, false;
   if (!checkDt(dt, why)) return false;
   std::vector<lab::LaneSetting> settings;
@@ -246,7 +247,7 @@ bool Timeline::checkDt(double dt, std::string& why) {
 }
 
 Outcome Timeline::Applier::operator()(const ui::SetIntegrator& c) const {
-  const auto lookup = timeline.scene_.built().lookupIntegrator(c.name);
+  const auto lookup = scene::lookupIntegrator(c.name, timeline.scene_.built().kind());
   if (!lookup.method) return why = lookup.error, Outcome::Rejected;
   const auto lanes = timeline.lanes_.select(c.lane);
   if (!lanes) return why = lanes.problem(), Outcome::Rejected;

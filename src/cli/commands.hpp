@@ -104,6 +104,11 @@ struct BenchOptions {
 };
 std::optional<std::string> parseBenchOptions(const Args& args, BenchOptions& o);
 
+// "A,B" (names or method files, scene::lookupIntegrator) into methods that apply to `kind`: the
+// problem ("--integrators: ...") or nothing. order's and info's --integrators.
+std::optional<std::string> parseIntegratorList(const std::string& text, sim::SystemKind kind,
+                                               std::vector<sim::Method>& out);
+
 // compare's, info's, sweep's and order's arguments parsed as the command parses them, up to the
 // loading of SCENE: the problem in one line (without the "springlab CMD: " prefix; a line break
 // in a value written as an escape, as the command prints it) or nothing. The options

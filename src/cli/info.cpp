@@ -145,6 +145,7 @@ struct InfoOptions {
   bool json = false;
   std::optional<double> seconds;
   std::optional<std::string> save_expanded;  // the explicit scene file to write
+  std::optional<std::string> integrators;    // "A,B": these alone (method files too)
 };
 
 std::optional<std::string> parseInfoOptions(const SplitArgs& split, InfoOptions& o) {
@@ -160,6 +161,8 @@ std::optional<std::string> parseInfoOptions(const SplitArgs& split, InfoOptions&
     } else if (name == "--save-expanded") {
       if (g.value.empty()) return std::string("--save-expanded: must name a file");
       o.save_expanded = g.value;
+    } else if (name == "--integrators") {
+      o.integrators = g.value;
     }
   }
   return std::nullopt;
@@ -196,7 +199,11 @@ int infoCommand(const Args& args) {
   const scene::Built built = scene::build(def);
   const double seconds = o.seconds.value_or(std::min(def.duration, kDefaultMaxSeconds));
   const sim::MotionSpectrum r = sim::motionSpectrum(built, built.state, seconds);
-  const std::vector<lab::StepLimit> steps = lab::stepLimits(def, built, r, seconds);
+  std::vector<sim::Method> methods;  // empty: every one that applies
+  if (o.integrators)
+    if (auto problem = parseIntegratorList(*o.integrators, def.kind, methods))
+      return badOption(*problem);
+  const std::vector<lab::StepLimit> steps = lab::stepLimits(def, built, r, seconds, methods);
   if (o.json)
     printJson(def, built, r, steps, seconds);
   else

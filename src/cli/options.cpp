@@ -166,6 +166,9 @@ constexpr std::array kInfoOptions = {
     OptionSpec{"--save-expanded", "FILE",
                "also write the scene as an explicit scene file, generators expanded",
                "not written"},
+    OptionSpec{"--integrators", "A,B,...",
+               "the integrators to give limits for; names or method files (.json)",
+               "every one that applies to the scene"},
 };
 
 constexpr std::array kOrderOptions = {

@@ -7,6 +7,7 @@
 #include "cli/csv.hpp"
 #include "lab/order.hpp"
 #include "scene/load.hpp"
+#include "scene/method_file.hpp"
 #include "util/one_line.hpp"
 
 namespace cli {
@@ -40,20 +41,6 @@ std::optional<std::string> setOrderOption(const std::string& name, const std::st
   return std::nullopt;
 }
 
-// "A,B" into methods that apply to `kind`; the problem or nothing.
-std::optional<std::string> parseMethods(const std::string& text, sim::SystemKind kind,
-                                        std::vector<sim::Method>& out) {
-  size_t begin = 0;
-  while (true) {
-    const size_t comma = text.find(',', begin);
-    const auto lookup = sim::lookupIntegrator(text.substr(begin, comma - begin), kind);
-    if (!lookup.method) return "--integrators: " + lookup.error;
-    out.push_back(*lookup.method);
-    if (comma == std::string::npos) return std::nullopt;
-    begin = comma + 1;
-  }
-}
-
 // order's arguments: the options and SCENE into `o`; the problem or nothing.
 std::optional<std::string> parseOrderOptions(const Args& args, OrderOptions& o) {
   SplitArgs split;
@@ -65,6 +52,19 @@ std::optional<std::string> parseOrderOptions(const Args& args, OrderOptions& o) 
 }
 
 }  // namespace
+
+std::optional<std::string> parseIntegratorList(const std::string& text, sim::SystemKind kind,
+                                               std::vector<sim::Method>& out) {
+  size_t begin = 0;
+  while (true) {
+    const size_t comma = text.find(',', begin);
+    const auto lookup = scene::lookupIntegrator(text.substr(begin, comma - begin), kind);
+    if (!lookup.method) return "--integrators: " + lookup.error;
+    out.push_back(*lookup.method);
+    if (comma == std::string::npos) return std::nullopt;
+    begin = comma + 1;
+  }
+}
 
 std::optional<std::string> parseOrderArgs(const Args& args) {
   OrderOptions o;
@@ -81,7 +81,8 @@ int orderCommand(const Args& args) {
   if (!loadSceneOrReport(sceneArg, def)) return 2;
   std::vector<sim::Method> methods;
   if (!o.integrators.empty()) {
-    if (auto problem = parseMethods(o.integrators, def.kind, methods)) return badOption(*problem);
+    if (auto problem = parseIntegratorList(o.integrators, def.kind, methods))
+      return badOption(*problem);
   } else {
     for (const auto& i : sim::integrators())
       if (sim::appliesTo(i.method, def.kind)) methods.push_back(i.method);

@@ -11,6 +11,7 @@
 #include "lab/scheduled_lane.hpp"
 #include "scene/build.hpp"
 #include "scene/load.hpp"
+#include "scene/method_file.hpp"
 #include "sim/diagnostics.hpp"
 #include "sim/energy.hpp"
 #include "sim/stepper.hpp"
@@ -75,7 +76,7 @@ int planRun(const RunOptions& o, RunPlan& plan) {
   scene::SceneDef& def = plan.def;
   if (!loadSceneOrReport(o.scene, def)) return 2;
   if (o.integrator) {
-    const auto lookup = sim::lookupIntegrator(*o.integrator, def.kind);
+    const auto lookup = scene::lookupIntegrator(*o.integrator, def.kind);
     if (!lookup.method) return badOption("--integrator: " + lookup.error);
     def.integrator = *lookup.method;
   }

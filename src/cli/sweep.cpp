@@ -11,6 +11,7 @@
 #include "lab/sweep.hpp"
 #include "scene/build.hpp"
 #include "scene/load.hpp"
+#include "scene/method_file.hpp"
 #include "sim/spectrum.hpp"
 #include "util/format.hpp"
 #include "util/one_line.hpp"
@@ -92,7 +93,7 @@ int planSweep(const SweepOptions& o, lab::SweepSpec& spec) {
   while (true) {
     const size_t comma = o.integrators.find(',', begin);
     const auto lookup =
-        sim::lookupIntegrator(o.integrators.substr(begin, comma - begin), spec.def.kind);
+        scene::lookupIntegrator(o.integrators.substr(begin, comma - begin), spec.def.kind);
     if (!lookup.method) return badOption("--integrators: " + lookup.error);
     if (auto big = solverProblem(spec.def, *lookup.method))
       return badOption("--integrators: " + *big);

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "lab/lane.hpp"
+#include "scene/method_file.hpp"
 #include "util/number.hpp"
 #include "util/one_line.hpp"
 
@@ -74,7 +75,7 @@ std::optional<std::string> parseEvent(const std::string& text, Event& out) {
 namespace {
 std::optional<std::string> checkEventText(const Event& e, sim::SystemKind kind) {
   if (e.key == EventKey::Integrator) {
-    const auto lookup = sim::lookupIntegrator(e.name, kind);
+    const auto lookup = scene::lookupIntegrator(e.name, kind);
     if (!lookup.method) return "\"" + e.text + "\": " + lookup.error;
   } else if (e.key == EventKey::Parameter) {
     if (auto why = sim::notApplicable(e.parameter, kind))

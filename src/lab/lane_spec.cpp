@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "scene/method_file.hpp"
 #include "sim/system.hpp"
 #include "util/number.hpp"
 #include "util/one_line.hpp"
@@ -93,7 +94,7 @@ std::optional<std::string> parseOne(const std::string& item, sim::SystemKind kin
   const auto colon = item.find(':');
   const std::string head = item.substr(0, colon);
   const auto at = head.find('@');
-  const auto lookup = sim::lookupIntegrator(head.substr(0, at), kind);
+  const auto lookup = scene::lookupIntegrator(head.substr(0, at), kind);
   if (!lookup.method) return lookup.error;
   out.method = *lookup.method;
   if (at != std::string::npos) {

@@ -90,11 +90,12 @@ std::optional<double> StepLimit::limit() const {
 }
 
 std::vector<StepLimit> stepLimits(const scene::SceneDef& def, const sim::System& system,
-                                  const sim::MotionSpectrum& spectrum, double seconds) {
+                                  const sim::MotionSpectrum& spectrum, double seconds,
+                                  const std::vector<sim::Method>& methods) {
   std::vector<StepLimit> limits;
   double budget = kMaxScanWork;
   const bool measure = sim::linearLimitMayFail(system) && seconds > 0.0;
-  for (const sim::Method m : system.integrators()) {
+  for (const sim::Method m : methods.empty() ? system.integrators() : methods) {
     StepLimit& l = limits.emplace_back();
     l.method = m;
     l.linear = sim::dtLimit(m, spectrum.omega_max);

@@ -41,7 +41,9 @@ constexpr int kSolidRun = 3;
 
 // Every applicable integrator's limit on the scene `def` (built as `system`) over `seconds`,
 // given its motion's spectrum. Runs only where the linear limit may miss, within a cost bound.
+// `methods`: these alone (info --integrators), else every one that applies.
 std::vector<StepLimit> stepLimits(const scene::SceneDef& def, const sim::System& system,
-                                  const sim::MotionSpectrum& spectrum, double seconds);
+                                  const sim::MotionSpectrum& spectrum, double seconds,
+                                  const std::vector<sim::Method>& methods = {});
 
 }  // namespace lab

@@ -7,6 +7,7 @@
 #include "scene/catalog.hpp"
 #include "scene/kinds.hpp"
 #include "scene/load_parts.hpp"
+#include "scene/method_file.hpp"
 #include "sim/kinds.hpp"
 #include "util/bounded_file.hpp"
 #include "util/one_line.hpp"
@@ -55,8 +56,10 @@ bool nestedTooDeep(std::string_view text) {
   return false;
 }
 
-// The JSON document, or an Error naming the line and column of the problem.
-json parseJson(std::string_view text, const std::string& origin) {
+}  // namespace
+
+// The JSON document, or an Error naming the line and column of the problem (load_parts.hpp).
+json detail::parseJson(std::string_view text, const std::string& origin) {
   if (nestedTooDeep(text))
     throw Error(origin + ": invalid JSON: arrays and objects nested deeper than " +
                 std::to_string(kMaxJsonDepth) + " levels");
@@ -83,6 +86,8 @@ json parseJson(std::string_view text, const std::string& origin) {
     throw Error(origin + ": invalid JSON: " + std::string(e.what()));
   }
 }
+
+namespace {
 
 // "a", "a" or "b", "a", "b" or "c": the kinds' type names as a message lists them
 std::string typeNames() {
@@ -114,7 +119,7 @@ void parseSystem(const Obj& top, const json& root, SceneDef& def) {
 }
 
 SceneDef parseText(std::string_view text, const std::string& origin) {
-  const json root = parseJson(text, origin);
+  const json root = detail::parseJson(text, origin);
   Obj top(root, "", origin,
           detail::withParameterKeys(
               {"name", "description", "integrator", "dt", "duration", "system", "ui", "render"},
@@ -128,7 +133,11 @@ SceneDef parseText(std::string_view text, const std::string& origin) {
   detail::parseParameters(top, sim::SceneSlot::Top, def.kind, def.parameters);
   if (top.has("render")) def.render = detail::parseRender(top.raw("render"), origin);
   const std::string integ = top.optString("integrator").value_or("rk4");
-  const auto lookup = sim::lookupIntegrator(integ, def.kind);
+  // a method file's path is taken from the scene's folder, as a mesh's is (docs/scenes.md#mesh)
+  const bool fromFile = !origin.starts_with("builtin:");
+  const std::string folder =
+      fromFile ? std::filesystem::path(origin).parent_path().string() : std::string();
+  const auto lookup = scene::lookupIntegrator(integ, def.kind, folder);
   if (!lookup.method) top.fail("integrator", lookup.error);
   def.integrator = *lookup.method;
   return def;

@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "scene/json_reader.hpp"
@@ -21,6 +22,10 @@ namespace scene::detail {
 inline constexpr long long kMaxParticles = 4'000'000;
 inline constexpr long long kMaxSprings = 24'000'000;
 inline constexpr long long kMaxTriangles = 8'000'000;
+
+// The JSON document of `text`, or an Error naming `origin`, the line and column of the problem
+// (load.cpp; a method file's reader uses it too, method_file.cpp).
+json parseJson(std::string_view text, const std::string& origin);
 
 // What a generator is about to add (its requested sizes), or has added.
 struct BodyCounts {

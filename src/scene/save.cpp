@@ -13,6 +13,7 @@
 #include "scene/kinds.hpp"
 #include "scene/load.hpp"
 #include "scene/writer.hpp"
+#include "sim/user_methods.hpp"
 #include "util/atomic_file.hpp"
 #include "util/one_line.hpp"
 
@@ -63,7 +64,7 @@ void writeTop(Writer& w, const SceneDef& def) {
   if (!def.description.empty())
     w.raw() += "  \"description\": ", w.string(def.description), w.raw() += ",\n";
   w.raw() += "  \"integrator\": ";
-  w.string(std::string(sim::info(def.integrator).name));
+  w.string(sim::methodReference(def.integrator));  // a method file's by its path
   w.raw() += ",\n  \"dt\": ";
   w.number(def.dt);
   w.raw() += ",\n  \"duration\": ";

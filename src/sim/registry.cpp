@@ -1,6 +1,7 @@
 #include "sim/registry.hpp"
 
 #include "sim/kinds.hpp"
+#include "sim/user_methods.hpp"
 
 #include <limits>
 #include <numbers>
@@ -97,6 +98,7 @@ std::span<const IntegratorInfo> integrators() {
 }
 
 const IntegratorInfo& info(Method m) {
+  if (userCoefficients(m)) return userInfo(m);  // a method file's (sim/user_methods.hpp)
   for (const auto& i : kTable)
     if (i.method == m) return i;
   return kTable[0];  // unreachable: every Method is in the table
@@ -105,10 +107,11 @@ const IntegratorInfo& info(Method m) {
 std::optional<Method> findIntegrator(std::string_view name) {
   for (const auto& i : kTable)
     if (i.name == name) return i.method;
-  return std::nullopt;
+  return findUserMethod(name);
 }
 
 const OnKind& onKind(Method m, SystemKind kind) {
+  if (userCoefficients(m)) return userOnKind(m, kind);
   return withKind(kind,
                   [m](auto unit) -> const OnKind& { return decltype(unit)::type::onMethod(m); });
 }

@@ -14,6 +14,7 @@
 #include "sim/midpoint.hpp"
 #include "sim/projective.hpp"
 #include "sim/self_collision.hpp"
+#include "sim/user_step.hpp"
 #include "sim/vbd.hpp"
 #include "sim/xpbd.hpp"
 #include "util/format.hpp"
@@ -28,6 +29,7 @@ struct Stepper::Solvers {
   ProjectiveSolver projective;
   VbdSolver vbd;
   SelfCollision self_collision;
+  UserMethodSolver user;  // a method file's (sim/user_step.hpp)
 };
 
 std::string Divergence::message() const {
@@ -67,6 +69,11 @@ void Stepper::accel(const Eigen::VectorXd& x, const Eigen::VectorXd& v, Eigen::V
 
 bool Stepper::integrate() {
   next_.t = t_origin_ + static_cast<double>(steps_since_origin_ + 1) * h_;  // k h, not a sum
+  if (const MethodCoefficients* user = userCoefficients(method_)) {
+    if (solvers_->user.step(*user, mass_spring_, pendulum_, cur_, h_, next_)) return true;
+    solver_error_ = solvers_->user.error();
+    return false;
+  }
   switch (method_) {
     case Method::Euler:
     case Method::SymplecticEuler:
@@ -455,6 +462,7 @@ Stepper::Settings Stepper::settingsUsed() const {
 
 double Stepper::lastResidual() const {
   const Solvers& s = *solvers_;
+  if (userCoefficients(method_)) return s.user.lastResidual();
   switch (method_) {  // a method with a residual: one line here, and its registry row's `residual`
     case Method::TimeFe:
       return s.time_fe.lastResidual();

@@ -16,7 +16,10 @@
 #include "lab/lane_spec.hpp"
 #include "scene/build.hpp"
 #include "scene/load.hpp"
+#include "scene/method_file.hpp"
 #include "scene/obj_reader.hpp"
+#include "sim/method_facts.hpp"
+#include "sim/user_step.hpp"
 
 namespace fuzz {
 namespace {
@@ -249,6 +252,58 @@ std::optional<std::string> checkObj(std::string_view bytes) {
     } catch (const scene::Error& e) {
       return badError(e.what(), kObjName);
     }
+  });
+}
+
+namespace {
+
+constexpr std::string_view kMethodName = "fuzz_method.json";
+
+// The coefficients' invariants that parseMethod promises (scene/method_file.hpp)
+std::optional<std::string> badCoefficients(const sim::MethodCoefficients& m) {
+  const size_t s =
+      m.type == sim::MethodCoefficients::Type::RungeKutta ? m.b.size() : m.stages.size();
+  if (s == 0 || s > size_t(sim::kMaxMethodStages))
+    return "accepted with " + std::to_string(s) + " stages";
+  if (m.type == sim::MethodCoefficients::Type::Splitting) return std::nullopt;
+  if (m.a.size() != s || m.c.size() != s) return std::string("accepted with mismatched sizes");
+  for (size_t i = 0; i < s; ++i) {
+    if (m.a[i].size() != s) return std::string("accepted a ragged a");
+    for (size_t j = i + 1; j < s; ++j)
+      if (m.a[i][j] != 0.0) return std::string("accepted an a above its diagonal");
+  }
+  return std::nullopt;
+}
+
+// A few steps of the method on two built-in scenes, through the solver (not the registry, which
+// would grow with every input)
+std::optional<std::string> stepMethod(const sim::MethodCoefficients& m) {
+  for (const char* name : {"seed002_elastic_pendulum", "seed004_double_pendulum"}) {
+    const scene::Built built = scene::build(scene::loadSceneArg(name));
+    sim::UserMethodSolver solver;
+    sim::State in = built.state, out = built.state;
+    for (long k = 0; k < kSteps; ++k) {
+      if (!solver.step(m, built.massSpring(), built.pendulum(), in, 1e-3, out)) {
+        if (auto bad = notOneLine(solver.error())) return bad;
+        break;
+      }
+      std::swap(in, out);
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> checkMethod(std::string_view bytes) {
+  return guarded([&]() -> std::optional<std::string> {
+    const auto m = scene::parseMethod(bytes, std::string(kMethodName));
+    if (!m) return badError(m.problem(), kMethodName);
+    if (auto bad = badCoefficients(*m)) return bad;
+    const sim::MethodFacts facts = sim::methodFacts(*m);
+    for (const auto& b : {facts.imaginary_axis, facts.negative_real_axis})
+      if (b && !(*b >= 0.0)) return std::string("a stability boundary is negative or NaN");
+    return stepMethod(*m);
   });
 }
 

@@ -23,6 +23,10 @@ namespace fuzz {
 std::optional<std::string> checkScene(std::string_view bytes);
 // The OBJ reader on the bytes: a mesh whose indices are in range, or one scene::Error line.
 std::optional<std::string> checkObj(std::string_view bytes);
+// A method file (scene/method_file.hpp): parsed, its problem one line naming the file, or its
+// coefficients consistent, their facts computed and a few steps of it taken on a small spring
+// system and a pendulum (docs/integrators.md#your-own-method).
+std::optional<std::string> checkMethod(std::string_view bytes);
 // The first byte picks the spec (mod 3): an `--at` event (lab::parseEvent, then lab::checkEvent
 // for each kind), a `--lanes` spec (lab::parseLaneSpecs for each kind) or a `--camera` item
 // (scene::applyCameraOption); the rest is the spec's text.
