@@ -1,6 +1,6 @@
-// One spring's share of the incremental potential G (docs/integrators.md#backward_euler): its
+// One spring's share of the incremental potential G (docs/integrators.md#vbd): its
 // energy (1/2) k (r - l)^2, its force on the second end, and its Hessian block with the
-// definiteness fix that Newton-type methods (backward_euler, vbd) need. The exact block,
+// definiteness fix that Newton-type methods (vbd; backward_euler) need. The exact block,
 //   H = k (u u^T + (1 - l/r)(I - u u^T)),
 // has the eigenvalue k along the spring and k (1 - l/r) across it, negative when the spring is
 // compressed (r < l); the fixed block clamps that factor at 0, the projection of H onto the
