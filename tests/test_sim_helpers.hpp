@@ -90,6 +90,24 @@ inline scene::SceneDef fallingCloth(int n, double k, double c, double c_drag) {
   return def;
 }
 
+// The falling cloth with drag in a wind (1, 0, -0.5) m/s and `c` N s/m dashpots: projective's and
+// vbd's test cloth.
+inline scene::SceneDef windyCloth(int n, double k, double c = 0.0) {
+  scene::SceneDef def = fallingCloth(n, k, c, 0.01);
+  def.parameters.set(sim::Parameter::Wind, sim::Vec3(1.0, 0.0, -0.5));
+  return def;
+}
+
+// A state away from rest: a fold and some motion on every free particle.
+inline sim::State disturbed(const sim::MassSpringModel& m, sim::State s) {
+  for (int i = 0; i < m.particles(); ++i)
+    if (!m.fixed(i)) {
+      s.x[3 * i + 1] += 0.02 * std::sin(0.37 * i);
+      s.v.segment<3>(3 * i) = sim::Vec3(std::cos(0.11 * i), std::sin(0.23 * i), std::cos(0.05 * i));
+    }
+  return s;
+}
+
 // The largest structural stretch l / r - 1 reached over `steps` steps of h by `method` on the
 // scene `def` at `substeps` x `iterations` (the methods that iterate: xpbd, projective).
 inline double worstStretch(const scene::SceneDef& def, sim::Method method, int substeps,

@@ -20,23 +20,6 @@ using sim::Vec3;
 
 namespace {
 
-// The falling cloth without dashpots, with drag in a wind.
-scene::SceneDef fallingCloth(int n, double k) {
-  scene::SceneDef def = simtest::fallingCloth(n, k, 0.0, 0.01);
-  def.parameters.set(sim::Parameter::Wind, Vec3(1.0, 0.0, -0.5));
-  return def;
-}
-
-// A state away from rest: a fold and some motion on every free particle.
-sim::State disturbed(const sim::MassSpringModel& m, sim::State s) {
-  for (int i = 0; i < m.particles(); ++i)
-    if (!m.fixed(i)) {
-      s.x[3 * i + 1] += 0.02 * std::sin(0.37 * i);
-      s.v.segment<3>(3 * i) = Vec3(std::cos(0.11 * i), std::sin(0.23 * i), std::cos(0.05 * i));
-    }
-  return s;
-}
-
 // Backward Euler's residual at the step in -> out of h from the prediction y (docs/integrators.md
 // #projective, written from there: the drag implicit in it), |M (x' - y) / h^2 - f_el(x') -
 // F_grab(x') - F_dash(x', (x' - x) / h)| over the free coordinates, relative to |m g|.
@@ -82,9 +65,9 @@ OneStep stepOnce(sim::MassSpringModel& m, const sim::State& in, double h, int it
 }  // namespace
 
 TEST_CASE("sim: projective's step converges to backward Euler's from its prediction") {
-  auto built = scene::build(fallingCloth(12, 200.0));
+  auto built = scene::build(simtest::windyCloth(12, 200.0));
   sim::MassSpringModel& m = *built.massSpring();
-  const sim::State in = disturbed(m, built.state);
+  const sim::State in = simtest::disturbed(m, built.state);
   const double h = 1.0 / 60;
   std::vector<double> residual;
   for (const int iterations : {1, 16, 256, 4096}) {
@@ -107,9 +90,9 @@ TEST_CASE("sim: projective's Chebyshev weights lower the residual at a few itera
   // the same step with and without the extrapolation (docs/integrators.md#projective): the same
   // first two iterates, then a smaller residual for the same work (measured on this cloth at 3,
   // 4, 5, 6 iterations: 0.67, 0.67, 0.76, 0.79 of the plain iterations')
-  auto built = scene::build(fallingCloth(12, 200.0));
+  auto built = scene::build(simtest::windyCloth(12, 200.0));
   sim::MassSpringModel& m = *built.massSpring();
-  const sim::State in = disturbed(m, built.state);
+  const sim::State in = simtest::disturbed(m, built.state);
   const double h = 1.0 / 60;
   const auto residualAt = [&](int iterations, double rho) {
     return stepOnce(m, in, h, iterations, rho).residual;
@@ -127,12 +110,12 @@ TEST_CASE("sim: projective's Chebyshev weights lower the residual at a few itera
 TEST_CASE("sim: projective takes the mouse spring implicitly, however stiff") {
   // the slider's stiffest mouse spring, 1e5 N/m, on a particle of 1/144 of 1 kg at 1/60 s:
   // h^2 k / m = 4e3, far past an explicit spring's limit of 4 (docs/integrators.md#projective)
-  auto built = scene::build(fallingCloth(12, 200.0));
+  auto built = scene::build(simtest::windyCloth(12, 200.0));
   sim::MassSpringModel& m = *built.massSpring();
   const int grabbed = 6 * 12 + 6;
   m.grab = grabbed, m.grab_stiffness = 1e5;
   m.grab_target = built.state.x.segment<3>(3 * grabbed) + Vec3(0.1, 0.2, -0.1);
-  const sim::State in = disturbed(m, built.state);
+  const sim::State in = simtest::disturbed(m, built.state);
   const double h = 1.0 / 60;
   std::vector<double> residual;
   for (const int iterations : {1, 16, 256, 4096}) {
@@ -156,9 +139,9 @@ TEST_CASE("sim: projective takes the mouse spring implicitly, however stiff") {
 TEST_CASE("sim: projective's mouse spring on particle after particle keeps converging") {
   // each grabbed particle's response is kept for the factor; more than kLowRankColumns of them
   // are solved again rather than written past the columns there are
-  auto built = scene::build(fallingCloth(12, 200.0));
+  auto built = scene::build(simtest::windyCloth(12, 200.0));
   sim::MassSpringModel& m = *built.massSpring();
-  const sim::State in = disturbed(m, built.state);
+  const sim::State in = simtest::disturbed(m, built.state);
   const double h = 1.0 / 60;
   m.grab_target = Vec3(0.3, -0.2, 0.4), m.grab_stiffness = 1e3;
   sim::ProjectiveSolver solver;
@@ -188,13 +171,13 @@ TEST_CASE("sim: projective takes the dashpots implicitly, however strong") {
   // dashpots of c = 100 m / h: c h / m = 100, where explicit dashpots diverge near 1
   // (docs/integrators.md#projective)
   const double h = 1.0 / 60;
-  scene::SceneDef def = fallingCloth(12, 200.0);
+  scene::SceneDef def = simtest::windyCloth(12, 200.0);
   const double particle_mass = 1.0 / (12 * 12);  // the cloth generator's default 1 kg
   for (auto& spring : def.mass_spring.springs) spring.damping = 100.0 * particle_mass / h;
   auto built = scene::build(def);
   sim::MassSpringModel& m = *built.massSpring();
   REQUIRE(m.anyDashpot());
-  const sim::State in = disturbed(m, built.state);
+  const sim::State in = simtest::disturbed(m, built.state);
   std::vector<double> residual;
   for (const int iterations : {1, 16, 256, 16384}) {
     const OneStep step = stepOnce(m, in, h, iterations);
@@ -244,9 +227,9 @@ TEST_CASE(
   // way the fixed point is backward Euler's step with a contact force on the touching particles
   // alone, pushing them out of the floor and not along it (frictionless): the residual of the
   // equation without contacts is that force.
-  auto built = scene::build(fallingCloth(12, 200.0));
+  auto built = scene::build(simtest::windyCloth(12, 200.0));
   sim::MassSpringModel& m = *built.massSpring();
-  const sim::State in = disturbed(m, built.state);
+  const sim::State in = simtest::disturbed(m, built.state);
   const double h = 1.0 / 60;
   for (const int below : {24, 60}) {  // fewer than kLowRankColumns, and more
     CAPTURE(below);
@@ -291,20 +274,20 @@ TEST_CASE("sim: projective holds a stiff cloth to its rest lengths as the iterat
   // unconverged iterations', which must shrink with more of them
   std::vector<double> stretch;
   for (const int iterations : {1, 4, 16, 64})
-    stretch.push_back(simtest::worstStretch(fallingCloth(12, 1e7), sim::Method::Projective, 1,
-                                            iterations, 1.0 / 60, 30, 1.0 / 11));
+    stretch.push_back(simtest::worstStretch(simtest::windyCloth(12, 1e7), sim::Method::Projective,
+                                            1, iterations, 1.0 / 60, 30, 1.0 / 11));
   simtest::checkStretchShrinks(stretch);
 }
 
 TEST_CASE("sim: projective's step is the same bit for bit on one thread and on two") {
-  auto built = scene::build(fallingCloth(48, 1e4));
+  auto built = scene::build(simtest::windyCloth(48, 1e4));
   sim::MassSpringModel& m = *built.massSpring();
   REQUIRE(m.springs() >= sim::kMinSpringsPerThread);  // the rows and the solve on two threads
   m.substeps = 2, m.iterations = 3;
   m.grab = 300, m.grab_target = Vec3(0.3, -0.2, 0.4), m.grab_stiffness = 2.0;
   m.damping.setConstant(m.springs(), 0.01);  // explicit dashpots too
   ++m.damping_revision;
-  const sim::State in = disturbed(m, built.state);
+  const sim::State in = simtest::disturbed(m, built.state);
   m.colliders = {floorUnder(m, in, 1.0 / 60, 40)};  // contacts: a refactorisation, low-rank rows
   simtest::checkSameBitsOnEveryPath([&](sim::State& out) {
     sim::ProjectiveSolver solver;

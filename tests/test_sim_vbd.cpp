@@ -19,23 +19,6 @@ using sim::Vec3;
 
 namespace {
 
-// A falling cloth (pinned at two corners) with drag in a wind, `c` N s/m dashpots.
-scene::SceneDef windyCloth(int n, double k, double c = 0.0) {
-  scene::SceneDef def = simtest::fallingCloth(n, k, c, 0.01);
-  def.parameters.set(sim::Parameter::Wind, Vec3(1.0, 0.0, -0.5));
-  return def;
-}
-
-// A state away from rest: a fold and some motion on every free particle.
-sim::State disturbed(const sim::MassSpringModel& m, sim::State s) {
-  for (int i = 0; i < m.particles(); ++i)
-    if (!m.fixed(i)) {
-      s.x[3 * i + 1] += 0.02 * std::sin(0.37 * i);
-      s.v.segment<3>(3 * i) = Vec3(std::cos(0.11 * i), std::sin(0.23 * i), std::cos(0.05 * i));
-    }
-  return s;
-}
-
 // G at x' for the step from `in` of h, written from the contract (§3, backward_euler): the
 // inertia (m / 2 h^2) |x' - x - h v - h^2 g|^2, the drag's damping potential (c / 2 h) |x' - x -
 // h w|^2 and the springs' (1/2) k (r - l)^2 (no dashpots: they have no potential).
@@ -92,9 +75,9 @@ constexpr double kFrame = 1.0 / 60;
 }  // namespace
 
 TEST_CASE("sim: each vbd sweep lowers the incremental potential") {
-  auto built = scene::build(windyCloth(12, 2000.0));
+  auto built = scene::build(simtest::windyCloth(12, 2000.0));
   sim::MassSpringModel& m = *built.massSpring();
-  const sim::State in = disturbed(m, built.state);
+  const sim::State in = simtest::disturbed(m, built.state);
   // the sweeps are deterministic from the same guess, so k + 1 sweeps are one more after k
   std::vector<double> g;
   for (int sweeps = 1; sweeps <= 12; ++sweeps)
@@ -107,9 +90,9 @@ TEST_CASE("sim: each vbd sweep lowers the incremental potential") {
 }
 
 TEST_CASE("sim: vbd's sweeps converge to backward Euler's step, projective's fixed point") {
-  auto built = scene::build(windyCloth(12, 2000.0, 0.05));  // dashpots too
+  auto built = scene::build(simtest::windyCloth(12, 2000.0, 0.05));  // dashpots too
   sim::MassSpringModel& m = *built.massSpring();
-  const sim::State in = disturbed(m, built.state);
+  const sim::State in = simtest::disturbed(m, built.state);
   std::vector<double> residual, reported;
   for (const int sweeps : {1, 8, 64, 512, 4000}) {
     double own = 0.0;
@@ -141,10 +124,10 @@ TEST_CASE("sim: vbd's sweeps converge to backward Euler's step, projective's fix
 
 TEST_CASE("sim: vbd's step is the same bits on one thread or two") {
   // 32 x 32: past kMinSpringsPerThread, so that two threads share each colour
-  auto built = scene::build(windyCloth(32, 5000.0, 0.01));
+  auto built = scene::build(simtest::windyCloth(32, 5000.0, 0.01));
   sim::MassSpringModel& m = *built.massSpring();
   REQUIRE(m.springs() >= sim::kMinSpringsPerThread);
-  const sim::State in = disturbed(m, built.state);
+  const sim::State in = simtest::disturbed(m, built.state);
   m.iterations = sim::kAutomatic;
   simtest::checkSameBitsOnEveryPath([&](sim::State& out) {
     sim::Stepper st(m, in, sim::Method::Vbd, kFrame);
@@ -156,9 +139,9 @@ TEST_CASE("sim: vbd's step is the same bits on one thread or two") {
 }
 
 TEST_CASE("sim: vbd's residual falls with the sweeps and its automatic setting stops on it") {
-  auto built = scene::build(windyCloth(16, 1e4));
+  auto built = scene::build(simtest::windyCloth(16, 1e4));
   sim::MassSpringModel& m = *built.massSpring();
-  const sim::State in = disturbed(m, built.state);
+  const sim::State in = simtest::disturbed(m, built.state);
   double previous = INFINITY;
   for (const int sweeps : {1, 4, 16, 64}) {
     double residual = 0.0;
